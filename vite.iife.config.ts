@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+
+/**
+ * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules. An IIFE
+ * cannot load chunks, so the lazily imported modules are inlined: same behaviour, larger file.
+ */
+export default defineConfig({
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: false,
+    sourcemap: true,
+    lib: {
+      entry: 'src/auto.ts',
+      formats: ['iife'],
+      name: 'capellWebMCPBundle',
+      fileName: () => 'capell-webmcp.iife.js',
+    },
+    rollupOptions: { output: { inlineDynamicImports: true } },
+  },
+});
