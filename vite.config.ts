@@ -12,13 +12,14 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    minify: true,
     lib: {
       entry: { 'capell-webmcp': 'src/auto.ts', index: 'src/index.ts' },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },
     rollupOptions: {
-      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
     },
   },
 });

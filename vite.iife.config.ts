@@ -5,17 +5,19 @@ import { defineConfig } from 'vite';
  * cannot load chunks, so the lazily imported modules are inlined: same behaviour, larger file.
  */
 export default defineConfig({
+  // A classic script finds itself through document.currentScript; import.meta does not exist.
+  define: { 'import.meta.url': 'undefined' },
   build: {
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: false,
     sourcemap: true,
+    minify: true,
     lib: {
       entry: 'src/auto.ts',
       formats: ['iife'],
       name: 'capellWebMCPBundle',
       fileName: () => 'capell-webmcp.iife.js',
     },
-    rollupOptions: { output: { inlineDynamicImports: true } },
   },
 });

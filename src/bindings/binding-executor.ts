@@ -1,0 +1,22 @@
+/**
+ * The seam every binding type implements: one function from a validated input to an answer.
+ */
+import type { RuntimeConfig } from '../config.js';
+import type { JSONValue, ToolSpec } from '../declarations/tool-spec.js';
+
+/** What an executor gets besides the input. `signal` aborts when the agent or `stop()` cancels. */
+export interface CallContext {
+  config: RuntimeConfig;
+  signal: AbortSignal;
+}
+
+/**
+ * An executor's outcome; never thrown. `answer` is what the agent receives (the whole envelope
+ * for Core API bindings, the page graph for inline); `data` is what `outputSchema` describes.
+ */
+export type BindingOutcome =
+  | { ok: true; answer: JSONValue; data: JSONValue }
+  | { ok: false; reason: string };
+
+/** Runs one binding type. The input has already passed `inputSchema`. */
+export type BindingExecutor = (spec: ToolSpec, input: Record<string, unknown>, context: CallContext) => Promise<BindingOutcome>;

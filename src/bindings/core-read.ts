@@ -1,0 +1,16 @@
+import { withQuery } from '../query-string.js';
+import type { BindingOutcome, CallContext } from './binding-executor.js';
+import { fetchEnvelope } from './fetch-envelope.js';
+
+/**
+ * GETs a Core read API URL with the input as its query and answers with the whole envelope, so
+ * the agent sees `links.next` (DESIGN section 4). Shared by the endpoint, search and
+ * property-query bindings, which differ only in the URL.
+ * @param skip input keys the binding sets itself (e.g. `scope` for search).
+ */
+export async function readFromCore(
+  url: URL, input: Record<string, unknown>, { config, signal }: CallContext, skip: readonly string[] = [],
+): Promise<BindingOutcome> {
+  const outcome = await fetchEnvelope(withQuery(url, input, skip), signal, config.timeoutMs);
+  return outcome.ok ? { ok: true, answer: outcome.envelope as never, data: outcome.envelope.data } : outcome;
+}

@@ -1,0 +1,85 @@
+/**
+ * One anonymous, same-origin GET to Core's read API, answered with the versioned envelope
+ * `{ capellAgentSchema: 1, data, links: { next, previous } }` (Capell Agent Schema, "What is public").
+ */
+import type { JSONValue } from '../declarations/tool-spec.js';
+
+/** A Capell Agent Schema v1 envelope. */
+export interface Envelope {
+  capellAgentSchema: 1;
+  data: JSONValue;
+  links: { next: string | null; previous: string | null };
+}
+
+/** Outcome of `fetchEnvelope`; never thrown. */
+export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reason: string };
+
+/** Longest server message quoted in a reason, in characters. */
+const MAX_SERVER_MESSAGE_LENGTH = 200;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a value is not an envelope, or `undefined` when it is one. */
+export function checkEnvelope(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'the answer is not a JSON object';
+  if (value.capellAgentSchema !== 1) return `capellAgentSchema is ${JSON.stringify(value.capellAgentSchema) ?? 'missing'}, expected 1`;
+  if (!('data' in value)) return 'data is missing';
+  const { links } = value;
+  if (!isPlainObject(links)) return 'links is missing';
+  for (const key of ['next', 'previous'] as const) {
+    if (links[key] !== null && typeof links[key] !== 'string') return `links.${key} must be a URL or null`;
+  }
+  return undefined;
+}
+
+function serverMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (isPlainObject(parsed) && typeof parsed.message === 'string') return `: ${parsed.message.slice(0, MAX_SERVER_MESSAGE_LENGTH)}`;
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return '';
+}
+
+/**
+ * GETs `url` with `Accept: application/json`, `credentials: 'omit'` (public reads are anonymous
+ * by contract, so an editor's session never widens a public tool) and `redirect: 'error'` (no
+ * answer from elsewhere), aborting on `signal` or after `timeoutMs`.
+ * @returns the envelope, or a one-line reason: network failure or refused redirect, timeout,
+ *   abort, HTTP status (with the server's `message`), a body that is not JSON, a wrong envelope.
+ */
+export async function fetchEnvelope(url: URL, signal: AbortSignal | undefined, timeoutMs: number): Promise<EnvelopeOutcome> {
+  const where = `${url.pathname}`;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let response: Response;
+  let body: string;
+  try {
+    response = await fetch(url, {
+      method: 'GET',
+      headers: { Accept: 'application/json' },
+      credentials: 'omit',
+      redirect: 'error',
+      signal: combined,
+    });
+    body = await response.text();
+  } catch (error) {
+    if (timeout.aborted) return { ok: false, reason: `no answer from ${where} within ${timeoutMs} ms` };
+    if (signal?.aborted) return { ok: false, reason: `the call was aborted before ${where} answered` };
+    return { ok: false, reason: `request to ${where} failed: network error or a redirect (redirects are refused) (${(error as Error).message})` };
+  }
+  if (!response.ok) return { ok: false, reason: `HTTP ${response.status} from ${where}${serverMessage(body)}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    return { ok: false, reason: `the answer from ${where} is not JSON (${type})` };
+  }
+  const problem = checkEnvelope(parsed);
+  if (problem) return { ok: false, reason: `the answer from ${where} is not a Capell Agent Schema envelope: ${problem}` };
+  return { ok: true, envelope: parsed as Envelope };
+}

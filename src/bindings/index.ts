@@ -1,0 +1,76 @@
+/**
+ * Binding type → executor, and one tool call from raw input to CallToolResult. Loaded as a chunk
+ * on the first call (with the validator), never at start-up. Adding a binding type is one
+ * executor module plus one line in READ_EXECUTORS (and its name in supported.ts).
+ */
+import type { RuntimeConfig } from '../config.js';
+import type { ToolSpec } from '../declarations/tool-spec.js';
+import type { ExecuteOptions } from '../host.js';
+import { errorResult, toolResult, type CallToolResult } from '../result.js';
+import type { BindingExecutor } from './binding-executor.js';
+import { executeEndpoint } from './endpoint.js';
+import { executeInline } from './inline.js';
+import { executePropertyQuery } from './property-query.js';
+import { executeSearch } from './search.js';
+import { unsupportedBindingReason, type ReadBindingType } from './supported.js';
+import { formatIssues, validateValue } from '../validation.js';
+
+/** Read executors by binding type. */
+const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
+  inline: executeInline,
+  endpoint: executeEndpoint,
+  search: executeSearch,
+  'property-query': executePropertyQuery,
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseInput(raw: unknown): { input: Record<string, unknown> } | { reason: string } {
+  if (raw === undefined || raw === null) return { input: {} };
+  let value = raw;
+  // Older engines and some polyfills pass the arguments as a JSON string.
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { reason: 'input: not a JSON object' };
+    }
+  }
+  return isPlainObject(value) ? { input: value } : { reason: 'input: must be a JSON object' };
+}
+
+/**
+ * Runs one tool call: the input is validated against `inputSchema` before any request; the
+ * binding runs; the answer's `data` is checked against `outputSchema` when there is one.
+ * @param stopSignal aborts the call when the runtime stops; `options.signal` when the agent does.
+ * @returns a CallToolResult: `isError: true` with a one-line reason for bad input, a failed
+ *   request or an answer that breaks `outputSchema`. Never throws.
+ */
+export async function callTool(
+  spec: ToolSpec, rawInput: unknown, options: ExecuteOptions | undefined, config: RuntimeConfig, stopSignal: AbortSignal,
+): Promise<CallToolResult> {
+  try {
+    const unsupported = unsupportedBindingReason(spec);
+    if (unsupported) return errorResult(unsupported);
+    const executor = READ_EXECUTORS[spec.binding.type as ReadBindingType];
+    const parsed = parseInput(rawInput);
+    if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
+    const inputIssues = validateValue(spec.inputSchema, parsed.input);
+    if (inputIssues.length > 0) return errorResult(`invalid input for ${spec.name}: ${formatIssues(inputIssues)}`);
+    const signal = options?.signal ? AbortSignal.any([options.signal, stopSignal]) : stopSignal;
+    if (signal.aborted) return errorResult(`${spec.name} was aborted before it ran`);
+    const outcome = await executor(spec, parsed.input, { config, signal });
+    if (!outcome.ok) return errorResult(outcome.reason);
+    if (spec.outputSchema) {
+      const outputIssues = validateValue(spec.outputSchema, outcome.data);
+      if (outputIssues.length > 0) {
+        return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${formatIssues(outputIssues)}`);
+      }
+    }
+    return toolResult(outcome.answer);
+  } catch (error) {
+    return errorResult(`${spec.name} failed: ${(error as Error)?.message ?? String(error)}`);
+  }
+}

@@ -1,0 +1,9 @@
+import type { BindingExecutor } from './binding-executor.js';
+import { readFromCore } from './core-read.js';
+
+/**
+ * `property-query` binding, target `T`: `GET <apiBase>/properties/T?<input>` (DESIGN section 2).
+ * Core allows only agent-visible definitions and indexed constraints; it runs no request code.
+ */
+export const executePropertyQuery: BindingExecutor = (spec, input, context) =>
+  readFromCore(new URL(`${context.config.apiBase.pathname}/properties/${encodeURIComponent(spec.binding.target)}`, context.config.origin), input, context);

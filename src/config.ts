@@ -1,0 +1,85 @@
+/**
+ * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`
+ * (complete). Every default is a named constant with its unit.
+ */
+
+/** Where Core's read API lives (Capell Agent Schema: "The public API uses the /agent/v1 namespace"). */
+export const DEFAULT_API_BASE = '/agent/v1';
+
+/** How long a read request may take before the call resolves `isError`, in ms. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** Longest timeout accepted, in ms (10 minutes). */
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** `'warn'`: rejections go to `console.warn` (only when WebMCP is present); `'silent'`: never. */
+export type LogLevel = 'warn' | 'silent';
+
+/**
+ * Options of `start()`. All optional.
+ * - `document`: the document to read and register for. @default globalThis.document
+ * - `apiBase`: same-origin path of Core's read API (search, property-query bindings).
+ *   @default '/agent/v1'
+ * - `timeoutMs`: per-request timeout of read calls, in ms, 1–600000. @default 15000
+ * - `log`: `'warn'` or `'silent'`. @default 'warn'
+ */
+export interface RuntimeOptions {
+  document?: Document;
+  apiBase?: string;
+  timeoutMs?: number;
+  log?: LogLevel;
+}
+
+/** RuntimeOptions with every default applied and checked. */
+export interface RuntimeConfig {
+  document: Document;
+  /** The page's origin; endpoint targets must stay on it. */
+  origin: string;
+  /** Absolute URL of the API base, without a trailing slash. */
+  apiBase: URL;
+  timeoutMs: number;
+  log: LogLevel;
+}
+
+function originOf(doc: Document): string {
+  // The location, never document.baseURI: a <base> element must not move where calls go.
+  return new URL(doc.location?.href ?? globalThis.location.href).origin;
+}
+
+/**
+ * Applies defaults and checks every option.
+ * @throws TypeError naming the option when a value is out of range (misuse of the API).
+ */
+export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
+  const doc = options.document ?? globalThis.document;
+  if (!doc) throw new TypeError('capell-webmcp: option "document": no document to read');
+  const origin = originOf(doc);
+  const apiBasePath = options.apiBase ?? DEFAULT_API_BASE;
+  if (typeof apiBasePath !== 'string' || !apiBasePath.startsWith('/') || apiBasePath.startsWith('//')
+    || /[\s#?\\]/.test(apiBasePath) || new URL(apiBasePath, origin).origin !== origin) {
+    throw new TypeError(`capell-webmcp: option "apiBase": ${JSON.stringify(apiBasePath)} is not a same-origin path such as "/agent/v1"`);
+  }
+  const apiBase = new URL(apiBasePath.replace(/\/+$/, ''), origin);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new TypeError(`capell-webmcp: option "timeoutMs": ${String(timeoutMs)} is not an integer from 1 to ${MAX_TIMEOUT_MS} (ms)`);
+  }
+  const log = options.log ?? 'warn';
+  if (log !== 'warn' && log !== 'silent') throw new TypeError(`capell-webmcp: option "log": ${JSON.stringify(log)} is not "warn" or "silent"`);
+  return { document: doc, origin, apiBase, timeoutMs, log };
+}
+
+/**
+ * Reads `data-*` configuration from the runtime's own `<script>` element:
+ * `data-api-base`, `data-timeout-ms`, `data-log`.
+ * @returns the options; values are checked later by `normaliseOptions`.
+ */
+export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {
+  const options: RuntimeOptions = {};
+  if (!script) return options;
+  const { apiBase, timeoutMs, log } = script.dataset;
+  if (apiBase !== undefined) options.apiBase = apiBase;
+  if (timeoutMs !== undefined) options.timeoutMs = Number(timeoutMs);
+  if (log !== undefined) options.log = log as LogLevel;
+  return options;
+}

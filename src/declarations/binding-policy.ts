@@ -1,0 +1,96 @@
+/**
+ * Binding rules: a binding is data (`{ type, target }`), never a callback, URL to another origin,
+ * selector or handler. Capell Agent Schema, "Tool declarations".
+ */
+import type { Binding, BindingType, Effect } from './tool-spec.js';
+
+/** The binding types the Capell Agent Schema defines. */
+export const BINDING_TYPES: readonly BindingType[] = ['inline', 'endpoint', 'search', 'property-query', 'form'];
+
+/** Core's normaliser: form, search and property-query targets are stable identifiers. */
+export const IDENTIFIER_TARGET_PATTERN = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/;
+
+// Control characters (C0, DEL, C1) never belong in a target.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks an endpoint target: an origin-relative path (`/` not followed by `/` or `\`), no
+ * whitespace, no fragment, and after URL parsing against `origin` still on `origin`.
+ * Capell Agent Schema: "Endpoint targets are same-origin paths"; the normaliser rejects foreign
+ * URLs and fragments.
+ * @param origin the page's origin, e.g. `https://shop.example` (never `document.baseURI`: a
+ *   `<base>` element must not move targets).
+ * @returns reasons; empty when the target is a same-origin path.
+ */
+export function validateEndpointTarget(target: string, origin: string): string[] {
+  const shown = JSON.stringify(target);
+  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+    return [`binding.target: ${shown} is not an origin-relative path (must start with one "/")`];
+  }
+  if (/\s/u.test(target)) return [`binding.target: ${shown} contains whitespace`];
+  if (target.includes('#')) return [`binding.target: ${shown} contains a fragment ("#")`];
+  if (target.includes('\\')) return [`binding.target: ${shown} contains a backslash`];
+  let url: URL;
+  try {
+    url = new URL(target, origin);
+  } catch {
+    return [`binding.target: ${shown} is not a valid URL path`];
+  }
+  if (url.origin !== origin) return [`binding.target: ${shown} resolves to ${url.origin}, not this page's origin`];
+  return [];
+}
+
+/**
+ * Normalises a declaration's `binding` for its `effect`.
+ * - keys: only `type` and `target`;
+ * - `target`: a string free of control characters and `::`;
+ * - `inline`: target `page`, effect read; `endpoint`: a same-origin path;
+ *   `search` / `property-query`: identifiers, effect read; `form`: an identifier (a DOM id, never
+ *   a selector), effect write.
+ * @returns `{ binding }` or `{ reasons }` (each naming `binding.*` and the rule).
+ */
+export function normaliseBinding(
+  raw: unknown, effect: Effect | undefined, origin: string,
+): { binding: Binding; reasons?: undefined } | { binding?: undefined; reasons: string[] } {
+  if (!isPlainObject(raw)) return { reasons: ['binding: required, must be an object { type, target }'] };
+  const reasons: string[] = [];
+  for (const key of Object.keys(raw)) {
+    if (key !== 'type' && key !== 'target') reasons.push(`binding.${key}: not allowed (binding keys are type and target)`);
+  }
+  const { type, target } = raw;
+  if (typeof type !== 'string' || !(BINDING_TYPES as readonly string[]).includes(type)) {
+    reasons.push(`binding.type: ${JSON.stringify(type)} is not one of ${BINDING_TYPES.join(', ')}`);
+  }
+  if (typeof target !== 'string' || target === '') {
+    reasons.push('binding.target: required, must be a non-empty string');
+  } else if (CONTROL_CHARACTERS.test(target)) {
+    reasons.push('binding.target: contains control characters');
+  } else if (target.includes('::')) {
+    reasons.push(`binding.target: ${JSON.stringify(target)} contains "::" (handlers are not bindings)`);
+  }
+  if (reasons.length > 0) return { reasons };
+  const bindingType = type as BindingType;
+  const bindingTarget = target as string;
+  switch (bindingType) {
+    case 'inline':
+      if (bindingTarget !== 'page') reasons.push(`binding.target: the inline binding is reserved for Core's page payload (target "page")`);
+      break;
+    case 'endpoint':
+      reasons.push(...validateEndpointTarget(bindingTarget, origin));
+      break;
+    default:
+      if (!IDENTIFIER_TARGET_PATTERN.test(bindingTarget)) {
+        reasons.push(`binding.target: ${JSON.stringify(bindingTarget)} is not a stable identifier matching ${IDENTIFIER_TARGET_PATTERN.source}`);
+      }
+  }
+  if (bindingType === 'form' && effect === 'read') reasons.push('effect: a form binding must declare effect "write"');
+  if (effect === 'write' && (bindingType === 'inline' || bindingType === 'search' || bindingType === 'property-query')) {
+    reasons.push(`effect: a ${bindingType} binding is read-only, it cannot declare effect "write"`);
+  }
+  if (reasons.length > 0) return { reasons };
+  return { binding: { type: bindingType, target: bindingTarget } as Binding };
+}

@@ -1,0 +1,58 @@
+/**
+ * Descriptions: `description`, or `descriptionKey` resolved through the manifest's `messages`.
+ */
+
+/** Translations: message key → text in the page's language (the island's `messages`). */
+export type Messages = Readonly<Record<string, unknown>>;
+
+/** Longest description after translation, in code points (Capell Agent Schema normaliser). */
+export const MAX_DESCRIPTION_CODE_POINTS = 500;
+
+/** Counts Unicode code points, as JSON Schema and Core's `mb_strlen` do (not UTF-16 units). */
+export function countCodePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/**
+ * Resolves a declaration's description. A `descriptionKey` with a translation wins; otherwise a
+ * plain `description` is used. The text passes through unchanged (no trimming or stripping).
+ * Capell Agent Schema, "Tool declarations": "a provider-authored description or translation key";
+ * Core: 1–500 characters after translation.
+ * @returns `{ description }` or `{ reasons }` naming the field and the rule.
+ */
+export function resolveDescription(
+  declaration: { description?: unknown; descriptionKey?: unknown },
+  messages: Messages,
+): { description: string; reasons?: undefined } | { description?: undefined; reasons: string[] } {
+  const { description, descriptionKey } = declaration;
+  const reasons: string[] = [];
+  let text: string | undefined;
+  if (descriptionKey !== undefined) {
+    if (typeof descriptionKey !== 'string' || descriptionKey === '') {
+      reasons.push('descriptionKey: must be a non-empty string');
+    } else {
+      const translated = Object.hasOwn(messages, descriptionKey) ? messages[descriptionKey] : undefined;
+      if (typeof translated === 'string') text = translated;
+      else if (description === undefined) {
+        reasons.push(`descriptionKey: no translation for ${JSON.stringify(descriptionKey)} in the manifest's messages`);
+      }
+    }
+  }
+  if (text === undefined && description !== undefined) {
+    if (typeof description !== 'string') reasons.push('description: must be a string');
+    else text = description;
+  }
+  if (text === undefined) {
+    if (reasons.length === 0) reasons.push('description: required (description or descriptionKey)');
+    return { reasons };
+  }
+  const field = descriptionKey !== undefined && typeof descriptionKey === 'string' && text !== description ? 'descriptionKey' : 'description';
+  const length = countCodePoints(text);
+  if (text.trim() === '') return { reasons: [`${field}: empty after translation`] };
+  if (length > MAX_DESCRIPTION_CODE_POINTS) {
+    return { reasons: [`${field}: ${length} code points, at most ${MAX_DESCRIPTION_CODE_POINTS} allowed`] };
+  }
+  return { description: text };
+}

@@ -1,0 +1,60 @@
+/**
+ * The one internal shape every source becomes (DESIGN section 3). Both contracts meet here;
+ * nothing downstream knows which manifest a tool came from.
+ */
+
+/** A JSON Schema object (JSON Schema 2020-12 or draft-07 dialect), as parsed JSON. */
+export type JSONSchema = { [keyword: string]: unknown };
+
+/** Any JSON value. */
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+
+/** Capell Agent Schema, "Tool declarations": a tool either reads or writes. */
+export type Effect = 'read' | 'write';
+
+/**
+ * A declarative binding: data that says what `execute` does, never code.
+ * Capell Agent Schema, "Tool declarations": endpoint targets are same-origin paths; form
+ * targets are stable DOM ids; search and property-query targets are stable identifiers; the
+ * inline binding is reserved for Core's page payload.
+ */
+export type Binding =
+  | { type: 'inline'; target: 'page' }
+  | { type: 'endpoint'; target: string }
+  | { type: 'search'; target: string }
+  | { type: 'property-query'; target: string }
+  | { type: 'form'; target: string };
+
+/** The binding type names, in the order the contract lists them. */
+export type BindingType = Binding['type'];
+
+/**
+ * WebMCP tool annotations (WebMCP draft, `ModelContextTool.annotations`). MCP-only hints such as
+ * `destructiveHint` are mapped onto these before they reach a ToolSpec.
+ */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  consequentialHint?: boolean;
+  untrustedContentHint?: boolean;
+}
+
+/**
+ * A validated tool declaration, ready to bind and register.
+ *
+ * - `name` matches `^[A-Za-z0-9_.-]{1,128}$` (WebMCP) and the source contract's own pattern.
+ * - `description` is 1–500 code points, already translated.
+ * - `inputSchema` has a root `type: "object"` and passed the schema policy; a declaration that
+ *   declares no arguments gets `additionalProperties: false`.
+ * - `source` labels where the declaration came from (for the Report), e.g. `capell-island[0]`.
+ */
+export interface ToolSpec {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JSONSchema;
+  outputSchema?: JSONSchema;
+  annotations: ToolAnnotations;
+  effect: Effect;
+  binding: Binding;
+  source: string;
+}

@@ -1,0 +1,72 @@
+/**
+ * The WebMCP host: finding `document.modelContext` (or a legacy `navigator.modelContext`) and
+ * registering tools with it. Host failures become data that keeps the platform error's `name`.
+ */
+import type { HostAPI } from './report.js';
+import type { CallToolResult } from './result.js';
+import type { JSONSchema, ToolAnnotations } from './declarations/tool-spec.js';
+
+/** What WebMCP passes to `execute` (WebMCP draft: `execute(input, { signal })`). */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+}
+
+/** The tool object `registerTool` takes (WebMCP draft, `ModelContextTool`). */
+export interface WebMCPTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema?: JSONSchema;
+  annotations?: ToolAnnotations;
+  execute(input: unknown, options?: ExecuteOptions): Promise<CallToolResult>;
+}
+
+/** The part of `ModelContext` the runtime uses. */
+export interface ModelContextHost {
+  registerTool(tool: WebMCPTool, options?: { signal?: AbortSignal }): Promise<void> | void;
+}
+
+/** A found host, or `api: 'none'`. */
+export type FoundHost = { api: Exclude<HostAPI, 'none'>; host: ModelContextHost } | { api: 'none'; host?: undefined };
+
+function isHost(value: unknown): value is ModelContextHost {
+  return typeof value === 'object' && value !== null && typeof (value as ModelContextHost).registerTool === 'function';
+}
+
+/**
+ * Finds the WebMCP entry point: `document.modelContext` (spec since May 2026), else
+ * `navigator.modelContext` (older engines, polyfills). When both exist only the document one is
+ * used, so a tool is never registered twice. Reading the properties never throws out.
+ */
+export function findHost(doc: Document = document, nav: Navigator | undefined = globalThis.navigator): FoundHost {
+  try {
+    const onDocument = (doc as Document & { modelContext?: unknown }).modelContext;
+    if (isHost(onDocument)) return { api: 'document.modelContext', host: onDocument };
+    const onNavigator = (nav as (Navigator & { modelContext?: unknown }) | undefined)?.modelContext;
+    if (isHost(onNavigator)) return { api: 'navigator.modelContext', host: onNavigator };
+  } catch {
+    // A throwing getter means no usable API: degrade silently, as the contract asks.
+  }
+  return { api: 'none' };
+}
+
+/**
+ * Registers one tool; aborting `signal` later removes it (WebMCP has no `unregisterTool`).
+ * Handles both a returned promise that rejects (current Chromium) and a synchronous throw (older
+ * engines).
+ * @returns `{ ok: true }`, or `{ ok: false, reason }` with the platform error as
+ *   `"<name>: <message>"`, e.g. `"InvalidStateError: Duplicate tool name"`. Never throws.
+ */
+export async function registerWithHost(
+  host: ModelContextHost, tool: WebMCPTool, signal: AbortSignal,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  try {
+    await host.registerTool(tool, { signal });
+    return { ok: true };
+  } catch (error) {
+    const { name, message } = error instanceof Error || (typeof error === 'object' && error !== null)
+      ? (error as { name?: string; message?: string })
+      : { name: 'Error', message: String(error) };
+    return { ok: false, reason: `WebMCP refused the tool: ${name ?? 'Error'}: ${message ?? ''}`.trim() };
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The Report: the one place outcomes of a start are recorded (DESIGN section 4, fixed shape).
+ */
+
+/** Which WebMCP entry point the runtime used, or `'none'` when the browser has none. */
+export type HostAPI = 'document.modelContext' | 'navigator.modelContext' | 'none';
+
+/**
+ * A declaration (or a whole manifest) that was not registered, with every reason found.
+ * `name` is the declared name, or `'(manifest)'` when the whole source could not be read.
+ * `source` labels the source, e.g. `capell-island[0]` (0-based, document order).
+ */
+export interface Rejection {
+  name: string;
+  source: string;
+  reasons: string[];
+}
+
+/** An interactive public surface the audit flagged (Capell Agent Schema, "Tool declarations"). */
+export interface AuditEntry {
+  level: 'warning' | 'error';
+  surface: string;
+  message: string;
+}
+
+/**
+ * What a start did. `registered` lists tool names in registration order.
+ * Carried by `window.capellWebMCP.ready` and the `capell-webmcp:ready` event's `detail`.
+ */
+export interface Report {
+  api: HostAPI;
+  registered: string[];
+  rejected: Rejection[];
+  audit: AuditEntry[];
+}
+
+/** The `name` a Rejection carries when a whole manifest source is unreadable. */
+export const MANIFEST_REJECTION_NAME = '(manifest)';

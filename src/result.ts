@@ -1,0 +1,34 @@
+/**
+ * What `execute` resolves to: an MCP CallToolResult (MCP spec 2026-07-28, "Tool result";
+ * DESIGN section 4). The browser serialises it to a string for the agent.
+ */
+import type { JSONValue } from './declarations/tool-spec.js';
+
+/** `{ content: [{ type: 'text', text }], structuredContent?, isError? }`. */
+export interface CallToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: JSONValue;
+  isError?: boolean;
+}
+
+/** Longest reason an error result carries, in UTF-16 units; the rest is cut with an ellipsis. */
+export const MAX_REASON_LENGTH = 500;
+
+/**
+ * A successful result: `structuredContent` holds the JSON answer, `text` its serialisation.
+ * @example toolResult({ capellAgentSchema: 1, data: [], links: { next: null, previous: null } })
+ */
+export function toolResult(answer: JSONValue): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+}
+
+/**
+ * A failed call: `isError: true` and a one-line reason (line breaks collapsed, at most
+ * MAX_REASON_LENGTH). Tool failures are results, never throws: WebMCP turns a throw into a
+ * bare `UnknownError` and the agent loses the reason.
+ */
+export function errorResult(reason: string): CallToolResult {
+  let line = reason.replace(/\s+/g, ' ').trim();
+  if (line.length > MAX_REASON_LENGTH) line = `${line.slice(0, MAX_REASON_LENGTH - 1)}…`;
+  return { content: [{ type: 'text', text: line }], isError: true };
+}

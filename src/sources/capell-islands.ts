@@ -1,0 +1,81 @@
+/**
+ * Reads the JSON islands Capell's frontend writes into a page (DESIGN section 2):
+ * the tools manifest `<script type="application/json" data-capell-agent-tools>` (one or more) and
+ * the page graph `<script type="application/ld+json" data-capell-agent-schema>`.
+ */
+import type { Messages } from '../declarations/i18n.js';
+import type { JSONValue } from '../declarations/tool-spec.js';
+import { MANIFEST_REJECTION_NAME, type Rejection } from '../report.js';
+
+/** Capell Agent Schema version marker this runtime reads. */
+export const CAPELL_AGENT_SCHEMA_VERSION = 1;
+
+/** Selector of the tools manifest islands. */
+export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
+
+/** Selector of the page graph island (the inline binding's payload). */
+export const PAGE_GRAPH_SELECTOR = 'script[data-capell-agent-schema]';
+
+/** One raw declaration with where it came from and the translations of its island. */
+export interface RawDeclaration {
+  declaration: unknown;
+  source: string;
+  messages: Messages;
+}
+
+/** What the islands of a page hold: declarations to normalise and islands that were unreadable. */
+export interface IslandReading {
+  declarations: RawDeclaration[];
+  rejected: Rejection[];
+  /** The first island's `messages` merged with later ones (UI text such as `confirmForm`). */
+  messages: Messages;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads every tools manifest island in document order. An island that is not valid JSON, has no
+ * `capellAgentSchema: 1`, or no `tools` array is reported whole as a Rejection named
+ * `(manifest)`; the other islands are still read.
+ * @param root the document (or a fragment) to read.
+ * @returns declarations labelled `capell-island[i]` (0-based), rejections; never throws.
+ */
+export function readCapellIslands(root: ParentNode): IslandReading {
+  const reading: IslandReading = { declarations: [], rejected: [], messages: {} };
+  const islands = root.querySelectorAll(TOOLS_ISLAND_SELECTOR);
+  islands.forEach((island, index) => {
+    const source = `capell-island[${index}]`;
+    const reject = (reason: string) => reading.rejected.push({ name: MANIFEST_REJECTION_NAME, source, reasons: [reason] });
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(island.textContent ?? '');
+    } catch (error) {
+      return reject(`manifest: not valid JSON (${(error as Error).message})`);
+    }
+    if (!isPlainObject(manifest)) return reject('manifest: must be a JSON object');
+    if (manifest.capellAgentSchema !== CAPELL_AGENT_SCHEMA_VERSION) {
+      return reject(`manifest.capellAgentSchema: ${JSON.stringify(manifest.capellAgentSchema) ?? 'missing'} is not a supported version (this runtime reads ${CAPELL_AGENT_SCHEMA_VERSION})`);
+    }
+    if (!Array.isArray(manifest.tools)) return reject('manifest.tools: must be an array of declarations');
+    const messages = isPlainObject(manifest.messages) ? manifest.messages : {};
+    reading.messages = { ...messages, ...reading.messages };
+    for (const declaration of manifest.tools) reading.declarations.push({ declaration, source, messages });
+  });
+  return reading;
+}
+
+/**
+ * Reads the page graph (the published page as JSON-LD) from its island.
+ * @returns `{ ok: true, graph }` or `{ ok: false, reason }` when the island is missing or invalid.
+ */
+export function readPageGraph(root: ParentNode): { ok: true; graph: JSONValue } | { ok: false; reason: string } {
+  const island = root.querySelector(PAGE_GRAPH_SELECTOR);
+  if (!island) return { ok: false, reason: `this page has no page payload (${PAGE_GRAPH_SELECTOR})` };
+  try {
+    return { ok: true, graph: JSON.parse(island.textContent ?? '') as JSONValue };
+  } catch (error) {
+    return { ok: false, reason: `the page payload is not valid JSON (${(error as Error).message})` };
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * JSON Schema validation of tool inputs and outputs. Loaded as its own chunk on the first call
+ * (DESIGN section 6), never at start-up. Uses @cfworker/json-schema, an interpreter: no
+ * `new Function`, so it works under `Content-Security-Policy: script-src 'self'`.
+ */
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { schemaDialect } from './declarations/schema-policy.js';
+import type { JSONSchema } from './declarations/tool-spec.js';
+
+/** One validation failure: where (`q`, `filter.price.max`, or `(root)`) and what. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+// Schemas are normalised once and never mutated, so a compiled validator per object is reused.
+const validators = new WeakMap<JSONSchema, Validator>();
+
+function validatorFor(schema: JSONSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = new Validator(schema as Schema, schemaDialect(schema), false);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+function toPath(instanceLocation: string): string {
+  const tokens = instanceLocation.replace(/^#\/?/, '').split('/').filter((token) => token !== '');
+  if (tokens.length === 0) return '(root)';
+  return tokens.map((token) => decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+function valueAt(root: unknown, instanceLocation: string): unknown {
+  let node = root;
+  for (const token of instanceLocation.replace(/^#\/?/, '').split('/').filter((t) => t !== '')) {
+    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
+// cfworker reports the failing keyword and every wrapping one (properties, allOf…); the leaf
+// keywords say what is actually wrong, the wrappers only where.
+const WRAPPER_KEYWORDS = new Set(['properties', 'items', 'allOf', '$ref', 'definitions', '$defs']);
+
+const COMPOSITION_KEYWORDS = new Set(['anyOf', 'oneOf', 'not']);
+
+function joinPath(parent: string, key: string): string {
+  return parent === '(root)' ? key : `${parent}.${key}`;
+}
+
+function toIssue(unit: OutputUnit, instance: unknown): ValidationIssue {
+  const path = toPath(unit.instanceLocation);
+  const property = /property "(.*)"/i.exec(unit.error)?.[1];
+  if (unit.keyword === 'required' && property !== undefined) return { path: joinPath(path, property), message: 'required' };
+  if (unit.keyword === 'additionalProperties' && property !== undefined) {
+    return { path: joinPath(path, property), message: 'not an allowed property (additionalProperties)' };
+  }
+  if (unit.keyword === 'type') {
+    const got = typeName(valueAt(instance, unit.instanceLocation));
+    const expected = /Expected (.*)\.$/.exec(unit.error)?.[1]?.replace(/"/g, '') ?? 'another type';
+    return { path, message: `expected ${expected}, got ${got}` };
+  }
+  const message = unit.error.replace(/^Instance /, 'value ').replace(/^String /, 'string ').replace(/\.$/, '');
+  return { path, message: `${message} (${unit.keyword})` };
+}
+
+/**
+ * Validates a JSON value against a schema (JSON Schema 2020-12, or draft-07 when `$schema` says
+ * so). String lengths count code points. `format` is asserted for the formats
+ * @cfworker/json-schema knows (date, time, date-time, duration, email, hostname, ipv4, ipv6, uri,
+ * uri-reference, uri-template, url, uuid, regex, json-pointer, relative-json-pointer); unknown
+ * formats pass. Defaults are not applied (the server applies its own).
+ * @returns issues (empty when valid); never throws.
+ */
+export function validateValue(schema: JSONSchema, value: unknown): ValidationIssue[] {
+  let units: OutputUnit[];
+  try {
+    const result = validatorFor(schema).validate(value);
+    if (result.valid) return [];
+    units = result.errors;
+  } catch (error) {
+    return [{ path: '(root)', message: `the schema could not be evaluated (${(error as Error).message})` }];
+  }
+  // Inside anyOf/oneOf/not the alternatives' own failures are noise: the composition says it.
+  const compositions = units.filter((unit) => COMPOSITION_KEYWORDS.has(unit.keyword));
+  const leaves = units.filter((unit) =>
+    !WRAPPER_KEYWORDS.has(unit.keyword)
+    && unit.keyword !== 'false'
+    && !compositions.some((outer) => unit.keywordLocation.startsWith(`${outer.keywordLocation}/`)));
+  const chosen = leaves.length > 0 ? leaves : units;
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const unit of chosen) {
+    const issue = toIssue(unit, value);
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+/** Joins issues into one line: `q: expected string, got integer; limit: …`. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+}
