@@ -1,0 +1,29 @@
+/** Tool input → query string in PHP/Laravel bracket notation (DESIGN section 2). */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { toQueryPairs, withQuery } from '../../src/query-string.ts';
+
+describe('toQueryPairs', () => {
+  it('writes scalars as they are and leaves nulls out', () => {
+    assert.deepEqual(toQueryPairs({ q: 'boots', limit: 5, note: null }), [['q', 'boots'], ['limit', '5']]);
+  });
+  it('writes booleans as 1 and 0, as Laravel\'s boolean rule reads them', () => {
+    assert.deepEqual(toQueryPairs({ inStock: true, sale: false }), [['inStock', '1'], ['sale', '0']]);
+  });
+  it('writes nested objects and arrays in bracket notation', () => {
+    assert.deepEqual(toQueryPairs({ filter: { tag: 'a', price: { max: 100 } }, ids: [1, 2] }), [
+      ['filter[tag]', 'a'], ['filter[price][max]', '100'], ['ids[0]', '1'], ['ids[1]', '2'],
+    ]);
+  });
+});
+
+describe('withQuery', () => {
+  it('keeps the target\'s own query and percent-encodes values', () => {
+    const url = withQuery(new URL('https://shop.example/agent/v1/search?scope=pages'), { q: 'a&b=c' });
+    assert.equal(url.search, '?scope=pages&q=a%26b%3Dc');
+  });
+  it('skips keys the binding sets itself', () => {
+    const url = withQuery(new URL('https://shop.example/s?scope=pages'), { scope: 'all', q: 'x' }, ['scope']);
+    assert.equal(url.search, '?scope=pages&q=x');
+  });
+});
