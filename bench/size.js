@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * `npm run size`: sizes of the built bundles, raw and gzip (level 9), against DESIGN section 6:
+ * what the script tag loads first ≤ 5 KB gzip (the entry and its static imports), everything
+ * together ≤ 30 KB gzip. Builds first when dist/ is missing.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const DIST = 'dist';
+const ENTRY = join(DIST, 'capell-webmcp.js');
+const FIRST_LOAD_BUDGET = 5 * 1024;
+const TOTAL_BUDGET = 30 * 1024;
+
+if (!existsSync(ENTRY)) execSync('npm run build', { stdio: 'inherit' });
+
+const sizes = (file) => {
+  const bytes = readFileSync(file);
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+};
+
+/** The entry and every chunk it imports statically (not `import()`), transitively. */
+function firstLoad(entry, seen = new Set()) {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  const code = readFileSync(entry, 'utf8');
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+)["'`]/g)) {
+    firstLoad(join(dirname(entry), match[1]), seen);
+  }
+  return seen;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
+const row = (label, { raw, gzip }) => console.log(`${label.padEnd(44)} ${kb(raw).padStart(10)} ${kb(gzip).padStart(10)}`);
+const sum = (files) => files.map(sizes).reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
+
+console.log(`${'file'.padEnd(44)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}`);
+const moduleFiles = [ENTRY, ...readdirSync(join(DIST, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join(DIST, 'chunks', f))];
+for (const file of moduleFiles) row(relative(DIST, file), sizes(file));
+row('capell-webmcp.iife.js (classic script, all inlined)', sizes(join(DIST, 'capell-webmcp.iife.js')));
+console.log('');
+const first = sum([...firstLoad(ENTRY)]);
+const total = sum(moduleFiles);
+row(`first load (${[...firstLoad(ENTRY)].length} files), budget ${kb(FIRST_LOAD_BUDGET)}`, first);
+row(`everything (module build), budget ${kb(TOTAL_BUDGET)}`, total);
+console.log(`\nfirst load ${first.gzip <= FIRST_LOAD_BUDGET ? 'within' : 'OVER'} budget; everything ${total.gzip <= TOTAL_BUDGET ? 'within' : 'OVER'} budget`);

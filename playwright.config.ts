@@ -1,0 +1,17 @@
+import { defineConfig } from '@playwright/test';
+import { launchOptions } from './test/support/chromium.js';
+
+/**
+ * End-to-end tests: the real demo server (started per worker by test/e2e/demo-fixture.ts) and
+ * the built bundle in system Chromium, with WebMCP on (project "webmcp-on") and off ("webmcp-off").
+ */
+export default defineConfig({
+  testDir: 'test/e2e',
+  timeout: 30_000,
+  workers: 1,
+  reporter: 'list',
+  projects: [
+    { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, use: { launchOptions: launchOptions({ webmcp: true }) } },
+    { name: 'webmcp-off', testMatch: /\.off\.spec\.ts$/, use: { launchOptions: launchOptions({ webmcp: false }) } },
+  ],
+});

@@ -1,0 +1,271 @@
+/**
+ * The runtime in real Chromium with WebMCP on, against the real demo API (served by the test
+ * server). Each test mounts real islands, starts the runtime and stops it afterwards.
+ */
+import { expect } from 'chai';
+import { start, type Runtime } from '../../src/index.ts';
+import {
+  CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, requestsTo,
+  resetRequestCount, unmountIslands,
+} from './fixtures.ts';
+
+const PAGE_GRAPH = {
+  '@context': { '@vocab': 'https://schema.org/' },
+  '@type': 'Product',
+  url: '/products/test',
+  name: 'Test </script> product',
+};
+
+let runtime: Runtime | undefined;
+
+function startWith(...manifests: (object | string)[]): Runtime {
+  for (const manifest of manifests) mountToolsIsland(manifest);
+  mountPageGraph(PAGE_GRAPH);
+  runtime = start();
+  return runtime;
+}
+
+async function toolNames(): Promise<string[]> {
+  return (await modelContext().getTools()).map((tool) => tool.name).sort();
+}
+
+afterEach(() => {
+  runtime?.stop();
+  runtime = undefined;
+  unmountIslands();
+});
+
+describe('with WebMCP on: registration', () => {
+  it('registers the Core read tools with document.modelContext and reports them', async () => {
+    const report = await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+    expect(report.api).to.equal('document.modelContext');
+    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.rejected).to.deep.equal([]);
+    expect(await toolNames()).to.deep.equal(['page.lookup', 'site.navigation', 'site.search']);
+  });
+
+  it('registers the normalised inputSchema and read-only annotations', async () => {
+    await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+    const search = (await modelContext().getTools()).find((tool) => tool.name === 'site.search');
+    expect(search?.inputSchema).to.deep.include({ type: 'object', required: ['q'], additionalProperties: false });
+    expect(search?.annotations).to.deep.include({ readOnlyHint: true });
+  });
+
+  it('makes no request before ready', async () => {
+    resetRequestCount();
+    await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+    expect(requestsTo('/agent/', '/test-fixtures/')).to.deep.equal([]);
+  });
+
+  it('removes every tool when stopped', async () => {
+    await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+    runtime?.stop();
+    expect(await toolNames()).to.deep.equal([]);
+  });
+
+  it('registers each tool once when started twice', async () => {
+    const first = startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS });
+    const second = start();
+    expect(second).to.equal(first);
+    const report = await second.ready;
+    expect(report.registered).to.have.length(3);
+    expect(await toolNames()).to.have.length(3);
+  });
+
+  it('rejects an island with invalid JSON and still registers the other island', async () => {
+    const report = await startWith('{"capellAgentSchema":1,"tools":[', { capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+    expect(report.registered).to.have.length(3);
+    expect(report.rejected).to.have.length(1);
+    expect(report.rejected[0]).to.include({ name: '(manifest)', source: 'capell-island[0]' });
+    expect(report.rejected[0]!.reasons[0]).to.match(/^manifest: not valid JSON/);
+  });
+
+  it('rejects an island with capellAgentSchema 2', async () => {
+    const report = await startWith({ capellAgentSchema: 2, tools: CORE_READ_TOOLS }, { capellAgentSchema: 1, tools: [CORE_READ_TOOLS[0]] }).ready;
+    expect(report.registered).to.deep.equal(['page.lookup']);
+    expect(report.rejected[0]!.reasons[0]).to.match(/^manifest\.capellAgentSchema: 2 is not a supported version/);
+  });
+
+  it('rejects bad declarations by name and reason; the rest of the island still registers', async () => {
+    const report = await startWith({
+      capellAgentSchema: 1,
+      tools: [
+        { ...CORE_READ_TOOLS[0], name: 'Catalogue Lookup' },
+        fixtureTool('evil.lookup', '//evil.example/x'),
+        fixtureTool('frag.lookup', '/agent/v1/x#frag'),
+        ...CORE_READ_TOOLS,
+      ],
+    }).ready;
+    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    const byName = Object.fromEntries(report.rejected.map((rejection) => [rejection.name, rejection.reasons.join(' | ')]));
+    expect(byName['Catalogue Lookup']).to.match(/^name: "Catalogue Lookup" is not a lowercase dotted name/);
+    expect(byName['evil.lookup']).to.match(/^binding\.target: "\/\/evil\.example\/x" is not an origin-relative path/);
+    expect(byName['frag.lookup']).to.match(/^binding\.target: "\/agent\/v1\/x#frag" contains a fragment/);
+  });
+
+  it('keeps the first of two tools with the same name and reports the second', async () => {
+    const report = await startWith(
+      { capellAgentSchema: 1, tools: [CORE_READ_TOOLS[1]] },
+      { capellAgentSchema: 1, tools: [{ ...CORE_READ_TOOLS[2], name: 'site.search' }] },
+    ).ready;
+    expect(report.registered).to.deep.equal(['site.search']);
+    expect(report.rejected).to.deep.equal([{
+      name: 'site.search',
+      source: 'capell-island[1]',
+      reasons: ['name: "site.search" is already declared by capell-island[0] (the first declaration wins)'],
+    }]);
+    const search = (await modelContext().getTools()).find((tool) => tool.name === 'site.search');
+    expect(search?.description).to.equal(CORE_READ_TOOLS[1]!.description);
+  });
+
+  it('reports a name another script already registered, keeping the platform error name', async () => {
+    const other = new AbortController();
+    await modelContext().registerTool({ name: 'site.navigation', description: 'someone else', execute: async () => '' }, { signal: other.signal });
+    try {
+      const report = await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+      expect(report.registered).to.deep.equal(['page.lookup', 'site.search']);
+      expect(report.rejected[0]!.reasons[0]).to.match(/^WebMCP refused the tool: InvalidStateError: /);
+    } finally {
+      other.abort();
+    }
+  });
+
+  it('rejects a form tool and a write endpoint that this version cannot mediate', async () => {
+    const report = await startWith({
+      capellAgentSchema: 1,
+      tools: [
+        { name: 'form.submit.contact', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'contact' } },
+        { name: 'order.place', description: 'Place an order', effect: 'write', binding: { type: 'endpoint', target: '/orders' } },
+      ],
+    }).ready;
+    expect(report.registered).to.deep.equal([]);
+    expect(report.rejected.map((rejection) => rejection.reasons[0])).to.satisfy((reasons: string[]) => reasons.every((reason) => /^effect: "write"/.test(reason)));
+  });
+});
+
+describe('with WebMCP on: calls', () => {
+  beforeEach(async () => {
+    await startWith({
+      capellAgentSchema: 1,
+      tools: [
+        ...CORE_READ_TOOLS,
+        { ...fixtureTool('draft7.empty', '/test-fixtures/echo'), inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } },
+        fixtureTool('fixture.echo', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'string' }, filter: { type: 'object' }, flag: { type: 'boolean' }, none: { type: 'null' } } } }),
+        fixtureTool('fixture.notjson', '/test-fixtures/not-json'),
+        fixtureTool('fixture.envelope', '/test-fixtures/wrong-envelope'),
+        fixtureTool('fixture.error', '/test-fixtures/server-error'),
+        fixtureTool('fixture.redirect', '/test-fixtures/redirect'),
+        fixtureTool('fixture.slow', '/test-fixtures/slow'),
+        fixtureTool('fixture.output', '/test-fixtures/output-mismatch', { outputSchema: { type: 'object', properties: { sku: { type: 'string' } } } }),
+      ],
+    }).ready;
+    resetRequestCount();
+  });
+
+  it('page.lookup answers with the page graph from the island, without a request', async () => {
+    const result = await callTool('page.lookup');
+    expect(result.isError).to.equal(undefined);
+    expect(result.structuredContent).to.deep.equal(PAGE_GRAPH);
+    expect(JSON.parse(result.content[0]!.text)).to.deep.equal(PAGE_GRAPH);
+    expect(requestsTo('/')).to.deep.equal([]);
+  });
+
+  it('site.search answers with the same envelope the API gives for the same request', async () => {
+    const result = await callTool('site.search', { q: 'trail', limit: 2 });
+    const direct = await (await fetch('/agent/v1/search?scope=pages&q=trail&limit=2', { headers: { Accept: 'application/json' } })).json();
+    expect(result.isError).to.equal(undefined);
+    expect(result.structuredContent).to.deep.equal(direct);
+    expect(requestsTo('/agent/v1/search')).to.include('/agent/v1/search?scope=pages&q=trail&limit=2');
+  });
+
+  it('site.navigation follows links.next with the cursor the agent passes back', async () => {
+    const first = await callTool('site.navigation', { limit: 3 });
+    const envelope = first.structuredContent as { data: unknown[]; links: { next: string } };
+    expect(envelope.data).to.have.length(3);
+    const cursor = new URL(envelope.links.next, location.href).searchParams.get('cursor')!;
+    const second = await callTool('site.navigation', { limit: 3, cursor });
+    const direct = await (await fetch(envelope.links.next)).json();
+    expect(second.structuredContent).to.deep.equal(direct);
+  });
+
+  it('refuses {"q": 5} before any request, naming the field', async () => {
+    const result = await callTool('site.search', { q: 5 });
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal('invalid input for site.search: q: expected string, got integer');
+    expect(requestsTo('/agent/')).to.deep.equal([]);
+  });
+
+  it('refuses an extra property where additionalProperties is false, before any request', async () => {
+    const result = await callTool('site.search', { q: 'trail', sort: 'asc' });
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.match(/sort: not an allowed property/);
+    expect(requestsTo('/agent/')).to.deep.equal([]);
+  });
+
+  it('treats a draft-07 schema without properties as "no arguments"', async () => {
+    const refused = await callTool('draft7.empty', { anything: 1 });
+    expect(refused.isError).to.equal(true);
+    expect(refused.content[0]!.text).to.match(/anything: not an allowed property/);
+    expect(requestsTo('/test-fixtures/')).to.deep.equal([]);
+    const accepted = await callTool('draft7.empty', {});
+    expect(accepted.isError).to.equal(undefined);
+  });
+
+  it('sends a GET with Accept: application/json, the input in bracket notation, and no cookies', async () => {
+    document.cookie = 'editor_session=secret; path=/';
+    try {
+      const result = await callTool('fixture.echo', { q: 'a b', filter: { tag: 'x' }, flag: true, none: null });
+      expect(result.structuredContent).to.deep.equal({
+        capellAgentSchema: 1,
+        data: { method: 'GET', query: '?q=a+b&filter%5Btag%5D=x&flag=1', accept: 'application/json', cookie: null },
+        links: { next: null, previous: null },
+      });
+    } finally {
+      document.cookie = 'editor_session=; path=/; max-age=0';
+    }
+  });
+
+  it('returns isError for a body that is not JSON', async () => {
+    const result = await callTool('fixture.notjson', {});
+    expect(result).to.deep.include({ isError: true });
+    expect(result.content[0]!.text).to.equal('the answer from /test-fixtures/not-json is not JSON (text/html)');
+  });
+
+  it('returns isError for a wrong envelope', async () => {
+    const result = await callTool('fixture.envelope', {});
+    expect(result.content[0]!.text).to.match(/not a Capell Agent Schema envelope: capellAgentSchema is 2, expected 1/);
+  });
+
+  it('returns isError with the status and the server message for an HTTP error', async () => {
+    const result = await callTool('fixture.error', {});
+    expect(result.content[0]!.text).to.equal('HTTP 500 from /test-fixtures/server-error: Server Error');
+  });
+
+  it('returns the API\'s 422 reason for a limit out of range', async () => {
+    const result = await callTool('site.navigation', { limit: 50, cursor: '!!!' });
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.match(/^HTTP 422 from \/agent\/v1\/navigation: /);
+  });
+
+  it('refuses a redirect', async () => {
+    const result = await callTool('fixture.redirect', {});
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.match(/redirects are refused/);
+  });
+
+  it('says so when the site\'s answer breaks outputSchema', async () => {
+    const result = await callTool('fixture.output', {});
+    expect(result.content[0]!.text).to.match(/does not match fixture\.output's outputSchema \(a site error, not the agent's\): sku: expected string, got integer/);
+  });
+
+  it('resolves isError, not a hang, when the runtime stops during a call', async () => {
+    const pending = callTool('fixture.slow', {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const tools = await modelContext().getTools();
+    expect(tools.some((tool) => tool.name === 'fixture.slow')).to.equal(true);
+    runtime?.stop();
+    const result = await pending;
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.match(/aborted/);
+  });
+});

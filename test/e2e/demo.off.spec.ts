@@ -1,0 +1,24 @@
+/**
+ * End to end with WebMCP off: the same demo page stays quiet. Nothing registered, no console
+ * output, no page error, no API request, and the ready event still fires with api "none".
+ */
+import { expect, readyReport, test } from './demo-fixture.ts';
+
+test('a product page without WebMCP fires ready with api "none" and nothing else', async ({ page, demo }) => {
+  const console: string[] = [];
+  page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => console.push(`pageerror: ${error.message}`));
+  demo.requests.length = 0;
+  await page.addInitScript(() => {
+    document.addEventListener('capell-webmcp:ready', (event) => {
+      (window as unknown as { readyDetail: unknown }).readyDetail = (event as CustomEvent).detail;
+    });
+  });
+  await page.goto(`${demo.url}/products/ridgeline-trail-runner`);
+  const report = await readyReport(page);
+  expect(report).toMatchObject({ api: 'none', registered: [] });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { readyDetail: unknown }).readyDetail)).toEqual(report);
+  expect(await page.evaluate(() => 'modelContext' in document)).toBe(false);
+  expect(console).toEqual([]);
+  expect(demo.requests).toEqual([]);
+});

@@ -1,0 +1,104 @@
+/**
+ * End to end with WebMCP on: the demo server, a real product page, the built bundle, and an agent
+ * calling tools through document.modelContext. Every answer is compared with the server's own API
+ * answer for the same request.
+ */
+import { executeTool, expect, listTools, readyReport, test } from './demo-fixture.ts';
+
+const PRODUCT = '/products/ridgeline-trail-runner';
+
+test.describe('a product page with WebMCP on', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}${PRODUCT}`);
+  });
+
+  test('registers the Core read tools and reports no rejection', async ({ page }) => {
+    const report = await readyReport(page);
+    expect(report.api).toBe('document.modelContext');
+    expect(report.rejected).toEqual([]);
+    expect(report.registered).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation']));
+    const names = (await listTools(page)).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup']));
+  });
+
+  test('resolves catalogue.lookup\'s descriptionKey through the manifest messages', async ({ page }) => {
+    await readyReport(page);
+    const catalogue = (await listTools(page)).find((tool) => tool.name === 'catalogue.lookup');
+    expect(catalogue?.description).toBeTruthy();
+    expect(catalogue?.description).not.toContain('::');
+  });
+
+  test('makes no API request before ready', async ({ page, demo }) => {
+    demo.requests.length = 0;
+    await page.reload();
+    await readyReport(page);
+    expect(demo.requests).toEqual([]);
+  });
+
+  test('page.lookup answers with the page graph the pages API gives for this URL', async ({ page, demo }) => {
+    await readyReport(page);
+    const result = await executeTool(page, 'page.lookup', {});
+    const api = await demo.api(`/agent/v1/pages?url=${encodeURIComponent(PRODUCT)}`) as { data: unknown };
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual(api.data);
+    expect(JSON.parse(result.content[0]!.text)).toEqual(api.data);
+  });
+
+  test('site.search answers with the search API\'s envelope for the same request', async ({ page, demo }) => {
+    await readyReport(page);
+    demo.requests.length = 0;
+    const result = await executeTool(page, 'site.search', { q: 'trail', limit: 2 });
+    expect(demo.requests).toHaveLength(1);
+    expect(demo.requests[0]).toMatchObject({ method: 'GET', path: '/agent/v1/search' });
+    expect(demo.requests[0]!.headers.accept).toBe('application/json');
+    const api = await demo.api(`/agent/v1/search?${demo.requests[0]!.query.replace(/^\?/, '')}`);
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual(api);
+    expect((api as { data: unknown[] }).data.length).toBeGreaterThan(0);
+  });
+
+  test('site.navigation answers with the navigation API\'s envelope, page after page', async ({ page, demo }) => {
+    await readyReport(page);
+    const first = await executeTool(page, 'site.navigation', { limit: 5 });
+    expect(first.structuredContent).toEqual(await demo.api('/agent/v1/navigation?limit=5'));
+    const next = (first.structuredContent as { links: { next: string } }).links.next;
+    const cursor = new URL(next, demo.url).searchParams.get('cursor')!;
+    const second = await executeTool(page, 'site.navigation', { limit: 5, cursor });
+    expect(second.structuredContent).toEqual(await demo.api(next));
+  });
+
+  test('invalid input gives isError and reaches no endpoint', async ({ page, demo }) => {
+    await readyReport(page);
+    demo.requests.length = 0;
+    const wrongType = await executeTool(page, 'site.search', { q: 5 });
+    const extra = await executeTool(page, 'site.navigation', { limit: 5, sort: 'title' });
+    const missing = await executeTool(page, 'site.search', {});
+    expect(wrongType).toMatchObject({ isError: true, content: [{ type: 'text', text: 'invalid input for site.search: q: expected string, got integer' }] });
+    expect(extra.isError).toBe(true);
+    expect(extra.content[0]!.text).toContain('sort: not an allowed property');
+    expect(missing.content[0]!.text).toContain('q: required');
+    expect(demo.requests).toEqual([]);
+  });
+
+  test('never sends the visitor\'s cookies with a public read', async ({ page, demo, context }) => {
+    await context.addCookies([{ name: 'editor_session', value: 'secret', url: demo.url }]);
+    await page.reload();
+    await readyReport(page);
+    demo.requests.length = 0;
+    await executeTool(page, 'site.navigation', {});
+    expect(demo.requests).toHaveLength(1);
+    expect(demo.requests[0]!.headers.cookie).toBeUndefined();
+  });
+});
+
+test.describe('a German page with WebMCP on', () => {
+  test('calls the German API base and gets German results', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/de/produkte/ridgeline-trailschuh`);
+    const report = await readyReport(page);
+    expect(report.rejected).toEqual([]);
+    const result = await executeTool(page, 'site.search', { q: 'Rucksack' });
+    expect(result.structuredContent).toEqual(await demo.api('/de/agent/v1/search?scope=pages&q=Rucksack'));
+    const graph = await executeTool(page, 'page.lookup', {});
+    expect((graph.structuredContent as { inLanguage: string }).inLanguage).toMatch(/^de/);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Routes that misbehave on purpose, for browser tests of how the runtime survives a bad answer.
+ * Served by web-test-runner's dev server next to the real demo API; never part of the demo.
+ */
+
+const ENVELOPE = (data) => JSON.stringify({ capellAgentSchema: 1, data, links: { next: null, previous: null } });
+
+/** @type {Record<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>} */
+const ROUTES = {
+  '/test-fixtures/not-json': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><p>Maintenance</p>');
+  },
+  '/test-fixtures/wrong-envelope': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ capellAgentSchema: 2, data: [] }));
+  },
+  '/test-fixtures/server-error': (_req, res) => {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: 'Server Error' }));
+  },
+  '/test-fixtures/redirect': (_req, res) => {
+    res.writeHead(302, { location: '/agent/v1/navigation' });
+    res.end();
+  },
+  '/test-fixtures/echo': (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(ENVELOPE({
+      method: req.method,
+      query: url.search,
+      accept: req.headers.accept ?? null,
+      cookie: req.headers.cookie ?? null,
+    }));
+  },
+  '/test-fixtures/slow': (_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ENVELOPE([]));
+    }, 3000);
+  },
+  '/test-fixtures/output-mismatch': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(ENVELOPE({ sku: 42 }));
+  },
+};
+
+/** Answers a fixture route; 404 for unknown ones. */
+export function handleFixtureRoute(req, res) {
+  const path = new URL(req.url ?? '/', 'http://fixture').pathname;
+  const route = ROUTES[path];
+  if (route) return route(req, res);
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ message: 'no such fixture' }));
+}
