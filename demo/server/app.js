@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { handleAgentRequest } from './api/index.js';
+import { readContactSubmission } from './contact-submission.js';
+import { CONTACT_ACTIONS } from './html/contact-form.js';
+import { servePage } from './html/serve-page.js';
+import { escapeHTML } from './html/escape-html.js';
+import { text } from './localisation.js';
+import { sendHTML, sendRedirect, sendText } from './responses.js';
+import { serveStaticFile } from './static-files.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Where `npm run build` writes the runtime bundles. */
+export const DEFAULT_DIST_DIR = resolve(HERE, '../../dist');
+
+/** The theme's static files. */
+export const SITE_DIR = resolve(HERE, '../site');
+
+/** Agent API bases and their languages, German first so its longer prefix wins. */
+const API_BASES = /** @type {const} */ ([
+  ['/de/agent/v1', 'de'],
+  ['/agent/v1', 'en'],
+]);
+
+/** Name of the anonymous session cookie HTML pages set (so tests can see who sends cookies). */
+export const SESSION_COOKIE = 'capell_session';
+
+/**
+ * @typedef {object} AgentRequestRecord one request below an agent API base
+ * @property {string} method
+ * @property {string} path e.g. `/de/agent/v1/search`
+ * @property {string} query the raw search string, `?` included (empty when there is none)
+ * @property {{ accept: string | undefined, cookie: string | undefined, origin: string | undefined }} headers
+ */
+
+/**
+ * Random letters (no digits, so a token can never look like a storage id).
+ * @param {number} length
+ * @returns {string}
+ */
+function randomLetters(length) {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return [...randomBytes(length)].map((byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/**
+ * The API base a path lies under, with its language and the rest of the path.
+ * @param {string} path
+ * @returns {{ lang: import('./catalogue.js').Language, subpath: string } | undefined}
+ */
+function matchApiBase(path) {
+  for (const [base, lang] of API_BASES) {
+    if (path === base || path.startsWith(`${base}/`)) return { lang, subpath: path.slice(base.length) };
+  }
+  return undefined;
+}
+
+/**
+ * The demo server as one node `(req, res)` handler: it plays Capell Core for one site in English
+ * (`/`) and German (`/de/`): HTML pages with the page graph and tools islands, the agent read API
+ * under `/agent/v1` and `/de/agent/v1`, the contact form, the theme under `/site/` and the
+ * runtime bundles under `/dist/`.
+ *
+ * @param {object} [options]
+ * @param {string} [options.distDir] directory served at `/dist/`. @default `<repo>/dist`
+ * @param {() => Date} [options.now] the clock publication is judged by. @default the system clock
+ * @returns {{
+ *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>,
+ *   requests: AgentRequestRecord[],
+ *   resetRequests: () => void,
+ *   submissions: import('./contact-submission.js').ContactSubmission[],
+ * }} `requests` records every request below an agent API base (no route exposes it);
+ *   `submissions` the contact messages delivered.
+ * @example
+ * const app = createDemoApp();
+ * http.createServer(app.handle).listen(5173);
+ */
+export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date() } = {}) {
+  /** @type {AgentRequestRecord[]} */
+  const requests = [];
+  /** @type {import('./contact-submission.js').ContactSubmission[]} */
+  const submissions = [];
+  const csrfToken = randomLetters(40);
+  const root = resolve(distDir);
+
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  async function route(req, res) {
+    const target = req.url ?? '/';
+    // Prefixing the origin keeps a target like `//x` a path instead of a host.
+    const url = new URL(target.startsWith('/') ? `http://demo.invalid${target}` : 'http://demo.invalid/');
+    const path = url.pathname;
+
+    const api = matchApiBase(path);
+    if (api) {
+      const { accept, cookie, origin } = req.headers;
+      requests.push({ method: req.method ?? 'GET', path, query: url.search, headers: { accept, cookie, origin } });
+      handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now() });
+      return;
+    }
+    if (path.startsWith('/dist/')) return serveStaticFile(req, res, root, path.slice('/dist/'.length));
+    if (path.startsWith('/site/')) return serveStaticFile(req, res, SITE_DIR, path.slice('/site/'.length));
+
+    const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
+    if (req.method === 'POST' && contactLang) {
+      const outcome = await readContactSubmission(req, contactLang, csrfToken);
+      if (outcome.status === 'sent') {
+        if (outcome.submission) submissions.push(outcome.submission);
+        sendRedirect(req, res, 303, outcome.location);
+      } else if (outcome.status === 'expired') {
+        sendHTML(req, res, 419, `<!doctype html><html lang="${contactLang}"><title>419</title><p>${escapeHTML(text(contactLang, 'contact.expired'))}</p></html>`);
+      } else if (outcome.status === 'too-large') {
+        sendText(req, res, 413, 'Payload too large');
+      } else {
+        sendText(req, res, 422, `The ${outcome.field} field is invalid.`);
+      }
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', contactLang ? 'GET, HEAD, POST' : 'GET, HEAD');
+      sendText(req, res, 405, 'Method not allowed');
+      return;
+    }
+    /** @type {Record<string, string>} */
+    const headers = {};
+    if (!(req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
+      headers['Set-Cookie'] = `${SESSION_COOKIE}=${randomLetters(32)}; Path=/; HttpOnly; SameSite=Lax`;
+    }
+    servePage(req, res, { path, searchParams: url.searchParams, now: now(), csrfToken, headers });
+  }
+
+  return {
+    async handle(req, res) {
+      try {
+        await route(req, res);
+      } catch (error) {
+        // A bug in the demo must be visible, not swallowed.
+        console.error('capell-webmcp demo: request failed', req.method, req.url, error);
+        if (!res.headersSent) sendText(req, res, 500, 'Internal server error');
+        else res.destroy();
+      }
+    },
+    requests,
+    resetRequests() {
+      requests.length = 0;
+    },
+    submissions,
+  };
+}

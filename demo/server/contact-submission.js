@@ -1,0 +1,64 @@
+import { CONTACT_ACTIONS, CONTACT_TOPICS, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
+import { parseQuery } from './query.js';
+
+/** Largest form body read, in bytes. */
+export const MAX_FORM_BODY_BYTES = 16 * 1024;
+
+/**
+ * @typedef {object} ContactSubmission a message the contact form delivered
+ * @property {import('./catalogue.js').Language} lang
+ * @property {string} name
+ * @property {string} email
+ * @property {string} topic
+ * @property {string} message
+ * @property {boolean} newsletter
+ */
+
+/**
+ * Read a request body up to a byte limit.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} limit bytes
+ * @returns {Promise<string | undefined>} undefined when the body is larger than `limit`
+ */
+async function readBody(req, limit) {
+  /** @type {Buffer[]} */
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * @typedef {{ status: 'sent', location: string, submission: ContactSubmission | null }
+ *   | { status: 'expired' } | { status: 'invalid', field: string } | { status: 'too-large' }} ContactOutcome
+ */
+
+/**
+ * Read a POSTed contact form. A wrong or missing `_token` means the form expired (Laravel's
+ * 419); a filled honeypot `website` is treated as sent but delivers nothing (spam is dropped
+ * quietly so bots learn nothing).
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('./catalogue.js').Language} lang
+ * @param {string} csrfToken
+ * @returns {Promise<ContactOutcome>}
+ */
+export async function readContactSubmission(req, lang, csrfToken) {
+  const body = await readBody(req, MAX_FORM_BODY_BYTES);
+  if (body === undefined) return { status: 'too-large' };
+  const fields = parseQuery(body);
+  if (fields._token !== csrfToken) return { status: 'expired' };
+  const location = `${CONTACT_ACTIONS[lang]}?sent=1`;
+  if (typeof fields.website === 'string' && fields.website !== '') return { status: 'sent', location, submission: null };
+  const { name, email, topic, message, newsletter } = fields;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > NAME_MAX_LENGTH) return { status: 'invalid', field: 'name' };
+  if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)) return { status: 'invalid', field: 'email' };
+  if (typeof topic !== 'string' || !CONTACT_TOPICS.includes(/** @type {typeof CONTACT_TOPICS[number]} */ (topic))) {
+    return { status: 'invalid', field: 'topic' };
+  }
+  if (typeof message !== 'string' || message.trim() === '' || message.length > MESSAGE_MAX_LENGTH) return { status: 'invalid', field: 'message' };
+  return { status: 'sent', location, submission: { lang, name, email, topic, message, newsletter: newsletter === 'yes' } };
+}

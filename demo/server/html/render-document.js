@@ -1,0 +1,82 @@
+import { API_BASES, text } from '../localisation.js';
+import { renderPageGraphIsland, renderToolsIsland } from '../islands.js';
+import { PAGES } from '../catalogue.js';
+import { toPublicUrl } from '../public-pages.js';
+import { escapeHTML } from './escape-html.js';
+
+/** @typedef {import('../catalogue.js').Language} Language */
+
+/** Pages linked from the main navigation, in order. */
+const NAVIGATION_KEYS = ['home', 'products', 'journal', 'about', 'contact'];
+
+/** The runtime bundle the theme loads. */
+export const RUNTIME_SRC = '/dist/capell-webmcp.js';
+
+/**
+ * @typedef {object} DocumentParts
+ * @property {Language} lang
+ * @property {Date} now
+ * @property {string} title
+ * @property {string} description
+ * @property {string} main the content of `<main>`
+ * @property {string | null} currentKey key of the page shown, or null (404)
+ * @property {Record<string, unknown> | null} graph the page graph island, or null
+ * @property {Record<string, unknown> | null} manifest the tools island, or null
+ */
+
+/**
+ * A complete HTML document in the demo theme: head with the page graph island, the tools island,
+ * the theme and the runtime script; body with a skip link, header navigation, `<main>` and a
+ * footer holding `#agent-status`. No inline script runs: the only inline scripts are the two
+ * JSON islands.
+ * @param {DocumentParts} parts
+ * @returns {string}
+ */
+export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest }) {
+  const other = lang === 'en' ? 'de' : 'en';
+  const navigation = NAVIGATION_KEYS.map((key) => {
+    const url = toPublicUrl(key, lang, now);
+    const page = PAGES.find((candidate) => candidate.key === key);
+    if (!url || !page) return '';
+    const current = key === currentKey ? ' aria-current="page"' : '';
+    return `<li><a href="${escapeHTML(url)}"${current}>${escapeHTML(key === 'home' ? text(lang, 'nav.home') : (page.translations[lang]?.title ?? key))}</a></li>`;
+  }).join('');
+  const translatedUrl = currentKey ? toPublicUrl(currentKey, other, now) : null;
+  const switchUrl = translatedUrl ?? toPublicUrl('home', other, now) ?? '/';
+  const alternate = translatedUrl ? `\n<link rel="alternate" hreflang="${other}" href="${escapeHTML(translatedUrl)}">` : '';
+  const islands = [graph ? renderPageGraphIsland(graph) : '', manifest ? renderToolsIsland(manifest) : ''].filter(Boolean).join('\n');
+  const runtime = manifest
+    ? `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}"></script>`
+    : '';
+  const siteName = text(lang, 'site.name');
+  const fullTitle = title === siteName ? siteName : `${title} · ${siteName}`;
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHTML(fullTitle)}</title>
+<meta name="description" content="${escapeHTML(description)}">
+<link rel="icon" href="/site/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/site/theme.css">${alternate}
+${islands}
+<script type="module" src="/site/theme.js"></script>${runtime}
+</head>
+<body>
+<a class="skip-link" href="#main">${escapeHTML(text(lang, 'nav.skip'))}</a>
+<header class="site-header">
+<a class="brand" href="${escapeHTML(toPublicUrl('home', lang, now) ?? '/')}">${escapeHTML(siteName)}</a>
+<nav aria-label="${escapeHTML(text(lang, 'nav.label'))}"><ul>${navigation}</ul></nav>
+<a class="language" href="${escapeHTML(switchUrl)}" hreflang="${other}" lang="${other}">${escapeHTML(text(lang, 'nav.language'))}</a>
+</header>
+<main id="main">
+${main}
+</main>
+<footer class="site-footer">
+<p>${escapeHTML(text(lang, 'footer.note'))}</p>
+<p id="agent-status" role="status">${escapeHTML(text(lang, 'footer.agentStatus'))}</p>
+</footer>
+</body>
+</html>
+`;
+}

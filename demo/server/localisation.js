@@ -1,0 +1,158 @@
+/**
+ * Interface text of the demo site in English and German, and where each language lives.
+ */
+
+/** @typedef {import('./catalogue.js').Language} Language */
+
+/** Agent API base path of each language. */
+export const API_BASES = Object.freeze(/** @type {Record<Language, string>} */ ({ en: '/agent/v1', de: '/de/agent/v1' }));
+
+/** BCP 47 locale used for number and date formatting. */
+export const LOCALES = Object.freeze(/** @type {Record<Language, string>} */ ({ en: 'en-GB', de: 'de-DE' }));
+
+const TEXT = {
+  en: {
+    'site.name': 'Capell Outfitters',
+    'nav.label': 'Main',
+    'nav.home': 'Home',
+    'nav.skip': 'Skip to content',
+    'nav.language': 'Deutsch',
+    'footer.note': 'A demo site for capell-webmcp. Nothing here is for sale.',
+    'footer.agentStatus': 'WebMCP: starting…',
+    'notFound.title': 'Page not found',
+    'notFound.body': 'There is no public page at this address.',
+    'product.price': 'Price',
+    'product.noStock': 'Currently out of stock',
+    'product.inStock': 'In stock',
+    'product.related': 'Goes well with',
+    'list.products': 'All products',
+    'list.articles': 'Latest articles',
+    'list.featured': 'Featured',
+    'article.published': 'Published',
+    'article.readingTime': 'min read',
+    'contact.name': 'Your name',
+    'contact.email': 'Email address',
+    'contact.topic': 'Topic',
+    'contact.topicPlaceholder': 'Choose a topic',
+    'contact.topic.order': 'Order question',
+    'contact.topic.repair': 'Repair request',
+    'contact.topic.product': 'Product advice',
+    'contact.topic.other': 'Something else',
+    'contact.message': 'Message',
+    'contact.newsletter': 'Send me the journal newsletter',
+    'contact.website': 'Leave this field empty',
+    'contact.send': 'Send message',
+    'contact.sent': 'Thank you. Your message is on its way to us.',
+    'contact.expired': 'This form has expired. Please reload the page and send it again.',
+    'unit.year': ['year', 'years'],
+    'unit.minute': ['minute', 'minutes'],
+    'tool.page.lookup': "Return this page's published content and properties as JSON-LD.",
+    'tool.site.search': 'Search the published pages of this site by words in their title, description or text.',
+    'tool.site.search.q': 'Words to look for, case-insensitive; every word must occur.',
+    'tool.site.search.type': 'Only pages of this page type.',
+    'tool.site.navigation': 'List the published pages of this site (the site map) with their parent and position.',
+    'tool.taxonomy.browse': 'List the taxonomies and their terms, or, given a taxonomy and a term, the published pages assigned to that term.',
+    'tool.taxonomy.browse.taxonomy': 'Taxonomy key.',
+    'tool.taxonomy.browse.term': 'Term slug within the taxonomy.',
+    'tool.properties.query': 'Find published products by their properties: colour, price range, weight range or category.',
+    'tool.properties.query.colour': 'Colour name in the language of this page, e.g. "Red".',
+    'tool.properties.query.price': 'Price range in euros.',
+    'tool.properties.query.weight': 'Weight range in kilograms.',
+    'tool.properties.query.category': 'Category term slug, e.g. "shoes".',
+    'tool.cursor': 'Opaque cursor from links.next or links.previous of an earlier answer.',
+    'tool.limit': 'Items per page, 1 to 50 (default 10).',
+    'tool.catalogue.lookup.sku': 'Stock keeping unit, e.g. "CW-1001".',
+    'vendor-catalogue::agent.lookup': 'Look up a product by its SKU: name, page URL, price and whether it is in stock.',
+    confirmForm: 'Review what the assistant filled in, then send it yourself.',
+  },
+  de: {
+    'site.name': 'Capell Outfitters',
+    'nav.label': 'Hauptmenü',
+    'nav.home': 'Start',
+    'nav.skip': 'Zum Inhalt springen',
+    'nav.language': 'English',
+    'footer.note': 'Eine Demo-Website für capell-webmcp. Hier wird nichts verkauft.',
+    'footer.agentStatus': 'WebMCP: startet…',
+    'notFound.title': 'Seite nicht gefunden',
+    'notFound.body': 'Unter dieser Adresse gibt es keine öffentliche Seite.',
+    'product.price': 'Preis',
+    'product.noStock': 'Derzeit nicht auf Lager',
+    'product.inStock': 'Auf Lager',
+    'product.related': 'Passt zu',
+    'list.products': 'Alle Produkte',
+    'list.articles': 'Neueste Artikel',
+    'list.featured': 'Empfehlungen',
+    'article.published': 'Veröffentlicht',
+    'article.readingTime': 'Min. Lesezeit',
+    'contact.name': 'Ihr Name',
+    'contact.email': 'E-Mail-Adresse',
+    'contact.topic': 'Thema',
+    'contact.topicPlaceholder': 'Thema wählen',
+    'contact.topic.order': 'Frage zur Bestellung',
+    'contact.topic.repair': 'Reparaturanfrage',
+    'contact.topic.product': 'Produktberatung',
+    'contact.topic.other': 'Etwas anderes',
+    'contact.message': 'Nachricht',
+    'contact.newsletter': 'Journal-Newsletter abonnieren',
+    'contact.website': 'Dieses Feld bitte leer lassen',
+    'contact.send': 'Nachricht senden',
+    'contact.sent': 'Danke. Ihre Nachricht ist unterwegs zu uns.',
+    'contact.expired': 'Dieses Formular ist abgelaufen. Bitte laden Sie die Seite neu und senden Sie es erneut.',
+    'unit.year': ['Jahr', 'Jahre'],
+    'unit.minute': ['Minute', 'Minuten'],
+    'tool.page.lookup': 'Gibt den veröffentlichten Inhalt und die Eigenschaften dieser Seite als JSON-LD zurück.',
+    'tool.site.search': 'Durchsucht die veröffentlichten Seiten dieser Website nach Wörtern in Titel, Beschreibung oder Text.',
+    'tool.site.search.q': 'Gesuchte Wörter, ohne Beachtung der Groß- und Kleinschreibung; jedes Wort muss vorkommen.',
+    'tool.site.search.type': 'Nur Seiten dieses Seitentyps.',
+    'tool.site.navigation': 'Listet die veröffentlichten Seiten dieser Website (die Sitemap) mit übergeordneter Seite und Position.',
+    'tool.taxonomy.browse': 'Listet die Taxonomien und ihre Begriffe oder, mit Taxonomie und Begriff, die diesem Begriff zugeordneten veröffentlichten Seiten.',
+    'tool.taxonomy.browse.taxonomy': 'Schlüssel der Taxonomie.',
+    'tool.taxonomy.browse.term': 'Slug des Begriffs in der Taxonomie.',
+    'tool.properties.query': 'Findet veröffentlichte Produkte nach Eigenschaften: Farbe, Preisspanne, Gewichtsspanne oder Kategorie.',
+    'tool.properties.query.colour': 'Farbname in der Sprache dieser Seite, z. B. "Rot".',
+    'tool.properties.query.price': 'Preisspanne in Euro.',
+    'tool.properties.query.weight': 'Gewichtsspanne in Kilogramm.',
+    'tool.properties.query.category': 'Slug des Kategoriebegriffs, z. B. "shoes".',
+    'tool.cursor': 'Undurchsichtiger Cursor aus links.next oder links.previous einer früheren Antwort.',
+    'tool.limit': 'Einträge pro Seite, 1 bis 50 (Standard 10).',
+    'tool.catalogue.lookup.sku': 'Artikelnummer, z. B. "CW-1001".',
+    'vendor-catalogue::agent.lookup': 'Sucht ein Produkt über seine Artikelnummer: Name, Seiten-URL, Preis und Lagerstatus.',
+    confirmForm: 'Prüfen Sie, was der Assistent ausgefüllt hat, und senden Sie es dann selbst ab.',
+  },
+};
+
+/** @typedef {keyof typeof TEXT.en} TextKey */
+
+/**
+ * Interface text in a language.
+ * @param {Language} lang
+ * @param {TextKey} key
+ * @returns {string}
+ */
+export function text(lang, key) {
+  const value = TEXT[lang][key];
+  return Array.isArray(value) ? value[1] : value;
+}
+
+/**
+ * A count with its unit in a language, e.g. "2 years", "1 Jahr".
+ * @param {Language} lang
+ * @param {number} count
+ * @param {string} unit `year` or `minute`
+ * @returns {string}
+ */
+export function countUnit(lang, count, unit) {
+  const forms = TEXT[lang][/** @type {TextKey} */ (`unit.${unit}`)];
+  const number = new Intl.NumberFormat(LOCALES[lang]).format(count);
+  if (!Array.isArray(forms)) return `${number} ${unit}`;
+  return `${number} ${count === 1 ? forms[0] : forms[1]}`;
+}
+
+/**
+ * The language a request path belongs to: German under `/de/` (and `/de`), English elsewhere.
+ * @param {string} path
+ * @returns {Language}
+ */
+export function languageOfPath(path) {
+  return path === '/de' || path.startsWith('/de/') ? 'de' : 'en';
+}

@@ -1,0 +1,39 @@
+import qs from 'qs';
+
+/** Deepest bracket nesting accepted, e.g. `filter[price][max]` is depth 2. */
+const MAX_QUERY_DEPTH = 5;
+
+/** Most parameters read from one query string. */
+const MAX_QUERY_PARAMETERS = 100;
+
+/** Highest array index kept as an array (`ids[0]`); larger indices become object keys. */
+const MAX_ARRAY_INDEX = 50;
+
+/**
+ * Parse a query string in PHP/Laravel bracket notation (`filter[colour]=red`, `ids[0]=1`) into
+ * nested plain objects and arrays of strings, as Core's request layer sees it.
+ * Keys like `__proto__` are dropped (objects have no prototype).
+ *
+ * @param {string} search the raw query string, with or without the leading `?`
+ * @returns {Record<string, unknown>}
+ * @example parseQuery('?filter[price][max]=100') // { filter: { price: { max: '100' } } }
+ */
+export function parseQuery(search) {
+  return qs.parse(search, {
+    ignoreQueryPrefix: true,
+    depth: MAX_QUERY_DEPTH,
+    parameterLimit: MAX_QUERY_PARAMETERS,
+    arrayLimit: MAX_ARRAY_INDEX,
+    plainObjects: true,
+  });
+}
+
+/**
+ * Write query parameters back in bracket notation, values encoded and brackets kept readable.
+ * @param {Record<string, unknown>} params
+ * @returns {string} without the leading `?` (empty when there is nothing to write)
+ * @example toQueryString({ filter: { colour: 'red' }, cursor: 'x' }) // 'filter[colour]=red&cursor=x'
+ */
+export function toQueryString(params) {
+  return qs.stringify(params, { encodeValuesOnly: true, arrayFormat: 'indices' });
+}

@@ -1,0 +1,66 @@
+/**
+ * Writing answers: JSON for the API, HTML for pages, and redirects. HEAD requests get the same
+ * status and headers without a body.
+ */
+
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+
+/**
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {Record<string, string>} headers
+ * @param {string | Buffer} body
+ */
+export function send(req, res, status, headers, body) {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  res.writeHead(status, { ...headers, 'Content-Length': String(bytes.length), 'X-Content-Type-Options': 'nosniff' });
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/**
+ * A JSON answer (`application/json; charset=utf-8`, never cached).
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ * @param {Record<string, string>} [headers]
+ */
+export function sendJSON(req, res, status, body, headers = {}) {
+  send(req, res, status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers }, JSON.stringify(body));
+}
+
+/**
+ * An HTML answer.
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} html
+ * @param {Record<string, string>} [headers]
+ */
+export function sendHTML(req, res, status, html, headers = {}) {
+  send(req, res, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...headers }, html);
+}
+
+/**
+ * A redirect to a same-origin path.
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {301 | 302 | 303} status
+ * @param {string} location root-relative
+ */
+export function sendRedirect(req, res, status, location) {
+  send(req, res, status, { Location: location, 'Content-Type': 'text/plain; charset=utf-8' }, `Moved to ${location}\n`);
+}
+
+/**
+ * A plain-text answer (static file errors).
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} message
+ */
+export function sendText(req, res, status, message) {
+  send(req, res, status, { 'Content-Type': 'text/plain; charset=utf-8' }, `${message}\n`);
+}

@@ -1,0 +1,148 @@
+import { listSiteTaxonomies, listPublicPageTypes } from './public-pages.js';
+import { API_BASES, text } from './localisation.js';
+import { MAX_LIMIT, MAX_QUERY_LENGTH, SKU_PATTERN, TERM_SLUG_PATTERN } from './limits.js';
+
+/** @typedef {import('./catalogue.js').Language} Language */
+
+/** Key of the catalogue extension's description in the island's `messages`. */
+export const CATALOGUE_LOOKUP_KEY = 'vendor-catalogue::agent.lookup';
+
+/**
+ * `cursor` and `limit`, which every paginated tool accepts.
+ * @param {Language} lang
+ */
+function paginationProperties(lang) {
+  return {
+    cursor: { type: 'string', description: text(lang, 'tool.cursor') },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: text(lang, 'tool.limit') },
+  };
+}
+
+/**
+ * A `{min, max}` range of numbers.
+ * @param {string} description
+ */
+function rangeSchema(description) {
+  return {
+    type: 'object',
+    description,
+    properties: { min: { type: 'number', minimum: 0 }, max: { type: 'number', minimum: 0 } },
+    additionalProperties: false,
+  };
+}
+
+/**
+ * The tools manifest Core writes into every page of the demo site (the
+ * `data-capell-agent-tools` island), in declaration order: `page.lookup`, `site.search`,
+ * `site.navigation`, `taxonomy.browse`, `properties.query`, `catalogue.lookup`. Descriptions are
+ * in the page's language; endpoint targets use the language's API base. `messages` holds the
+ * text for `descriptionKey` declarations and `confirmForm`. Source: Capell Agent Schema, "Tool
+ * declarations"; DESIGN.md §4 (demo site tool names).
+ *
+ * @param {Language} lang
+ * @returns {{ capellAgentSchema: 1, tools: Record<string, unknown>[], messages: Record<string, string> }}
+ */
+export function toToolsManifest(lang) {
+  const base = API_BASES[lang];
+  const read = /** @type {const} */ ('read');
+  const output = { type: 'object' };
+  return {
+    capellAgentSchema: 1,
+    tools: [
+      {
+        name: 'page.lookup',
+        description: text(lang, 'tool.page.lookup'),
+        inputSchema: { type: 'object', additionalProperties: false },
+        outputSchema: output,
+        effect: read,
+        binding: { type: 'inline', target: 'page' },
+      },
+      {
+        name: 'site.search',
+        description: text(lang, 'tool.site.search'),
+        inputSchema: {
+          type: 'object',
+          properties: {
+            q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH, description: text(lang, 'tool.site.search.q') },
+            type: { type: 'string', enum: listPublicPageTypes(), description: text(lang, 'tool.site.search.type') },
+            ...paginationProperties(lang),
+          },
+          required: ['q'],
+          additionalProperties: false,
+        },
+        outputSchema: output,
+        effect: read,
+        binding: { type: 'search', target: 'pages' },
+      },
+      {
+        name: 'site.navigation',
+        description: text(lang, 'tool.site.navigation'),
+        inputSchema: { type: 'object', properties: paginationProperties(lang), additionalProperties: false },
+        outputSchema: output,
+        effect: read,
+        binding: { type: 'endpoint', target: `${base}/navigation` },
+      },
+      {
+        name: 'taxonomy.browse',
+        description: text(lang, 'tool.taxonomy.browse'),
+        inputSchema: {
+          type: 'object',
+          properties: {
+            taxonomy: {
+              type: 'string',
+              enum: listSiteTaxonomies().map((taxonomy) => taxonomy.key),
+              description: text(lang, 'tool.taxonomy.browse.taxonomy'),
+            },
+            term: { type: 'string', pattern: TERM_SLUG_PATTERN, maxLength: 100, description: text(lang, 'tool.taxonomy.browse.term') },
+            ...paginationProperties(lang),
+          },
+          additionalProperties: false,
+        },
+        outputSchema: output,
+        effect: read,
+        binding: { type: 'endpoint', target: `${base}/taxonomy` },
+      },
+      {
+        name: 'properties.query',
+        description: text(lang, 'tool.properties.query'),
+        inputSchema: {
+          type: 'object',
+          properties: {
+            filter: {
+              type: 'object',
+              properties: {
+                colour: { type: 'string', minLength: 1, maxLength: 50, description: text(lang, 'tool.properties.query.colour') },
+                price: rangeSchema(text(lang, 'tool.properties.query.price')),
+                weight: rangeSchema(text(lang, 'tool.properties.query.weight')),
+                category: { type: 'string', pattern: TERM_SLUG_PATTERN, description: text(lang, 'tool.properties.query.category') },
+              },
+              additionalProperties: false,
+            },
+            ...paginationProperties(lang),
+          },
+          additionalProperties: false,
+        },
+        outputSchema: output,
+        effect: read,
+        binding: { type: 'property-query', target: 'product' },
+      },
+      {
+        name: 'catalogue.lookup',
+        descriptionKey: CATALOGUE_LOOKUP_KEY,
+        inputSchema: {
+          type: 'object',
+          properties: { sku: { type: 'string', pattern: SKU_PATTERN, description: text(lang, 'tool.catalogue.lookup.sku') } },
+          required: ['sku'],
+          additionalProperties: false,
+        },
+        outputSchema: output,
+        effect: read,
+        binding: { type: 'endpoint', target: `${base}/catalogue/lookup` },
+      },
+    ],
+    messages: {
+      [CATALOGUE_LOOKUP_KEY]: text(lang, CATALOGUE_LOOKUP_KEY),
+      confirmForm: text(lang, 'confirmForm'),
+    },
+  };
+}
