@@ -64,8 +64,8 @@ function matchApiBase(path) {
  * runtime bundles under `/dist/`.
  *
  * @param {object} [options]
- * @param {string} [options.distDir] directory served at `/dist/`. @default `<repo>/dist`
- * @param {() => Date} [options.now] the clock publication is judged by. @default the system clock
+ * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
+ * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
  * @returns {{
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>,
  *   requests: AgentRequestRecord[],

@@ -5,9 +5,9 @@ import { createDemoApp } from './app.js';
  * Start the demo server.
  *
  * @param {object} [options]
- * @param {string} [options.host] interface to listen on. @default '127.0.0.1'
- * @param {number} [options.port] TCP port; 0 picks a free one. @default 5173
- * @param {string} [options.distDir] directory served at `/dist/`. @default `<repo>/dist`
+ * @param {string} [options.host] interface to listen on (default '127.0.0.1')
+ * @param {number} [options.port] TCP port; 0 picks a free one (default 5173)
+ * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @returns {Promise<{ url: string, app: ReturnType<typeof createDemoApp>, server: import('node:http').Server, close: () => Promise<void> }>}
  *   `url` is the origin with the real port and no trailing slash, e.g. `http://127.0.0.1:5173`.
  * @throws the listen error (e.g. `EADDRINUSE`) when the port cannot be bound

@@ -2,6 +2,7 @@
 // Loaded as a module before the runtime, so the listener is in place when `ready` fires; if the
 // runtime somehow ran first, `window.capellWebMCP.ready` still carries the same report.
 
+/** @type {Record<'en' | 'de', { none: string, registered: (count: number) => string, rejected: (count: number) => string }>} */
 const TEXT = {
   en: {
     none: 'This browser has no WebMCP',
