@@ -45,7 +45,19 @@ function rangeSchema(description) {
 export function toToolsManifest(lang) {
   const base = API_BASES[lang];
   const read = /** @type {const} */ ('read');
-  const output = { type: 'object' };
+  // outputSchema describes the envelope's `data` (what the runtime checks each answer against).
+  const pageGraph = { type: 'object', required: ['@type', 'url'], properties: { url: { type: 'string' } } };
+  const pageList = { type: 'array', items: { type: 'object', required: ['url'], properties: { url: { type: 'string', pattern: '^/' } } } };
+  const anyList = { type: 'array', items: { type: 'object' } };
+  const catalogueItem = {
+    type: 'object',
+    required: ['sku', 'url', 'price'],
+    properties: {
+      sku: { type: 'string' },
+      url: { type: 'string' },
+      price: { type: 'object', required: ['amount', 'currency'], properties: { currency: { type: 'string', minLength: 3, maxLength: 3 } } },
+    },
+  };
   return {
     capellAgentSchema: 1,
     tools: [
@@ -53,7 +65,7 @@ export function toToolsManifest(lang) {
         name: 'page.lookup',
         description: text(lang, 'tool.page.lookup'),
         inputSchema: { type: 'object', additionalProperties: false },
-        outputSchema: output,
+        outputSchema: pageGraph,
         effect: read,
         binding: { type: 'inline', target: 'page' },
       },
@@ -70,7 +82,7 @@ export function toToolsManifest(lang) {
           required: ['q'],
           additionalProperties: false,
         },
-        outputSchema: output,
+        outputSchema: pageList,
         effect: read,
         binding: { type: 'search', target: 'pages' },
       },
@@ -78,7 +90,7 @@ export function toToolsManifest(lang) {
         name: 'site.navigation',
         description: text(lang, 'tool.site.navigation'),
         inputSchema: { type: 'object', properties: paginationProperties(lang), additionalProperties: false },
-        outputSchema: output,
+        outputSchema: pageList,
         effect: read,
         binding: { type: 'endpoint', target: `${base}/navigation` },
       },
@@ -98,7 +110,7 @@ export function toToolsManifest(lang) {
           },
           additionalProperties: false,
         },
-        outputSchema: output,
+        outputSchema: anyList,
         effect: read,
         binding: { type: 'endpoint', target: `${base}/taxonomy` },
       },
@@ -122,7 +134,7 @@ export function toToolsManifest(lang) {
           },
           additionalProperties: false,
         },
-        outputSchema: output,
+        outputSchema: pageList,
         effect: read,
         binding: { type: 'property-query', target: 'product' },
       },
@@ -135,7 +147,7 @@ export function toToolsManifest(lang) {
           required: ['sku'],
           additionalProperties: false,
         },
-        outputSchema: output,
+        outputSchema: catalogueItem,
         effect: read,
         binding: { type: 'endpoint', target: `${base}/catalogue/lookup` },
       },

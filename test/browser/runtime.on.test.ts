@@ -167,7 +167,7 @@ describe('with WebMCP on: calls', () => {
     expect(result.isError).to.equal(undefined);
     expect(result.structuredContent).to.deep.equal(PAGE_GRAPH);
     expect(JSON.parse(result.content[0]!.text)).to.deep.equal(PAGE_GRAPH);
-    expect(requestsTo('/')).to.deep.equal([]);
+    expect(requestsTo('/agent/', '/de/agent/', '/test-fixtures/')).to.deep.equal([]);
   });
 
   it('site.search answers with the same envelope the API gives for the same request', async () => {

@@ -91,6 +91,46 @@ test.describe('a product page with WebMCP on', () => {
   });
 });
 
+test.describe('the other Core read tools with WebMCP on', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/products`);
+    await readyReport(page);
+  });
+
+  test('taxonomy.browse, properties.query and catalogue.lookup match the API for the same request', async ({ page, demo }) => {
+    const calls: [string, object][] = [
+      ['taxonomy.browse', { taxonomy: 'categories', term: 'shoes' }],
+      ['properties.query', { filter: { price: { max: 150 } }, limit: 3 }],
+      ['catalogue.lookup', { sku: 'CW-1001' }],
+    ];
+    for (const [name, input] of calls) {
+      demo.requests.length = 0;
+      const result = await executeTool(page, name, input);
+      expect(demo.requests, name).toHaveLength(1);
+      const api = await demo.api(`${demo.requests[0]!.path}${demo.requests[0]!.query}`);
+      expect(result.structuredContent, name).toEqual(api);
+    }
+    expect(demo.requests[0]!.path).toBe('/agent/v1/catalogue/lookup');
+  });
+
+  test('properties.query sends the nested filter in bracket notation', async ({ page, demo }) => {
+    demo.requests.length = 0;
+    await executeTool(page, 'properties.query', { filter: { price: { max: 150 } } });
+    expect(decodeURIComponent(demo.requests[0]!.query)).toBe('?filter[price][max]=150');
+  });
+});
+
+test.describe('a page whose data contains </script>', () => {
+  test('page.lookup returns the text intact from the escaped island', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/products/harbour-city-sneaker`);
+    await readyReport(page);
+    const result = await executeTool(page, 'page.lookup', {});
+    const api = await demo.api(`/agent/v1/pages?url=${encodeURIComponent('/products/harbour-city-sneaker')}`) as { data: { description: string } };
+    expect(api.data.description).toContain('</script>');
+    expect(result.structuredContent).toEqual(api.data);
+  });
+});
+
 test.describe('a German page with WebMCP on', () => {
   test('calls the German API base and gets German results', async ({ page, demo }) => {
     await page.goto(`${demo.url}/de/produkte/ridgeline-trailschuh`);
