@@ -28,6 +28,10 @@ if (run('npx', ['vite', 'build']) !== 0 || run('npx', ['vite', 'build', '--confi
   process.exit(1);
 }
 
+// Types: a type error fails the run as one failure, before the suites spend minutes.
+const typeStatus = run('npx', ['tsc', '--noEmit', '-p', '.']);
+suites.push({ name: 'typecheck', passed: typeStatus === 0 ? 1 : 0, failed: typeStatus === 0 ? 0 : 1, status: typeStatus });
+
 // Unit: node:test through tsx; the TAP copy carries the counts.
 const unitFiles = readdirSync('test/unit').filter((file) => file.endsWith('.test.ts')).map((file) => `test/unit/${file}`);
 const unitStatus = run('node', ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',

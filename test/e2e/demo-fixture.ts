@@ -3,7 +3,6 @@
  * a free port, and helpers that talk to the real WebMCP API in the page.
  */
 import { test as base, expect, type Page } from '@playwright/test';
-// @ts-expect-error: the demo server is plain JavaScript with JSDoc.
 import { startDemoServer } from '../../demo/server/start.js';
 
 /** What the demo fixture provides. */
