@@ -1,3 +1,5 @@
+import { validateEndpointTarget } from './declarations/binding-policy.js';
+
 /**
  * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`
  * (complete). Every default is a named constant with its unit.
@@ -54,18 +56,20 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   const doc = options.document ?? globalThis.document;
   if (!doc) throw new TypeError('capell-webmcp: option "document": no document to read');
   const origin = originOf(doc);
+  const misuse = (option: string, value: unknown, expected: string) =>
+    new TypeError(`capell-webmcp: option "${option}": ${JSON.stringify(value)} is not ${expected}`);
   const apiBasePath = options.apiBase ?? DEFAULT_API_BASE;
-  if (typeof apiBasePath !== 'string' || !apiBasePath.startsWith('/') || apiBasePath.startsWith('//')
-    || /[\s#?\\]/.test(apiBasePath) || new URL(apiBasePath, origin).origin !== origin) {
-    throw new TypeError(`capell-webmcp: option "apiBase": ${JSON.stringify(apiBasePath)} is not a same-origin path such as "/agent/v1"`);
+  // The same rule as endpoint targets (Capell Agent Schema: same-origin paths), minus a query.
+  if (typeof apiBasePath !== 'string' || apiBasePath.includes('?') || validateEndpointTarget(apiBasePath, origin).length > 0) {
+    throw misuse('apiBase', apiBasePath, 'a same-origin path such as "/agent/v1"');
   }
   const apiBase = new URL(apiBasePath.replace(/\/+$/, ''), origin);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-    throw new TypeError(`capell-webmcp: option "timeoutMs": ${String(timeoutMs)} is not an integer from 1 to ${MAX_TIMEOUT_MS} (ms)`);
+    throw misuse('timeoutMs', timeoutMs, `an integer from 1 to ${MAX_TIMEOUT_MS} (ms)`);
   }
   const log = options.log ?? 'warn';
-  if (log !== 'warn' && log !== 'silent') throw new TypeError(`capell-webmcp: option "log": ${JSON.stringify(log)} is not "warn" or "silent"`);
+  if (log !== 'warn' && log !== 'silent') throw misuse('log', log, '"warn" or "silent"');
   return { document: doc, origin, apiBase, timeoutMs, log };
 }
 

@@ -3,6 +3,7 @@
  * `{ capellAgentSchema: 1, data, links: { next, previous } }` (Capell Agent Schema, "What is public").
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** A Capell Agent Schema v1 envelope. */
 export interface Envelope {
@@ -16,10 +17,6 @@ export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; re
 
 /** Longest server message quoted in a reason, in characters. */
 const MAX_SERVER_MESSAGE_LENGTH = 200;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Why a value is not an envelope, or `undefined` when it is one. */
 export function checkEnvelope(value: unknown): string | undefined {

@@ -14,6 +14,7 @@ import { executePropertyQuery } from './property-query.js';
 import { executeSearch } from './search.js';
 import { unsupportedBindingReason, type ReadBindingType } from './supported.js';
 import { formatIssues, validateValue } from '../validation.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** Read executors by binding type. */
 const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
@@ -22,10 +23,6 @@ const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
   search: executeSearch,
   'property-query': executePropertyQuery,
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseInput(raw: unknown): { input: Record<string, unknown> } | { reason: string } {
   if (raw === undefined || raw === null) return { input: {} };

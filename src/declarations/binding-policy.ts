@@ -3,6 +3,7 @@
  * selector or handler. Capell Agent Schema, "Tool declarations".
  */
 import type { Binding, BindingType, Effect } from './tool-spec.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** The binding types the Capell Agent Schema defines. */
 export const BINDING_TYPES: readonly BindingType[] = ['inline', 'endpoint', 'search', 'property-query', 'form'];
@@ -12,10 +13,6 @@ export const IDENTIFIER_TARGET_PATTERN = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/;
 
 // Control characters (C0, DEL, C1) never belong in a target.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Checks an endpoint target: an origin-relative path (`/` not followed by `/` or `\`), no

@@ -7,6 +7,7 @@ import { resolveDescription, type Messages } from './i18n.js';
 import { validateCapellName } from './names.js';
 import { checkOutputSchema, normaliseInputSchema } from './schema-policy.js';
 import type { Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** Core's normaliser: the keys a declaration may have. */
 export const ALLOWED_DECLARATION_KEYS: ReadonlySet<string> = new Set([
@@ -33,10 +34,6 @@ const PAGINATION_PROPERTIES: Readonly<Record<string, JSONSchema>> = {
   cursor: { type: 'string', description: 'Opaque cursor from links.next or links.previous of an earlier answer.' },
   limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Items per page.' },
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function annotationsFor(effect: Effect): ToolAnnotations {
   // Capell Agent Schema: public tools are read-only unless they declare effect: write.

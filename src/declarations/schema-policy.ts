@@ -4,16 +4,33 @@
  * everything else is rejected here, before registration, so no tool registers and then fails on
  * every call.
  */
+import { isPlainObject } from '../is-plain-object.js';
 import type { JSONSchema } from './tool-spec.js';
 
+/** What a keyword's value must be; sub-schema kinds are walked, the others checked. */
+type KeywordKind =
+  | 'schema' | 'schemas' | 'schemaMap' | 'items'
+  | 'count' | 'number' | 'string' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
+
+/** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use, by kind. */
+const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
+  $schema: 'dialect', $ref: 'ref', type: 'type', title: 'string', description: 'string', default: 'any',
+  enum: 'array', const: 'any', examples: 'array', properties: 'schemaMap', required: 'strings',
+  additionalProperties: 'schema', items: 'items', minItems: 'count', maxItems: 'count',
+  minProperties: 'count', maxProperties: 'count', minLength: 'count', maxLength: 'count',
+  minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number',
+  pattern: 'pattern', format: 'string', anyOf: 'schemas', oneOf: 'schemas', allOf: 'schemas', not: 'schema',
+  definitions: 'schemaMap', $defs: 'schemaMap',
+};
+
 /** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use. */
-export const ALLOWED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
-  '$schema', '$ref', 'type', 'title', 'description', 'default', 'enum', 'const', 'examples',
-  'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems',
-  'minProperties', 'maxProperties', 'minLength', 'maxLength', 'minimum', 'maximum',
-  'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'anyOf', 'oneOf', 'allOf', 'not',
-  'definitions', '$defs',
-]);
+export const ALLOWED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(Object.keys(KEYWORD_KINDS));
+
+const EXPECTED: Partial<Record<KeywordKind, string>> = {
+  count: 'a non-negative integer', number: 'a number', string: 'a string', array: 'an array',
+  strings: 'an array of strings', type: 'a JSON type name or an array of them',
+  schemaMap: 'an object of schemas', schemas: 'a non-empty array of schemas',
+};
 
 /** The `$schema` values accepted, and the validator dialect each selects. */
 export const SCHEMA_DIALECTS: Readonly<Record<string, '2020-12' | '7'>> = {
@@ -32,14 +49,6 @@ export const MAX_SCHEMA_DEPTH = 32;
 export const MAX_SCHEMA_SIZE = 64 * 1024;
 
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
-const NON_NEGATIVE_INTEGER_KEYWORDS = ['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength'];
-const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
-const SCHEMA_MAP_KEYWORDS = ['properties', '$defs', 'definitions'];
-const SCHEMA_ARRAY_KEYWORDS = ['anyOf', 'oneOf', 'allOf'];
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Resolves a local JSON Pointer fragment (`#/$defs/Q`) in `root`; `undefined` when absent. */
 function resolveLocalRef(root: unknown, ref: string): unknown {
@@ -78,95 +87,76 @@ export function checkSchemaPolicy(schema: unknown, field: string): string[] {
 }
 
 function walk(node: unknown, at: string, depth: number, root: unknown, reasons: string[]): void {
-  if (depth > MAX_SCHEMA_DEPTH) {
-    reasons.push(`${at}: schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
-    return;
-  }
+  if (depth > MAX_SCHEMA_DEPTH) return void reasons.push(`${at}: schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   if (typeof node === 'boolean') return;
-  if (!isPlainObject(node)) {
-    reasons.push(`${at}: a schema must be an object or a boolean`);
-    return;
-  }
+  if (!isPlainObject(node)) return void reasons.push(`${at}: a schema must be an object or a boolean`);
   for (const [keyword, value] of Object.entries(node)) {
     const here = `${at}/${keyword}`;
-    if (!ALLOWED_SCHEMA_KEYWORDS.has(keyword)) {
-      reasons.push(`${here}: unsupported schema keyword ${JSON.stringify(keyword)} (Capell Agent Schema allow-list)`);
-      continue;
-    }
-    checkKeyword(keyword, value, here, depth, root, reasons, node === root);
+    const kind = Object.hasOwn(KEYWORD_KINDS, keyword) ? KEYWORD_KINDS[keyword] : undefined;
+    if (!kind) reasons.push(`${here}: unsupported schema keyword ${JSON.stringify(keyword)} (Capell Agent Schema allow-list)`);
+    else if (!checkKeyword(kind, value, here, depth + 1, root, reasons, node === root)) reasons.push(`${here}: must be ${EXPECTED[kind]}`);
   }
 }
 
+/** Checks one keyword's value, walking sub-schemas; false means "not what EXPECTED[kind] says". */
 function checkKeyword(
-  keyword: string, value: unknown, here: string, depth: number, root: unknown, reasons: string[], atRoot: boolean,
-): void {
-  if (SCHEMA_MAP_KEYWORDS.includes(keyword)) {
-    if (!isPlainObject(value)) return void reasons.push(`${here}: must be an object of schemas`);
-    for (const [key, sub] of Object.entries(value)) walk(sub, `${here}/${key}`, depth + 1, root, reasons);
-    return;
-  }
-  if (SCHEMA_ARRAY_KEYWORDS.includes(keyword)) {
-    if (!Array.isArray(value) || value.length === 0) return void reasons.push(`${here}: must be a non-empty array of schemas`);
-    value.forEach((sub, index) => walk(sub, `${here}/${index}`, depth + 1, root, reasons));
-    return;
-  }
-  if (NON_NEGATIVE_INTEGER_KEYWORDS.includes(keyword)) {
-    if (!Number.isInteger(value) || (value as number) < 0) reasons.push(`${here}: must be a non-negative integer`);
-    return;
-  }
-  if (NUMBER_KEYWORDS.includes(keyword)) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) reasons.push(`${here}: must be a number`);
-    return;
-  }
-  switch (keyword) {
-    case 'not':
-    case 'additionalProperties':
-      return walk(value, here, depth + 1, root, reasons);
+  kind: KeywordKind, value: unknown, here: string, depth: number, root: unknown, reasons: string[], atRoot: boolean,
+): boolean {
+  const sub = (schema: unknown, key: string | number) => walk(schema, `${here}/${key}`, depth, root, reasons);
+  switch (kind) {
+    case 'schema':
+      walk(value, here, depth, root, reasons);
+      return true;
     case 'items':
-      if (Array.isArray(value)) value.forEach((sub, index) => walk(sub, `${here}/${index}`, depth + 1, root, reasons));
-      else walk(value, here, depth + 1, root, reasons);
-      return;
+      if (Array.isArray(value)) value.forEach(sub); // draft-07 tuple form
+      else walk(value, here, depth, root, reasons);
+      return true;
+    case 'schemas':
+      if (!Array.isArray(value) || value.length === 0) return false;
+      value.forEach(sub);
+      return true;
+    case 'schemaMap':
+      if (!isPlainObject(value)) return false;
+      for (const [key, schema] of Object.entries(value)) sub(schema, key);
+      return true;
+    case 'count':
+      return Number.isInteger(value) && (value as number) >= 0;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'array':
+      return Array.isArray(value);
+    case 'strings':
+      return Array.isArray(value) && value.every((item) => typeof item === 'string');
     case 'type': {
-      const types = Array.isArray(value) ? value : [value];
-      if (types.length === 0 || !types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) {
-        reasons.push(`${here}: must be a JSON type name or an array of them`);
-      }
-      return;
+      const types: unknown[] = Array.isArray(value) ? value : [value];
+      return types.length > 0 && types.every((type) => typeof type === 'string' && JSON_TYPES.has(type));
     }
-    case 'required':
-      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) reasons.push(`${here}: must be an array of strings`);
-      return;
-    case 'enum':
-    case 'examples':
-      if (!Array.isArray(value)) reasons.push(`${here}: must be an array`);
-      return;
-    case 'title':
-    case 'description':
-    case 'format':
-      if (typeof value !== 'string') reasons.push(`${here}: must be a string`);
-      return;
     case 'pattern':
-      if (typeof value !== 'string') return void reasons.push(`${here}: must be a string`);
       try {
-        new RegExp(value, 'u');
+        new RegExp(value as string, 'u');
+        if (typeof value === 'string') return true;
       } catch {
-        reasons.push(`${here}: ${JSON.stringify(value)} is not a valid regular expression`);
+        // reported below
       }
-      return;
-    case '$schema':
+      reasons.push(`${here}: ${JSON.stringify(value)} is not a valid regular expression`);
+      return true;
+    case 'dialect':
       if (!atRoot) reasons.push(`${here}: only allowed at the schema root`);
       else if (typeof value !== 'string' || !Object.hasOwn(SCHEMA_DIALECTS, value)) {
         reasons.push(`${here}: ${JSON.stringify(value)} is not JSON Schema 2020-12 or draft-07`);
       }
-      return;
-    case '$ref':
-      if (typeof value !== 'string') return void reasons.push(`${here}: must be a string`);
-      if (!value.startsWith('#')) return void reasons.push(`${here}: ${JSON.stringify(value)} is not a local reference (remote $ref is never fetched)`);
-      if (resolveLocalRef(root, value) === undefined) reasons.push(`${here}: ${JSON.stringify(value)} does not resolve in this schema`);
-      return;
-    default:
-      // default, const: any JSON value.
-      return;
+      return true;
+    case 'ref':
+      if (typeof value !== 'string' || !value.startsWith('#')) {
+        reasons.push(`${here}: ${JSON.stringify(value)} is not a local reference (remote $ref is never fetched)`);
+      } else if (resolveLocalRef(root, value) === undefined) {
+        reasons.push(`${here}: ${JSON.stringify(value)} does not resolve in this schema`);
+      }
+      return true;
+    default: // default, const: any JSON value
+      return true;
   }
 }
 

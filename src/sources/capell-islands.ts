@@ -6,6 +6,7 @@
 import type { Messages } from '../declarations/i18n.js';
 import type { JSONValue } from '../declarations/tool-spec.js';
 import { MANIFEST_REJECTION_NAME, type Rejection } from '../report.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 /** Capell Agent Schema version marker this runtime reads. */
 export const CAPELL_AGENT_SCHEMA_VERSION = 1;
@@ -29,10 +30,6 @@ export interface IslandReading {
   rejected: Rejection[];
   /** The first island's `messages` merged with later ones (UI text such as `confirmForm`). */
   messages: Messages;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
