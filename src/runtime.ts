@@ -18,16 +18,38 @@ export interface Runtime {
   stop(): void;
 }
 
+/**
+ * Longest stretch of start-up work between yields to the main thread, in ms. Keeps a page with
+ * hundreds of declarations free of long tasks (DESIGN section 6: no task over 50 ms).
+ */
+export const START_SLICE_MS = 10;
+
+/** Gives the main thread back: `scheduler.yield()` where the browser has it, else a macrotask. */
+function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Calls `yieldToMain` once START_SLICE_MS of work has passed since the last yield. */
+function createSlicer(): () => Promise<void> | undefined {
+  let sliceStart = performance.now();
+  return () => {
+    if (performance.now() - sliceStart < START_SLICE_MS) return undefined;
+    return yieldToMain().then(() => { sliceStart = performance.now(); });
+  };
+}
+
 // One active runtime per document: a second start() returns the first, so no tool registers twice.
 const active = new WeakMap<Document, Runtime>();
 
 /** Reads every source and normalises it; the first declaration of a name wins. */
-function collectSpecs(config: RuntimeConfig): { specs: ToolSpec[]; rejected: Rejection[] } {
+async function collectSpecs(config: RuntimeConfig, slice: () => Promise<void> | undefined): Promise<{ specs: ToolSpec[]; rejected: Rejection[] }> {
   const reading = readCapellIslands(config.document);
   const rejected = [...reading.rejected];
   const specs: ToolSpec[] = [];
   const owners = new Map<string, string>();
   for (const { declaration, source, messages } of reading.declarations) {
+    await slice();
     const result = normaliseCapellDeclaration(declaration, { source, origin: config.origin, messages });
     if (!result.ok) {
       rejected.push({ name: result.name, source, reasons: result.reasons });
@@ -61,15 +83,20 @@ function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSi
 
 async function run(config: RuntimeConfig, stopController: AbortController): Promise<Report> {
   const found = findHost(config.document);
-  const { specs, rejected } = collectSpecs(config);
+  const slice = createSlicer();
+  const { specs, rejected } = await collectSpecs(config, slice);
   const report: Report = { api: found.api, registered: [], rejected, audit: [] };
   if (found.api === 'none') return report;
-  const outcomes = await Promise.all(specs.map(async (spec) => {
+  const registrations: Promise<{ spec: ToolSpec; outcome: Awaited<ReturnType<typeof registerWithHost>> }>[] = [];
+  for (const spec of specs) {
+    await slice();
+    if (stopController.signal.aborted) break;
     const controller = new AbortController();
     stopController.signal.addEventListener('abort', () => controller.abort(stopController.signal.reason), { once: true });
-    const outcome = await registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal), controller.signal);
-    return { spec, outcome };
-  }));
+    registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal), controller.signal)
+      .then((outcome) => ({ spec, outcome })));
+  }
+  const outcomes = await Promise.all(registrations);
   for (const { spec, outcome } of outcomes) {
     if (outcome.ok) report.registered.push(spec.name);
     else report.rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });

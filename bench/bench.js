@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: speed figures for DESIGN section 6, measured in real Chromium (WebMCP on)
+ * against the real demo server and the built bundle. Prints figures; asserts nothing.
+ *
+ * 1. Start-up: a page declaring 500 tools; ms from the start-up chunk arriving to the ready
+ *    event, and the longest task (Long Tasks API) while starting. Budget: ready within 25 ms, no
+ *    task over 50 ms.
+ * 2. Read call: `executeTool('site.navigation')` against a plain `fetch` of the same URL, both
+ *    from the page. Budget: at most 1.2× the fetch.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright';
+import { startDemoServer } from '../demo/server/start.js';
+import { launchOptions } from '../test/support/chromium.js';
+
+const STARTUP_RUNS = 15;
+const CALL_RUNS = 60;
+const TOOL_COUNT = 500;
+
+if (!existsSync('dist/capell-webmcp.js')) execSync('npm run build', { stdio: 'inherit' });
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fixed = (value) => value.toFixed(2);
+
+function benchPage(toolCount) {
+  const tools = Array.from({ length: toolCount }, (_, index) => ({
+    name: `bench.tool${index}`,
+    description: `Benchmark tool ${index}: search the catalogue.`,
+    inputSchema: {
+      type: 'object',
+      properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 50 }, filter: { type: 'object', properties: { tag: { type: ['string', 'null'] } } } },
+      required: ['q'],
+      additionalProperties: false,
+    },
+    outputSchema: { type: 'array', items: { type: 'object' } },
+    effect: 'read',
+    binding: { type: 'search', target: 'pages' },
+  }));
+  const island = JSON.stringify({ capellAgentSchema: 1, tools, messages: {} }).replace(/</g, '\\u003C');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
+<script>
+  window.longTasks = [];
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(entry.duration); }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('capell-webmcp:ready', () => { window.readyAt = performance.now(); });
+</script>
+<script type="application/json" data-capell-agent-tools>${island}</script>
+<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>
+</head><body><p>bench</p></body></html>`;
+}
+
+/** Opens the 500-tool page STARTUP_RUNS times; ms from the last dist/ file arriving to ready. */
+async function measureStartup(browser, url, html) {
+  const startups = [];
+  const longest = [];
+  let registered = 0;
+  for (let run = 0; run < STARTUP_RUNS; run++) {
+    const page = await browser.newPage();
+    await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+    await page.goto(url);
+    const figures = await page.evaluate(async () => {
+      const report = await window.capellWebMCP.ready;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // let the long-task observer deliver
+      const chunks = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/'));
+      const arrived = Math.max(...chunks.map((entry) => entry.responseEnd));
+      return { ms: window.readyAt - arrived, longest: Math.max(0, ...window.longTasks), registered: report.registered.length };
+    });
+    startups.push(figures.ms);
+    longest.push(figures.longest);
+    registered = figures.registered;
+    await page.close();
+  }
+  return { startups, longest, registered };
+}
+
+const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
+const browser = await chromium.launch(launchOptions({ webmcp: true }));
+const browserWithout = await chromium.launch(launchOptions({ webmcp: false }));
+try {
+  const html = benchPage(TOOL_COUNT);
+  const on = await measureStartup(browser, `${server.url}/bench`, html);
+  const off = await measureStartup(browserWithout, `${server.url}/bench`, html);
+  console.log(`start-up, ${TOOL_COUNT} declared tools (${on.registered} registered), ${STARTUP_RUNS} runs:`);
+  console.log(`  ready after the start-up chunk arrived: median ${fixed(median(on.startups))} ms, max ${fixed(Math.max(...on.startups))} ms (budget 25 ms)`);
+  console.log(`  of which discovery + normalisation (same page, WebMCP off): median ${fixed(median(off.startups))} ms`);
+  console.log(`  longest task while starting: max ${fixed(Math.max(...on.longest))} ms (budget 50 ms; 0 = no task over 50 ms)`);
+
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/products/ridgeline-trail-runner`);
+  const call = await page.evaluate(async (runs) => {
+    await window.capellWebMCP.ready;
+    const context = document.modelContext;
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.navigation');
+    const input = { limit: 10 };
+    const url = '/agent/v1/navigation?limit=10';
+    const time = async (run) => { const start = performance.now(); await run(); return performance.now() - start; };
+    const first = await time(() => context.executeTool(tool, input)); // loads the call chunk
+    const viaTool = [];
+    const viaFetch = [];
+    for (let i = 0; i < runs; i++) {
+      // Interleaved so both see the same server and cache state.
+      viaFetch.push(await time(async () => (await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'omit', redirect: 'error' })).json()));
+      viaTool.push(await time(() => context.executeTool(tool, input)));
+    }
+    return { first, viaTool, viaFetch };
+  }, CALL_RUNS);
+  const toolMedian = median(call.viaTool);
+  const fetchMedian = median(call.viaFetch);
+  console.log(`read call, site.navigation {limit: 10}, ${CALL_RUNS} runs each:`);
+  console.log(`  first call (loads the call chunk): ${fixed(call.first)} ms`);
+  console.log(`  executeTool median ${fixed(toolMedian)} ms; plain fetch median ${fixed(fetchMedian)} ms; ratio ${fixed(toolMedian / fetchMedian)}× (budget 1.2×)`);
+} finally {
+  await browser.close();
+  await browserWithout.close();
+  await server.close();
+}
