@@ -24,6 +24,9 @@ const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
   'property-query': executePropertyQuery,
 };
 
+/** Largest tool input accepted, in UTF-16 units of its JSON (about bytes); larger is refused unread. */
+export const MAX_INPUT_SIZE = 256 * 1024;
+
 function parseInput(raw: unknown): { input: Record<string, unknown> } | { reason: string } {
   if (raw === undefined || raw === null) return { input: {} };
   let value = raw;
@@ -35,7 +38,10 @@ function parseInput(raw: unknown): { input: Record<string, unknown> } | { reason
       return { reason: 'input: not a JSON object' };
     }
   }
-  return isPlainObject(value) ? { input: value } : { reason: 'input: must be a JSON object' };
+  if (!isPlainObject(value)) return { reason: 'input: must be a JSON object' };
+  const size = JSON.stringify(value).length;
+  if (size > MAX_INPUT_SIZE) return { reason: `input: ${size} characters of JSON, at most ${MAX_INPUT_SIZE} allowed` };
+  return { input: value };
 }
 
 /**

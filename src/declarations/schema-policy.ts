@@ -83,7 +83,46 @@ export function checkSchemaPolicy(schema: unknown, field: string): string[] {
   if (size > MAX_SCHEMA_SIZE) return [`${field}: ${size} characters of JSON, at most ${MAX_SCHEMA_SIZE} allowed`];
   const reasons: string[] = [];
   walk(schema, `${field}`, 0, schema, reasons);
+  if (reasons.length === 0) {
+    const loop = findEndlessRef(schema);
+    if (loop) reasons.push(`${field}: $ref ${JSON.stringify(loop)} loops back to itself without descending into a property or item (the validator would never finish)`);
+  }
   return reasons;
+}
+
+/**
+ * Finds a `$ref` that leads back to a schema already being applied to the same value (through
+ * `$ref`, `allOf`, `anyOf`, `oneOf`, `not` only), which no validator can finish. Recursion that
+ * goes through `properties`, `items` or `additionalProperties` is fine: each step consumes part of
+ * the value. Call only on a schema that passed `walk` (every local `$ref` resolves).
+ * @returns the `$ref` that closes the loop, or `undefined`.
+ */
+function findEndlessRef(root: unknown): string | undefined {
+  const finished = new Set<object>(); // explored: no endless chain starts here
+  const exploring = new Set<object>(); // on the current path: met again through a part, it is fine
+  const visit = (node: unknown, chain: Set<object>, ref?: string): string | undefined => {
+    if (!isPlainObject(node) || finished.has(node)) return undefined;
+    if (chain.has(node)) return ref ?? '#';
+    if (exploring.has(node)) return undefined;
+    chain.add(node);
+    exploring.add(node);
+    let loop: string | undefined;
+    if (typeof node.$ref === 'string') loop = visit(resolveLocalRef(root, node.$ref), chain, node.$ref);
+    for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+      const members = node[keyword];
+      if (Array.isArray(members)) for (const member of members) loop ??= visit(member, chain, ref);
+    }
+    loop ??= visit(node.not, chain, ref);
+    chain.delete(node);
+    // Sub-schemas applied to parts of the value start chains of their own.
+    const parts: unknown[] = [node.additionalProperties, ...(Array.isArray(node.items) ? node.items : [node.items])];
+    if (isPlainObject(node.properties)) parts.push(...Object.values(node.properties));
+    for (const part of parts) loop ??= visit(part, new Set());
+    exploring.delete(node);
+    if (!loop) finished.add(node);
+    return loop;
+  };
+  return visit(root, new Set());
 }
 
 function walk(node: unknown, at: string, depth: number, root: unknown, reasons: string[]): void {

@@ -202,6 +202,12 @@ describe('with WebMCP on: calls', () => {
     expect(requestsTo('/agent/')).to.deep.equal([]);
   });
 
+  it('refuses an input over 256 KiB of JSON unread, before any request', async () => {
+    const result = await callTool('site.search', { q: 'x'.repeat(300_000) });
+    expect(result.content[0]!.text).to.match(/^invalid input for site\.search: input: \d+ characters of JSON, at most 262144 allowed$/);
+    expect(requestsTo('/agent/')).to.deep.equal([]);
+  });
+
   it('treats a draft-07 schema without properties as "no arguments"', async () => {
     const refused = await callTool('draft7.empty', { anything: 1 });
     expect(refused.isError).to.equal(true);

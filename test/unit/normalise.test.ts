@@ -171,3 +171,20 @@ describe('normaliseCapellDeclaration: the normalised shape', () => {
     }
   });
 });
+
+describe('normaliseCapellDeclaration: schemas no validator can finish', () => {
+  const context = { source: 'test', origin: ORIGIN, messages: {} };
+  const rejects = (inputSchema: unknown) => {
+    const result = normaliseCapellDeclaration({ ...base, inputSchema }, context);
+    assert.equal(result.ok, false);
+    if (!result.ok) assert.match(result.reasons.join(' | '), /loops back to itself/);
+  };
+
+  it('rejects a $ref to itself', () => rejects({ type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/a' } } }));
+  it('rejects a root that refers to itself through allOf', () => rejects({ type: 'object', allOf: [{ $ref: '#' }] }));
+  it('rejects two definitions that refer to each other through anyOf', () => rejects({ type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { anyOf: [{ $ref: '#/$defs/b' }] }, b: { not: { $ref: '#/$defs/a' } } } }));
+  it('accepts a tree that recurses through properties', () => {
+    const result = normaliseCapellDeclaration({ ...base, inputSchema: { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } } } }, context);
+    assert.equal(result.ok, true, result.ok ? '' : result.reasons.join(' | '));
+  });
+});
