@@ -3,11 +3,12 @@
  */
 import { unsupportedBindingReason } from './bindings/supported.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
-import { normaliseCapellDeclaration } from './declarations/normalise.js';
+import { checkCapellDeclaration } from './declarations/check-declaration.js';
+import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { findHost, registerWithHost, type WebMCPTool } from './host.js';
 import { createExecute } from './tool-execute.js';
-import type { Rejection, Report } from './report.js';
+import type { Report } from './report.js';
 import { readCapellIslands } from './sources/capell-islands.js';
 
 /** A started runtime. */
@@ -43,14 +44,14 @@ function createSlicer(): () => Promise<void> | undefined {
 const active = new WeakMap<Document, Runtime>();
 
 /** Reads every source and normalises it; the first declaration of a name wins. */
-async function collectSpecs(config: RuntimeConfig, slice: () => Promise<void> | undefined): Promise<{ specs: ToolSpec[]; rejected: Rejection[] }> {
+async function collectSpecs(config: RuntimeConfig, slice: () => Promise<void> | undefined): Promise<{ specs: ToolSpec[]; rejected: PendingRejection[] }> {
   const reading = readCapellIslands(config.document);
   const rejected = [...reading.rejected];
   const specs: ToolSpec[] = [];
   const owners = new Map<string, string>();
   for (const { declaration, source, messages } of reading.declarations) {
     await slice();
-    const result = normaliseCapellDeclaration(declaration, { source, origin: config.origin, messages });
+    const result = checkCapellDeclaration(declaration, { source, origin: config.origin, messages });
     if (!result.ok) {
       rejected.push({ name: result.name, source, reasons: result.reasons });
       continue;
@@ -58,7 +59,7 @@ async function collectSpecs(config: RuntimeConfig, slice: () => Promise<void> | 
     const { spec } = result;
     const owner = owners.get(spec.name);
     if (owner !== undefined) {
-      rejected.push({ name: spec.name, source, reasons: [`name: ${JSON.stringify(spec.name)} is already declared by ${owner} (the first declaration wins)`] });
+      rejected.push({ name: spec.name, source, reasons: [['name', 'duplicate', spec.name, owner]] });
       continue;
     }
     owners.set(spec.name, source);
@@ -81,12 +82,25 @@ function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSi
   return tool;
 }
 
+/**
+ * Renders coded reasons into text. The texts are a chunk of their own, loaded only when
+ * something was rejected: a page whose declarations are all valid requests nothing before ready.
+ */
+async function renderRejections(pending: PendingRejection[]): Promise<Report['rejected']> {
+  if (pending.every((rejection) => rejection.reasons.every((reason) => typeof reason === 'string'))) {
+    return pending as Report['rejected'];
+  }
+  const texts = await import('./declarations/reason-text.js');
+  return texts.renderRejections(pending);
+}
+
 async function run(config: RuntimeConfig, stopController: AbortController): Promise<Report> {
   const found = findHost(config.document);
+  // Without WebMCP nothing could use a tool: read no declarations, stay invisible.
+  if (found.api === 'none') return { api: 'none', registered: [], rejected: [], audit: [] };
   const slice = createSlicer();
   const { specs, rejected } = await collectSpecs(config, slice);
-  const report: Report = { api: found.api, registered: [], rejected, audit: [] };
-  if (found.api === 'none') return report;
+  const registered: string[] = [];
   const registrations: Promise<{ spec: ToolSpec; outcome: Awaited<ReturnType<typeof registerWithHost>> }>[] = [];
   for (const spec of specs) {
     await slice();
@@ -96,11 +110,11 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
     registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal), controller.signal)
       .then((outcome) => ({ spec, outcome })));
   }
-  const outcomes = await Promise.all(registrations);
-  for (const { spec, outcome } of outcomes) {
-    if (outcome.ok) report.registered.push(spec.name);
-    else report.rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });
+  for (const { spec, outcome } of await Promise.all(registrations)) {
+    if (outcome.ok) registered.push(spec.name);
+    else rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });
   }
+  const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit: [] };
   if (config.log === 'warn') {
     for (const rejection of report.rejected) {
       console.warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
@@ -112,8 +126,10 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
 /**
  * Starts the runtime for a document: reads the Capell tool islands, normalises every declaration,
  * registers the valid ones with WebMCP (`document.modelContext.registerTool`, one AbortSignal per
- * tool) and reports the rest. Without WebMCP nothing is registered and nothing is logged; `ready`
- * still resolves with `api: 'none'`. Makes no request.
+ * tool) and reports the rest. Without WebMCP no declaration is read, nothing is registered or
+ * logged, and `ready` still resolves with `api: 'none'` (use the CLI to validate declarations
+ * outside a WebMCP browser). Makes no request when every declaration is valid; a rejection loads
+ * the reason texts chunk to explain itself.
  * A second call for the same document while the first is running returns the first runtime.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example

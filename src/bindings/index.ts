@@ -12,7 +12,7 @@ import { executeEndpoint } from './endpoint.js';
 import { executeInline } from './inline.js';
 import { executePropertyQuery } from './property-query.js';
 import { executeSearch } from './search.js';
-import { unsupportedBindingReason, type ReadBindingType } from './supported.js';
+import type { ReadBindingType } from './supported.js';
 import { formatIssues, validateValue } from '../validation.js';
 import { isPlainObject } from '../is-plain-object.js';
 
@@ -55,9 +55,9 @@ export async function callTool(
   spec: ToolSpec, rawInput: unknown, options: ExecuteOptions | undefined, config: RuntimeConfig, stopSignal: AbortSignal,
 ): Promise<CallToolResult> {
   try {
-    const unsupported = unsupportedBindingReason(spec);
-    if (unsupported) return errorResult(unsupported);
-    const executor = READ_EXECUTORS[spec.binding.type as ReadBindingType];
+    // The runtime registers only supported bindings; this guards the table, not the agent.
+    const executor: BindingExecutor | undefined = READ_EXECUTORS[spec.binding.type as ReadBindingType];
+    if (!executor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no executor`);
     const parsed = parseInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
     const inputIssues = validateValue(spec.inputSchema, parsed.input);

@@ -2,6 +2,7 @@
  * Binding rules: a binding is data (`{ type, target }`), never a callback, URL to another origin,
  * selector or handler. Capell Agent Schema, "Tool declarations".
  */
+import type { Reason } from './reason.js';
 import type { Binding, BindingType, Effect } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
 
@@ -23,21 +24,20 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  *   `<base>` element must not move targets).
  * @returns reasons; empty when the target is a same-origin path.
  */
-export function validateEndpointTarget(target: string, origin: string): string[] {
-  const shown = JSON.stringify(target);
+export function validateEndpointTarget(target: string, origin: string): Reason[] {
   if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
-    return [`binding.target: ${shown} is not an origin-relative path (must start with one "/")`];
+    return [['binding.target', 'notOriginRelative', target]];
   }
-  if (/\s/u.test(target)) return [`binding.target: ${shown} contains whitespace`];
-  if (target.includes('#')) return [`binding.target: ${shown} contains a fragment ("#")`];
-  if (target.includes('\\')) return [`binding.target: ${shown} contains a backslash`];
+  if (/\s/u.test(target)) return [['binding.target', 'whitespace', target]];
+  if (target.includes('#')) return [['binding.target', 'fragment', target]];
+  if (target.includes('\\')) return [['binding.target', 'backslash', target]];
   let url: URL;
   try {
     url = new URL(target, origin);
   } catch {
-    return [`binding.target: ${shown} is not a valid URL path`];
+    return [['binding.target', 'badPath', target]];
   }
-  if (url.origin !== origin) return [`binding.target: ${shown} resolves to ${url.origin}, not this page's origin`];
+  if (url.origin !== origin) return [['binding.target', 'otherOrigin', target, url.origin]];
   return [];
 }
 
@@ -52,41 +52,41 @@ export function validateEndpointTarget(target: string, origin: string): string[]
  */
 export function normaliseBinding(
   raw: unknown, effect: Effect | undefined, origin: string,
-): { binding: Binding; reasons?: undefined } | { binding?: undefined; reasons: string[] } {
-  if (!isPlainObject(raw)) return { reasons: ['binding: required, must be an object { type, target }'] };
-  const reasons: string[] = [];
+): { binding: Binding; reasons?: undefined } | { binding?: undefined; reasons: Reason[] } {
+  if (!isPlainObject(raw)) return { reasons: [['binding', 'bindingObject']] };
+  const reasons: Reason[] = [];
   for (const key of Object.keys(raw)) {
-    if (key !== 'type' && key !== 'target') reasons.push(`binding.${key}: not allowed (binding keys are type and target)`);
+    if (key !== 'type' && key !== 'target') reasons.push([`binding.${key}`, 'bindingKey']);
   }
   const { type, target } = raw;
   if (typeof type !== 'string' || !(BINDING_TYPES as readonly string[]).includes(type)) {
-    reasons.push(`binding.type: ${JSON.stringify(type)} is not one of ${BINDING_TYPES.join(', ')}`);
+    reasons.push(['binding.type', 'bindingType', type]);
   }
   if (typeof target !== 'string' || target === '') {
-    reasons.push('binding.target: required, must be a non-empty string');
+    reasons.push(['binding.target', 'targetRequired']);
   } else if (CONTROL_CHARACTERS.test(target)) {
-    reasons.push('binding.target: contains control characters');
+    reasons.push(['binding.target', 'controlCharacters']);
   } else if (target.includes('::')) {
-    reasons.push(`binding.target: ${JSON.stringify(target)} contains "::" (handlers are not bindings)`);
+    reasons.push(['binding.target', 'handler', target]);
   }
   if (reasons.length > 0) return { reasons };
   const bindingType = type as BindingType;
   const bindingTarget = target as string;
   switch (bindingType) {
     case 'inline':
-      if (bindingTarget !== 'page') reasons.push(`binding.target: the inline binding is reserved for Core's page payload (target "page")`);
+      if (bindingTarget !== 'page') reasons.push(['binding.target', 'inlineTarget']);
       break;
     case 'endpoint':
       reasons.push(...validateEndpointTarget(bindingTarget, origin));
       break;
     default:
       if (!IDENTIFIER_TARGET_PATTERN.test(bindingTarget)) {
-        reasons.push(`binding.target: ${JSON.stringify(bindingTarget)} is not a stable identifier matching ${IDENTIFIER_TARGET_PATTERN.source}`);
+        reasons.push(['binding.target', 'identifier', bindingTarget]);
       }
   }
-  if (bindingType === 'form' && effect === 'read') reasons.push('effect: a form binding must declare effect "write"');
+  if (bindingType === 'form' && effect === 'read') reasons.push(['effect', 'formRead']);
   if (effect === 'write' && (bindingType === 'inline' || bindingType === 'search' || bindingType === 'property-query')) {
-    reasons.push(`effect: a ${bindingType} binding is read-only, it cannot declare effect "write"`);
+    reasons.push(['effect', 'readOnlyBinding', bindingType]);
   }
   if (reasons.length > 0) return { reasons };
   return { binding: { type: bindingType, target: bindingTarget } as Binding };

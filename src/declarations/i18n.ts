@@ -1,3 +1,5 @@
+import type { Reason } from './reason.js';
+
 /**
  * Descriptions: `description`, or `descriptionKey` resolved through the manifest's `messages`.
  */
@@ -25,34 +27,34 @@ export function countCodePoints(text: string): number {
 export function resolveDescription(
   declaration: { description?: unknown; descriptionKey?: unknown },
   messages: Messages,
-): { description: string; reasons?: undefined } | { description?: undefined; reasons: string[] } {
+): { description: string; reasons?: undefined } | { description?: undefined; reasons: Reason[] } {
   const { description, descriptionKey } = declaration;
-  const reasons: string[] = [];
+  const reasons: Reason[] = [];
   let text: string | undefined;
   if (descriptionKey !== undefined) {
     if (typeof descriptionKey !== 'string' || descriptionKey === '') {
-      reasons.push('descriptionKey: must be a non-empty string');
+      reasons.push(['descriptionKey', 'nonEmptyString']);
     } else {
       const translated = Object.hasOwn(messages, descriptionKey) ? messages[descriptionKey] : undefined;
       if (typeof translated === 'string') text = translated;
       else if (description === undefined) {
-        reasons.push(`descriptionKey: no translation for ${JSON.stringify(descriptionKey)} in the manifest's messages`);
+        reasons.push(['descriptionKey', 'noTranslation', descriptionKey]);
       }
     }
   }
   if (text === undefined && description !== undefined) {
-    if (typeof description !== 'string') reasons.push('description: must be a string');
+    if (typeof description !== 'string') reasons.push(['description', 'string']);
     else text = description;
   }
   if (text === undefined) {
-    if (reasons.length === 0) reasons.push('description: required (description or descriptionKey)');
+    if (reasons.length === 0) reasons.push(['description', 'descriptionRequired']);
     return { reasons };
   }
   const field = descriptionKey !== undefined && typeof descriptionKey === 'string' && text !== description ? 'descriptionKey' : 'description';
   const length = countCodePoints(text);
-  if (text.trim() === '') return { reasons: [`${field}: empty after translation`] };
+  if (text.trim() === '') return { reasons: [[field, 'emptyText']] };
   if (length > MAX_DESCRIPTION_CODE_POINTS) {
-    return { reasons: [`${field}: ${length} code points, at most ${MAX_DESCRIPTION_CODE_POINTS} allowed`] };
+    return { reasons: [[field, 'textLength', length]] };
   }
   return { description: text };
 }

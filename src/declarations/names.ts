@@ -1,3 +1,5 @@
+import type { Reason } from './reason.js';
+
 /**
  * Tool name rules. A Capell name must satisfy both Core's pattern and WebMCP's, so a name the
  * normaliser accepts is never refused by `registerTool`.
@@ -17,17 +19,11 @@ export const MAX_NAME_LENGTH = 128;
  * @returns reasons, empty when the name is valid; each names the field `name` and the rule.
  * @example validateCapellName('site.search') // []
  */
-export function validateCapellName(name: unknown): string[] {
-  if (typeof name !== 'string') return ['name: required, must be a string'];
-  const shown = JSON.stringify(name);
-  const reasons: string[] = [];
-  if (name.length > MAX_NAME_LENGTH) {
-    reasons.push(`name: ${name.length} characters, at most ${MAX_NAME_LENGTH} allowed (WebMCP)`);
-  }
-  if (!CAPELL_NAME_PATTERN.test(name)) {
-    reasons.push(`name: ${shown} is not a lowercase dotted name matching ${CAPELL_NAME_PATTERN.source} (Capell Agent Schema)`);
-  } else if (!WEBMCP_NAME_PATTERN.test(name)) {
-    reasons.push(`name: ${shown} does not match ${WEBMCP_NAME_PATTERN.source} (WebMCP)`);
-  }
+export function validateCapellName(name: unknown): Reason[] {
+  if (typeof name !== 'string') return [['name', 'nameRequired']];
+  const reasons: Reason[] = [];
+  if (name.length > MAX_NAME_LENGTH) reasons.push(['name', 'nameLength', name.length]);
+  if (!CAPELL_NAME_PATTERN.test(name)) reasons.push(['name', 'namePattern', name]);
+  else if (!WEBMCP_NAME_PATTERN.test(name)) reasons.push(['name', 'nameWebMCP', name]);
   return reasons;
 }

@@ -1,96 +1,27 @@
 /**
- * The Capell declaration normaliser: one raw declaration in, a ToolSpec or every reason it was
- * rejected out. Pure (no DOM, no network) so the browser and the CLI reach the same verdict.
+ * The Capell declaration normaliser with readable reasons: what the CLI, the library and the
+ * tests call. The runtime uses `checkCapellDeclaration` directly and renders reasons lazily.
  */
-import { normaliseBinding } from './binding-policy.js';
-import { resolveDescription, type Messages } from './i18n.js';
-import { validateCapellName } from './names.js';
-import { checkOutputSchema, normaliseInputSchema } from './schema-policy.js';
-import type { Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
-import { isPlainObject } from '../is-plain-object.js';
+import { checkCapellDeclaration, type NormaliseContext } from './check-declaration.js';
+import { renderReason } from './reason-text.js';
+import type { ToolSpec } from './tool-spec.js';
 
-/** Core's normaliser: the keys a declaration may have. */
-export const ALLOWED_DECLARATION_KEYS: ReadonlySet<string> = new Set([
-  'name', 'description', 'descriptionKey', 'inputSchema', 'outputSchema', 'effect', 'binding', 'ownerPackage',
-]);
+export { ALLOWED_DECLARATION_KEYS, checkCapellDeclaration, type CheckResult, type NormaliseContext } from './check-declaration.js';
 
-/** The context a declaration is read in. */
-export interface NormaliseContext {
-  /** Label for the Report, e.g. `capell-island[0]`. */
-  source: string;
-  /** The page's origin, e.g. `https://shop.example`; endpoint targets must stay on it. */
-  origin: string;
-  /** Translations for `descriptionKey` (the manifest island's `messages`). */
-  messages: Messages;
-}
-
-/** The outcome of normalising one declaration; never thrown. */
+/** The outcome of normalising one declaration; never thrown. Reasons read `<field>: <rule>`. */
 export type NormaliseResult =
   | { ok: true; spec: ToolSpec }
   | { ok: false; name: string; reasons: string[] };
 
-/** Core API bindings are paginated; their tools accept these even when the site left them out. */
-const PAGINATION_PROPERTIES: Readonly<Record<string, JSONSchema>> = {
-  cursor: { type: 'string', description: 'Opaque cursor from links.next or links.previous of an earlier answer.' },
-  limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Items per page.' },
-};
-
-function annotationsFor(effect: Effect): ToolAnnotations {
-  // Capell Agent Schema: public tools are read-only unless they declare effect: write.
-  return effect === 'read' ? { readOnlyHint: true } : { readOnlyHint: false, consequentialHint: true };
-}
-
 /**
  * Normalises one Capell tool declaration (Capell Agent Schema, "Tool declarations", and Core's
- * normaliser rules): allowed keys; `name` (Core's pattern and WebMCP's); `description` or a
- * translated `descriptionKey`, 1–500 code points; `effect` `read` | `write`; `binding` rules;
- * `inputSchema` / `outputSchema` under the schema policy. Collects every reason, never throws.
- * Search and property-query tools get optional `cursor` and `limit` inputs when their schema lists
- * properties without them (DESIGN section 4: every paginated tool accepts them).
+ * normaliser rules; see `checkCapellDeclaration`) and renders every reason as one line naming the
+ * field and the rule.
  * @example
- * normaliseCapellDeclaration({ name: 'page.lookup', description: 'This page', effect: 'read',
- *   binding: { type: 'inline', target: 'page' } }, { source: 'capell-island[0]', origin, messages: {} })
- * // → { ok: true, spec: { name: 'page.lookup', inputSchema: { type: 'object', additionalProperties: false }, … } }
+ * normaliseCapellDeclaration({ name: 'Catalogue Lookup', … }, context)
+ * // → { ok: false, name: 'Catalogue Lookup', reasons: ['name: "Catalogue Lookup" is not a lowercase dotted name matching …'] }
  */
 export function normaliseCapellDeclaration(raw: unknown, context: NormaliseContext): NormaliseResult {
-  if (!isPlainObject(raw)) return { ok: false, name: '', reasons: ['declaration: must be a JSON object'] };
-  const name = typeof raw.name === 'string' ? raw.name : '';
-  const reasons: string[] = [];
-  for (const key of Object.keys(raw)) {
-    if (!ALLOWED_DECLARATION_KEYS.has(key)) {
-      reasons.push(`${key}: not an allowed declaration key (${[...ALLOWED_DECLARATION_KEYS].join(', ')})`);
-    }
-  }
-  reasons.push(...validateCapellName(raw.name));
-  const description = resolveDescription(raw, context.messages);
-  if (description.reasons) reasons.push(...description.reasons);
-  let effect: Effect | undefined;
-  if (raw.effect === 'read' || raw.effect === 'write') effect = raw.effect;
-  else reasons.push(`effect: required, must be "read" or "write" (got ${JSON.stringify(raw.effect) ?? 'nothing'})`);
-  if (raw.ownerPackage !== undefined && typeof raw.ownerPackage !== 'string') reasons.push('ownerPackage: must be a string');
-  const binding = normaliseBinding(raw.binding, effect, context.origin);
-  if (binding.reasons) reasons.push(...binding.reasons);
-  const input = normaliseInputSchema(raw.inputSchema);
-  reasons.push(...input.reasons);
-  reasons.push(...checkOutputSchema(raw.outputSchema));
-  if (reasons.length > 0 || !effect || !binding.binding || description.description === undefined) {
-    return { ok: false, name, reasons };
-  }
-  let inputSchema = input.schema;
-  if ((binding.binding.type === 'search' || binding.binding.type === 'property-query') && isPlainObject(inputSchema.properties)) {
-    const properties = { ...inputSchema.properties };
-    for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
-    inputSchema = { ...inputSchema, properties };
-  }
-  const spec: ToolSpec = {
-    name,
-    description: description.description,
-    inputSchema,
-    annotations: annotationsFor(effect),
-    effect,
-    binding: binding.binding,
-    source: context.source,
-  };
-  if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
-  return { ok: true, spec };
+  const result = checkCapellDeclaration(raw, context);
+  return result.ok ? result : { ok: false, name: result.name, reasons: result.reasons.map(renderReason) };
 }

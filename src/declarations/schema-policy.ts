@@ -5,10 +5,11 @@
  * every call.
  */
 import { isPlainObject } from '../is-plain-object.js';
+import type { Reason } from './reason.js';
 import type { JSONSchema } from './tool-spec.js';
 
 /** What a keyword's value must be; sub-schema kinds are walked, the others checked. */
-type KeywordKind =
+export type KeywordKind =
   | 'schema' | 'schemas' | 'schemaMap' | 'items'
   | 'count' | 'number' | 'string' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
 
@@ -25,12 +26,6 @@ const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
 
 /** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use. */
 export const ALLOWED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(Object.keys(KEYWORD_KINDS));
-
-const EXPECTED: Partial<Record<KeywordKind, string>> = {
-  count: 'a non-negative integer', number: 'a number', string: 'a string', array: 'an array',
-  strings: 'an array of strings', type: 'a JSON type name or an array of them',
-  schemaMap: 'an object of schemas', schemas: 'a non-empty array of schemas',
-};
 
 /** The `$schema` values accepted, and the validator dialect each selects. */
 export const SCHEMA_DIALECTS: Readonly<Record<string, '2020-12' | '7'>> = {
@@ -73,19 +68,19 @@ function resolveLocalRef(root: unknown, ref: string): unknown {
  * @param field label for reasons, e.g. `inputSchema`.
  * @returns reasons, each naming the JSON Pointer of the offending keyword; empty when allowed.
  */
-export function checkSchemaPolicy(schema: unknown, field: string): string[] {
+export function checkSchemaPolicy(schema: unknown, field: string): Reason[] {
   let size: number;
   try {
     size = JSON.stringify(schema)?.length ?? 0;
   } catch {
-    return [`${field}: not serialisable as JSON`];
+    return [[field, 'notSerialisable']];
   }
-  if (size > MAX_SCHEMA_SIZE) return [`${field}: ${size} characters of JSON, at most ${MAX_SCHEMA_SIZE} allowed`];
-  const reasons: string[] = [];
+  if (size > MAX_SCHEMA_SIZE) return [[field, 'schemaSize', size]];
+  const reasons: Reason[] = [];
   walk(schema, `${field}`, 0, schema, reasons);
   if (reasons.length === 0) {
     const loop = findEndlessRef(schema);
-    if (loop) reasons.push(`${field}: $ref ${JSON.stringify(loop)} loops back to itself without descending into a property or item (the validator would never finish)`);
+    if (loop) reasons.push([field, 'refLoop', loop]);
   }
   return reasons;
 }
@@ -125,21 +120,21 @@ function findEndlessRef(root: unknown): string | undefined {
   return visit(root, new Set());
 }
 
-function walk(node: unknown, at: string, depth: number, root: unknown, reasons: string[]): void {
-  if (depth > MAX_SCHEMA_DEPTH) return void reasons.push(`${at}: schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+function walk(node: unknown, at: string, depth: number, root: unknown, reasons: Reason[]): void {
+  if (depth > MAX_SCHEMA_DEPTH) return void reasons.push([at, 'tooDeep']);
   if (typeof node === 'boolean') return;
-  if (!isPlainObject(node)) return void reasons.push(`${at}: a schema must be an object or a boolean`);
+  if (!isPlainObject(node)) return void reasons.push([at, 'schemaShape']);
   for (const [keyword, value] of Object.entries(node)) {
     const here = `${at}/${keyword}`;
     const kind = Object.hasOwn(KEYWORD_KINDS, keyword) ? KEYWORD_KINDS[keyword] : undefined;
-    if (!kind) reasons.push(`${here}: unsupported schema keyword ${JSON.stringify(keyword)} (Capell Agent Schema allow-list)`);
-    else if (!checkKeyword(kind, value, here, depth + 1, root, reasons, node === root)) reasons.push(`${here}: must be ${EXPECTED[kind]}`);
+    if (!kind) reasons.push([here, 'keyword', keyword]);
+    else if (!checkKeyword(kind, value, here, depth + 1, root, reasons, node === root)) reasons.push([here, 'mustBe', kind]);
   }
 }
 
 /** Checks one keyword's value, walking sub-schemas; false means "not what EXPECTED[kind] says". */
 function checkKeyword(
-  kind: KeywordKind, value: unknown, here: string, depth: number, root: unknown, reasons: string[], atRoot: boolean,
+  kind: KeywordKind, value: unknown, here: string, depth: number, root: unknown, reasons: Reason[], atRoot: boolean,
 ): boolean {
   const sub = (schema: unknown, key: string | number) => walk(schema, `${here}/${key}`, depth, root, reasons);
   switch (kind) {
@@ -179,19 +174,19 @@ function checkKeyword(
       } catch {
         // reported below
       }
-      reasons.push(`${here}: ${JSON.stringify(value)} is not a valid regular expression`);
+      reasons.push([here, 'pattern', value]);
       return true;
     case 'dialect':
-      if (!atRoot) reasons.push(`${here}: only allowed at the schema root`);
+      if (!atRoot) reasons.push([here, 'dialectPlacement']);
       else if (typeof value !== 'string' || !Object.hasOwn(SCHEMA_DIALECTS, value)) {
-        reasons.push(`${here}: ${JSON.stringify(value)} is not JSON Schema 2020-12 or draft-07`);
+        reasons.push([here, 'dialect', value]);
       }
       return true;
     case 'ref':
       if (typeof value !== 'string' || !value.startsWith('#')) {
-        reasons.push(`${here}: ${JSON.stringify(value)} is not a local reference (remote $ref is never fetched)`);
+        reasons.push([here, 'remoteRef', value]);
       } else if (resolveLocalRef(root, value) === undefined) {
-        reasons.push(`${here}: ${JSON.stringify(value)} does not resolve in this schema`);
+        reasons.push([here, 'unresolvedRef', value]);
       }
       return true;
     default: // default, const: any JSON value
@@ -216,12 +211,12 @@ const COMPOSITION_KEYWORDS = ['properties', 'additionalProperties', '$ref', 'any
  * arguments" and becomes `additionalProperties: false`, so any non-empty input is rejected.
  * @returns the normalised copy, or reasons (policy violations, or a root that is not an object).
  */
-export function normaliseInputSchema(schema: unknown): { schema: JSONSchema; reasons: string[] } {
+export function normaliseInputSchema(schema: unknown): { schema: JSONSchema; reasons: Reason[] } {
   if (schema === undefined) return { schema: { type: 'object', additionalProperties: false }, reasons: [] };
-  if (!isPlainObject(schema)) return { schema: {}, reasons: ['inputSchema: must be a JSON Schema object'] };
+  if (!isPlainObject(schema)) return { schema: {}, reasons: [['inputSchema', 'schemaObject']] };
   const reasons = checkSchemaPolicy(schema, 'inputSchema');
   if (schema.type !== undefined && schema.type !== 'object') {
-    reasons.push('inputSchema/type: the root must be "object" (MCP Tool inputSchema)');
+    reasons.push(['inputSchema/type', 'rootObject']);
   }
   if (reasons.length > 0) return { schema: {}, reasons };
   const normalised: JSONSchema = { ...schema, type: 'object' };
@@ -233,8 +228,8 @@ export function normaliseInputSchema(schema: unknown): { schema: JSONSchema; rea
  * Checks an `outputSchema` against the policy (any root type is allowed).
  * @returns reasons; empty when allowed or absent.
  */
-export function checkOutputSchema(schema: unknown): string[] {
+export function checkOutputSchema(schema: unknown): Reason[] {
   if (schema === undefined) return [];
-  if (!isPlainObject(schema) && typeof schema !== 'boolean') return ['outputSchema: must be a JSON Schema object'];
+  if (!isPlainObject(schema) && typeof schema !== 'boolean') return [['outputSchema', 'schemaObject']];
   return checkSchemaPolicy(schema, 'outputSchema');
 }

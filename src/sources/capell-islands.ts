@@ -1,11 +1,11 @@
 /**
  * Reads the JSON islands Capell's frontend writes into a page (DESIGN section 2):
- * the tools manifest `<script type="application/json" data-capell-agent-tools>` (one or more) and
- * the page graph `<script type="application/ld+json" data-capell-agent-schema>`.
+ * the tools manifest `<script type="application/json" data-capell-agent-tools>` (one or more).
+ * The page graph island is read by the inline binding, at call time (bindings/inline.ts).
  */
 import type { Messages } from '../declarations/i18n.js';
-import type { JSONValue } from '../declarations/tool-spec.js';
-import { MANIFEST_REJECTION_NAME, type Rejection } from '../report.js';
+import type { PendingRejection, Reason } from '../declarations/reason.js';
+import { MANIFEST_REJECTION_NAME } from '../report.js';
 import { isPlainObject } from '../is-plain-object.js';
 
 /** Capell Agent Schema version marker this runtime reads. */
@@ -13,9 +13,6 @@ export const CAPELL_AGENT_SCHEMA_VERSION = 1;
 
 /** Selector of the tools manifest islands. */
 export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
-
-/** Selector of the page graph island (the inline binding's payload). */
-export const PAGE_GRAPH_SELECTOR = 'script[data-capell-agent-schema]';
 
 /** One raw declaration with where it came from and the translations of its island. */
 export interface RawDeclaration {
@@ -27,7 +24,7 @@ export interface RawDeclaration {
 /** What the islands of a page hold: declarations to normalise and islands that were unreadable. */
 export interface IslandReading {
   declarations: RawDeclaration[];
-  rejected: Rejection[];
+  rejected: PendingRejection[];
   /** The first island's `messages` merged with later ones (UI text such as `confirmForm`). */
   messages: Messages;
 }
@@ -44,35 +41,21 @@ export function readCapellIslands(root: ParentNode): IslandReading {
   const islands = root.querySelectorAll(TOOLS_ISLAND_SELECTOR);
   islands.forEach((island, index) => {
     const source = `capell-island[${index}]`;
-    const reject = (reason: string) => reading.rejected.push({ name: MANIFEST_REJECTION_NAME, source, reasons: [reason] });
+    const reject = (reason: Reason) => reading.rejected.push({ name: MANIFEST_REJECTION_NAME, source, reasons: [reason] });
     let manifest: unknown;
     try {
       manifest = JSON.parse(island.textContent ?? '');
     } catch (error) {
-      return reject(`manifest: not valid JSON (${(error as Error).message})`);
+      return reject(['manifest', 'manifestJSON', (error as Error).message]);
     }
-    if (!isPlainObject(manifest)) return reject('manifest: must be a JSON object');
+    if (!isPlainObject(manifest)) return reject(['manifest', 'manifestObject']);
     if (manifest.capellAgentSchema !== CAPELL_AGENT_SCHEMA_VERSION) {
-      return reject(`manifest.capellAgentSchema: ${JSON.stringify(manifest.capellAgentSchema) ?? 'missing'} is not a supported version (this runtime reads ${CAPELL_AGENT_SCHEMA_VERSION})`);
+      return reject(['manifest.capellAgentSchema', 'manifestVersion', manifest.capellAgentSchema, CAPELL_AGENT_SCHEMA_VERSION]);
     }
-    if (!Array.isArray(manifest.tools)) return reject('manifest.tools: must be an array of declarations');
+    if (!Array.isArray(manifest.tools)) return reject(['manifest.tools', 'manifestTools']);
     const messages = isPlainObject(manifest.messages) ? manifest.messages : {};
     reading.messages = { ...messages, ...reading.messages };
     for (const declaration of manifest.tools) reading.declarations.push({ declaration, source, messages });
   });
   return reading;
-}
-
-/**
- * Reads the page graph (the published page as JSON-LD) from its island.
- * @returns `{ ok: true, graph }` or `{ ok: false, reason }` when the island is missing or invalid.
- */
-export function readPageGraph(root: ParentNode): { ok: true; graph: JSONValue } | { ok: false; reason: string } {
-  const island = root.querySelector(PAGE_GRAPH_SELECTOR);
-  if (!island) return { ok: false, reason: `this page has no page payload (${PAGE_GRAPH_SELECTOR})` };
-  try {
-    return { ok: true, graph: JSON.parse(island.textContent ?? '') as JSONValue };
-  } catch (error) {
-    return { ok: false, reason: `the page payload is not valid JSON (${(error as Error).message})` };
-  }
 }

@@ -1,0 +1,102 @@
+/**
+ * The texts of declaration rejection reasons. Kept out of the start-up chunk: a page whose
+ * declarations are all valid never loads it; the runtime imports it only to explain a rejection
+ * (and the CLI always). Each entry renders the part after `<field>: `.
+ */
+import { BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
+import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
+import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
+import type { PendingRejection, Reason } from './reason.js';
+import type { Rejection } from '../report.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
+
+const show = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
+
+/** What a keyword's value must be, by kind (schema-policy.ts). */
+const EXPECTED: Partial<Record<KeywordKind, string>> = {
+  count: 'a non-negative integer', number: 'a number', string: 'a string', array: 'an array',
+  strings: 'an array of strings', type: 'a JSON type name or an array of them',
+  schemaMap: 'an object of schemas', schemas: 'a non-empty array of schemas',
+};
+
+/** Reason code → text of the rule it breaks. */
+export const REASON_TEXT = {
+  // Declaration (Core's normaliser).
+  declarationObject: () => 'must be a JSON object',
+  declarationKey: (allowed: string) => `not an allowed declaration key (${allowed})`,
+  effect: (value: unknown) => `required, must be "read" or "write" (got ${show(value)})`,
+  string: () => 'must be a string',
+  // Names (Capell Agent Schema and WebMCP).
+  nameRequired: () => 'required, must be a string',
+  nameLength: (length: number) => `${length} characters, at most ${MAX_NAME_LENGTH} allowed (WebMCP)`,
+  namePattern: (name: string) => `${show(name)} is not a lowercase dotted name matching ${CAPELL_NAME_PATTERN.source} (Capell Agent Schema)`,
+  nameWebMCP: (name: string) => `${show(name)} does not match ${WEBMCP_NAME_PATTERN.source} (WebMCP)`,
+  duplicate: (name: string, owner: string) => `${show(name)} is already declared by ${owner} (the first declaration wins)`,
+  // Descriptions.
+  nonEmptyString: () => 'must be a non-empty string',
+  noTranslation: (key: string) => `no translation for ${show(key)} in the manifest's messages`,
+  descriptionRequired: () => 'required (description or descriptionKey)',
+  emptyText: () => 'empty after translation',
+  textLength: (length: number) => `${length} code points, at most ${MAX_DESCRIPTION_CODE_POINTS} allowed`,
+  // Bindings.
+  bindingObject: () => 'required, must be an object { type, target }',
+  bindingKey: () => 'not allowed (binding keys are type and target)',
+  bindingType: (type: unknown) => `${show(type)} is not one of ${BINDING_TYPES.join(', ')}`,
+  targetRequired: () => 'required, must be a non-empty string',
+  controlCharacters: () => 'contains control characters',
+  handler: (target: string) => `${show(target)} contains "::" (handlers are not bindings)`,
+  inlineTarget: () => `the inline binding is reserved for Core's page payload (target "page")`,
+  identifier: (target: string) => `${show(target)} is not a stable identifier matching ${IDENTIFIER_TARGET_PATTERN.source}`,
+  formRead: () => 'a form binding must declare effect "write"',
+  readOnlyBinding: (type: string) => `a ${type} binding is read-only, it cannot declare effect "write"`,
+  notOriginRelative: (target: string) => `${show(target)} is not an origin-relative path (must start with one "/")`,
+  whitespace: (target: string) => `${show(target)} contains whitespace`,
+  fragment: (target: string) => `${show(target)} contains a fragment ("#")`,
+  backslash: (target: string) => `${show(target)} contains a backslash`,
+  badPath: (target: string) => `${show(target)} is not a valid URL path`,
+  otherOrigin: (target: string, origin: string) => `${show(target)} resolves to ${origin}, not this page's origin`,
+  // Schemas (the Capell keyword allow-list and what a validator can finish).
+  notSerialisable: () => 'not serialisable as JSON',
+  schemaSize: (size: number) => `${size} characters of JSON, at most ${MAX_SCHEMA_SIZE} allowed`,
+  refLoop: (ref: string) => `$ref ${show(ref)} loops back to itself without descending into a property or item (the validator would never finish)`,
+  tooDeep: () => `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`,
+  schemaShape: () => 'a schema must be an object or a boolean',
+  keyword: (keyword: string) => `unsupported schema keyword ${show(keyword)} (Capell Agent Schema allow-list)`,
+  mustBe: (kind: KeywordKind) => `must be ${EXPECTED[kind] ?? kind}`,
+  pattern: (value: unknown) => `${show(value)} is not a valid regular expression`,
+  dialectPlacement: () => 'only allowed at the schema root',
+  dialect: (value: unknown) => `${show(value)} is not JSON Schema 2020-12 or draft-07`,
+  remoteRef: (value: unknown) => `${show(value)} is not a local reference (remote $ref is never fetched)`,
+  unresolvedRef: (value: string) => `${show(value)} does not resolve in this schema`,
+  schemaObject: () => 'must be a JSON Schema object',
+  rootObject: () => 'the root must be "object" (MCP Tool inputSchema)',
+  // Manifests.
+  manifestJSON: (message: string) => `not valid JSON (${message})`,
+  manifestObject: () => 'must be a JSON object',
+  manifestVersion: (value: unknown, supported: number) => `${JSON.stringify(value) ?? 'missing'} is not a supported version (this runtime reads ${supported})`,
+  manifestTools: () => 'must be an array of declarations',
+  // What this runtime version can execute.
+  writeUnsupported: (type: string) => `"write" (${type} binding) needs the user-confirmation flow, which this runtime version does not have yet`,
+  bindingUnsupported: (type: string) => `"${type}" is not supported by this runtime version`,
+} satisfies Record<string, (...args: never[]) => string>;
+
+/** The catalogue's type, for `Reason`. */
+export type ReasonTexts = typeof REASON_TEXT;
+
+/**
+ * Renders a reason as the one line a Report and the CLI show: `<field>: <rule>`.
+ * @example renderReason(['binding.target', 'fragment', '/x#y']) // 'binding.target: "/x#y" contains a fragment ("#")'
+ */
+export function renderReason(reason: Reason): string {
+  const [field, code, ...args] = reason;
+  return `${field}: ${(REASON_TEXT[code] as (...values: unknown[]) => string)(...args)}`;
+}
+
+/** Renders the coded reasons of pending rejections; text reasons pass through unchanged. */
+export function renderRejections(pending: readonly PendingRejection[]): Rejection[] {
+  return pending.map(({ name, source, reasons }) => ({
+    name,
+    source,
+    reasons: reasons.map((reason) => (typeof reason === 'string' ? reason : renderReason(reason))),
+  }));
+}
