@@ -1,6 +1,8 @@
 /**
- * One start of the runtime: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3).
+ * One start of the runtime: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3),
+ * and the audit of the page's interactive surfaces.
  */
+import { auditSurfaces, coverageOf } from './audit.js';
 import { unsupportedBindingReason } from './bindings/supported.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
@@ -21,8 +23,11 @@ export interface Runtime {
 // One active runtime per document: a second start() returns the first, so no tool registers twice.
 const active = new WeakMap<Document, Runtime>();
 
-/** Reads every source and normalises it; the first declaration of a name wins. */
-function collectSpecs(config: RuntimeConfig): { specs: ToolSpec[]; rejected: Rejection[] } {
+/**
+ * Reads every source and normalises it; the first declaration of a name wins. `declared` is every
+ * raw declaration, rejected ones included (the audit counts them as covering their surface).
+ */
+function collectSpecs(config: RuntimeConfig): { specs: ToolSpec[]; rejected: Rejection[]; declared: unknown[] } {
   const reading = readCapellIslands(config.document);
   const rejected = [...reading.rejected];
   const specs: ToolSpec[] = [];
@@ -44,7 +49,7 @@ function collectSpecs(config: RuntimeConfig): { specs: ToolSpec[]; rejected: Rej
     if (unsupported) rejected.push({ name: spec.name, source, reasons: [unsupported] });
     else specs.push(spec);
   }
-  return { specs, rejected };
+  return { specs, rejected, declared: reading.declarations.map((raw) => raw.declaration) };
 }
 
 function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSignal): WebMCPTool {
@@ -61,8 +66,9 @@ function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSi
 
 async function run(config: RuntimeConfig, stopController: AbortController): Promise<Report> {
   const found = findHost(config.document);
-  const { specs, rejected } = collectSpecs(config);
-  const report: Report = { api: found.api, registered: [], rejected, audit: [] };
+  const { specs, rejected, declared } = collectSpecs(config);
+  const audit = auditSurfaces(config.document, coverageOf(declared), config.audit);
+  const report: Report = { api: found.api, registered: [], rejected, audit };
   if (found.api === 'none') return report;
   const outcomes = await Promise.all(specs.map(async (spec) => {
     const controller = new AbortController();
@@ -78,6 +84,7 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
     for (const rejection of report.rejected) {
       console.warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
     }
+    for (const entry of audit) console.warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
   }
   return report;
 }
