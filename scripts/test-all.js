@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: builds the bundles, then runs every suite (unit in Node, browser in Chromium with
+ * `npm test`: builds the bundles and the CLI, then runs every suite (unit in Node, browser in Chromium with
  * WebMCP on and off, end-to-end against the demo server) and ends with one line
  * `N passed, N failed` summing them all. Exits 1 when anything failed or a suite did not run.
  */
@@ -22,7 +22,8 @@ function readJSON(path) {
 
 const suites = [];
 
-if (run('npx', ['vite', 'build']) !== 0 || run('npx', ['vite', 'build', '--config', 'vite.iife.config.ts']) !== 0) {
+if (run('npx', ['vite', 'build']) !== 0 || run('npx', ['vite', 'build', '--config', 'vite.iife.config.ts']) !== 0
+  || run('npx', ['vite', 'build', '--config', 'vite.cli.config.ts']) !== 0) {
   writeFileSync(`${RESULTS}/summary.txt`, 'build: failed\n0 passed, 1 failed\n');
   console.log('\nthe build failed; no suite can run\n0 passed, 1 failed');
   process.exit(1);

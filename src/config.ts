@@ -17,6 +17,9 @@ export const MAX_TIMEOUT_MS = 600_000;
 /** `'warn'`: rejections go to `console.warn` (only when WebMCP is present); `'silent'`: never. */
 export type LogLevel = 'warn' | 'silent';
 
+/** The level of audit entries (Capell Agent Schema: "The audit can be configured to fail as an error"). */
+export type AuditOption = 'warning' | 'error';
+
 /**
  * Options of `start()`. All optional.
  * - `document`: the document to read and register for. @default globalThis.document
@@ -24,12 +27,14 @@ export type LogLevel = 'warn' | 'silent';
  *   @default '/agent/v1'
  * - `timeoutMs`: per-request timeout of read calls, in ms, 1–600000. @default 15000
  * - `log`: `'warn'` or `'silent'`. @default 'warn'
+ * - `audit`: level of the Report's audit entries, `'warning'` or `'error'`. @default 'warning'
  */
 export interface RuntimeOptions {
   document?: Document;
   apiBase?: string;
   timeoutMs?: number;
   log?: LogLevel;
+  audit?: AuditOption;
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -41,6 +46,7 @@ export interface RuntimeConfig {
   apiBase: URL;
   timeoutMs: number;
   log: LogLevel;
+  audit: AuditOption;
 }
 
 function originOf(doc: Document): string {
@@ -70,20 +76,23 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   }
   const log = options.log ?? 'warn';
   if (log !== 'warn' && log !== 'silent') throw misuse('log', log, '"warn" or "silent"');
-  return { document: doc, origin, apiBase, timeoutMs, log };
+  const audit = options.audit ?? 'warning';
+  if (audit !== 'warning' && audit !== 'error') throw misuse('audit', audit, '"warning" or "error"');
+  return { document: doc, origin, apiBase, timeoutMs, log, audit };
 }
 
 /**
  * Reads `data-*` configuration from the runtime's own `<script>` element:
- * `data-api-base`, `data-timeout-ms`, `data-log`.
+ * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`.
  * @returns the options; values are checked later by `normaliseOptions`.
  */
 export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {
   const options: RuntimeOptions = {};
   if (!script) return options;
-  const { apiBase, timeoutMs, log } = script.dataset;
+  const { apiBase, timeoutMs, log, audit } = script.dataset;
   if (apiBase !== undefined) options.apiBase = apiBase;
   if (timeoutMs !== undefined) options.timeoutMs = Number(timeoutMs);
   if (log !== undefined) options.log = log as LogLevel;
+  if (audit !== undefined) options.audit = audit as AuditOption;
   return options;
 }

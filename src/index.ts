@@ -4,7 +4,7 @@
  */
 export { start, type Runtime } from './runtime.js';
 export {
-  DEFAULT_API_BASE, DEFAULT_TIMEOUT_MS, type LogLevel, type RuntimeConfig, type RuntimeOptions,
+  DEFAULT_API_BASE, DEFAULT_TIMEOUT_MS, type AuditOption, type LogLevel, type RuntimeConfig, type RuntimeOptions,
 } from './config.js';
 export type { AuditEntry, HostAPI, Rejection, Report } from './report.js';
 export type { CallToolResult } from './result.js';

@@ -1,6 +1,8 @@
 /**
- * One start of the runtime: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3).
+ * One start of the runtime: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3),
+ * and the audit of the page's interactive surfaces.
  */
+import { auditSurfaces, coverageOf } from './audit.js';
 import { unsupportedBindingReason } from './bindings/supported.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { checkCapellDeclaration } from './declarations/check-declaration.js';
@@ -9,7 +11,7 @@ import type { ToolSpec } from './declarations/tool-spec.js';
 import { findHost, registerWithHost, type WebMCPTool } from './host.js';
 import { createExecute } from './tool-execute.js';
 import type { Report } from './report.js';
-import { readCapellIslands } from './sources/capell-islands.js';
+import { readCapellIslands, type IslandReading } from './sources/capell-islands.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -43,9 +45,10 @@ function createSlicer(): () => Promise<void> | undefined {
 // One active runtime per document: a second start() returns the first, so no tool registers twice.
 const active = new WeakMap<Document, Runtime>();
 
-/** Reads every source and normalises it; the first declaration of a name wins. */
-async function collectSpecs(config: RuntimeConfig, slice: () => Promise<void> | undefined): Promise<{ specs: ToolSpec[]; rejected: PendingRejection[] }> {
-  const reading = readCapellIslands(config.document);
+/** Normalises every declaration read from the sources; the first declaration of a name wins. */
+async function collectSpecs(
+  config: RuntimeConfig, reading: IslandReading, slice: () => Promise<void> | undefined,
+): Promise<{ specs: ToolSpec[]; rejected: PendingRejection[] }> {
   const rejected = [...reading.rejected];
   const specs: ToolSpec[] = [];
   const owners = new Map<string, string>();
@@ -96,10 +99,13 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
 
 async function run(config: RuntimeConfig, stopController: AbortController): Promise<Report> {
   const found = findHost(config.document);
-  // Without WebMCP nothing could use a tool: read no declarations, stay invisible.
-  if (found.api === 'none') return { api: 'none', registered: [], rejected: [], audit: [] };
+  const reading = readCapellIslands(config.document);
+  // The audit counts every raw declaration, rejected ones included, as covering its surface.
+  const audit = auditSurfaces(config.document, coverageOf(reading.declarations.map((raw) => raw.declaration)), config.audit);
+  // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
+  if (found.api === 'none') return { api: 'none', registered: [], rejected: [], audit };
   const slice = createSlicer();
-  const { specs, rejected } = await collectSpecs(config, slice);
+  const { specs, rejected } = await collectSpecs(config, reading, slice);
   const registered: string[] = [];
   const registrations: Promise<{ spec: ToolSpec; outcome: Awaited<ReturnType<typeof registerWithHost>> }>[] = [];
   for (const spec of specs) {
@@ -114,11 +120,12 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
     if (outcome.ok) registered.push(spec.name);
     else rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });
   }
-  const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit: [] };
+  const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
   if (config.log === 'warn') {
     for (const rejection of report.rejected) {
       console.warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
     }
+    for (const entry of audit) console.warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
   }
   return report;
 }

@@ -9,6 +9,8 @@ import { escapeHTML } from './html/escape-html.js';
 import { text } from './localisation.js';
 import { sendHTML, sendRedirect, sendText } from './responses.js';
 import { serveStaticFile } from './static-files.js';
+import { SIGNUP_ACTION } from './html/signup-forms.js';
+import { readSignup } from './signup.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -71,8 +73,10 @@ function matchApiBase(path) {
  *   requests: AgentRequestRecord[],
  *   resetRequests: () => void,
  *   submissions: import('./contact-submission.js').ContactSubmission[],
+ *   signups: import('./signup.js').Signup[],
  * }} `requests` records every request below an agent API base (no route exposes it);
- *   `submissions` the contact messages delivered.
+ *   `submissions` the contact messages delivered; `signups` the newsletter and back-in-stock
+ *   sign-ups (`POST /signups`).
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
@@ -82,6 +86,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const requests = [];
   /** @type {import('./contact-submission.js').ContactSubmission[]} */
   const submissions = [];
+  /** @type {import('./signup.js').Signup[]} */
+  const signups = [];
   const csrfToken = randomLetters(40);
   const root = resolve(distDir);
 
@@ -120,8 +126,20 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       }
       return;
     }
+    if (req.method === 'POST' && path === SIGNUP_ACTION) {
+      const outcome = await readSignup(req);
+      if (outcome.status === 'signed-up') {
+        signups.push(outcome.signup);
+        sendRedirect(req, res, 303, outcome.location);
+      } else if (outcome.status === 'too-large') {
+        sendText(req, res, 413, 'Payload too large');
+      } else {
+        sendText(req, res, 422, `The ${outcome.field} field is invalid.`);
+      }
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', contactLang ? 'GET, HEAD, POST' : 'GET, HEAD');
+      res.setHeader('Allow', contactLang || path === SIGNUP_ACTION ? 'GET, HEAD, POST' : 'GET, HEAD');
       sendText(req, res, 405, 'Method not allowed');
       return;
     }
@@ -149,5 +167,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       requests.length = 0;
     },
     submissions,
+    signups,
   };
 }

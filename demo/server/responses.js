@@ -32,7 +32,14 @@ export function sendJSON(req, res, status, body, headers = {}) {
 }
 
 /**
- * An HTML answer.
+ * The strict Content-Security-Policy of every HTML answer: only same-origin scripts (no inline
+ * code, no eval), styles and connections. The JSON islands are data blocks, not scripts, so the
+ * policy leaves them readable; the runtime must work under it (validation without `new Function`).
+ */
+export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * An HTML answer, sent with CONTENT_SECURITY_POLICY.
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
  * @param {number} status
@@ -40,7 +47,7 @@ export function sendJSON(req, res, status, body, headers = {}) {
  * @param {Record<string, string>} [headers]
  */
 export function sendHTML(req, res, status, html, headers = {}) {
-  send(req, res, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...headers }, html);
+  send(req, res, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, ...headers }, html);
 }
 
 /**

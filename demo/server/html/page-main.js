@@ -5,6 +5,7 @@ import { listPublicPages, listSiteTaxonomies } from '../public-pages.js';
 import { renderContactForm } from './contact-form.js';
 import { escapeHTML } from './escape-html.js';
 import { formatDate, formatMoney, formatQuantity } from './format.js';
+import { renderBackInStockForm } from './signup-forms.js';
 
 /** @typedef {import('../catalogue.js').Page} Page */
 /** @typedef {import('../catalogue.js').Language} Language */
@@ -161,8 +162,11 @@ export function renderPageMain(page, context) {
       return `${heading}\n${renderParagraphs(translation)}\n${renderArticleList(articles, context)}`;
     case 'topic':
       return `${heading}\n${renderParagraphs(translation)}\n${renderArticleList(listTermPages(page, 'article', context), context)}`;
-    case 'product':
-      return `<article class="product">${heading}\n${renderParagraphs(translation)}\n${renderProductFacts(page, context)}</article>`;
+    case 'product': {
+      const stock = readPublicProperties(page, /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('product')), lang, now, ['sku', 'in_stock']);
+      const notify = stock.in_stock === false ? `\n${renderBackInStockForm(lang, String(stock.sku), translation.url)}` : '';
+      return `<article class="product">${heading}\n${renderParagraphs(translation)}\n${renderProductFacts(page, context)}${notify}</article>`;
+    }
     case 'article':
       return `<article>${heading}
 <p class="meta">${escapeHTML(text(lang, 'article.published'))} <time datetime="${escapeHTML(page.publishAt)}">${escapeHTML(formatDate(lang, /** @type {string} */ (page.publishAt)))}</time></p>

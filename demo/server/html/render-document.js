@@ -3,6 +3,7 @@ import { renderPageGraphIsland, renderToolsIsland } from '../islands.js';
 import { PAGES } from '../catalogue.js';
 import { toPublicUrl } from '../public-pages.js';
 import { escapeHTML } from './escape-html.js';
+import { renderNewsletterForm } from './signup-forms.js';
 
 /** @typedef {import('../catalogue.js').Language} Language */
 
@@ -22,17 +23,18 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
  * @property {string | null} currentKey key of the page shown, or null (404)
  * @property {Record<string, unknown> | null} graph the page graph island, or null
  * @property {Record<string, unknown> | null} manifest the tools island, or null
+ * @property {string} [path] the page's path (the newsletter form comes back to it)
  */
 
 /**
  * A complete HTML document in the demo theme: head with the page graph island, the tools island,
  * the theme and the runtime script; body with a skip link, header navigation, `<main>` and a
- * footer holding `#agent-status`. No inline script runs: the only inline scripts are the two
+ * footer holding the newsletter form (marked `data-agent-tools="none"`) and `#agent-status`. No inline script runs: the only inline scripts are the two
  * JSON islands.
  * @param {DocumentParts} parts
  * @returns {string}
  */
-export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest }) {
+export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path }) {
   const other = lang === 'en' ? 'de' : 'en';
   const navigation = NAVIGATION_KEYS.map((key) => {
     const url = toPublicUrl(key, lang, now);
@@ -74,6 +76,7 @@ ${main}
 </main>
 <footer class="site-footer">
 <p>${escapeHTML(text(lang, 'footer.note'))}</p>
+${renderNewsletterForm(lang, path ?? toPublicUrl('home', lang, now) ?? '/')}
 <p id="agent-status" role="status">${escapeHTML(text(lang, 'footer.agentStatus'))}</p>
 </footer>
 </body>

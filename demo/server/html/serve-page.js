@@ -52,6 +52,7 @@ export function servePage(req, res, { path, searchParams, now, csrfToken, header
     description: translation.description ?? '',
     main,
     currentKey: page.key,
+    path,
     graph: toPageGraph(page, lang, now),
     manifest: toToolsManifest(lang),
   });

@@ -1,0 +1,222 @@
+/**
+ * The `capell-webmcp` command line (Node): the same declaration rules and the same audit as the
+ * browser runtime, so a site can check its manifest and its pages before they ship.
+ *
+ * ```
+ * capell-webmcp validate <capell.json> [--translations <file.json>] [--origin <url>]
+ * capell-webmcp audit <html-file-or-url> [--strict]
+ * ```
+ *
+ * Exit codes: 0 valid / clean; 1 rejected (validate) or an audit entry at level error (audit);
+ * 2 usage error (unknown command or option, missing argument, unreadable file or URL).
+ * No side effects on import: `bin/capell-webmcp.js` calls `runCLI`.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { parseHTML } from 'linkedom';
+import { auditSurfaces, coverageOf, type AuditLevel, type AuditRoot } from './audit.js';
+import type { Messages } from './declarations/i18n.js';
+import { normaliseCapellDeclaration } from './declarations/normalise.js';
+import { readCapellIslands } from './sources/capell-islands.js';
+
+/** Exit code: the manifest is valid, or the audit found nothing at level error. */
+export const EXIT_OK = 0;
+
+/** Exit code: a declaration (or the manifest) was rejected, or an audit entry is an error. */
+export const EXIT_REJECTED = 1;
+
+/** Exit code: the command line was wrong, or a file or URL could not be read. */
+export const EXIT_USAGE = 2;
+
+/**
+ * The origin endpoint targets are checked against when `--origin` is not given. Any origin works
+ * for the rules (a target must stay on the page's origin, whichever it is); `.invalid` never resolves.
+ */
+export const DEFAULT_ORIGIN = 'https://site.invalid';
+
+/**
+ * The capell.json key that carries the human-readable reason of `"agent_tools": "none"`
+ * (Capell Agent Schema, "Tool declarations": "agent_tools: none with a human-readable reason").
+ */
+export const AGENT_TOOLS_REASON_KEY = 'agent_tools_reason';
+
+/** The `name` printed for a problem with the manifest as a whole. */
+export const MANIFEST_LINE_NAME = '(manifest)';
+
+/** Where the CLI writes: one call per line, without the newline. */
+export interface CLIOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** What `validate` needs besides the manifest. */
+export interface ValidateContext {
+  /** The page origin endpoint targets must stay on, e.g. `https://shop.example`. */
+  origin: string;
+  /** Translations for `descriptionKey` (flat map key → text). */
+  messages: Messages;
+}
+
+const USAGE = `Usage:
+  capell-webmcp validate <capell.json> [--translations <file.json>] [--origin <url>]
+  capell-webmcp audit <html-file-or-url> [--strict]
+
+validate  checks every agent_tools declaration of an extension manifest with the runtime's
+          normaliser, or "agent_tools": "none" with a non-empty "${AGENT_TOOLS_REASON_KEY}".
+          Prints "<name>: <reason>" per rejection reason. --translations: flat JSON map
+          key -> text for descriptionKey. --origin: the site origin (default ${DEFAULT_ORIGIN}).
+audit     lists the page's forms and [data-capell-action] elements that no declaration covers
+          and that are not marked data-agent-tools="none" with a data-agent-tools-reason.
+          Prints "<level>: <surface>: <message>" per entry. --strict: every entry is an error.
+
+Exit codes: 0 ok, 1 rejected / audit error, 2 usage or read error.`;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks an extension manifest (capell.json) the way the runtime checks a tools island: every
+ * `agent_tools` entry through `normaliseCapellDeclaration`, the first declaration of a name wins.
+ * `"agent_tools": "none"` is valid only with a non-empty string `agent_tools_reason`.
+ * Never throws.
+ * @returns one `<name>: <reason>` line per rejection reason; empty when the manifest is valid.
+ *   `<name>` is the declared name, `agent_tools[i]` for an entry without one, or `(manifest)`.
+ * @example validateManifest({ agent_tools: [{ name: 'Bad Name', … }] }, { origin, messages: {} })
+ * // → ['Bad Name: name: "Bad Name" is not a lowercase dotted name …']
+ */
+export function validateManifest(manifest: unknown, context: ValidateContext): string[] {
+  if (!isPlainObject(manifest)) return [`${MANIFEST_LINE_NAME}: must be a JSON object`];
+  const tools = manifest.agent_tools;
+  if (tools === 'none') {
+    const reason = manifest[AGENT_TOOLS_REASON_KEY];
+    return typeof reason === 'string' && reason.trim() !== ''
+      ? []
+      : [`${MANIFEST_LINE_NAME}: agent_tools: "none" needs a human-readable "${AGENT_TOOLS_REASON_KEY}" (a non-empty string)`];
+  }
+  if (!Array.isArray(tools)) {
+    return [`${MANIFEST_LINE_NAME}: agent_tools: required, an array of declarations or "none" with an "${AGENT_TOOLS_REASON_KEY}"`];
+  }
+  const lines: string[] = [];
+  const owners = new Map<string, string>();
+  tools.forEach((declaration, index) => {
+    const source = `agent_tools[${index}]`;
+    const result = normaliseCapellDeclaration(declaration, { source, origin: context.origin, messages: context.messages });
+    if (!result.ok) {
+      for (const reason of result.reasons) lines.push(`${result.name || source}: ${reason}`);
+      return;
+    }
+    const owner = owners.get(result.spec.name);
+    // Same rule and wording as the runtime: the first declaration of a name wins.
+    if (owner !== undefined) lines.push(`${result.spec.name}: name: ${JSON.stringify(result.spec.name)} is already declared by ${owner} (the first declaration wins)`);
+    else owners.set(result.spec.name, source);
+  });
+  return lines;
+}
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${what} ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function readPage(target: string): Promise<string> {
+  if (!/^https?:\/\//i.test(target)) return readText(target, 'HTML file');
+  let response: Response;
+  try {
+    response = await fetch(target, { headers: { Accept: 'text/html' } });
+  } catch (error) {
+    throw new UsageError(`cannot fetch ${target}: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new UsageError(`cannot fetch ${target}: HTTP ${response.status}`);
+  return response.text();
+}
+
+async function validate(args: string[], output: CLIOutput): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, options: { translations: { type: 'string' }, origin: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new UsageError('validate takes exactly one capell.json');
+  const file = positionals[0]!;
+  let origin = DEFAULT_ORIGIN;
+  if (values.origin !== undefined) {
+    const url = URL.canParse(values.origin) ? new URL(values.origin) : undefined;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new UsageError(`--origin: ${JSON.stringify(values.origin)} is not an http(s) URL`);
+    origin = url.origin;
+  }
+  let messages: Messages = {};
+  if (values.translations !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readText(values.translations, 'translations file'));
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`--translations: ${values.translations} is not valid JSON (${(error as Error).message})`);
+    }
+    if (!isPlainObject(parsed)) throw new UsageError(`--translations: ${values.translations} must hold a JSON object (key → text)`);
+    messages = parsed;
+  }
+  const text = await readText(file, 'manifest');
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch (error) {
+    output.out(`${MANIFEST_LINE_NAME}: not valid JSON (${(error as Error).message})`);
+    return EXIT_REJECTED;
+  }
+  const lines = validateManifest(manifest, { origin, messages });
+  for (const line of lines) output.out(line);
+  if (lines.length > 0) return EXIT_REJECTED;
+  const tools = (manifest as { agent_tools: unknown }).agent_tools;
+  output.err(`${file}: ${Array.isArray(tools) ? `${tools.length} agent_tools declarations valid` : 'agent_tools: "none" with a reason'}`);
+  return EXIT_OK;
+}
+
+async function audit(args: string[], output: CLIOutput): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { strict: { type: 'boolean', default: false } } });
+  if (positionals.length !== 1) throw new UsageError('audit takes exactly one HTML file or URL');
+  const target = positionals[0]!;
+  const { document } = parseHTML(await readPage(target));
+  const root = document as unknown as AuditRoot & ParentNode;
+  // The page's own setting, as the runtime reads it from its script tag; --strict overrides it.
+  const pageLevel = document.querySelector('script[data-capell-webmcp]')?.getAttribute('data-audit') === 'error' ? 'error' : 'warning';
+  const level: AuditLevel = values.strict ? 'error' : pageLevel;
+  const reading = readCapellIslands(root);
+  const entries = auditSurfaces(root, coverageOf(reading.declarations.map((raw) => raw.declaration)), level);
+  for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);
+  output.err(`${target}: ${entries.length} audit ${entries.length === 1 ? 'entry' : 'entries'}`);
+  return entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
+}
+
+/**
+ * Runs one command line. Never throws: usage and read errors are printed to `err` and return 2.
+ * @param args the arguments after the program name, e.g. `['validate', 'capell.json']`.
+ * @returns the exit code: `EXIT_OK` 0, `EXIT_REJECTED` 1, `EXIT_USAGE` 2.
+ * @example process.exitCode = await runCLI(process.argv.slice(2));
+ */
+export async function runCLI(args: readonly string[], output: CLIOutput = { out: console.log, err: console.error }): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    if (command === 'validate') return await validate(rest, output);
+    if (command === 'audit') return await audit(rest, output);
+    if (command === 'help' || command === '--help' || command === '-h') {
+      output.out(USAGE);
+      return EXIT_OK;
+    }
+    throw new UsageError(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`);
+  } catch (error) {
+    // parseArgs reports unknown options as TypeErrors with a code; both are command-line mistakes.
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      output.err(`capell-webmcp: ${(error as Error).message}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    output.err(`capell-webmcp: ${(error as Error).stack ?? String(error)}`);
+    return EXIT_USAGE;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The rows of the Capell declaration normaliser table: one row per rule, accepted and rejected.
+ * Rules cite the Capell Agent Schema ("Tool declarations") and Core's normaliser facts
+ * (shared/research-notes.md, "Capell"). Shared by the unit table (test/unit/normalise.test.ts)
+ * and the CLI/runtime parity test (test/e2e/cli-runtime-parity.on.spec.ts), so both judge the
+ * same declarations.
+ */
+
+/** The page origin the rows are judged on (endpoint targets must stay on it). */
+export const ORIGIN = 'https://shop.example';
+
+/** A valid declaration; each row changes it. */
+export const BASE_DECLARATION = {
+  name: 'catalogue.lookup',
+  description: 'Look up a catalogue product by SKU.',
+  inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, additionalProperties: false },
+  outputSchema: { type: 'object' },
+  effect: 'read',
+  binding: { type: 'endpoint', target: '/agent/v1/catalogue/lookup' },
+};
+
+/**
+ * One rule: `change` is applied to BASE_DECLARATION (a key set to `undefined` is removed);
+ * `messages` are the translations; `rejects` matches one of the reasons when the rule rejects.
+ */
+export type DeclarationRow = { rule: string; change: Record<string, unknown>; messages?: Record<string, string>; rejects?: RegExp };
+
+function withBinding(type: string, target: string, effect = 'read'): Record<string, unknown> {
+  return { binding: { type, target }, effect };
+}
+
+/** The rows, one per rule. */
+export const DECLARATION_ROWS: DeclarationRow[] = [
+  // Allowed keys (Core normaliser).
+  { rule: 'a declaration with every allowed key is accepted', change: { ownerPackage: 'vendor/catalogue' } },
+  { rule: 'an unknown key is rejected', change: { handler: 'App\\Tool@run' }, rejects: /^handler: not an allowed declaration key/ },
+  { rule: 'an annotations key is not a Capell declaration key', change: { annotations: { readOnlyHint: true } }, rejects: /^annotations: not an allowed/ },
+  // Name: Core's pattern and WebMCP's.
+  { rule: 'a lowercase dotted name is accepted', change: { name: 'form.submit.contact2', ...withBinding('form', 'contact', 'write') } },
+  { rule: 'a name with a space is rejected', change: { name: 'Catalogue Lookup' }, rejects: /^name: "Catalogue Lookup" is not a lowercase dotted name/ },
+  { rule: 'a name without a dot is rejected', change: { name: 'lookup' }, rejects: /^name: "lookup" is not a lowercase dotted name/ },
+  { rule: 'a name with a zero-width space is rejected', change: { name: 'tool\u200bname' }, rejects: /^name: / },
+  { rule: 'a name with a colon is rejected', change: { name: 'form:submit' }, rejects: /^name: / },
+  { rule: 'a name of 129 characters is rejected', change: { name: `a.${'b'.repeat(127)}` }, rejects: /^name: 129 characters, at most 128/ },
+  { rule: 'a name of 128 characters is accepted', change: { name: `a.${'b'.repeat(126)}` } },
+  { rule: 'a missing name is rejected', change: { name: undefined }, rejects: /^name: required/ },
+  // Description.
+  { rule: 'a description of 500 code points is accepted', change: { description: '😀'.repeat(500) } },
+  { rule: 'a description of 501 code points is rejected', change: { description: 'x'.repeat(501) }, rejects: /^description: 501 code points, at most 500/ },
+  { rule: 'an empty description is rejected', change: { description: '' }, rejects: /^description: empty/ },
+  { rule: 'a missing description is rejected', change: { description: undefined }, rejects: /^description: required/ },
+  { rule: 'a right-to-left description passes through unchanged', change: { description: '\u202Eابحث في الكتالوج' } },
+  { rule: 'a descriptionKey with a translation is accepted', change: { description: undefined, descriptionKey: 'vendor-catalogue::agent.lookup' }, messages: { 'vendor-catalogue::agent.lookup': 'Look up a product.' } },
+  { rule: 'a descriptionKey without a translation is rejected', change: { description: undefined, descriptionKey: 'vendor-catalogue::agent.lookup' }, rejects: /^descriptionKey: no translation for "vendor-catalogue::agent.lookup"/ },
+  // Effect.
+  { rule: 'a missing effect is rejected', change: { effect: undefined }, rejects: /^effect: required, must be "read" or "write"/ },
+  { rule: 'an effect other than read or write is rejected', change: { effect: 'delete' }, rejects: /^effect: required, must be "read" or "write" \(got "delete"\)/ },
+  // Binding keys and types.
+  { rule: 'a binding with an extra key is rejected', change: { binding: { type: 'endpoint', target: '/agent/v1/x', method: 'POST' } }, rejects: /^binding\.method: not allowed/ },
+  { rule: 'a callback binding type is rejected', change: { binding: { type: 'callback', target: 'run' } }, rejects: /^binding\.type: "callback" is not one of/ },
+  { rule: 'a binding without target is rejected', change: { binding: { type: 'endpoint' } }, rejects: /^binding\.target: required/ },
+  { rule: 'a target with "::" is rejected', change: withBinding('search', 'vendor::search'), rejects: /^binding\.target: "vendor::search" contains "::"/ },
+  { rule: 'a target with a control character is rejected', change: withBinding('endpoint', '/agent/v1/x\u0000'), rejects: /^binding\.target: contains control characters/ },
+  // Inline.
+  { rule: 'inline target page is accepted', change: withBinding('inline', 'page') },
+  { rule: 'inline with another target is rejected', change: withBinding('inline', 'menu'), rejects: /^binding\.target: the inline binding is reserved/ },
+  { rule: 'inline cannot write', change: withBinding('inline', 'page', 'write'), rejects: /^effect: a inline binding is read-only/ },
+  // Endpoint targets: same-origin paths.
+  { rule: 'an origin-relative path is accepted', change: withBinding('endpoint', '/agent/v1/navigation') },
+  { rule: 'a protocol-relative URL is rejected', change: withBinding('endpoint', '//evil.example/x'), rejects: /^binding\.target: "\/\/evil\.example\/x" is not an origin-relative path/ },
+  { rule: 'an absolute URL is rejected', change: withBinding('endpoint', 'https://evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
+  { rule: 'a fragment is rejected', change: withBinding('endpoint', '/agent/v1/x#frag'), rejects: /^binding\.target: "\/agent\/v1\/x#frag" contains a fragment/ },
+  { rule: 'a backslash path that browsers read as // is rejected', change: withBinding('endpoint', '/\\evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
+  { rule: 'whitespace in a path is rejected', change: withBinding('endpoint', '/agent/v1/a b'), rejects: /contains whitespace/ },
+  { rule: 'a javascript: URL is rejected', change: withBinding('endpoint', 'javascript:alert(1)'), rejects: /is not an origin-relative path/ },
+  // Identifier targets.
+  { rule: 'a search identifier is accepted', change: withBinding('search', 'pages') },
+  { rule: 'a search selector is rejected', change: withBinding('search', '#pages'), rejects: /^binding\.target: "#pages" is not a stable identifier/ },
+  { rule: 'a property-query identifier is accepted', change: withBinding('property-query', 'product') },
+  { rule: 'a form DOM id is accepted with effect write', change: withBinding('form', 'contact', 'write') },
+  { rule: 'a form selector is rejected', change: withBinding('form', 'form.contact > input', 'write'), rejects: /is not a stable identifier/ },
+  { rule: 'a read form binding is rejected', change: withBinding('form', 'contact', 'read'), rejects: /^effect: a form binding must declare effect "write"/ },
+  { rule: 'a write search binding is rejected', change: withBinding('search', 'pages', 'write'), rejects: /^effect: a search binding is read-only/ },
+  // Schemas.
+  { rule: 'a missing inputSchema means no arguments', change: { inputSchema: undefined } },
+  { rule: 'an inputSchema with a non-object root is rejected', change: { inputSchema: { type: 'string' } }, rejects: /^inputSchema\/type: the root must be "object"/ },
+  { rule: 'an unsupported schema keyword is rejected', change: { inputSchema: { type: 'object', patternProperties: { '^x': {} } } }, rejects: /^inputSchema\/patternProperties: unsupported schema keyword/ },
+  { rule: 'an unsupported nested keyword is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } }, rejects: /^inputSchema\/properties\/a\/uniqueItems: unsupported/ },
+  { rule: 'a property named like a keyword is not a keyword', change: { inputSchema: { type: 'object', properties: { uniqueItems: { type: 'boolean' } } } } },
+  { rule: 'a remote $ref is rejected', change: { inputSchema: { type: 'object', properties: { a: { $ref: 'https://evil.example/s.json' } } } }, rejects: /not a local reference/ },
+  { rule: 'a local $ref that does not resolve is rejected', change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } } }, rejects: /does not resolve/ },
+  { rule: 'a local $ref to $defs is accepted', change: { inputSchema: { type: 'object', properties: { query: { $ref: '#/$defs/Q' } }, $defs: { Q: { type: 'object' } } } } },
+  { rule: 'an invalid pattern is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(' } } } }, rejects: /inputSchema\/properties\/a\/pattern: "\(" is not a valid regular expression/ },
+  { rule: 'a keyword of the wrong type is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', maxLength: '5' } } } }, rejects: /maxLength: must be a non-negative integer/ },
+  { rule: 'an unknown type name is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'text' } } } }, rejects: /type: must be a JSON type name/ },
+  { rule: 'a type array is accepted', change: { inputSchema: { type: 'object', properties: { note: { type: ['string', 'null'] } } } } },
+  { rule: '$schema draft-07 is accepted', change: { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } } },
+  { rule: '$schema 2020-12 is accepted', change: { inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } } },
+  { rule: 'an unknown $schema is rejected', change: { inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, rejects: /is not JSON Schema 2020-12 or draft-07/ },
+  { rule: 'a schema nested deeper than 32 levels is rejected', change: { inputSchema: { type: 'object', properties: { a: nest(40) } } }, rejects: /nested deeper than 32 levels/ },
+  { rule: 'a schema over 64 KiB is rejected', change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
+  { rule: 'an outputSchema with an unsupported keyword is rejected', change: { outputSchema: { type: 'object', if: {} } }, rejects: /^outputSchema\/if: unsupported schema keyword/ },
+];
+
+function nest(depth: number): Record<string, unknown> {
+  return depth === 0 ? { type: 'string' } : { type: 'object', properties: { x: nest(depth - 1) } };
+}
+
+/** BASE_DECLARATION with a row's change applied. */
+export function declarationFor(change: Record<string, unknown>): Record<string, unknown> {
+  const declaration: Record<string, unknown> = { ...BASE_DECLARATION };
+  for (const [key, value] of Object.entries(change)) {
+    if (value === undefined) delete declaration[key];
+    else declaration[key] = value;
+  }
+  return declaration;
+}
