@@ -34,7 +34,7 @@ export const REASON_TEXT = {
   duplicate: (name: string, owner: string) => `${show(name)} is already declared by ${owner} (the first declaration wins)`,
   // Descriptions.
   nonEmptyString: () => 'must be a non-empty string',
-  noTranslation: (key: string) => `no translation for ${show(key)} in the manifest's messages`,
+  noTranslation: (key: string) => `no translation for ${show(key)} (the island's messages, or the CLI's --translations)`,
   descriptionRequired: () => 'required (description or descriptionKey)',
   emptyText: () => 'empty after translation',
   textLength: (length: number) => `${length} code points, at most ${MAX_DESCRIPTION_CODE_POINTS} allowed`,
