@@ -12,6 +12,15 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Longest timeout accepted, in ms (10 minutes). */
 export const MAX_TIMEOUT_MS = 600_000;
 
+/**
+ * How long a write call waits for the person to send or cancel what the agent prepared, in ms
+ * (5 minutes). Then the call resolves `{ status: "pending" }` and the agent's values are taken back.
+ */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 300_000;
+
+/** Longest confirmation wait accepted, in ms (1 hour). */
+export const MAX_CONFIRM_TIMEOUT_MS = 3_600_000;
+
 /** `'warn'`: rejections go to `console.warn` (only when WebMCP is present); `'silent'`: never. */
 export type LogLevel = 'warn' | 'silent';
 
@@ -22,12 +31,15 @@ export type LogLevel = 'warn' | 'silent';
  *   @default '/agent/v1'
  * - `timeoutMs`: per-request timeout of read calls, in ms, 1–600000. @default 15000
  * - `log`: `'warn'` or `'silent'`. @default 'warn'
+ * - `confirmTimeoutMs`: how long a write call waits for the person to send or cancel, in ms,
+ *   1–3600000; then it resolves `{ status: "pending" }`. @default 300000
  */
 export interface RuntimeOptions {
   document?: Document;
   apiBase?: string;
   timeoutMs?: number;
   log?: LogLevel;
+  confirmTimeoutMs?: number;
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -39,6 +51,7 @@ export interface RuntimeConfig {
   apiBase: URL;
   timeoutMs: number;
   log: LogLevel;
+  confirmTimeoutMs: number;
 }
 
 function originOf(doc: Document): string {
@@ -66,20 +79,25 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   }
   const log = options.log ?? 'warn';
   if (log !== 'warn' && log !== 'silent') throw new TypeError(`capell-webmcp: option "log": ${JSON.stringify(log)} is not "warn" or "silent"`);
-  return { document: doc, origin, apiBase, timeoutMs, log };
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+  if (!Number.isInteger(confirmTimeoutMs) || confirmTimeoutMs < 1 || confirmTimeoutMs > MAX_CONFIRM_TIMEOUT_MS) {
+    throw new TypeError(`capell-webmcp: option "confirmTimeoutMs": ${String(confirmTimeoutMs)} is not an integer from 1 to ${MAX_CONFIRM_TIMEOUT_MS} (ms)`);
+  }
+  return { document: doc, origin, apiBase, timeoutMs, log, confirmTimeoutMs };
 }
 
 /**
  * Reads `data-*` configuration from the runtime's own `<script>` element:
- * `data-api-base`, `data-timeout-ms`, `data-log`.
+ * `data-api-base`, `data-timeout-ms`, `data-log`, `data-confirm-timeout-ms`.
  * @returns the options; values are checked later by `normaliseOptions`.
  */
 export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {
   const options: RuntimeOptions = {};
   if (!script) return options;
-  const { apiBase, timeoutMs, log } = script.dataset;
+  const { apiBase, timeoutMs, log, confirmTimeoutMs } = script.dataset;
   if (apiBase !== undefined) options.apiBase = apiBase;
   if (timeoutMs !== undefined) options.timeoutMs = Number(timeoutMs);
   if (log !== undefined) options.log = log as LogLevel;
+  if (confirmTimeoutMs !== undefined) options.confirmTimeoutMs = Number(confirmTimeoutMs);
   return options;
 }

@@ -4,6 +4,7 @@
 import { unsupportedBindingReason } from './bindings/supported.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
+import { nativeFormToolReason } from './forms/native-form.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { findHost, registerWithHost, type WebMCPTool } from './host.js';
 import { createExecute } from './tool-execute.js';
@@ -40,7 +41,7 @@ function collectSpecs(config: RuntimeConfig): { specs: ToolSpec[]; rejected: Rej
       continue;
     }
     owners.set(spec.name, source);
-    const unsupported = unsupportedBindingReason(spec);
+    const unsupported = unsupportedBindingReason(spec) ?? nativeFormToolReason(spec, config.document);
     if (unsupported) rejected.push({ name: spec.name, source, reasons: [unsupported] });
     else specs.push(spec);
   }
