@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
 import { CONTACT_ACTIONS } from './html/contact-form.js';
+import { MESSAGES_PATH, renderMessagesPage } from './html/messages-page.js';
 import { servePage } from './html/serve-page.js';
+import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
 import { text } from './localisation.js';
-import { sendHTML, sendRedirect, sendText } from './responses.js';
+import { sendHTML, sendJSON, sendRedirect, sendText } from './responses.js';
 import { serveStaticFile } from './static-files.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -71,8 +73,10 @@ function matchApiBase(path) {
  *   requests: AgentRequestRecord[],
  *   resetRequests: () => void,
  *   submissions: import('./contact-submission.js').ContactSubmission[],
+ *   subscriptions: string[],
  * }} `requests` records every request below an agent API base (no route exposes it);
- *   `submissions` the contact messages delivered.
+ *   `submissions` the contact messages delivered (listed at `/contact/messages`);
+ *   `subscriptions` the addresses `POST <api-base>/newsletter` accepted.
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
@@ -82,6 +86,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const requests = [];
   /** @type {import('./contact-submission.js').ContactSubmission[]} */
   const submissions = [];
+  /** @type {string[]} */
+  const subscriptions = [];
   const csrfToken = randomLetters(40);
   const root = resolve(distDir);
 
@@ -99,6 +105,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     if (api) {
       const { accept, cookie, origin } = req.headers;
       requests.push({ method: req.method ?? 'GET', path, query: url.search, headers: { accept, cookie, origin } });
+      if (api.subpath === '/newsletter') return handleNewsletter(req, res, csrfToken, subscriptions);
       handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now() });
       return;
     }
@@ -108,6 +115,15 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
     if (req.method === 'POST' && contactLang) {
       const outcome = await readContactSubmission(req, contactLang, csrfToken);
+      // A script (or an agent's runtime) may ask for JSON instead of a redirect to the notice.
+      if ((req.headers.accept ?? '').includes('application/json')) {
+        if (outcome.status === 'sent' && outcome.submission) submissions.push(outcome.submission);
+        if (outcome.status === 'sent') sendJSON(req, res, 200, { status: 'sent' });
+        else if (outcome.status === 'expired') sendJSON(req, res, 419, { message: 'CSRF token mismatch.' });
+        else if (outcome.status === 'too-large') sendJSON(req, res, 413, { message: 'Payload too large.' });
+        else sendJSON(req, res, 422, { message: `The ${outcome.field} field is invalid.`, errors: { [outcome.field]: [`The ${outcome.field} field is invalid.`] } });
+        return;
+      }
       if (outcome.status === 'sent') {
         if (outcome.submission) submissions.push(outcome.submission);
         sendRedirect(req, res, 303, outcome.location);
@@ -123,6 +139,10 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', contactLang ? 'GET, HEAD, POST' : 'GET, HEAD');
       sendText(req, res, 405, 'Method not allowed');
+      return;
+    }
+    if (path === MESSAGES_PATH) {
+      sendHTML(req, res, 200, renderMessagesPage(submissions, now()));
       return;
     }
     /** @type {Record<string, string>} */
@@ -149,5 +169,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       requests.length = 0;
     },
     submissions,
+    subscriptions,
   };
 }
