@@ -74,9 +74,11 @@ function matchApiBase(path) {
  *   resetRequests: () => void,
  *   submissions: import('./contact-submission.js').ContactSubmission[],
  *   subscriptions: string[],
+ *   formPosts: { path: string, accept: string | undefined }[],
  * }} `requests` records every request below an agent API base (no route exposes it);
  *   `submissions` the contact messages delivered (listed at `/contact/messages`);
- *   `subscriptions` the addresses `POST <api-base>/newsletter` accepted.
+ *   `subscriptions` the addresses `POST <api-base>/newsletter` accepted; `formPosts` every POST
+ *   that reached a contact form action, accepted or not (tests count them).
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
@@ -88,6 +90,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const submissions = [];
   /** @type {string[]} */
   const subscriptions = [];
+  /** @type {{ path: string, accept: string | undefined }[]} */
+  const formPosts = [];
   const csrfToken = randomLetters(40);
   const root = resolve(distDir);
 
@@ -114,6 +118,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
 
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
     if (req.method === 'POST' && contactLang) {
+      formPosts.push({ path, accept: req.headers.accept });
       const outcome = await readContactSubmission(req, contactLang, csrfToken);
       // A script (or an agent's runtime) may ask for JSON instead of a redirect to the notice.
       if ((req.headers.accept ?? '').includes('application/json')) {
@@ -170,5 +175,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     },
     submissions,
     subscriptions,
+    formPosts,
   };
 }
