@@ -84,6 +84,7 @@ export interface ConfirmWriteHandlers {
  * @cssprop --capell-confirm-accent-ink - text on the accent colour @default #ffffff
  * @cssprop --capell-confirm-radius - corner radius @default 0.5rem
  * @cssprop --capell-confirm-font - font @default inherit
+ * @cssprop --capell-confirm-max-width - widest the panel grows @default 40rem
  * @example
  * const panel = document.createElement('capell-confirm-write');
  * form.after(panel);
@@ -97,7 +98,7 @@ export class CapellConfirmWrite extends LitElement {
   };
 
   static override styles = css`
-    :host { display: block; margin: 1rem 0; font: var(--capell-confirm-font, inherit); }
+    :host { display: block; margin: 1rem 0; max-width: var(--capell-confirm-max-width, 40rem); font: var(--capell-confirm-font, inherit); }
     :host([hidden]) { display: none; }
     section {
       background: var(--capell-confirm-background, #ffffff);
