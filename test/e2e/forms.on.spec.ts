@@ -88,8 +88,10 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
 
+    // Awaited from before the click: the page navigates to the thank-you notice right after.
+    const outcome = callResult(page);
     await page.locator('#contact button[type="submit"]').click();
-    const result = await callResult(page);
+    const result = await outcome;
     expect(result.structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(JSON.parse(result.content[0]!.text)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
@@ -103,8 +105,9 @@ test.describe('form.submit.contact: the person confirms', () => {
   test('a person who sends with Enter in a field sends too', async ({ page }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog')).toBeVisible();
+    const outcome = callResult(page);
     await page.locator('#contact-email').press('Enter');
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
   });
 
   test('Cancel resolves cancelled, puts back what the person had typed and sends nothing', async ({ page, demo }) => {
@@ -223,7 +226,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     const before = demo.submissions.length;
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog')).toBeVisible();
-    const result = page.evaluate(() => (window as unknown as { pendingCall: Promise<Result> }).pendingCall);
+    const result = callResult(page);
     await page.locator('#contact button[type="submit"]').click();
     expect((await result).structuredContent).toEqual({ status: 'pending' });
     await page.waitForURL(/\/contact\?sent=1$/);
