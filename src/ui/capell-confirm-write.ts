@@ -193,9 +193,10 @@ export class CapellConfirmWrite extends LitElement {
     const hadFocus = this.matches(':focus-within');
     const returnTo = this.#returnFocus;
     this.#returnFocus = null;
+    // Fired while still in the document, so it bubbles to the page's listeners.
+    this.dispatchEvent(new CustomEvent('capell-webmcp:confirm-close', { detail: { outcome }, bubbles: true, composed: true }));
     this.remove();
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
-    this.dispatchEvent(new CustomEvent('capell-webmcp:confirm-close', { detail: { outcome }, bubbles: true, composed: true }));
   }
 
   #cancel = (): void => {

@@ -264,6 +264,25 @@ describe('forms: form tools through WebMCP', () => {
     expect(result.content[0]!.text).to.equal('form.submit.fixture: there is no form #fixture on this page');
   });
 
+  it('refuses a second call for a form that is still waiting for the person, and cancels through the panel', async () => {
+    mountForm('<input name="name" aria-label="Name"><button>Send</button>');
+    await startFormTool({ name: { type: 'string' } });
+    const first = callTool('form.submit.fixture', { name: 'Ada' });
+    let cancel: HTMLButtonElement | null | undefined;
+    for (let tries = 0; tries < 100 && !cancel; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      cancel = document.querySelector('capell-confirm-write')?.shadowRoot?.querySelector<HTMLButtonElement>('[part~="cancel"]');
+    }
+    const second = await callTool('form.submit.fixture', { name: 'Grace' });
+    expect(second.content[0]!.text).to.equal('form.submit.fixture: form #fixture is already waiting for the person to check an earlier proposal');
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
+    const closed = new Promise<string>((resolve) => document.addEventListener('capell-webmcp:confirm-close', (event) => resolve((event as CustomEvent<{ outcome: string }>).detail.outcome), { once: true }));
+    cancel!.click(); // cancelling needs no consent: it never sends anything
+    expect((await first).structuredContent).to.deep.equal({ status: 'cancelled' });
+    expect(await closed).to.equal('cancelled');
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+  });
+
   it('shows the panel with the island\'s messages and resolves pending when the runtime stops', async () => {
     mountForm('<input name="name" aria-label="Name"><button>Send</button>');
     await startFormTool({ name: { type: 'string' } });

@@ -149,6 +149,24 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(demo.formPosts).toEqual([]);
   });
 
+  test('navigating away while the panel is open settles the call as pending and sends nothing', async ({ page, demo }) => {
+    // While a document unloads only a beacon still gets out; the server records it (404 or not),
+    // so the closing panel's outcome can be seen after the page is gone.
+    await page.evaluate(() => {
+      document.addEventListener('capell-webmcp:confirm-close', (event) => {
+        navigator.sendBeacon(`/agent/v1/test-beacon?outcome=${(event as CustomEvent<{ outcome: string }>).detail.outcome}`);
+      });
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    demo.requests.length = 0;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
+    await page.waitForURL(`${demo.url}/`);
+    await expect.poll(() => demo.requests.filter((request) => request.path === '/agent/v1/test-beacon').map((request) => request.query))
+      .toEqual(['?outcome=withdrawn']);
+    expect(demo.formPosts).toEqual([]);
+  });
+
   test('script-made submits are not consent: requestSubmit, button.click() and a dispatched SubmitEvent send nothing', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog')).toBeVisible();
