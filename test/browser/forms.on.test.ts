@@ -9,6 +9,7 @@ import { start, type Runtime } from '../../src/index.ts';
 import { planFill, type FillPlan } from '../../src/forms/controls.ts';
 import { fillControls, restoreControls } from '../../src/forms/fill.ts';
 import { watchUserSubmit } from '../../src/forms/user-submit.ts';
+import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
 import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
@@ -164,6 +165,24 @@ describe('forms: script submits are not consent', () => {
     }
     expect(calls).to.have.length(0);
     expect(prevented).to.deep.equal([true, true, true]);
+  });
+});
+
+describe('forms: the CSRF token of write endpoints', () => {
+  it('reads the csrf-token meta first, else the URL-decoded XSRF-TOKEN cookie, at the time it is asked', () => {
+    document.cookie = 'XSRF-TOKEN=abc%3D%3D; path=/';
+    const meta = document.createElement('meta');
+    meta.name = 'csrf-token';
+    meta.content = 'from-meta';
+    try {
+      expect(readCSRFHeader(document)).to.deep.equal({ name: 'X-XSRF-TOKEN', value: 'abc==' });
+      document.head.append(meta);
+      expect(readCSRFHeader(document)).to.deep.equal({ name: 'X-CSRF-TOKEN', value: 'from-meta' });
+    } finally {
+      meta.remove();
+      document.cookie = 'XSRF-TOKEN=; path=/; max-age=0';
+    }
+    expect(readCSRFHeader(document)).to.equal(undefined);
   });
 });
 
