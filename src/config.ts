@@ -14,6 +14,15 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Longest timeout accepted, in ms (10 minutes). */
 export const MAX_TIMEOUT_MS = 600_000;
 
+/**
+ * How long a write call waits for the person to send or cancel what the agent prepared, in ms
+ * (5 minutes). Then the call resolves `{ status: "pending" }` and the agent's values are taken back.
+ */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 300_000;
+
+/** Longest confirmation wait accepted, in ms (1 hour). */
+export const MAX_CONFIRM_TIMEOUT_MS = 3_600_000;
+
 /** `'warn'`: rejections go to `console.warn` (only when WebMCP is present); `'silent'`: never. */
 export type LogLevel = 'warn' | 'silent';
 
@@ -28,6 +37,8 @@ export type AuditOption = 'warning' | 'error';
  * - `timeoutMs`: per-request timeout of read calls, in ms, 1–600000. @default 15000
  * - `log`: `'warn'` or `'silent'`. @default 'warn'
  * - `audit`: level of the Report's audit entries, `'warning'` or `'error'`. @default 'warning'
+ * - `confirmTimeoutMs`: how long a write call waits for the person to send or cancel, in ms,
+ *   1–3600000; then it resolves `{ status: "pending" }`. @default 300000
  */
 export interface RuntimeOptions {
   document?: Document;
@@ -35,6 +46,7 @@ export interface RuntimeOptions {
   timeoutMs?: number;
   log?: LogLevel;
   audit?: AuditOption;
+  confirmTimeoutMs?: number;
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -47,6 +59,7 @@ export interface RuntimeConfig {
   timeoutMs: number;
   log: LogLevel;
   audit: AuditOption;
+  confirmTimeoutMs: number;
 }
 
 function originOf(doc: Document): string {
@@ -78,21 +91,26 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   if (log !== 'warn' && log !== 'silent') throw misuse('log', log, '"warn" or "silent"');
   const audit = options.audit ?? 'warning';
   if (audit !== 'warning' && audit !== 'error') throw misuse('audit', audit, '"warning" or "error"');
-  return { document: doc, origin, apiBase, timeoutMs, log, audit };
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+  if (!Number.isInteger(confirmTimeoutMs) || confirmTimeoutMs < 1 || confirmTimeoutMs > MAX_CONFIRM_TIMEOUT_MS) {
+    throw misuse('confirmTimeoutMs', confirmTimeoutMs, `an integer from 1 to ${MAX_CONFIRM_TIMEOUT_MS} (ms)`);
+  }
+  return { document: doc, origin, apiBase, timeoutMs, log, audit, confirmTimeoutMs };
 }
 
 /**
  * Reads `data-*` configuration from the runtime's own `<script>` element:
- * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`.
+ * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`.
  * @returns the options; values are checked later by `normaliseOptions`.
  */
 export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {
   const options: RuntimeOptions = {};
   if (!script) return options;
-  const { apiBase, timeoutMs, log, audit } = script.dataset;
+  const { apiBase, timeoutMs, log, audit, confirmTimeoutMs } = script.dataset;
   if (apiBase !== undefined) options.apiBase = apiBase;
   if (timeoutMs !== undefined) options.timeoutMs = Number(timeoutMs);
   if (log !== undefined) options.log = log as LogLevel;
   if (audit !== undefined) options.audit = audit as AuditOption;
+  if (confirmTimeoutMs !== undefined) options.confirmTimeoutMs = Number(confirmTimeoutMs);
   return options;
 }

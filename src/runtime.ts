@@ -7,6 +7,7 @@ import { unsupportedBindingReason } from './bindings/supported.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { checkCapellDeclaration } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
+import { nativeFormToolReason } from './forms/native-form.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { findHost, registerWithHost, type WebMCPTool } from './host.js';
 import { createExecute } from './tool-execute.js';
@@ -66,7 +67,7 @@ async function collectSpecs(
       continue;
     }
     owners.set(spec.name, source);
-    const unsupported = unsupportedBindingReason(spec);
+    const unsupported = unsupportedBindingReason(spec) ?? nativeFormToolReason(spec, config.document);
     if (unsupported) rejected.push({ name: spec.name, source, reasons: [unsupported] });
     else specs.push(spec);
   }

@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
 import { CONTACT_ACTIONS } from './html/contact-form.js';
+import { MESSAGES_PATH, renderMessagesPage } from './html/messages-page.js';
 import { servePage } from './html/serve-page.js';
+import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
 import { text } from './localisation.js';
-import { sendHTML, sendRedirect, sendText } from './responses.js';
+import { sendHTML, sendJSON, sendRedirect, sendText } from './responses.js';
 import { serveStaticFile } from './static-files.js';
 import { SIGNUP_ACTION } from './html/signup-forms.js';
 import { readSignup } from './signup.js';
@@ -74,9 +76,13 @@ function matchApiBase(path) {
  *   resetRequests: () => void,
  *   submissions: import('./contact-submission.js').ContactSubmission[],
  *   signups: import('./signup.js').Signup[],
+ *   subscriptions: string[],
+ *   formPosts: { path: string, accept: string | undefined }[],
  * }} `requests` records every request below an agent API base (no route exposes it);
- *   `submissions` the contact messages delivered; `signups` the newsletter and back-in-stock
- *   sign-ups (`POST /signups`).
+ *   `submissions` the contact messages delivered (listed at `/contact/messages`); `signups` the
+ *   newsletter and back-in-stock sign-ups (`POST /signups`); `subscriptions` the addresses
+ *   `POST <api-base>/newsletter` accepted; `formPosts` every POST that reached a contact form
+ *   action, accepted or not (tests count them).
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
@@ -88,6 +94,10 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const submissions = [];
   /** @type {import('./signup.js').Signup[]} */
   const signups = [];
+  /** @type {string[]} */
+  const subscriptions = [];
+  /** @type {{ path: string, accept: string | undefined }[]} */
+  const formPosts = [];
   const csrfToken = randomLetters(40);
   const root = resolve(distDir);
 
@@ -105,6 +115,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     if (api) {
       const { accept, cookie, origin } = req.headers;
       requests.push({ method: req.method ?? 'GET', path, query: url.search, headers: { accept, cookie, origin } });
+      if (api.subpath === '/newsletter') return handleNewsletter(req, res, csrfToken, subscriptions);
       handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now() });
       return;
     }
@@ -113,7 +124,17 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
 
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
     if (req.method === 'POST' && contactLang) {
+      formPosts.push({ path, accept: req.headers.accept });
       const outcome = await readContactSubmission(req, contactLang, csrfToken);
+      // A script (or an agent's runtime) may ask for JSON instead of a redirect to the notice.
+      if ((req.headers.accept ?? '').includes('application/json')) {
+        if (outcome.status === 'sent' && outcome.submission) submissions.push(outcome.submission);
+        if (outcome.status === 'sent') sendJSON(req, res, 200, { status: 'sent' });
+        else if (outcome.status === 'expired') sendJSON(req, res, 419, { message: 'CSRF token mismatch.' });
+        else if (outcome.status === 'too-large') sendJSON(req, res, 413, { message: 'Payload too large.' });
+        else sendJSON(req, res, 422, { message: `The ${outcome.field} field is invalid.`, errors: { [outcome.field]: [`The ${outcome.field} field is invalid.`] } });
+        return;
+      }
       if (outcome.status === 'sent') {
         if (outcome.submission) submissions.push(outcome.submission);
         sendRedirect(req, res, 303, outcome.location);
@@ -143,6 +164,10 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       sendText(req, res, 405, 'Method not allowed');
       return;
     }
+    if (path === MESSAGES_PATH) {
+      sendHTML(req, res, 200, renderMessagesPage(submissions, now()));
+      return;
+    }
     /** @type {Record<string, string>} */
     const headers = {};
     if (!(req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
@@ -168,5 +193,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     },
     submissions,
     signups,
+    subscriptions,
+    formPosts,
   };
 }

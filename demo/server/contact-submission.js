@@ -1,4 +1,4 @@
-import { CONTACT_ACTIONS, CONTACT_TOPICS, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
+import { CONTACT_ACTIONS, CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
 import { parseQuery } from './query.js';
 
 /** Largest form body read, in bytes. */
@@ -20,7 +20,7 @@ export const MAX_FORM_BODY_BYTES = 16 * 1024;
  * @param {number} limit bytes
  * @returns {Promise<string | undefined>} undefined when the body is larger than `limit`
  */
-async function readBody(req, limit) {
+export async function readBody(req, limit) {
   /** @type {Buffer[]} */
   const chunks = [];
   let size = 0;
@@ -55,7 +55,7 @@ export async function readContactSubmission(req, lang, csrfToken) {
   if (typeof fields.website === 'string' && fields.website !== '') return { status: 'sent', location, submission: null };
   const { name, email, topic, message, newsletter } = fields;
   if (typeof name !== 'string' || name.trim() === '' || name.length > NAME_MAX_LENGTH) return { status: 'invalid', field: 'name' };
-  if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)) return { status: 'invalid', field: 'email' };
+  if (typeof email !== 'string' || email.length > EMAIL_MAX_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email)) return { status: 'invalid', field: 'email' };
   if (typeof topic !== 'string' || !CONTACT_TOPICS.includes(/** @type {typeof CONTACT_TOPICS[number]} */ (topic))) {
     return { status: 'invalid', field: 'topic' };
   }

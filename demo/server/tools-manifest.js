@@ -1,6 +1,7 @@
 import { listSiteTaxonomies, listPublicPageTypes } from './public-pages.js';
 import { API_BASES, text } from './localisation.js';
 import { MAX_LIMIT, MAX_QUERY_LENGTH, SKU_PATTERN, TERM_SLUG_PATTERN } from './limits.js';
+import { CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
 
 /** @typedef {import('./catalogue.js').Language} Language */
 
@@ -31,18 +32,83 @@ function rangeSchema(description) {
   };
 }
 
+/** Keys of the confirmation panel's text in the island's `messages` (capell-webmcp's panel). */
+const CONFIRM_MESSAGE_KEYS = /** @type {const} */ ([
+  'confirmForm', 'confirmTitle', 'confirmSendHint', 'confirmRequest', 'confirmSend', 'confirmCancel',
+  'confirmClose', 'confirmSent', 'confirmFailed', 'confirmYes', 'confirmNo',
+]);
+
+/** What a write tool answers: the status of the person's decision (capell-webmcp). */
+const WRITE_STATUS = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { enum: ['submitted', 'cancelled', 'pending'] }, httpStatus: { type: 'integer' } },
+};
+
+/**
+ * `form.submit.contact`, shaped as Capell's form builder shapes form tools: text, email and
+ * textarea fields are strings with `maxLength` (email adds `format: "email"`), the select is a
+ * string `enum` of its option values (not labels), the checkbox a boolean; the CSRF token and the
+ * honeypot are never exposed; top-level `additionalProperties: false`.
+ * @param {Language} lang
+ */
+export function contactFormTool(lang) {
+  return {
+    name: 'form.submit.contact',
+    description: text(lang, 'tool.form.submit.contact'),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH, description: text(lang, 'contact.name') },
+        email: { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: text(lang, 'contact.email') },
+        topic: { type: 'string', enum: [...CONTACT_TOPICS], description: text(lang, 'tool.form.submit.contact.topic') },
+        message: { type: 'string', minLength: 1, maxLength: MESSAGE_MAX_LENGTH, description: text(lang, 'contact.message') },
+        newsletter: { type: 'boolean', description: text(lang, 'contact.newsletter') },
+      },
+      required: ['name', 'email', 'topic', 'message'],
+      additionalProperties: false,
+    },
+    outputSchema: WRITE_STATUS,
+    effect: /** @type {const} */ ('write'),
+    binding: { type: 'form', target: 'contact' },
+  };
+}
+
+/**
+ * `newsletter.subscribe`: a write endpoint (POST JSON, CSRF token), confirmed by the person in
+ * capell-webmcp's panel.
+ * @param {Language} lang
+ */
+export function newsletterTool(lang) {
+  return {
+    name: 'newsletter.subscribe',
+    description: text(lang, 'tool.newsletter.subscribe'),
+    inputSchema: {
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: text(lang, 'tool.newsletter.subscribe.email') } },
+      required: ['email'],
+      additionalProperties: false,
+    },
+    outputSchema: WRITE_STATUS,
+    effect: /** @type {const} */ ('write'),
+    binding: { type: 'endpoint', target: `${API_BASES[lang]}/newsletter` },
+  };
+}
+
 /**
  * The tools manifest Core writes into every page of the demo site (the
  * `data-capell-agent-tools` island), in declaration order: `page.lookup`, `site.search`,
  * `site.navigation`, `taxonomy.browse`, `properties.query`, `catalogue.lookup`. Descriptions are
  * in the page's language; endpoint targets use the language's API base. `messages` holds the
- * text for `descriptionKey` declarations and `confirmForm`. Source: Capell Agent Schema, "Tool
- * declarations"; DESIGN.md §4 (demo site tool names).
+ * text for `descriptionKey` declarations and the confirmation panel (`confirm*`). The contact page
+ * also declares the write tools `form.submit.contact` and `newsletter.subscribe`. Source: Capell
+ * Agent Schema, "Tool declarations"; DESIGN.md §4 (demo site tool names).
  *
  * @param {Language} lang
+ * @param {{ contact?: boolean }} [options] `contact`: the page carries the contact form
  * @returns {{ capellAgentSchema: 1, tools: Record<string, unknown>[], messages: Record<string, string> }}
  */
-export function toToolsManifest(lang) {
+export function toToolsManifest(lang, { contact = false } = {}) {
   const base = API_BASES[lang];
   const read = /** @type {const} */ ('read');
   // outputSchema describes the envelope's `data` (what the runtime checks each answer against).
@@ -151,10 +217,11 @@ export function toToolsManifest(lang) {
         effect: read,
         binding: { type: 'endpoint', target: `${base}/catalogue/lookup` },
       },
+      ...(contact ? [contactFormTool(lang), newsletterTool(lang)] : []),
     ],
     messages: {
       [CATALOGUE_LOOKUP_KEY]: text(lang, CATALOGUE_LOOKUP_KEY),
-      confirmForm: text(lang, 'confirmForm'),
+      ...Object.fromEntries(CONFIRM_MESSAGE_KEYS.map((key) => [key, text(lang, key)])),
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Binding type → executor, and one tool call from raw input to CallToolResult. Loaded as a chunk
  * on the first call (with the validator), never at start-up. Adding a binding type is one
- * executor module plus one line in READ_EXECUTORS (and its name in supported.ts).
+ * executor module plus one line in READ_EXECUTORS or WRITE_EXECUTORS (and its name in supported.ts).
  */
 import type { RuntimeConfig } from '../config.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
@@ -12,7 +12,7 @@ import { executeEndpoint } from './endpoint.js';
 import { executeInline } from './inline.js';
 import { executePropertyQuery } from './property-query.js';
 import { executeSearch } from './search.js';
-import type { ReadBindingType } from './supported.js';
+import type { ReadBindingType, WriteBindingType } from './supported.js';
 import { formatIssues, validateValue } from '../validation.js';
 import { isPlainObject } from '../is-plain-object.js';
 
@@ -26,6 +26,15 @@ const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
 
 /** Largest tool input accepted, in UTF-16 units of its JSON (about bytes); larger is refused unread. */
 export const MAX_INPUT_SIZE = 256 * 1024;
+
+/**
+ * Write executors by binding type. Each loads its own chunk (form filling, the lit panel) on the
+ * first write call, so read calls never pay for them.
+ */
+const WRITE_EXECUTORS: Record<WriteBindingType, BindingExecutor> = {
+  form: async (spec, input, context) => (await import('./form.js')).executeForm(spec, input, context),
+  endpoint: async (spec, input, context) => (await import('./endpoint-write.js')).executeEndpointWrite(spec, input, context),
+};
 
 function parseInput(raw: unknown): { input: Record<string, unknown> } | { reason: string } {
   if (raw === undefined || raw === null) return { input: {} };
@@ -55,9 +64,11 @@ export async function callTool(
   spec: ToolSpec, rawInput: unknown, options: ExecuteOptions | undefined, config: RuntimeConfig, stopSignal: AbortSignal,
 ): Promise<CallToolResult> {
   try {
-    // The runtime registers only supported bindings; this guards the table, not the agent.
-    const executor: BindingExecutor | undefined = READ_EXECUTORS[spec.binding.type as ReadBindingType];
-    if (!executor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no executor`);
+    // The runtime registers only supported bindings; this guards the tables, not the agent.
+    const executor: BindingExecutor | undefined = spec.effect === 'write'
+      ? WRITE_EXECUTORS[spec.binding.type as WriteBindingType]
+      : READ_EXECUTORS[spec.binding.type as ReadBindingType];
+    if (!executor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no ${spec.effect} executor`);
     const parsed = parseInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
     const inputIssues = validateValue(spec.inputSchema, parsed.input);
@@ -66,7 +77,8 @@ export async function callTool(
     if (signal.aborted) return errorResult(`${spec.name} was aborted before it ran`);
     const outcome = await executor(spec, parsed.input, { config, signal });
     if (!outcome.ok) return errorResult(outcome.reason);
-    if (spec.outputSchema) {
+    // A write's answer is the runtime's own status object, not the site's data: nothing to check.
+    if (spec.outputSchema && spec.effect === 'read') {
       const outputIssues = validateValue(spec.outputSchema, outcome.data);
       if (outputIssues.length > 0) {
         return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${formatIssues(outputIssues)}`);

@@ -76,8 +76,7 @@ export const REASON_TEXT = {
   manifestVersion: (value: unknown, supported: number) => `${JSON.stringify(value) ?? 'missing'} is not a supported version (this runtime reads ${supported})`,
   manifestTools: () => 'must be an array of declarations',
   // What this runtime version can execute.
-  writeUnsupported: (type: string) => `"write" (${type} binding) needs the user-confirmation flow, which this runtime version does not have yet`,
-  bindingUnsupported: (type: string) => `"${type}" is not supported by this runtime version`,
+  bindingUnsupported: (type: string, effect: string) => `"${type}" with effect "${effect}" is not supported by this runtime version`,
 } satisfies Record<string, (...args: never[]) => string>;
 
 /** The catalogue's type, for `Reason`. */

@@ -130,16 +130,45 @@ describe('with WebMCP on: registration', () => {
     }
   });
 
-  it('rejects a form tool and a write endpoint that this version cannot mediate', async () => {
-    const report = await startWith({
-      capellAgentSchema: 1,
-      tools: [
-        { name: 'form.submit.contact', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'contact' } },
-        { name: 'order.place', description: 'Place an order', effect: 'write', binding: { type: 'endpoint', target: '/orders' } },
-      ],
-    }).ready;
-    expect(report.registered).to.deep.equal([]);
-    expect(report.rejected.map((rejection) => rejection.reasons[0])).to.satisfy((reasons: string[]) => reasons.every((reason) => /^effect: "write"/.test(reason)));
+  it('registers a form tool and a write endpoint as consequential, not read-only, tools', async () => {
+    const form = document.createElement('form');
+    form.id = 'contact';
+    document.body.append(form);
+    try {
+      const report = await startWith({
+        capellAgentSchema: 1,
+        tools: [
+          { name: 'form.submit.contact', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'contact' } },
+          { name: 'order.place', description: 'Place an order', effect: 'write', binding: { type: 'endpoint', target: '/orders' } },
+        ],
+      }).ready;
+      expect(report.registered).to.deep.equal(['form.submit.contact', 'order.place']);
+      const tools = await modelContext().getTools();
+      for (const name of ['form.submit.contact', 'order.place']) {
+        expect(tools.find((tool) => tool.name === name)?.annotations).to.deep.include({ readOnlyHint: false });
+      }
+    } finally {
+      form.remove();
+    }
+  });
+
+  it('does not register a form tool whose form carries toolname, and reports why', async () => {
+    const form = document.createElement('form');
+    form.id = 'contact';
+    form.setAttribute('toolname', 'contact_native');
+    form.setAttribute('tooldescription', 'Contact us natively');
+    document.body.append(form);
+    try {
+      const report = await startWith({
+        capellAgentSchema: 1,
+        tools: [{ name: 'form.submit.contact', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'contact' } }],
+      }).ready;
+      expect(report.registered).to.deep.equal([]);
+      expect(report.rejected[0]!.reasons).to.deep.equal(['form #contact carries toolname="contact_native": the browser registers it natively, so capell-webmcp does not register it a second time']);
+      expect(await toolNames()).to.not.include('form.submit.contact');
+    } finally {
+      form.remove();
+    }
   });
 });
 

@@ -10,6 +10,12 @@ export interface Demo {
   url: string;
   /** API requests the server received (method, path, query, headers). */
   requests: { method: string; path: string; query: string; headers: Record<string, string | undefined> }[];
+  /** Contact messages the server delivered. */
+  submissions: { lang: string; name: string; email: string; topic: string; message: string; newsletter: boolean }[];
+  /** Every POST that reached a contact form action, accepted or not. */
+  formPosts: { path: string; accept: string | undefined }[];
+  /** Addresses the newsletter write endpoint accepted. */
+  subscriptions: string[];
   /** GETs an API URL from Node (not through the browser) and parses the JSON. */
   api(path: string): Promise<unknown>;
 }
@@ -20,6 +26,9 @@ export const test = base.extend<object, { demo: Demo }>({
     const demo: Demo = {
       url: server.url.replace(/\/$/, ''),
       get requests() { return server.app.requests; },
+      get submissions() { return server.app.submissions; },
+      get formPosts() { return server.app.formPosts; },
+      get subscriptions() { return server.app.subscriptions; },
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });
         return response.json();

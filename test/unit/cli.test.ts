@@ -91,7 +91,7 @@ describe('capell-webmcp validate', () => {
     const manifest = writeJSON('lookup.json', { agent_tools: [LOOKUP] });
     const without = await cli('validate', manifest);
     assert.equal(without.code, 1);
-    assert.deepEqual(without.stdout, ['catalogue.lookup: descriptionKey: no translation for "vendor-catalogue::agent.lookup" in the manifest\'s messages']);
+    assert.deepEqual(without.stdout, ['catalogue.lookup: descriptionKey: no translation for "vendor-catalogue::agent.lookup" (the island\'s messages, or the CLI\'s --translations)']);
     const translations = writeJSON('en.json', { 'vendor-catalogue::agent.lookup': 'Look up a product by SKU.' });
     const withThem = await cli('validate', manifest, '--translations', translations);
     assert.equal(withThem.code, 0, withThem.stdout.join('\n'));

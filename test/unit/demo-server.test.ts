@@ -19,7 +19,7 @@ interface Answer {
 
 interface Demo {
   url: string;
-  app: { requests: Json[]; resetRequests(): void; submissions: Json[] };
+  app: { requests: Json[]; resetRequests(): void; submissions: Json[]; subscriptions: string[]; formPosts: Json[] };
   close(): Promise<void>;
 }
 
@@ -491,6 +491,71 @@ describe('demo server: contact form', () => {
     assert.equal(answer.status, 303);
     assert.equal(demo.app.submissions.length, before);
     assert.equal(answer.headers.location, '/de/kontakt?sent=1');
+  });
+});
+
+describe('demo server: write tools', () => {
+  function tokenOf(html: string): string {
+    const match = /<meta name="csrf-token" content="([A-Za-z]+)">/.exec(html);
+    assert.ok(match, 'csrf-token meta');
+    return match[1] as string;
+  }
+
+  test('the contact pages declare form.submit.contact shaped like Capell\'s form builder, and newsletter.subscribe', async () => {
+    for (const path of ['/contact', '/de/kontakt']) {
+      const html = (await send(path)).text;
+      const manifest = JSON.parse(readIsland(html, 'data-capell-agent-tools'));
+      const form = manifest.tools.find((tool: Json) => tool.name === 'form.submit.contact');
+      assert.deepEqual(form.binding, { type: 'form', target: 'contact' });
+      assert.equal(form.effect, 'write');
+      assert.equal(form.inputSchema.additionalProperties, false);
+      assert.deepEqual(Object.keys(form.inputSchema.properties), ['name', 'email', 'topic', 'message', 'newsletter']);
+      assert.deepEqual(form.inputSchema.properties.topic.enum, ['order', 'repair', 'product', 'other']);
+      assert.equal(form.inputSchema.properties.email.format, 'email');
+      assert.equal(typeof form.inputSchema.properties.name.maxLength, 'number');
+      assert.equal(form.inputSchema.properties.newsletter.type, 'boolean');
+      const newsletter = manifest.tools.find((tool: Json) => tool.name === 'newsletter.subscribe');
+      assert.deepEqual(newsletter.binding, { type: 'endpoint', target: path === '/contact' ? '/agent/v1/newsletter' : '/de/agent/v1/newsletter' });
+      assert.equal(typeof manifest.messages.confirmSend, 'string');
+      assert.equal(tokenOf(html), /name="_token" value="([A-Za-z]+)"/.exec(html)?.[1]);
+    }
+    const products = JSON.parse(readIsland((await send('/products')).text, 'data-capell-agent-tools'));
+    assert.ok(products.tools.every((tool: Json) => tool.effect === 'read'));
+  });
+
+  test('a contact post that asks for JSON gets JSON: 200 sent, 422 with the field, 419 without the token', async () => {
+    const token = tokenOf((await send('/contact')).text);
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const good = new URLSearchParams({ _token: token, name: 'Grace', email: 'grace@example.test', topic: 'product', message: 'Which lantern <b>?</b>' });
+    const sent = await send('/contact', { method: 'POST', headers, body: good.toString() });
+    assert.equal(sent.status, 200);
+    assert.deepEqual(JSON.parse(sent.text), { status: 'sent' });
+    const invalid = await send('/contact', { method: 'POST', headers, body: new URLSearchParams({ _token: token, name: 'Grace', email: 'nope', topic: 'product', message: 'Hi' }).toString() });
+    assert.equal(invalid.status, 422);
+    assert.deepEqual(Object.keys(JSON.parse(invalid.text).errors), ['email']);
+    const expired = await send('/contact', { method: 'POST', headers, body: new URLSearchParams({ name: 'Grace' }).toString() });
+    assert.equal(expired.status, 419);
+  });
+
+  test('lists the messages it received, escaped, at /contact/messages', async () => {
+    const html = (await send('/contact/messages')).text;
+    assert.match(html, /<h1>Messages received<\/h1>/);
+    assert.ok(html.includes('Which lantern &lt;b&gt;?&lt;/b&gt;'));
+    assert.ok(!html.includes('data-capell-agent-tools'));
+  });
+
+  test('POST /agent/v1/newsletter wants the CSRF token (419 without), validates the address and keeps it', async () => {
+    const token = tokenOf((await send('/contact')).text);
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const without = await send('/agent/v1/newsletter', { method: 'POST', headers: json, body: JSON.stringify({ email: 'ada@example.test' }) });
+    assert.equal(without.status, 419);
+    const bad = await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, 'x-csrf-token': token }, body: JSON.stringify({ email: 'nope' }) });
+    assert.equal(bad.status, 422);
+    const good = await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, 'x-csrf-token': token }, body: JSON.stringify({ email: 'ada@example.test' }) });
+    assert.equal(good.status, 200);
+    assert.deepEqual(JSON.parse(good.text).data, { subscribed: 'ada@example.test' });
+    assert.equal(demo.app.subscriptions.at(-1), 'ada@example.test');
+    assert.equal((await send('/agent/v1/newsletter')).status, 405);
   });
 });
 

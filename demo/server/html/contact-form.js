@@ -7,6 +7,9 @@ export const NAME_MAX_LENGTH = 80;
 /** Longest message accepted by the contact form, in characters. */
 export const MESSAGE_MAX_LENGTH = 2000;
 
+/** Longest email address accepted, in characters (RFC 5321 path limit). */
+export const EMAIL_MAX_LENGTH = 254;
+
 /** Topic option values; labels differ from values and are localised. */
 export const CONTACT_TOPICS = /** @type {const} */ (['order', 'repair', 'product', 'other']);
 
@@ -29,7 +32,7 @@ export function renderContactForm(lang, csrfToken) {
   <p><label for="contact-name">${escapeHTML(text(lang, 'contact.name'))}</label>
   <input type="text" id="contact-name" name="name" maxlength="${NAME_MAX_LENGTH}" autocomplete="name" required></p>
   <p><label for="contact-email">${escapeHTML(text(lang, 'contact.email'))}</label>
-  <input type="email" id="contact-email" name="email" autocomplete="email" required></p>
+  <input type="email" id="contact-email" name="email" maxlength="${EMAIL_MAX_LENGTH}" autocomplete="email" required></p>
   <p><label for="contact-topic">${escapeHTML(text(lang, 'contact.topic'))}</label>
   <select id="contact-topic" name="topic" required><option value="">${escapeHTML(text(lang, 'contact.topicPlaceholder'))}</option>${options}</select></p>
   <p><label for="contact-message">${escapeHTML(text(lang, 'contact.message'))}</label>

@@ -24,6 +24,8 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
  * @property {Record<string, unknown> | null} graph the page graph island, or null
  * @property {Record<string, unknown> | null} manifest the tools island, or null
  * @property {string} [path] the page's path (the newsletter form comes back to it)
+ * @property {string} [csrfToken] the session's CSRF token, written as `<meta name="csrf-token">`
+ *   (Laravel's convention; write tools send it in `X-CSRF-TOKEN`)
  */
 
 /**
@@ -34,7 +36,7 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
  * @param {DocumentParts} parts
  * @returns {string}
  */
-export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path }) {
+export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken }) {
   const other = lang === 'en' ? 'de' : 'en';
   const navigation = NAVIGATION_KEYS.map((key) => {
     const url = toPublicUrl(key, lang, now);
@@ -58,7 +60,7 @@ export function renderDocument({ lang, now, title, description, main, currentKey
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHTML(fullTitle)}</title>
-<meta name="description" content="${escapeHTML(description)}">
+<meta name="description" content="${escapeHTML(description)}">${csrfToken ? `\n<meta name="csrf-token" content="${escapeHTML(csrfToken)}">` : ''}
 <link rel="icon" href="/site/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/site/theme.css">${alternate}
 ${islands}

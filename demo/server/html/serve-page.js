@@ -54,7 +54,8 @@ export function servePage(req, res, { path, searchParams, now, csrfToken, header
     currentKey: page.key,
     path,
     graph: toPageGraph(page, lang, now),
-    manifest: toToolsManifest(lang),
+    manifest: toToolsManifest(lang, { contact: page.key === 'contact' }),
+    csrfToken,
   });
   sendHTML(req, res, 200, html, headers);
 }

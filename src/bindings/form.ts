@@ -1,0 +1,144 @@
+/**
+ * `form` binding, effect write: the agent fills a public form; a person checks it and sends it
+ * with the form's own submit button, or cancels. The runtime never calls `submit()` or
+ * `requestSubmit()` and never clicks.
+ * Capell Agent Schema, "Navigation, forms, and admin tools": "Write tools use existing public
+ * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
+ * auto-submit them."
+ */
+import type { JSONValue } from '../declarations/tool-spec.js';
+import { planFill } from '../forms/controls.js';
+import { fillControls, restoreControls } from '../forms/fill.js';
+import { readFormProperty } from '../forms/form-property.js';
+import { nativeFormToolReason } from '../forms/native-form.js';
+import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
+import { watchUserSubmit } from '../forms/user-submit.js';
+import { readCapellIslands } from '../sources/capell-islands.js';
+import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
+import { createConfirmPanel } from '../ui/open-confirm-panel.js';
+import { awaitDecision } from './await-decision.js';
+import type { BindingExecutor, BindingOutcome } from './binding-executor.js';
+
+/** The attribute (and value) with which a form opts out of the fetch submit. */
+export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
+
+/** How the person's submit goes out. */
+type SubmitWay =
+  | { way: 'fetch'; request: { url: URL; init: RequestInit } }
+  | { way: 'native' }
+  | { way: 'site' };
+
+// One proposal per form at a time: a second call must not overwrite what the person is checking.
+const waitingForms = new WeakSet<HTMLFormElement>();
+
+function status(answer: { status: 'submitted' | 'cancelled' | 'pending'; httpStatus?: number }): BindingOutcome {
+  const json = answer as unknown as JSONValue;
+  return { ok: true, answer: json, data: json };
+}
+
+function submitButtonText(form: HTMLFormElement): string {
+  const button = [...readFormProperty(form, 'elements')].find((element) =>
+    (element instanceof HTMLButtonElement && element.type === 'submit')
+    || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image')));
+  if (button instanceof HTMLInputElement) return button.value || button.alt || 'Submit';
+  return button?.textContent?.replace(/\s+/g, ' ').trim() || 'Submit';
+}
+
+/**
+ * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form
+ * and that its action is same-origin, plans the fill (controls.ts rules: protected, disabled,
+ * read-only and invisible controls, option values, groups), loads the panel, fills the form
+ * (native setters + `input`/`change`), shows the panel next to the form and waits.
+ * Resolves (never throws):
+ * - `{ status: 'submitted', httpStatus }` once the person's own submit was sent by fetch (the
+ *   runtime then follows a redirect like a navigation would, e.g. to a thank-you page);
+ *   `{ status: 'submitted' }` when the site's own script handled the submit;
+ * - `{ status: 'pending' }` when the form opts out of fetch (`data-capell-submit="native"`, the
+ *   browser navigates), or on `pagehide`, the call's signal aborting, or `confirmTimeoutMs`;
+ * - `{ status: 'cancelled' }` on Cancel or Escape;
+ * - `ok: false` with a reason naming the field or rule for anything refused before filling, or
+ *   when the sent submit got no answer.
+ * On cancel, abort and timeout the person's own values are put back.
+ */
+export const executeForm: BindingExecutor = async (spec, input, { config, signal }) => {
+  const doc = config.document;
+  const id = spec.binding.target;
+  const form = doc.getElementById(id);
+  if (!(form instanceof HTMLFormElement)) return { ok: false, reason: `${spec.name}: there is no form #${id} on this page` };
+  const native = nativeFormToolReason(spec, doc);
+  if (native) return { ok: false, reason: `${spec.name}: ${native}` };
+  const actionOrigin = new URL(readFormProperty(form, 'action')).origin;
+  if (actionOrigin !== config.origin) {
+    return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
+  }
+  if (waitingForms.has(form)) return { ok: false, reason: `${spec.name}: form #${id} is already waiting for the person to check an earlier proposal` };
+  const text = readConfirmText(readCapellIslands(doc).messages);
+  const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
+  if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
+  let panel: Awaited<ReturnType<typeof createConfirmPanel>>;
+  try {
+    panel = await createConfirmPanel(doc);
+  } catch (error) {
+    return { ok: false, reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled` };
+  }
+  if (signal.aborted) return status({ status: 'pending' });
+
+  waitingForms.add(form);
+  const filled = fillControls(plan.steps);
+  form.after(panel);
+  const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
+  const decision = await awaitDecision<SubmitWay>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
+    void panel.present({
+      mode: 'form',
+      words: {
+        title: text.confirmTitle,
+        intro: text.confirmForm,
+        hint: fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }),
+        send: text.confirmSend,
+        cancel: text.confirmCancel,
+        close: text.confirmClose,
+      },
+      items: plan.proposed.map(({ label, value }) => ({ label, value })),
+    }, { onCancel: cancel });
+    return watchUserSubmit(form, (event) => {
+      // Runs inside the person's submit event: what happens to it is decided now.
+      if (event.defaultPrevented) return decide({ way: 'site' });
+      const request = optsOut ? undefined : toFormRequest(form, event.submitter);
+      if (!request) return decide({ way: 'native' });
+      event.preventDefault();
+      // A submit button's own formaction may point elsewhere: that submit is blocked, not sent.
+      if (request.url.origin !== config.origin) return;
+      decide({ way: 'fetch', request });
+    });
+  });
+  waitingForms.delete(form);
+
+  if (decision.kind === 'cancelled' || decision.kind === 'pending') {
+    // Leaving the page: nothing to put back, and the form may be restored by the back/forward cache.
+    if (!(decision.kind === 'pending' && decision.why === 'pagehide')) restoreControls(filled);
+    panel.close(decision.kind === 'cancelled' ? 'cancelled' : 'withdrawn');
+    return status({ status: decision.kind });
+  }
+  const { value } = decision;
+  if (value.way === 'native') {
+    panel.close('sent');
+    return status({ status: 'pending' });
+  }
+  if (value.way === 'site') {
+    panel.close('sent');
+    return status({ status: 'submitted' });
+  }
+  const sent = await sendFormRequest(value.request, config.timeoutMs);
+  if (!sent.ok) {
+    void panel.showOutcome(sent.reason);
+    return { ok: false, reason: `${spec.name}: ${sent.reason}` };
+  }
+  const accepted = sent.httpStatus >= 200 && sent.httpStatus < 300;
+  void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(sent.httpStatus) }));
+  if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
+    // Show the person the page the site sent them to, as a native submit would; after the result
+    // has been handed back, so the agent learns the outcome before the document goes.
+    setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), 0);
+  }
+  return status({ status: 'submitted', httpStatus: sent.httpStatus });
+};

@@ -1,0 +1,203 @@
+/**
+ * What an agent may fill in a form, and how each input value maps onto the form's controls.
+ * Nothing here changes the page: `planFill` only reads, so a refusal leaves the form untouched.
+ * Capell Agent Schema, "Navigation, forms, and admin tools": "Write tools use existing public
+ * forms and the browser's user-mediation flow."
+ */
+
+import { readFormProperty } from './form-property.js';
+
+/**
+ * Input types an agent never writes: values the person cannot see or check (hidden, password),
+ * files, and the controls that submit or reset the form.
+ */
+export const PROTECTED_INPUT_TYPES: ReadonlySet<string> = new Set(['hidden', 'password', 'file', 'submit', 'button', 'reset', 'image']);
+
+/** A control the runtime can fill. */
+export type FillableControl = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/**
+ * A control's state as the runtime reads and writes it: `string` for text-like inputs and
+ * textareas, `boolean` (checked) for checkboxes and radios, `string[]` (selected option values)
+ * for selects.
+ */
+export type ControlState = string | boolean | string[];
+
+/** One control to change, and the state it gets. */
+export interface FillStep {
+  control: FillableControl;
+  next: ControlState;
+}
+
+/** One line of what the agent proposes, as a person reads it: the field's label and the value. */
+export interface ProposedValue {
+  key: string;
+  label: string;
+  value: string;
+}
+
+/** Words the summary uses for a checkbox's state (from the manifest's `messages`). */
+export interface CheckboxWords {
+  yes: string;
+  no: string;
+}
+
+/** The outcome of `planFill`; never thrown. */
+export type FillPlan =
+  | { ok: true; steps: FillStep[]; proposed: ProposedValue[] }
+  | { ok: false; reason: string };
+
+function isTextLike(control: FillableControl): control is HTMLInputElement | HTMLTextAreaElement {
+  return control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && control.type !== 'checkbox' && control.type !== 'radio');
+}
+
+/** Reads a control's current state (see ControlState). */
+export function readControlState(control: FillableControl): ControlState {
+  if (control instanceof HTMLSelectElement) return [...control.selectedOptions].map((option) => option.value);
+  if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) return control.checked;
+  return control.value;
+}
+
+/**
+ * Whether a person can see the control. An agent must not write what the person cannot check
+ * before sending: honeypots (hidden by CSS or `aria-hidden`), `hidden` and `inert` parts.
+ */
+function isShownToPeople(control: Element): boolean {
+  if (control.closest('[hidden], [inert], [aria-hidden="true"]')) return false;
+  const check = (control as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
+  return typeof check === 'function' ? check.call(control, { visibilityProperty: true }) : true;
+}
+
+/** Why a single control may not be filled, or undefined. */
+function refusal(control: Element): string | undefined {
+  if (!(control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement || control instanceof HTMLSelectElement)) {
+    return `a <${control.localName}> cannot be filled`;
+  }
+  if (control instanceof HTMLInputElement && PROTECTED_INPUT_TYPES.has(control.type)) {
+    return `it is a protected ${control.type} control; an agent never writes it`;
+  }
+  // :disabled also covers controls inside a disabled <fieldset>.
+  if (control.matches(':disabled')) return 'the control is disabled';
+  if (!(control instanceof HTMLSelectElement) && control.readOnly) return 'the control is read-only';
+  if (!isShownToPeople(control)) return 'the control is not visible to the person (hidden or a honeypot); an agent never writes what the person cannot check';
+  return undefined;
+}
+
+function labelOf(control: Element, fallback: string): string {
+  const labelled = (control as HTMLInputElement).labels?.[0]?.textContent?.replace(/\s+/g, ' ').trim();
+  return labelled || control.getAttribute('aria-label')?.trim() || fallback;
+}
+
+function describe(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+type PlanPart = { steps: FillStep[]; proposed: ProposedValue } | { reason: string };
+
+function planSelect(key: string, select: HTMLSelectElement, value: unknown): PlanPart {
+  const wanted = select.multiple ? value : [value];
+  if (!Array.isArray(wanted) || !wanted.every((item) => typeof item === 'string')) {
+    return { reason: select.multiple ? 'the select takes an array of option values' : 'the select takes one option value (a string)' };
+  }
+  const options = [...select.options].filter((option) => !option.disabled);
+  const chosen: HTMLOptionElement[] = [];
+  for (const item of wanted as string[]) {
+    const option = options.find((candidate) => candidate.value === item);
+    if (!option) {
+      const byLabel = options.find((candidate) => candidate.text.trim() === item.trim());
+      const values = options.map((candidate) => candidate.value).filter((optionValue) => optionValue !== '');
+      return {
+        reason: byLabel
+          ? `${describe(item)} is the label of an option, not its value (give ${describe(byLabel.value)})`
+          : `${describe(item)} is not an option value of the select (values: ${values.map(describe).join(', ')})`,
+      };
+    }
+    chosen.push(option);
+  }
+  return {
+    steps: [{ control: select, next: chosen.map((option) => option.value) }],
+    proposed: { key, label: labelOf(select, key), value: chosen.map((option) => option.text.trim()).join(', ') },
+  };
+}
+
+function planChoices(key: string, inputs: HTMLInputElement[], value: unknown, words: CheckboxWords): PlanPart {
+  const [first] = inputs;
+  if (!first) return { reason: 'no control' };
+  if (first.type === 'radio') {
+    if (typeof value !== 'string') return { reason: 'a radio group takes one of its values (a string)' };
+    const match = inputs.find((radio) => radio.value === value);
+    if (!match) return { reason: `${describe(value)} is not a value of the radio group (values: ${inputs.map((radio) => describe(radio.value)).join(', ')})` };
+    return {
+      steps: inputs.map((radio) => ({ control: radio, next: radio === match })),
+      proposed: { key, label: first.closest('fieldset')?.querySelector('legend')?.textContent?.trim() || key, value: labelOf(match, value) },
+    };
+  }
+  if (inputs.length === 1) {
+    if (typeof value !== 'boolean') return { reason: 'a checkbox takes true or false' };
+    return { steps: [{ control: first, next: value }], proposed: { key, label: labelOf(first, key), value: value ? words.yes : words.no } };
+  }
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    return { reason: 'a checkbox group takes an array of its values' };
+  }
+  const unknown = value.find((item) => !inputs.some((box) => box.value === item));
+  if (unknown !== undefined) return { reason: `${describe(unknown)} is not a value of the checkbox group (values: ${inputs.map((box) => describe(box.value)).join(', ')})` };
+  const checked = inputs.filter((box) => value.includes(box.value));
+  return {
+    steps: inputs.map((box) => ({ control: box, next: value.includes(box.value) })),
+    proposed: { key, label: first.closest('fieldset')?.querySelector('legend')?.textContent?.trim() || key, value: checked.map((box) => labelOf(box, box.value)).join(', ') || words.no },
+  };
+}
+
+function planText(key: string, control: HTMLInputElement | HTMLTextAreaElement, value: unknown): PlanPart {
+  if (typeof value === 'number' && control instanceof HTMLInputElement && (control.type === 'number' || control.type === 'range')) {
+    return { steps: [{ control, next: String(value) }], proposed: { key, label: labelOf(control, key), value: String(value) } };
+  }
+  if (typeof value !== 'string') return { reason: `a ${control instanceof HTMLTextAreaElement ? 'textarea' : `${control.type} input`} takes a string` };
+  return { steps: [{ control, next: value }], proposed: { key, label: labelOf(control, key), value } };
+}
+
+/**
+ * Maps a validated input onto `form`'s controls, by control name, without changing anything.
+ * Refused (first reason wins, naming the field): a name with no control; protected controls
+ * (PROTECTED_INPUT_TYPES); disabled (also by a disabled fieldset) and read-only controls;
+ * controls a person cannot see (honeypots, `hidden`, `inert`, `aria-hidden`); a select value that
+ * is not an option value (a label is not a value); a radio or checkbox-group value the group does
+ * not have; a value of the wrong kind; several non-choice controls sharing a name.
+ * Accepted: text-like inputs and textareas (string; number for number/range inputs), single
+ * checkboxes (boolean), checkbox groups (array of values), radio groups (one value), selects
+ * (one value, or an array for `multiple`).
+ * @returns `{ ok: true, steps, proposed }` or `{ ok: false, reason }` such as
+ *   `topic: "Order question" is the label of an option, not its value (give "order")`.
+ */
+export function planFill(form: HTMLFormElement, input: Record<string, unknown>, words: CheckboxWords): FillPlan {
+  const steps: FillStep[] = [];
+  const proposed: ProposedValue[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const named = readFormProperty(form, 'elements').namedItem(key);
+    const controls: Element[] = named === null ? [] : named instanceof RadioNodeList ? [...named] as Element[] : [named];
+    if (controls.length === 0) return { ok: false, reason: `${key}: form #${readFormProperty(form, 'id')} has no control named ${describe(key)}` };
+    for (const control of controls) {
+      const why = refusal(control);
+      if (why) return { ok: false, reason: `${key}: ${why}` };
+    }
+    const fillable = controls as FillableControl[];
+    const first = fillable[0]!;
+    let part: PlanPart;
+    if (fillable.every((control) => control instanceof HTMLInputElement && (control.type === 'radio' || control.type === 'checkbox'))) {
+      const types = new Set(fillable.map((control) => (control as HTMLInputElement).type));
+      part = types.size === 1 ? planChoices(key, fillable as HTMLInputElement[], value, words) : { reason: 'radios and checkboxes share this name' };
+    } else if (fillable.length > 1) {
+      part = { reason: 'several controls share this name; only radio and checkbox groups can be filled' };
+    } else if (first instanceof HTMLSelectElement) {
+      part = planSelect(key, first, value);
+    } else if (isTextLike(first)) {
+      part = planText(key, first, value);
+    } else {
+      part = { reason: 'the control cannot be filled' };
+    }
+    if ('reason' in part) return { ok: false, reason: `${key}: ${part.reason}` };
+    steps.push(...part.steps);
+    proposed.push(part.proposed);
+  }
+  return { ok: true, steps, proposed };
+}

@@ -1,0 +1,322 @@
+/**
+ * Form filling in real Chromium: what may be filled (controls.ts), how values are set so that
+ * framework-controlled inputs see them (fill.ts), that script submits are never consent
+ * (user-submit.ts), the confirmation panel element, and form tools refusing through the real
+ * WebMCP API. Clicking as a person is covered end to end in test/e2e/forms.on.spec.ts.
+ */
+import { expect } from 'chai';
+import { start, type Runtime } from '../../src/index.ts';
+import { planFill, type FillPlan } from '../../src/forms/controls.ts';
+import { fillControls, restoreControls } from '../../src/forms/fill.ts';
+import { watchUserSubmit } from '../../src/forms/user-submit.ts';
+import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
+import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
+import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
+import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
+
+const WORDS = { yes: 'Yes', no: 'No' };
+
+let form: HTMLFormElement;
+
+function mountForm(html: string): HTMLFormElement {
+  form = document.createElement('form');
+  form.id = 'fixture';
+  form.action = '/test-fixtures/echo';
+  form.method = 'post';
+  form.innerHTML = html;
+  document.body.append(form);
+  return form;
+}
+
+function reasonOf(plan: FillPlan): string {
+  return plan.ok ? '(accepted)' : plan.reason;
+}
+
+afterEach(() => {
+  form?.remove();
+  document.querySelectorAll('capell-confirm-write').forEach((panel) => panel.remove());
+});
+
+describe('forms: what an agent may fill', () => {
+  const refusals: [string, string, Record<string, unknown>, RegExp][] = [
+    ['a hidden input', '<input type="hidden" name="_token" value="t">', { _token: 'x' }, /^_token: it is a protected hidden control/],
+    ['a password input', '<input type="password" name="pw">', { pw: 'x' }, /^pw: it is a protected password control/],
+    ['a file input', '<input type="file" name="cv">', { cv: 'x' }, /^cv: it is a protected file control/],
+    ['a submit input', '<input type="submit" name="go" value="Go">', { go: 'x' }, /^go: it is a protected submit control/],
+    // HTML leaves image inputs out of form.elements: there is nothing to fill.
+    ['an image input', '<input type="image" name="pic" alt="Go">', { pic: 'x' }, /^pic: form #fixture has no control named "pic"$/],
+    ['a reset input', '<input type="reset" name="again">', { again: 'x' }, /^again: it is a protected reset control/],
+    ['a button input', '<input type="button" name="b" value="B">', { b: 'x' }, /^b: it is a protected button control/],
+    ['a <button>', '<button name="send">Send</button>', { send: 'x' }, /^send: a <button> cannot be filled/],
+    ['a disabled input', '<input name="name" disabled>', { name: 'x' }, /^name: the control is disabled$/],
+    ['an input in a disabled fieldset', '<fieldset disabled><input name="name"></fieldset>', { name: 'x' }, /^name: the control is disabled$/],
+    ['a read-only input', '<input name="name" readonly>', { name: 'x' }, /^name: the control is read-only$/],
+    ['a CSS-hidden honeypot', '<p style="display:none"><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person/],
+    ['an aria-hidden honeypot', '<p aria-hidden="true"><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person/],
+    ['a name with no control', '<input name="name">', { nickname: 'x' }, /^nickname: form #fixture has no control named "nickname"$/],
+    ['a select given a label', '<select name="topic"><option value="order">Order question</option></select>', { topic: 'Order question' }, /^topic: "Order question" is the label of an option, not its value \(give "order"\)$/],
+    ['a select given an unknown value', '<select name="topic"><option value="order">Order</option><option value="repair">Repair</option></select>', { topic: 'refund' }, /^topic: "refund" is not an option value of the select \(values: "order", "repair"\)$/],
+    ['a disabled option', '<select name="topic"><option value="a">A</option><option value="b" disabled>B</option></select>', { topic: 'b' }, /^topic: "b" is not an option value/],
+    ['a radio value the group lacks', '<input type="radio" name="size" value="s"><input type="radio" name="size" value="m">', { size: 'xl' }, /^size: "xl" is not a value of the radio group \(values: "s", "m"\)$/],
+    ['a checkbox given a string', '<input type="checkbox" name="news" value="yes">', { news: 'yes' }, /^news: a checkbox takes true or false$/],
+    ['a checkbox-group value the group lacks', '<input type="checkbox" name="tags" value="a"><input type="checkbox" name="tags" value="b">', { tags: ['c'] }, /^tags: "c" is not a value of the checkbox group/],
+    ['two text inputs sharing a name', '<input name="name"><input name="name">', { name: 'x' }, /^name: several controls share this name/],
+    ['a text input given a boolean', '<input name="name">', { name: true }, /^name: a text input takes a string$/],
+  ];
+  for (const [what, html, input, reason] of refusals) {
+    it(`refuses ${what} and changes nothing`, () => {
+      const snapshot = (() => { mountForm(html); return form.innerHTML; })();
+      const plan = planFill(form, input, WORDS);
+      expect(reasonOf(plan)).to.match(reason);
+      expect(form.innerHTML).to.equal(snapshot);
+    });
+  }
+
+  it('fills text, textarea, number, select, radio group, checkbox and checkbox group, and lists them by label', () => {
+    mountForm(`<label for="n">Your name</label><input id="n" name="name">
+      <textarea name="message" aria-label="Message"></textarea>
+      <input type="number" name="count">
+      <select name="topic"><option value="">Choose</option><option value="repair">Repair request</option></select>
+      <fieldset><legend>Size</legend><input type="radio" name="size" value="s" id="s" checked><label for="s">Small</label><input type="radio" name="size" value="m" id="m"><label for="m">Medium</label></fieldset>
+      <input type="checkbox" name="news" value="yes">
+      <input type="checkbox" name="tags" value="a"><input type="checkbox" name="tags" value="b">
+      <select name="colours" multiple><option value="red">Red</option><option value="blue">Blue</option></select>`);
+    const plan = planFill(form, { name: 'Ada', message: 'Hello', count: 3, topic: 'repair', size: 'm', news: true, tags: ['b'], colours: ['red', 'blue'] }, WORDS);
+    if (!plan.ok) throw new Error(plan.reason);
+    fillControls(plan.steps);
+    const data = new FormData(form);
+    expect(Object.fromEntries([...data].filter(([key]) => key !== 'colours'))).to.deep.equal({ name: 'Ada', message: 'Hello', count: '3', topic: 'repair', size: 'm', news: 'yes', tags: 'b' });
+    expect(data.getAll('colours')).to.deep.equal(['red', 'blue']);
+    expect(plan.proposed.map(({ label, value }) => `${label}=${value}`)).to.deep.equal([
+      'Your name=Ada', 'Message=Hello', 'count=3', 'topic=Repair request', 'Size=Medium', 'news=Yes', 'tags=b', 'colours=Red, Blue',
+    ]);
+  });
+
+  it('fires input and change on each filled control, never click', () => {
+    mountForm('<input name="name"><input type="checkbox" name="news">');
+    const seen: string[] = [];
+    for (const type of ['input', 'change', 'click']) form.addEventListener(type, (event) => seen.push(`${type}:${(event.target as HTMLInputElement).name}`));
+    const plan = planFill(form, { name: 'Ada', news: true }, WORDS);
+    if (!plan.ok) throw new Error(plan.reason);
+    fillControls(plan.steps);
+    expect(seen).to.deep.equal(['input:name', 'change:name', 'input:news', 'change:news']);
+  });
+});
+
+describe('forms: framework-controlled inputs', () => {
+  it('a React-like controlled input and checkbox take the agent\'s values into their state', async () => {
+    mountForm('');
+    const name = mountControlledText(form, 'name');
+    const news = mountControlledCheckbox(form, 'news');
+    const plan = planFill(form, { name: 'Ada', news: true }, WORDS);
+    if (!plan.ok) throw new Error(plan.reason);
+    fillControls(plan.steps);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(name.state()).to.equal('Ada');
+    expect(name.element.value).to.equal('Ada');
+    expect(news.state()).to.equal(true);
+    expect(news.element.checked).to.equal(true);
+  });
+
+  it('(the fixture is faithful) a plain value assignment plus an input event is lost on re-render', async () => {
+    mountForm('');
+    const name = mountControlledText(form, 'name');
+    name.element.value = 'Ada';
+    name.element.dispatchEvent(new Event('input', { bubbles: true }));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(name.state()).to.equal('');
+    expect(name.element.value).to.equal('');
+  });
+
+  it('restoring gives back the person\'s values, through the framework too, but keeps a field the person changed since', async () => {
+    mountForm('<input name="email" value="mine@example.test">');
+    const name = mountControlledText(form, 'name');
+    name.element.value = 'Grace';
+    const plan = planFill(form, { name: 'Ada', email: 'ada@example.test' }, WORDS);
+    if (!plan.ok) throw new Error(plan.reason);
+    const records = fillControls(plan.steps);
+    (form.elements.namedItem('email') as HTMLInputElement).value = 'typed@example.test';
+    restoreControls(records);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(name.state()).to.equal('Grace');
+    expect(name.element.value).to.equal('Grace');
+    expect((form.elements.namedItem('email') as HTMLInputElement).value).to.equal('typed@example.test');
+  });
+});
+
+describe('forms: script submits are not consent', () => {
+  it('blocks requestSubmit(), button.click() and a dispatched SubmitEvent without calling back', async () => {
+    mountForm('<input name="name"><button type="submit">Send</button>');
+    const calls: SubmitEvent[] = [];
+    const prevented: boolean[] = [];
+    const record = (event: Event) => prevented.push(event.defaultPrevented);
+    const stop = watchUserSubmit(form, (event) => calls.push(event));
+    window.addEventListener('submit', record);
+    try {
+      form.requestSubmit();
+      form.querySelector('button')!.click();
+      form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
+    } finally {
+      stop();
+      window.removeEventListener('submit', record);
+    }
+    expect(calls).to.have.length(0);
+    expect(prevented).to.deep.equal([true, true, true]);
+  });
+});
+
+describe('forms: the CSRF token of write endpoints', () => {
+  it('reads the csrf-token meta first, else the URL-decoded XSRF-TOKEN cookie, at the time it is asked', () => {
+    document.cookie = 'XSRF-TOKEN=abc%3D%3D; path=/';
+    const meta = document.createElement('meta');
+    meta.name = 'csrf-token';
+    meta.content = 'from-meta';
+    try {
+      expect(readCSRFHeader(document)).to.deep.equal({ name: 'X-XSRF-TOKEN', value: 'abc==' });
+      document.head.append(meta);
+      expect(readCSRFHeader(document)).to.deep.equal({ name: 'X-CSRF-TOKEN', value: 'from-meta' });
+    } finally {
+      meta.remove();
+      document.cookie = 'XSRF-TOKEN=; path=/; max-age=0';
+    }
+    expect(readCSRFHeader(document)).to.equal(undefined);
+  });
+});
+
+describe('forms: <capell-confirm-write>', () => {
+  async function presentPanel(mode: 'form' | 'request', handlers: { onCancel(): void; onSend?(): void }): Promise<CapellConfirmWrite> {
+    const panel = document.createElement('capell-confirm-write');
+    document.body.append(panel);
+    await panel.present({
+      mode,
+      words: { title: 'Check before sending', intro: 'Review it.', hint: mode === 'form' ? 'Use “Send”.' : undefined, send: 'Send', cancel: 'Cancel', close: 'Close' },
+      items: [{ label: 'Name', value: 'Ada' }],
+      request: mode === 'request' ? 'POST /orders' : undefined,
+    }, handlers);
+    return panel;
+  }
+
+  it('is a dialog named by its heading that takes focus and cancels on Escape', async () => {
+    let cancelled = 0;
+    const panel = await presentPanel('form', { onCancel: () => { cancelled += 1; } });
+    const dialog = panel.shadowRoot!.querySelector('[role="dialog"]') as HTMLElement;
+    const heading = panel.shadowRoot!.getElementById(dialog.getAttribute('aria-labelledby')!);
+    expect(heading?.textContent).to.equal('Check before sending');
+    expect(panel.shadowRoot!.activeElement).to.equal(dialog);
+    expect(panel.shadowRoot!.querySelector('[part~="send"]')).to.equal(null);
+    dialog.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    expect(cancelled).to.equal(1);
+  });
+
+  it('announces itself in a polite live region', async () => {
+    const panel = await presentPanel('form', { onCancel: () => undefined });
+    const status = panel.shadowRoot!.querySelector('[role="status"]')!;
+    expect(status.getAttribute('aria-live')).to.equal('polite');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(status.textContent).to.contain('Check before sending');
+  });
+
+  it('ignores a script-made click on Send', async () => {
+    let sent = 0;
+    const panel = await presentPanel('request', { onCancel: () => undefined, onSend: () => { sent += 1; } });
+    const send = panel.shadowRoot!.querySelector<HTMLButtonElement>('[part~="send"]')!;
+    send.click();
+    send.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(sent).to.equal(0);
+  });
+
+  it('can be themed with custom properties', async () => {
+    const panel = await presentPanel('request', { onCancel: () => undefined });
+    panel.style.setProperty('--capell-confirm-accent', 'rgb(200, 0, 0)');
+    const send = panel.shadowRoot!.querySelector<HTMLButtonElement>('[part~="send"]')!;
+    expect(getComputedStyle(send).backgroundColor).to.equal('rgb(200, 0, 0)');
+  });
+});
+
+describe('forms: form tools through WebMCP', () => {
+  let runtime: Runtime | undefined;
+
+  afterEach(() => {
+    runtime?.stop();
+    runtime = undefined;
+    unmountIslands();
+  });
+
+  async function startFormTool(properties: Record<string, unknown>): Promise<void> {
+    mountToolsIsland({
+      capellAgentSchema: 1,
+      tools: [{
+        name: 'form.submit.fixture',
+        description: 'Fill the fixture form',
+        inputSchema: { type: 'object', properties, additionalProperties: false },
+        effect: 'write',
+        binding: { type: 'form', target: 'fixture' },
+      }],
+      messages: { confirmTitle: 'Bitte prüfen' },
+    });
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+  }
+
+  it('refuses a hidden field even when the schema lets it through', async () => {
+    mountForm('<input type="hidden" name="_token" value="real"><button>Send</button>');
+    await startFormTool({ _token: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { _token: 'forged' });
+    expect(result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'cannot fill form #fixture for form.submit.fixture: _token: it is a protected hidden control; an agent never writes it' }] });
+    expect((form.elements.namedItem('_token') as HTMLInputElement).value).to.equal('real');
+  });
+
+  it('refuses a form whose action is on another origin', async () => {
+    mountForm('<input name="name"><button>Send</button>');
+    form.action = 'https://elsewhere.example/contact';
+    await startFormTool({ name: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { name: 'Ada' });
+    expect(result.content[0]!.text).to.equal('form.submit.fixture: form #fixture sends to https://elsewhere.example, not this page\'s origin; only same-origin forms can be filled');
+  });
+
+  it('says so when the form is not on the page', async () => {
+    await startFormTool({ name: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { name: 'Ada' });
+    expect(result.content[0]!.text).to.equal('form.submit.fixture: there is no form #fixture on this page');
+  });
+
+  it('refuses a second call for a form that is still waiting for the person, and cancels through the panel', async () => {
+    mountForm('<input name="name" aria-label="Name"><button>Send</button>');
+    await startFormTool({ name: { type: 'string' } });
+    const first = callTool('form.submit.fixture', { name: 'Ada' });
+    let cancel: HTMLButtonElement | null | undefined;
+    for (let tries = 0; tries < 100 && !cancel; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      cancel = document.querySelector('capell-confirm-write')?.shadowRoot?.querySelector<HTMLButtonElement>('[part~="cancel"]');
+    }
+    const second = await callTool('form.submit.fixture', { name: 'Grace' });
+    expect(second.content[0]!.text).to.equal('form.submit.fixture: form #fixture is already waiting for the person to check an earlier proposal');
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
+    const closed = new Promise<string>((resolve) => document.addEventListener('capell-webmcp:confirm-close', (event) => resolve((event as CustomEvent<{ outcome: string }>).detail.outcome), { once: true }));
+    cancel!.click(); // cancelling needs no consent: it never sends anything
+    expect((await first).structuredContent).to.deep.equal({ status: 'cancelled' });
+    expect(await closed).to.equal('cancelled');
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+  });
+
+  it('shows the panel with the island\'s messages and resolves pending when the runtime stops', async () => {
+    mountForm('<input name="name" aria-label="Name"><button>Send</button>');
+    await startFormTool({ name: { type: 'string' } });
+    const pending = callTool('form.submit.fixture', { name: 'Ada' });
+    let panel: CapellConfirmWrite | null = null;
+    for (let tries = 0; tries < 100 && !panel?.shadowRoot?.querySelector('h2'); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      panel = document.querySelector('capell-confirm-write');
+    }
+    expect(panel?.shadowRoot?.querySelector('h2')?.textContent).to.equal('Bitte prüfen');
+    expect(panel?.previousElementSibling).to.equal(form);
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
+    runtime?.stop();
+    expect((await pending).structuredContent).to.deep.equal({ status: 'pending' });
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+    expect(document.querySelector('capell-confirm-write')).to.equal(null);
+  });
+});

@@ -1,0 +1,320 @@
+/**
+ * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
+ * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
+ * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
+ * is sent before the person's click" is checked where it matters.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+
+type Result = { content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean };
+
+const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
+
+/** Starts a tool call in the page without waiting for it (the person decides later). */
+async function startCall(page: Page, name: string, input: object): Promise<void> {
+  await page.evaluate(({ name, input }) => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    (window as unknown as { pendingCall: Promise<unknown> }).pendingCall = context.getTools()
+      .then((tools) => context.executeTool(tools.find((tool) => tool.name === name), input))
+      .then((text) => JSON.parse(text));
+  }, { name, input });
+}
+
+/** Waits for the call started by startCall. */
+function callResult(page: Page): Promise<Result> {
+  return page.evaluate(() => (window as unknown as { pendingCall: Promise<Result> }).pendingCall);
+}
+
+/** Runs a call to the end (for calls refused before any panel opens). */
+async function call(page: Page, name: string, input: object): Promise<Result> {
+  await startCall(page, name, input);
+  return callResult(page);
+}
+
+function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
+  return page.evaluate(() => {
+    const form = document.getElementById('contact') as HTMLFormElement;
+    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
+    return {
+      name: value('name'), email: value('email'), topic: value('topic'), message: value('message'),
+      newsletter: (form.elements.namedItem('newsletter') as HTMLInputElement).checked, website: value('website'),
+    };
+  });
+}
+
+/** Serves the demo's HTML for `path` with `edit` applied (data-* options, form attributes). */
+async function serveEdited(page: Page, url: string, edit: (html: string) => string): Promise<void> {
+  await page.route(url, async (route) => {
+    // Only the page itself: the form's POST to the same URL must reach the server untouched.
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, body: edit(await response.text()) });
+  });
+}
+
+const panel = (page: Page) => page.locator('capell-confirm-write');
+
+test.describe('form.submit.contact: the person confirms', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+  });
+
+  test('registers the two write tools on the contact page, with consequential annotations', async ({ page }) => {
+    const report = await readyReport(page);
+    expect(report.rejected).toEqual([]);
+    expect(report.registered).toEqual(expect.arrayContaining(['form.submit.contact', 'newsletter.subscribe']));
+    const annotations = await page.evaluate(async () => {
+      const tools = await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; annotations?: object }[]> } }).modelContext.getTools();
+      return tools.find((tool) => tool.name === 'form.submit.contact')?.annotations;
+    });
+    expect(annotations).toMatchObject({ readOnlyHint: false });
+  });
+
+  test('fills the form and shows the panel; nothing reaches the server until the person clicks the form\'s button', async ({ page, demo }) => {
+    const before = demo.submissions.length;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
+    await expect(panel(page)).toContainText('Ada Lovelace');
+    await expect(panel(page)).toContainText('Repair request');
+    await expect(panel(page)).toContainText('Send message');
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+
+    // Awaited from before the click: the page navigates to the thank-you notice right after.
+    const outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    const result = await outcome;
+    expect(result.structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(JSON.parse(result.content[0]!.text)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
+    // Then the person sees the site's thank-you notice, as after a native submit.
+    await page.waitForURL(/\/contact\?sent=1$/);
+    await expect(page.locator('.notice')).toBeVisible();
+  });
+
+  test('a person who sends with Enter in a field sends too', async ({ page }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    const outcome = callResult(page);
+    await page.locator('#contact-email').press('Enter');
+    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+  });
+
+  test('Cancel resolves cancelled, puts back what the person had typed and sends nothing', async ({ page, demo }) => {
+    await page.locator('#contact-name').fill('Grace');
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
+    await expect(panel(page)).toHaveCount(0);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('the panel takes focus and Escape cancels', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeFocused();
+    await page.keyboard.press('Escape');
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect((await fieldValues(page)).name).toBe('');
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('the panel is keyboard operable: Tab reaches Cancel and Enter cancels', async ({ page }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(panel(page).getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+  });
+
+  test('aborting the call (the runtime stops) resolves pending and restores the values', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await page.evaluate(() => window.capellWebMCP!.stop());
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'pending' });
+    expect((await fieldValues(page)).message).toBe('');
+    await expect(panel(page)).toHaveCount(0);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('navigating away while the panel is open settles the call as pending and sends nothing', async ({ page, demo }) => {
+    // While a document unloads only a beacon still gets out; the server records it (404 or not),
+    // so the closing panel's outcome can be seen after the page is gone.
+    await page.evaluate(() => {
+      document.addEventListener('capell-webmcp:confirm-close', (event) => {
+        navigator.sendBeacon(`/agent/v1/test-beacon?outcome=${(event as CustomEvent<{ outcome: string }>).detail.outcome}`);
+      });
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    demo.requests.length = 0;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
+    await page.waitForURL(`${demo.url}/`);
+    await expect.poll(() => demo.requests.filter((request) => request.path === '/agent/v1/test-beacon').map((request) => request.query))
+      .toEqual(['?outcome=withdrawn']);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('script-made submits are not consent: requestSubmit, button.click() and a dispatched SubmitEvent send nothing', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await page.evaluate(() => {
+      const form = document.getElementById('contact') as HTMLFormElement;
+      form.requestSubmit();
+      form.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+      form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
+    });
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+  });
+
+  test('a select given an option label is refused, naming the field; nothing is filled', async ({ page }) => {
+    const result = await call(page, 'form.submit.contact', { ...PROPOSAL, topic: 'Repair request' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^invalid input for form\.submit\.contact: topic: /);
+    expect((await fieldValues(page)).name).toBe('');
+    await expect(panel(page)).toHaveCount(0);
+  });
+
+  test('a disabled field is refused, naming the field; nothing is filled', async ({ page }) => {
+    await page.evaluate(() => { (document.getElementById('contact-name') as HTMLInputElement).disabled = true; });
+    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    expect(result).toMatchObject({ isError: true });
+    expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the control is disabled');
+    expect((await fieldValues(page)).email).toBe('');
+    await expect(panel(page)).toHaveCount(0);
+  });
+
+  test('the CSRF token and the honeypot cannot be written', async ({ page }) => {
+    const token = await call(page, 'form.submit.contact', { ...PROPOSAL, _token: 'forged' });
+    const honeypot = await call(page, 'form.submit.contact', { ...PROPOSAL, website: 'http://spam.test' });
+    expect(token.content[0]!.text).toContain('_token: not an allowed property');
+    expect(honeypot.content[0]!.text).toContain('website: not an allowed property');
+    expect(await fieldValues(page)).toMatchObject({ name: '', website: '' });
+    expect(await page.locator('input[name="_token"]').inputValue()).not.toBe('forged');
+  });
+
+  test('the panel has no accessibility violations (axe-core)', async ({ page }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    // The demo's CSP refuses inline scripts; DevTools evaluation is not subject to it, so axe runs
+    // in the page while the panel lives under the strict policy.
+    await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: object): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe;
+      const results = await axe.run({ include: [['capell-confirm-write']] });
+      return results.violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.length }));
+    });
+    expect(violations).toEqual([]);
+  });
+});
+
+test.describe('form.submit.contact: timeouts and page options', () => {
+  test('resolves pending after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="700"'));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'pending' });
+    expect((await fieldValues(page)).name).toBe('');
+    await expect(panel(page)).toHaveCount(0);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('a form that opts out of fetch (data-capell-submit="native") resolves pending and navigates natively', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" data-capell-submit="native"'));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    const before = demo.submissions.length;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    const result = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    expect((await result).structuredContent).toEqual({ status: 'pending' });
+    await page.waitForURL(/\/contact\?sent=1$/);
+    expect(demo.submissions).toHaveLength(before + 1);
+  });
+
+  test('a form that carries toolname is left to the browser and reported, not registered twice', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" toolname="contact_form" tooldescription="Write to the shop"'));
+    await page.goto(`${demo.url}/contact`);
+    const report = await readyReport(page);
+    expect(report.registered).not.toContain('form.submit.contact');
+    expect(report.rejected).toEqual([{
+      name: 'form.submit.contact',
+      source: 'capell-island[0]',
+      reasons: ['form #contact carries toolname="contact_form": the browser registers it natively, so capell-webmcp does not register it a second time'],
+    }]);
+    const names = (await listTools(page)).map((tool) => tool.name);
+    expect(names).not.toContain('form.submit.contact');
+    expect(names.filter((name) => name === 'contact_form').length).toBeLessThanOrEqual(1);
+  });
+
+  test('the German contact page shows the panel in German', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/de/kontakt`);
+    await readyReport(page);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog', { name: 'Vor dem Senden prüfen' })).toBeVisible();
+    await panel(page).getByRole('button', { name: 'Abbrechen' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+  });
+});
+
+test.describe('newsletter.subscribe: a write endpoint the person sends from the panel', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.requests.length = 0;
+  });
+
+  test('previews the request; a script click on Send is ignored; the person\'s click sends it with the CSRF token', async ({ page, demo }) => {
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await expect(panel(page)).toContainText('POST /agent/v1/newsletter');
+    await expect(panel(page)).toContainText('ada@example.test');
+    await page.evaluate(() => document.querySelector('capell-confirm-write')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="send"]')!.click());
+    await page.waitForTimeout(300);
+    expect(demo.requests).toEqual([]);
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.requests).toHaveLength(1);
+    expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter' });
+    expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
+    await expect(panel(page)).toContainText('Sent.');
+  });
+
+  test('a refused CSRF token (419) comes back as isError saying the session expired', async ({ page, demo }) => {
+    await page.evaluate(() => document.querySelector('meta[name="csrf-token"]')!.setAttribute('content', 'stale'));
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    const result = await callResult(page);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^newsletter\.subscribe: the session expired .*HTTP 419/);
+    expect(demo.requests).toHaveLength(1);
+  });
+
+  test('Cancel sends nothing', async ({ page, demo }) => {
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(demo.requests).toEqual([]);
+  });
+});
