@@ -67,6 +67,20 @@ function originOf(doc: Document): string {
   return new URL(doc.location?.href ?? globalThis.location.href).origin;
 }
 
+/** The millisecond options: default and largest accepted value (the smallest is 1). */
+const MS_OPTIONS = {
+  timeoutMs: [DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS],
+  confirmTimeoutMs: [DEFAULT_CONFIRM_TIMEOUT_MS, MAX_CONFIRM_TIMEOUT_MS],
+} as const;
+
+/** The options that take one of a few words; the first is the default. */
+const WORD_OPTIONS = {
+  log: ['warn', 'silent'],
+  audit: ['warning', 'error'],
+} as const;
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /**
  * Applies defaults and checks every option.
  * @throws TypeError naming the option when a value is out of range (misuse of the API).
@@ -82,35 +96,30 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   if (typeof apiBasePath !== 'string' || apiBasePath.includes('?') || validateEndpointTarget(apiBasePath, origin).length > 0) {
     throw misuse('apiBase', apiBasePath, 'a same-origin path such as "/agent/v1"');
   }
-  const apiBase = new URL(apiBasePath.replace(/\/+$/, ''), origin);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-    throw misuse('timeoutMs', timeoutMs, `an integer from 1 to ${MAX_TIMEOUT_MS} (ms)`);
+  const config = { document: doc, origin, apiBase: new URL(apiBasePath.replace(/\/+$/, ''), origin) } as Writable<RuntimeConfig>;
+  for (const [option, [fallback, max]] of Object.entries(MS_OPTIONS) as [keyof typeof MS_OPTIONS, readonly [number, number]][]) {
+    const value = options[option] ?? fallback;
+    if (!Number.isInteger(value) || value < 1 || value > max) throw misuse(option, value, `an integer from 1 to ${max} (ms)`);
+    config[option] = value;
   }
-  const log = options.log ?? 'warn';
-  if (log !== 'warn' && log !== 'silent') throw misuse('log', log, '"warn" or "silent"');
-  const audit = options.audit ?? 'warning';
-  if (audit !== 'warning' && audit !== 'error') throw misuse('audit', audit, '"warning" or "error"');
-  const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
-  if (!Number.isInteger(confirmTimeoutMs) || confirmTimeoutMs < 1 || confirmTimeoutMs > MAX_CONFIRM_TIMEOUT_MS) {
-    throw misuse('confirmTimeoutMs', confirmTimeoutMs, `an integer from 1 to ${MAX_CONFIRM_TIMEOUT_MS} (ms)`);
+  for (const [option, words] of Object.entries(WORD_OPTIONS) as [keyof typeof WORD_OPTIONS, readonly string[]][]) {
+    const value = options[option] ?? words[0];
+    if (!words.includes(value as string)) throw misuse(option, value, words.map((word) => `"${word}"`).join(' or '));
+    (config as Record<string, unknown>)[option] = value;
   }
-  return { document: doc, origin, apiBase, timeoutMs, log, audit, confirmTimeoutMs };
+  return config;
 }
 
 /**
  * Reads `data-*` configuration from the runtime's own `<script>` element:
- * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`.
+ * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`
+ * (each the dataset name of the option it sets).
  * @returns the options; values are checked later by `normaliseOptions`.
  */
 export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {
-  const options: RuntimeOptions = {};
-  if (!script) return options;
-  const { apiBase, timeoutMs, log, audit, confirmTimeoutMs } = script.dataset;
-  if (apiBase !== undefined) options.apiBase = apiBase;
-  if (timeoutMs !== undefined) options.timeoutMs = Number(timeoutMs);
-  if (log !== undefined) options.log = log as LogLevel;
-  if (audit !== undefined) options.audit = audit as AuditOption;
-  if (confirmTimeoutMs !== undefined) options.confirmTimeoutMs = Number(confirmTimeoutMs);
-  return options;
+  const options: Record<string, unknown> = {};
+  const dataset = script?.dataset ?? {};
+  for (const option of ['apiBase', ...Object.keys(WORD_OPTIONS)]) if (dataset[option] !== undefined) options[option] = dataset[option];
+  for (const option of Object.keys(MS_OPTIONS)) if (dataset[option] !== undefined) options[option] = Number(dataset[option]);
+  return options as RuntimeOptions;
 }
