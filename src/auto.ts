@@ -3,7 +3,7 @@
  * configuration of its own `<script>`, starts once per page, publishes `window.capellWebMCP`
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
-import { readScriptOptions, type RuntimeOptions } from './config.js';
+import { normaliseOptions, readScriptOptions, type RuntimeOptions } from './config.js';
 import { findHost } from './host.js';
 import type { Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
@@ -39,36 +39,52 @@ function readOwnScript(): HTMLScriptElement | null {
   return [...document.scripts].find((script) => script.src === here) ?? null;
 }
 
+/**
+ * Starts with the script's options, leaving out each one that is invalid (a bad data-* attribute
+ * must not cost the page its tools or its other settings), with one warning per dropped option
+ * when WebMCP is present and the log is not silenced.
+ */
 function startWith(options: RuntimeOptions): Runtime {
-  try {
-    return start(options);
-  } catch (error) {
-    // A bad data-* attribute must not leave the page without its tools: fall back to defaults.
-    if (findHost(document).api !== 'none' && options.log !== 'silent') {
-      console.warn(`[capell-webmcp] ${(error as Error).message}; using the defaults`);
+  const kept: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [option, value] of Object.entries(options)) {
+    try {
+      normaliseOptions({ [option]: value });
+      kept[option] = value;
+    } catch (error) {
+      problems.push((error as Error).message);
     }
-    return start({});
   }
+  if (kept.log !== 'silent' && findHost(document).api !== 'none') {
+    for (const problem of problems) console.warn(`[capell-webmcp] ${problem}; using its default`);
+  }
+  return start(kept);
 }
 
 function boot(): void {
   if (window.capellWebMCP) return; // loaded twice: the first copy owns the page
   let runtime: Runtime | undefined;
+  let stopped = false;
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
   const global: CapellWebMCPGlobal = Object.freeze({
     version: VERSION,
     ready,
-    stop: () => runtime?.stop(),
+    stop: () => {
+      stopped = true; // also before the document is parsed: then nothing starts
+      runtime?.stop();
+    },
   });
   Object.defineProperty(window, 'capellWebMCP', { value: global, enumerable: true });
   const options = readScriptOptions(readOwnScript());
+  const announce = (report: Report) => {
+    resolveReady(report);
+    document.dispatchEvent(new CustomEvent<Report>(READY_EVENT, { detail: report }));
+  };
   const launch = () => {
+    if (stopped) return announce({ api: findHost(document).api, registered: [], rejected: [], audit: [] });
     runtime = startWith(options);
-    void runtime.ready.then((report) => {
-      resolveReady(report);
-      document.dispatchEvent(new CustomEvent<Report>(READY_EVENT, { detail: report }));
-    });
+    void runtime.ready.then(announce);
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', launch, { once: true });
   else launch();

@@ -24,13 +24,31 @@ export function toQueryPairs(input: Record<string, unknown>): [string, string][]
 }
 
 /**
- * Appends a tool input to a URL's query (keeping what the target already carries).
+ * The first input key, at any depth, that contains `[` or `]`. Such a key would pass validation
+ * as one opaque name and then reach the server as nested parameters (`{"filter[price]": 500}`
+ * reads as `filter[price]=500`), around what the schema says of `filter`.
+ */
+export function findBracketKey(input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object') return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (/[[\]]/.test(key)) return key;
+    const nested = findBracketKey(value);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
+}
+
+/**
+ * Appends a tool input to a URL's query. The target's own parameters win: an input key the URL
+ * already carries (or one listed in `skip`, set by the binding itself) is left out, so a
+ * parameter is never sent twice.
  * @returns a new URL; the input is encoded as `application/x-www-form-urlencoded`.
  */
 export function withQuery(url: URL, input: Record<string, unknown>, skip: readonly string[] = []): URL {
   const result = new URL(url);
+  const fixed = new Set([...skip, ...[...url.searchParams.keys()].map((key) => key.replace(/\[.*$/, ''))]);
   for (const [key, value] of toQueryPairs(input)) {
-    if (!skip.includes(key.replace(/\[.*$/, ''))) result.searchParams.append(key, value);
+    if (!fixed.has(key.replace(/\[.*$/, ''))) result.searchParams.append(key, value);
   }
   return result;
 }

@@ -3,7 +3,6 @@
  * and the audit of the page's interactive surfaces.
  */
 import { auditSurfaces, coverageOf } from './audit.js';
-import { unsupportedBindingReason } from './bindings/supported.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { checkCapellDeclaration } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
@@ -43,8 +42,14 @@ function createSlicer(): () => Promise<void> | undefined {
   };
 }
 
-// One active runtime per document: a second start() returns the first, so no tool registers twice.
-const active = new WeakMap<Document, Runtime>();
+/**
+ * Where a document keeps its active runtime. A registry symbol, not module state, so that every
+ * copy of the runtime on a page (the script-tag bundle and the library build) sees the same one
+ * and a tool never registers twice.
+ */
+const ACTIVE_RUNTIME = Symbol.for('capell-webmcp.runtime');
+
+type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
 
 /** Normalises every declaration read from the sources; the first declaration of a name wins. */
 async function collectSpecs(
@@ -55,7 +60,14 @@ async function collectSpecs(
   const owners = new Map<string, string>();
   for (const { declaration, source, messages } of reading.declarations) {
     await slice();
-    const result = checkCapellDeclaration(declaration, { source, origin: config.origin, messages });
+    let result: ReturnType<typeof checkCapellDeclaration>;
+    try {
+      result = checkCapellDeclaration(declaration, { source, origin: config.origin, messages });
+    } catch (error) {
+      // The rules never throw by design; if one does, only this declaration is lost.
+      const name = typeof (declaration as { name?: unknown })?.name === 'string' ? (declaration as { name: string }).name : '';
+      result = { ok: false, name, reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
+    }
     if (!result.ok) {
       rejected.push({ name: result.name, source, reasons: result.reasons });
       continue;
@@ -67,8 +79,8 @@ async function collectSpecs(
       continue;
     }
     owners.set(spec.name, source);
-    const unsupported = unsupportedBindingReason(spec) ?? nativeFormToolReason(spec, config.document);
-    if (unsupported) rejected.push({ name: spec.name, source, reasons: [unsupported] });
+    const native = nativeFormToolReason(spec, config.document);
+    if (native) rejected.push({ name: spec.name, source, reasons: [native] });
     else specs.push(spec);
   }
   return { specs, rejected };
@@ -138,7 +150,8 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
  * logged, and `ready` still resolves with `api: 'none'` (use the CLI to validate declarations
  * outside a WebMCP browser). Makes no request when every declaration is valid; a rejection loads
  * the reason texts chunk to explain itself.
- * A second call for the same document while the first is running returns the first runtime.
+ * A second call for the same document while the first is running returns the first runtime, also
+ * across copies of the runtime (script tag and library).
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
@@ -147,21 +160,22 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
  */
 export function start(options: RuntimeOptions = {}): Runtime {
   const config = normaliseOptions(options);
-  const existing = active.get(config.document);
+  const holder = config.document as RuntimeHolder;
+  const existing = holder[ACTIVE_RUNTIME];
   if (existing) return existing;
   const stopController = new AbortController();
   const runtime: Runtime = {
     ready: run(config, stopController).catch((error: unknown): Report => ({
       // run() never throws by design; this keeps `ready` from ever rejecting if that breaks.
-      api: 'none', registered: [], audit: [],
+      api: findHost(config.document).api, registered: [], audit: [],
       rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [String((error as Error)?.message ?? error)] }],
     })),
     stop() {
       if (stopController.signal.aborted) return;
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));
-      if (active.get(config.document) === runtime) active.delete(config.document);
+      if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
     },
   };
-  active.set(config.document, runtime);
+  Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
   return runtime;
 }

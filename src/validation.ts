@@ -7,10 +7,14 @@ import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { schemaDialect } from './declarations/schema-policy.js';
 import type { JSONSchema } from './declarations/tool-spec.js';
 
-/** One validation failure: where (`q`, `filter.price.max`, or `(root)`) and what. */
+/**
+ * One validation failure: where (`q`, `filter.price.max`, or `(root)`) and what. `schemaError`
+ * marks a schema the validator could not evaluate: the site's fault, not the value's.
+ */
 export interface ValidationIssue {
   path: string;
   message: string;
+  schemaError?: true;
 }
 
 // Schemas are normalised once and never mutated, so a compiled validator per object is reused.
@@ -88,7 +92,9 @@ export function validateValue(schema: JSONSchema, value: unknown): ValidationIss
     if (result.valid) return [];
     units = result.errors;
   } catch (error) {
-    return [{ path: '(root)', message: `the schema could not be evaluated (${(error as Error).message})` }];
+    // Keep the validator's message short: it can quote the page URL it resolved against.
+    const message = String((error as Error)?.message ?? error).split('.')[0];
+    return [{ path: '(root)', message: `the schema could not be evaluated (${message})`, schemaError: true }];
   }
   // Inside anyOf/oneOf/not the alternatives' own failures are noise: the composition says it.
   const compositions = units.filter((unit) => COMPOSITION_KEYWORDS.has(unit.keyword));

@@ -1,4 +1,4 @@
-import { withQuery } from '../query-string.js';
+import { findBracketKey, withQuery } from '../query-string.js';
 import type { BindingOutcome, CallContext } from './binding-executor.js';
 import { fetchEnvelope } from './fetch-envelope.js';
 
@@ -11,6 +11,10 @@ import { fetchEnvelope } from './fetch-envelope.js';
 export async function readFromCore(
   url: URL, input: Record<string, unknown>, { config, signal }: CallContext, skip: readonly string[] = [],
 ): Promise<BindingOutcome> {
+  const bracketKey = findBracketKey(input);
+  if (bracketKey !== undefined) {
+    return { ok: false, reason: `invalid input: key ${JSON.stringify(bracketKey)} contains "[" or "]", which the query string reserves for nesting` };
+  }
   const outcome = await fetchEnvelope(withQuery(url, input, skip), signal, config.timeoutMs);
   return outcome.ok ? { ok: true, answer: outcome.envelope as never, data: outcome.envelope.data } : outcome;
 }

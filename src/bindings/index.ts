@@ -72,6 +72,9 @@ export async function callTool(
     const parsed = parseInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
     const inputIssues = validateValue(spec.inputSchema, parsed.input);
+    if (inputIssues.some((issue) => issue.schemaError)) {
+      return errorResult(`${spec.name}'s inputSchema could not be checked (a site error, not the agent's): ${formatIssues(inputIssues)}`);
+    }
     if (inputIssues.length > 0) return errorResult(`invalid input for ${spec.name}: ${formatIssues(inputIssues)}`);
     const signal = options?.signal ? AbortSignal.any([options.signal, stopSignal]) : stopSignal;
     if (signal.aborted) return errorResult(`${spec.name} was aborted before it ran`);

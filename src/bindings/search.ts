@@ -6,7 +6,7 @@ import { readFromCore } from './core-read.js';
  * The binding's scope wins over an input key of the same name.
  */
 export const executeSearch: BindingExecutor = (spec, input, context) => {
-  const url = new URL(`${context.config.apiBase.pathname}/search`, context.config.origin);
+  const url = new URL(`${context.config.apiBase.href}/search`);
   url.searchParams.set('scope', spec.binding.target);
   return readFromCore(url, input, context, ['scope']);
 };

@@ -1,8 +1,7 @@
 /**
- * Which bindings this runtime version can execute. Part of the start-up chunk (registration needs
- * it); the executors themselves are loaded on the first call.
+ * Which bindings this runtime version executes, by effect. The contract rules already refuse
+ * every other pairing (a read form, a write search…), so each executor table covers its list.
  */
-import type { Reason } from '../declarations/reason.js';
 import type { BindingType, ToolSpec } from '../declarations/tool-spec.js';
 
 /** Binding types with a read executor in this version. */
@@ -20,12 +19,3 @@ export type ReadBindingType = (typeof READ_BINDING_TYPES)[number];
 
 /** A binding type this version can execute for writes. */
 export type WriteBindingType = (typeof WRITE_BINDING_TYPES)[number];
-
-/**
- * Why this runtime cannot bind a contract-valid declaration, or `undefined` when it can. Such a
- * declaration is rejected, never registered as a tool that fails on every call.
- */
-export function unsupportedBindingReason(spec: ToolSpec): Reason | undefined {
-  const types: readonly string[] = spec.effect === 'write' ? WRITE_BINDING_TYPES : READ_BINDING_TYPES;
-  return types.includes(spec.binding.type) ? undefined : ['binding.type', 'bindingUnsupported', spec.binding.type, spec.effect];
-}

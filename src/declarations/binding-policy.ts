@@ -31,6 +31,9 @@ export function validateEndpointTarget(target: string, origin: string): Reason[]
   if (/\s/u.test(target)) return [['binding.target', 'whitespace', target]];
   if (target.includes('#')) return [['binding.target', 'fragment', target]];
   if (target.includes('\\')) return [['binding.target', 'backslash', target]];
+  // `.` and `..` segments (also %2e-encoded) are resolved away by URL parsing: what is shown and
+  // checked would not be what is requested.
+  if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(target.split('?')[0]!)) return [['binding.target', 'dotSegments', target]];
   let url: URL;
   try {
     url = new URL(target, origin);
@@ -38,6 +41,7 @@ export function validateEndpointTarget(target: string, origin: string): Reason[]
     return [['binding.target', 'badPath', target]];
   }
   if (url.origin !== origin) return [['binding.target', 'otherOrigin', target, url.origin]];
+  if (url.pathname.startsWith('//')) return [['binding.target', 'notOriginRelative', target]];
   return [];
 }
 

@@ -48,8 +48,8 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  * normaliser rules): allowed keys; `name` (Core's pattern and WebMCP's); `description` or a
  * translated `descriptionKey`, 1–500 code points; `effect` `read` | `write`; `binding` rules;
  * `inputSchema` / `outputSchema` under the schema policy. Collects every reason (coded), never throws.
- * Search and property-query tools get optional `cursor` and `limit` inputs when their schema lists
- * properties without them (DESIGN section 4: every paginated tool accepts them).
+ * Search and property-query tools get optional `cursor` and `limit` inputs they lack, unless their
+ * root is a `$ref` or a combinator (DESIGN section 4: every paginated tool accepts them).
  * @example
  * checkCapellDeclaration({ name: 'page.lookup', description: 'This page', effect: 'read',
  *   binding: { type: 'inline', target: 'page' } }, { source: 'capell-island[0]', origin, messages: {} })
@@ -78,8 +78,10 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext):
     return { ok: false, name, reasons };
   }
   let inputSchema = input.schema;
-  if ((binding.binding.type === 'search' || binding.binding.type === 'property-query') && isPlainObject(inputSchema.properties)) {
-    const properties = { ...inputSchema.properties };
+  // Not for a root built from $ref or combinators: the page keys would be "additional" there.
+  const paginated = binding.binding.type === 'search' || binding.binding.type === 'property-query';
+  if (paginated && !['$ref', 'anyOf', 'oneOf', 'allOf', 'not'].some((keyword) => keyword in inputSchema)) {
+    const properties = isPlainObject(inputSchema.properties) ? { ...inputSchema.properties } : {};
     for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
     inputSchema = { ...inputSchema, properties };
   }

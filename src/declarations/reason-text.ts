@@ -5,16 +5,16 @@
  */
 import { BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
 import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
-import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
+import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
 import type { Rejection } from '../report.js';
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
 
 const show = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
 
 /** What a keyword's value must be, by kind (schema-policy.ts). */
 const EXPECTED: Partial<Record<KeywordKind, string>> = {
-  count: 'a non-negative integer', number: 'a number', string: 'a string', array: 'an array',
+  count: 'a non-negative integer', number: 'a number', string: 'a string', format: 'a string', array: 'an array',
   strings: 'an array of strings', type: 'a JSON type name or an array of them',
   schemaMap: 'an object of schemas', schemas: 'a non-empty array of schemas',
 };
@@ -30,7 +30,6 @@ export const REASON_TEXT = {
   nameRequired: () => 'required, must be a string',
   nameLength: (length: number) => `${length} characters, at most ${MAX_NAME_LENGTH} allowed (WebMCP)`,
   namePattern: (name: string) => `${show(name)} is not a lowercase dotted name matching ${CAPELL_NAME_PATTERN.source} (Capell Agent Schema)`,
-  nameWebMCP: (name: string) => `${show(name)} does not match ${WEBMCP_NAME_PATTERN.source} (WebMCP)`,
   duplicate: (name: string, owner: string) => `${show(name)} is already declared by ${owner} (the first declaration wins)`,
   // Descriptions.
   nonEmptyString: () => 'must be a non-empty string',
@@ -53,6 +52,7 @@ export const REASON_TEXT = {
   whitespace: (target: string) => `${show(target)} contains whitespace`,
   fragment: (target: string) => `${show(target)} contains a fragment ("#")`,
   backslash: (target: string) => `${show(target)} contains a backslash`,
+  dotSegments: (target: string) => `${show(target)} contains "." or ".." path segments`,
   badPath: (target: string) => `${show(target)} is not a valid URL path`,
   otherOrigin: (target: string, origin: string) => `${show(target)} resolves to ${origin}, not this page's origin`,
   // Schemas (the Capell keyword allow-list and what a validator can finish).
@@ -68,6 +68,10 @@ export const REASON_TEXT = {
   dialect: (value: unknown) => `${show(value)} is not JSON Schema 2020-12 or draft-07`,
   remoteRef: (value: unknown) => `${show(value)} is not a local reference (remote $ref is never fetched)`,
   unresolvedRef: (value: string) => `${show(value)} does not resolve in this schema`,
+  refNotSchema: (value: string) => `${show(value)} points at something that is not a schema`,
+  slowPattern: (value: string) => `${show(value)} nests quantifiers (like (a+)+), which can take exponential time on a near-miss`,
+  formatName: (value: string) => `${show(value)} is a JavaScript built-in name, not a format`,
+  tooManyEvaluations: () => `checking one value would take more than ${MAX_SCHEMA_EVALUATIONS} subschema evaluations ($ref fan-out)`,
   schemaObject: () => 'must be a JSON Schema object',
   rootObject: () => 'the root must be "object" (MCP Tool inputSchema)',
   // Manifests.
@@ -75,8 +79,6 @@ export const REASON_TEXT = {
   manifestObject: () => 'must be a JSON object',
   manifestVersion: (value: unknown, supported: number) => `${JSON.stringify(value) ?? 'missing'} is not a supported version (this runtime reads ${supported})`,
   manifestTools: () => 'must be an array of declarations',
-  // What this runtime version can execute.
-  bindingUnsupported: (type: string, effect: string) => `"${type}" with effect "${effect}" is not supported by this runtime version`,
 } satisfies Record<string, (...args: never[]) => string>;
 
 /** The catalogue's type, for `Reason`. */

@@ -11,7 +11,7 @@ import type { JSONSchema } from './tool-spec.js';
 /** What a keyword's value must be; sub-schema kinds are walked, the others checked. */
 export type KeywordKind =
   | 'schema' | 'schemas' | 'schemaMap' | 'items'
-  | 'count' | 'number' | 'string' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
+  | 'count' | 'number' | 'string' | 'format' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
 
 /** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use, by kind. */
 const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
@@ -20,7 +20,7 @@ const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
   additionalProperties: 'schema', items: 'items', minItems: 'count', maxItems: 'count',
   minProperties: 'count', maxProperties: 'count', minLength: 'count', maxLength: 'count',
   minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number',
-  pattern: 'pattern', format: 'string', anyOf: 'schemas', oneOf: 'schemas', allOf: 'schemas', not: 'schema',
+  pattern: 'pattern', format: 'format', anyOf: 'schemas', oneOf: 'schemas', allOf: 'schemas', not: 'schema',
   definitions: 'schemaMap', $defs: 'schemaMap',
 };
 
@@ -43,15 +43,31 @@ export const MAX_SCHEMA_DEPTH = 32;
 /** Largest schema allowed, in UTF-16 units of its JSON serialisation (about bytes for ASCII). */
 export const MAX_SCHEMA_SIZE = 64 * 1024;
 
+/**
+ * Most subschema evaluations one value may cost, counting every `$ref` expansion: a schema that
+ * fans out (each level `anyOf` two `$ref`s to the next) is small to write but exponential to
+ * check, and would stall or overflow the validator.
+ */
+export const MAX_SCHEMA_EVALUATIONS = 10_000;
+
+// A quantified group that itself contains a quantifier, e.g. `(a+)+` or `(\w*)*`: such patterns
+// backtrack exponentially on a near-miss (ReDoS) and would freeze the page while validating.
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[*+}](?:[^()\\]|\\.)*\)[*+{]/;
+
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
-/** Resolves a local JSON Pointer fragment (`#/$defs/Q`) in `root`; `undefined` when absent. */
+/** Resolves a local JSON Pointer fragment (`#/$defs/Q`) in `root`; `undefined` when absent or malformed. */
 function resolveLocalRef(root: unknown, ref: string): unknown {
   if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // a malformed %-escape is a reason, never a throw
+    }
     if (!isPlainObject(node) && !Array.isArray(node)) return undefined;
     if (!Object.hasOwn(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
@@ -76,13 +92,55 @@ export function checkSchemaPolicy(schema: unknown, field: string): Reason[] {
     return [[field, 'notSerialisable']];
   }
   if (size > MAX_SCHEMA_SIZE) return [[field, 'schemaSize', size]];
-  const reasons: Reason[] = [];
-  walk(schema, `${field}`, 0, schema, reasons);
+  const state: WalkState = { root: schema, reasons: [], schemas: new Set(), refs: [] };
+  walk(schema, `${field}`, 0, state);
+  const { reasons } = state;
+  for (const [at, ref] of state.refs) {
+    const target = resolveLocalRef(schema, ref);
+    if (target === undefined) reasons.push([at, 'unresolvedRef', ref]);
+    else if (typeof target !== 'boolean' && !state.schemas.has(target as object)) reasons.push([at, 'refNotSchema', ref]);
+  }
   if (reasons.length === 0) {
     const loop = findEndlessRef(schema);
     if (loop) reasons.push([field, 'refLoop', loop]);
+    else if (countEvaluations(schema) > MAX_SCHEMA_EVALUATIONS) reasons.push([field, 'tooManyEvaluations']);
   }
   return reasons;
+}
+
+/** Subschemas of a schema node: those applied to the same value and those applied to its parts. */
+function subschemas(node: Record<string, unknown>): unknown[] {
+  const list: unknown[] = [node.not, node.additionalProperties, ...(Array.isArray(node.items) ? node.items : [node.items])];
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[keyword])) list.push(...node[keyword]);
+  if (isPlainObject(node.properties)) list.push(...Object.values(node.properties));
+  return list;
+}
+
+/**
+ * Counts the subschema evaluations of one pass over a value, expanding every `$ref` (a schema
+ * referenced twice is counted twice). Recursion through a `$ref` back into a schema being counted
+ * counts once: each such step consumes part of the value. Stops counting past the limit.
+ */
+function countEvaluations(root: unknown): number {
+  const counted = new Map<object, number>();
+  const counting = new Set<object>();
+  const count = (node: unknown): number => {
+    if (!isPlainObject(node)) return 0;
+    const known = counted.get(node);
+    if (known !== undefined) return known;
+    if (counting.has(node)) return 1;
+    counting.add(node);
+    let total = 1;
+    if (typeof node.$ref === 'string') total += count(resolveLocalRef(root, node.$ref));
+    for (const sub of subschemas(node)) {
+      total += count(sub);
+      if (total > MAX_SCHEMA_EVALUATIONS) break;
+    }
+    counting.delete(node);
+    counted.set(node, total);
+    return total;
+  };
+  return count(root);
 }
 
 /**
@@ -120,30 +178,41 @@ function findEndlessRef(root: unknown): string | undefined {
   return visit(root, new Set());
 }
 
-function walk(node: unknown, at: string, depth: number, root: unknown, reasons: Reason[]): void {
+/** What one policy walk collects: reasons, every schema node seen, and `$ref`s to check after. */
+interface WalkState {
+  root: unknown;
+  reasons: Reason[];
+  schemas: Set<object>;
+  refs: [at: string, ref: string][];
+}
+
+function walk(node: unknown, at: string, depth: number, state: WalkState): void {
+  const { reasons } = state;
   if (depth > MAX_SCHEMA_DEPTH) return void reasons.push([at, 'tooDeep']);
   if (typeof node === 'boolean') return;
   if (!isPlainObject(node)) return void reasons.push([at, 'schemaShape']);
+  state.schemas.add(node);
   for (const [keyword, value] of Object.entries(node)) {
     const here = `${at}/${keyword}`;
     const kind = Object.hasOwn(KEYWORD_KINDS, keyword) ? KEYWORD_KINDS[keyword] : undefined;
     if (!kind) reasons.push([here, 'keyword', keyword]);
-    else if (!checkKeyword(kind, value, here, depth + 1, root, reasons, node === root)) reasons.push([here, 'mustBe', kind]);
+    else if (!checkKeyword(kind, value, here, depth + 1, state, node === state.root)) reasons.push([here, 'mustBe', kind]);
   }
 }
 
 /** Checks one keyword's value, walking sub-schemas; false means "not what EXPECTED[kind] says". */
 function checkKeyword(
-  kind: KeywordKind, value: unknown, here: string, depth: number, root: unknown, reasons: Reason[], atRoot: boolean,
+  kind: KeywordKind, value: unknown, here: string, depth: number, state: WalkState, atRoot: boolean,
 ): boolean {
-  const sub = (schema: unknown, key: string | number) => walk(schema, `${here}/${key}`, depth, root, reasons);
+  const { reasons } = state;
+  const sub = (schema: unknown, key: string | number) => walk(schema, `${here}/${key}`, depth, state);
   switch (kind) {
     case 'schema':
-      walk(value, here, depth, root, reasons);
+      walk(value, here, depth, state);
       return true;
     case 'items':
       if (Array.isArray(value)) value.forEach(sub); // draft-07 tuple form
-      else walk(value, here, depth, root, reasons);
+      else walk(value, here, depth, state);
       return true;
     case 'schemas':
       if (!Array.isArray(value) || value.length === 0) return false;
@@ -159,6 +228,10 @@ function checkKeyword(
       return typeof value === 'number' && Number.isFinite(value);
     case 'string':
       return typeof value === 'string';
+    case 'format':
+      // The validator looks formats up in a plain object: `constructor`, `__proto__`… would match.
+      if (typeof value === 'string' && value in Object.prototype) reasons.push([here, 'formatName', value]);
+      return typeof value === 'string';
     case 'array':
       return Array.isArray(value);
     case 'strings':
@@ -170,7 +243,10 @@ function checkKeyword(
     case 'pattern':
       try {
         new RegExp(value as string, 'u');
-        if (typeof value === 'string') return true;
+        if (typeof value === 'string') {
+          if (NESTED_QUANTIFIER.test(value)) reasons.push([here, 'slowPattern', value]);
+          return true;
+        }
       } catch {
         // reported below
       }
@@ -183,11 +259,8 @@ function checkKeyword(
       }
       return true;
     case 'ref':
-      if (typeof value !== 'string' || !value.startsWith('#')) {
-        reasons.push([here, 'remoteRef', value]);
-      } else if (resolveLocalRef(root, value) === undefined) {
-        reasons.push([here, 'unresolvedRef', value]);
-      }
+      if (typeof value !== 'string' || !value.startsWith('#')) reasons.push([here, 'remoteRef', value]);
+      else state.refs.push([here, value]); // checked once every schema node is known
       return true;
     default: // default, const: any JSON value
       return true;
@@ -217,6 +290,11 @@ export function normaliseInputSchema(schema: unknown): { schema: JSONSchema; rea
   const reasons = checkSchemaPolicy(schema, 'inputSchema');
   if (schema.type !== undefined && schema.type !== 'object') {
     reasons.push(['inputSchema/type', 'rootObject']);
+  } else if (reasons.length === 0 && typeof schema.$ref === 'string') {
+    // A root that refers to a non-object schema would refuse every input.
+    const target = resolveLocalRef(schema, schema.$ref);
+    const types = isPlainObject(target) ? target.type : undefined;
+    if (types !== undefined && !(Array.isArray(types) ? types : [types]).includes('object')) reasons.push(['inputSchema/$ref', 'rootObject']);
   }
   if (reasons.length > 0) return { schema: {}, reasons };
   const normalised: JSONSchema = { ...schema, type: 'object' };

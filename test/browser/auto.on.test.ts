@@ -45,6 +45,14 @@ describe('the script-tag bundle with WebMCP on', () => {
     expect(result.structuredContent).to.deep.equal(direct);
   });
 
+  it('hands the library\'s start() the runtime the script tag started (one registry per document)', async () => {
+    const { start } = await import('../../src/index.ts');
+    const report = await start().ready;
+    expect(report).to.deep.equal(await window.capellWebMCP!.ready);
+    const names = (await modelContext().getTools()).map((tool) => tool.name);
+    expect(names).to.have.length(3);
+  });
+
   it('keeps window.capellWebMCP from being overwritten', () => {
     const before = window.capellWebMCP;
     expect(() => { (window as unknown as Record<string, unknown>).capellWebMCP = {}; }).to.throw(TypeError);

@@ -172,6 +172,24 @@ describe('with WebMCP on: registration', () => {
   });
 });
 
+describe('with WebMCP on: options and robustness', () => {
+  it('refuses an apiBase that dot segments would turn into another origin', () => {
+    for (const apiBase of ['/..//evil.example', '/.//evil.example/agent', '/x/..//evil.example']) {
+      expect(() => start({ apiBase }), apiBase).to.throw(TypeError, /option "apiBase"/);
+    }
+  });
+
+  it('rejects a declaration whose $ref has a malformed %-escape and still registers the others', async () => {
+    const report = await startWith({
+      capellAgentSchema: 1,
+      tools: [...CORE_READ_TOOLS, { ...CORE_READ_TOOLS[0], name: 'bad.ref', inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }],
+    }).ready;
+    expect(report.api).to.equal('document.modelContext');
+    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.rejected.map((rejection) => rejection.name)).to.deep.equal(['bad.ref']);
+  });
+});
+
 describe('with WebMCP on: calls', () => {
   beforeEach(async () => {
     await startWith({
@@ -186,9 +204,22 @@ describe('with WebMCP on: calls', () => {
         fixtureTool('fixture.redirect', '/test-fixtures/redirect'),
         fixtureTool('fixture.slow', '/test-fixtures/slow'),
         fixtureTool('fixture.output', '/test-fixtures/output-mismatch', { outputSchema: { type: 'object', properties: { sku: { type: 'string' } } } }),
+        fixtureTool('fixture.open', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { filter: { type: 'object', properties: { price: { type: 'number', maximum: 100 } }, additionalProperties: false } } } }),
+        fixtureTool('fixture.fixed', '/test-fixtures/echo?limit=1', { inputSchema: { type: 'object', properties: { limit: { type: 'integer' } } } }),
       ],
     }).ready;
     resetRequestCount();
+  });
+
+  it('refuses input keys with brackets, which would reach the server as nested parameters', async () => {
+    const result = await callTool('fixture.open', { 'filter[price]': 500, 'filter[admin]': 1 });
+    expect(result.content[0]!.text).to.equal('invalid input: key "filter[price]" contains "[" or "]", which the query string reserves for nesting');
+    expect(requestsTo('/test-fixtures/')).to.deep.equal([]);
+  });
+
+  it('keeps the target\'s own query parameters instead of sending a parameter twice', async () => {
+    const result = await callTool('fixture.fixed', { limit: 50 });
+    expect((result.structuredContent as { data: { query: string } }).data.query).to.equal('?limit=1');
   });
 
   it('page.lookup answers with the page graph from the island, without a request', async () => {

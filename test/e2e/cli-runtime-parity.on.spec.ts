@@ -9,9 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unsupportedBindingReason } from '../../src/bindings/supported.ts';
 import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
-import { renderReason } from '../../src/declarations/reason-text.ts';
 import { DECLARATION_ROWS, declarationFor } from '../support/declaration-rows.ts';
 import { expect, readyReport, test } from './demo-fixture.ts';
 
@@ -49,15 +47,11 @@ test.describe('the CLI and the runtime agree on every row of the normaliser tabl
       await page.goto(`${demo.url}${path}`);
       const report = await readyReport(page) as { registered: string[]; rejected: { name: string; source: string; reasons: string[] }[] };
 
-      // The runtime also refuses contract-valid declarations this version cannot execute yet
-      // (src/bindings/supported.ts: write effects, form bindings). That is a runtime limit, not a
-      // contract verdict, so exactly that one reason, computed for this declaration, is taken out
-      // before comparing; every other runtime reason must match the CLI's.
+      // Every binding the contract allows is executable, so the runtime's verdict is the
+      // contract's: a valid declaration registers, an invalid one is rejected with the same reasons.
       const normalised = normaliseCapellDeclaration(declaration, { source: 'capell-island[0]', origin: demo.url, messages });
-      const limit = normalised.ok ? unsupportedBindingReason(normalised.spec) : undefined;
-      const runtimeLimit = limit ? renderReason(limit) : undefined;
-      const runtimeReasons = report.rejected.flatMap((rejection) => rejection.reasons).filter((reason) => reason !== runtimeLimit);
-      if (normalised.ok && !runtimeLimit) expect(report.registered).toEqual([normalised.spec.name]);
+      const runtimeReasons = report.rejected.flatMap((rejection) => rejection.reasons);
+      if (normalised.ok) expect(report.registered).toEqual([normalised.spec.name]);
 
       const manifest = join(DIR, `capell-${index}.json`);
       const translations = join(DIR, `messages-${index}.json`);

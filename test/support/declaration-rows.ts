@@ -71,6 +71,9 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'an absolute URL is rejected', change: withBinding('endpoint', 'https://evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
   { rule: 'a fragment is rejected', change: withBinding('endpoint', '/agent/v1/x#frag'), rejects: /^binding\.target: "\/agent\/v1\/x#frag" contains a fragment/ },
   { rule: 'a backslash path that browsers read as // is rejected', change: withBinding('endpoint', '/\\evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
+  { rule: 'a path with .. segments is rejected', change: { binding: { type: 'endpoint', target: '/..//evil.example/x' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
+  { rule: 'a path with %2e-encoded dot segments is rejected', change: { binding: { type: 'endpoint', target: '/agent/%2e%2e/admin' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
+  { rule: 'dots inside a segment are fine', change: { binding: { type: 'endpoint', target: '/agent/v1/file.v2..json' }, effect: 'read' } },
   { rule: 'whitespace in a path is rejected', change: withBinding('endpoint', '/agent/v1/a b'), rejects: /contains whitespace/ },
   { rule: 'a javascript: URL is rejected', change: withBinding('endpoint', 'javascript:alert(1)'), rejects: /is not an origin-relative path/ },
   // Identifier targets.
@@ -99,8 +102,21 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'an unknown $schema is rejected', change: { inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, rejects: /is not JSON Schema 2020-12 or draft-07/ },
   { rule: 'a schema nested deeper than 32 levels is rejected', change: { inputSchema: { type: 'object', properties: { a: nest(40) } } }, rejects: /nested deeper than 32 levels/ },
   { rule: 'a schema over 64 KiB is rejected', change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
+  { rule: 'a $ref with a malformed %-escape is rejected, not thrown', change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
+  { rule: 'a $ref to something that is not a schema is rejected', change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },
+  { rule: 'a pattern with nested quantifiers (ReDoS) is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } }, rejects: /pattern: "\^\(a\+\)\+\$" nests quantifiers/ },
+  { rule: 'a format named like a JavaScript built-in is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'hasOwnProperty' } } } }, rejects: /format: "hasOwnProperty" is a JavaScript built-in name/ },
+  { rule: 'a schema that fans out through $ref is rejected', change: { inputSchema: fanOut(16) }, rejects: /more than 10000 subschema evaluations/ },
+  { rule: 'a root $ref to a non-object schema is rejected', change: { inputSchema: { $ref: '#/$defs/S', $defs: { S: { type: 'string' } } } }, rejects: /^inputSchema\/\$ref: the root must be "object"/ },
   { rule: 'an outputSchema with an unsupported keyword is rejected', change: { outputSchema: { type: 'object', if: {} } }, rejects: /^outputSchema\/if: unsupported schema keyword/ },
 ];
+
+/** Each level `anyOf` two `$ref`s to the next: small to write, 2^levels evaluations to check. */
+function fanOut(levels: number): Record<string, unknown> {
+  const $defs: Record<string, unknown> = { l0: { type: 'string' } };
+  for (let level = 1; level <= levels; level++) $defs[`l${level}`] = { anyOf: [{ $ref: `#/$defs/l${level - 1}` }, { $ref: `#/$defs/l${level - 1}` }] };
+  return { type: 'object', properties: { v: { $ref: `#/$defs/l${levels}` } }, $defs };
+}
 
 function nest(depth: number): Record<string, unknown> {
   return depth === 0 ? { type: 'string' } : { type: 'object', properties: { x: nest(depth - 1) } };

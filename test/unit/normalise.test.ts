@@ -53,6 +53,16 @@ describe('normaliseCapellDeclaration: the normalised shape', () => {
     assert.deepEqual(result.spec.inputSchema.required, ['q']);
   });
 
+  it('adds cursor and limit to a search tool that declares no properties at all', () => {
+    for (const inputSchema of [undefined, { type: 'object', additionalProperties: false }]) {
+      const declaration: Record<string, unknown> = { ...base, ...withBinding('search', 'pages'), inputSchema };
+      if (inputSchema === undefined) delete declaration.inputSchema;
+      const result = normaliseCapellDeclaration(declaration, context);
+      assert.ok(result.ok);
+      assert.deepEqual(Object.keys(result.spec.inputSchema.properties as object), ['cursor', 'limit']);
+    }
+  });
+
   it('keeps a site-declared limit as it is', () => {
     const limit = { type: 'integer', minimum: 1, maximum: 20 };
     const result = normaliseCapellDeclaration({ ...base, ...withBinding('search', 'pages'), inputSchema: { type: 'object', properties: { q: { type: 'string' }, limit } } }, context);

@@ -1,0 +1,53 @@
+/**
+ * The script-tag entry's data-* handling and early stop, on pages served from the demo origin
+ * with the built bundles, WebMCP on.
+ */
+import { expect, readyReport, test } from './demo-fixture.ts';
+
+const ISLAND = JSON.stringify({
+  capellAgentSchema: 1,
+  tools: [
+    { name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } },
+    { name: 'site.search', description: 'Search this site.', effect: 'read', binding: { type: 'search', target: 'pages' }, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+  ],
+});
+
+function pageWith(head: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>fixture</title>
+<script type="application/json" data-capell-agent-tools>${ISLAND}</script>
+<script type="application/ld+json" data-capell-agent-schema>{"@type":"WebPage","url":"/fixture"}</script>
+${head}</head><body><form id="undeclared"><input name="q"></form></body></html>`;
+}
+
+test('one bad data-* value drops only itself: the other options, data-log="silent" included, still apply', async ({ page, demo }) => {
+  const console: string[] = [];
+  page.on('console', (message) => console.push(message.text()));
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent" data-audit="error" data-api-base="/de/agent/v1" data-timeout-ms="5s"></script>'),
+  }));
+  await page.goto(`${demo.url}/fixture`);
+  const report = await readyReport(page);
+  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(report.audit).toEqual([expect.objectContaining({ level: 'error', surface: 'form#undeclared' })]);
+  demo.requests.length = 0;
+  await page.evaluate(async () => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+    await context.executeTool(tool, { q: 'Rucksack' });
+  });
+  expect(demo.requests.map((request) => request.path)).toEqual(['/de/agent/v1/search']);
+  expect(console).toEqual([]);
+});
+
+test('stop() before the document is parsed starts nothing, and ready still resolves', async ({ page, demo }) => {
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<script src="/dist/capell-webmcp.iife.js" data-capell-webmcp></script><script>window.capellWebMCP.stop()</script>'),
+  }));
+  await page.goto(`${demo.url}/fixture`);
+  const report = await readyReport(page);
+  expect(report).toEqual({ api: 'document.modelContext', registered: [], rejected: [], audit: [] });
+  const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<unknown[]> } }).modelContext.getTools()).length);
+  expect(tools).toBe(0);
+});
