@@ -17,6 +17,8 @@ import { parseHTML } from 'linkedom';
 import { auditSurfaces, coverageOf, type AuditLevel, type AuditRoot } from './audit.js';
 import type { Messages } from './declarations/i18n.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
+import { isPlainObject } from './is-plain-object.js';
+import { MANIFEST_REJECTION_NAME } from './report.js';
 import { readCapellIslands } from './sources/capell-islands.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
@@ -40,8 +42,8 @@ export const DEFAULT_ORIGIN = 'https://site.invalid';
  */
 export const AGENT_TOOLS_REASON_KEY = 'agent_tools_reason';
 
-/** The `name` printed for a problem with the manifest as a whole. */
-export const MANIFEST_LINE_NAME = '(manifest)';
+/** The `name` printed for a problem with the manifest as a whole (as the Report names it). */
+export const MANIFEST_LINE_NAME = MANIFEST_REJECTION_NAME;
 
 /** Where the CLI writes: one call per line, without the newline. */
 export interface CLIOutput {
@@ -71,12 +73,14 @@ audit     lists the page's forms and [data-capell-action] elements that no decla
 
 Exit codes: 0 ok, 1 rejected / audit error, 2 usage or read error.`;
 
+/** A mistake in the command line: reported with the usage text. */
 class UsageError extends Error {
   override name = 'UsageError';
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A file or URL that could not be read: reported on its own (the command line was fine). */
+class ReadError extends Error {
+  override name = 'ReadError';
 }
 
 /**
@@ -120,9 +124,10 @@ export function validateManifest(manifest: unknown, context: ValidateContext): s
 
 async function readText(path: string, what: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    // Editors on some systems save UTF-8 with a byte order mark; JSON.parse would refuse it.
+    return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(error as Error).message}`);
+    throw new ReadError(`cannot read ${what} ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -132,9 +137,9 @@ async function readPage(target: string): Promise<string> {
   try {
     response = await fetch(target, { headers: { Accept: 'text/html' } });
   } catch (error) {
-    throw new UsageError(`cannot fetch ${target}: ${(error as Error).message}`);
+    throw new ReadError(`cannot fetch ${target}: ${(error as Error).message}`);
   }
-  if (!response.ok) throw new UsageError(`cannot fetch ${target}: HTTP ${response.status}`);
+  if (!response.ok) throw new ReadError(`cannot fetch ${target}: HTTP ${response.status}`);
   return response.text();
 }
 
@@ -156,7 +161,7 @@ async function validate(args: string[], output: CLIOutput): Promise<number> {
     try {
       parsed = JSON.parse(await readText(values.translations, 'translations file'));
     } catch (error) {
-      if (error instanceof UsageError) throw error;
+      if (error instanceof ReadError) throw error;
       throw new UsageError(`--translations: ${values.translations} is not valid JSON (${(error as Error).message})`);
     }
     if (!isPlainObject(parsed)) throw new UsageError(`--translations: ${values.translations} must hold a JSON object (key → text)`);
@@ -214,6 +219,10 @@ export async function runCLI(args: readonly string[], output: CLIOutput = { out:
     // parseArgs reports unknown options as TypeErrors with a code; both are command-line mistakes.
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       output.err(`capell-webmcp: ${(error as Error).message}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof ReadError) {
+      output.err(`capell-webmcp: ${error.message}`);
       return EXIT_USAGE;
     }
     output.err(`capell-webmcp: ${(error as Error).stack ?? String(error)}`);
