@@ -50,9 +50,11 @@ export const MAX_SCHEMA_SIZE = 64 * 1024;
  */
 export const MAX_SCHEMA_EVALUATIONS = 10_000;
 
-// A quantified group that itself contains a quantifier, e.g. `(a+)+` or `(\w*)*`: such patterns
-// backtrack exponentially on a near-miss (ReDoS) and would freeze the page while validating.
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[*+}](?:[^()\\]|\\.)*\)[*+{]/;
+// A quantified group whose body starts with a quantified atom, e.g. `(a+)+` or `(\\w+\\s?)*`: on a
+// near-miss such patterns backtrack exponentially (ReDoS) and would freeze the page while
+// validating. Exact counts (`{2}`) are bounded and pass. A heuristic: `(?:-[a-z0-9]+)*`, where a literal starts each repetition, passes;
+// overlapping alternations such as `(a|aa)+` are not caught.
+const NESTED_QUANTIFIER = /\((?:\?:)?(?:\\.|\[(?:[^\]\\]|\\.)*\]|[^()\\|])(?:[*+]|\{\d*,)(?:[^()\\]|\\.)*\)(?:[*+]|\{\d*,)/;
 
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 

@@ -105,6 +105,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a $ref with a malformed %-escape is rejected, not thrown', change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
   { rule: 'a $ref to something that is not a schema is rejected', change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },
   { rule: 'a pattern with nested quantifiers (ReDoS) is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } }, rejects: /pattern: "\^\(a\+\)\+\$" nests quantifiers/ },
+  { rule: 'a repeated group that starts with a quantified atom is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(\\w+\\s?)*$' } } } }, rejects: /nests quantifiers/ },
+  { rule: 'a slug pattern whose repetitions start with a literal is accepted', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } } } } },
   { rule: 'a format named like a JavaScript built-in is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'hasOwnProperty' } } } }, rejects: /format: "hasOwnProperty" is a JavaScript built-in name/ },
   { rule: 'a schema that fans out through $ref is rejected', change: { inputSchema: fanOut(16) }, rejects: /more than 10000 subschema evaluations/ },
   { rule: 'a root $ref to a non-object schema is rejected', change: { inputSchema: { $ref: '#/$defs/S', $defs: { S: { type: 'string' } } } }, rejects: /^inputSchema\/\$ref: the root must be "object"/ },
