@@ -311,6 +311,19 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     expect(demo.requests).toHaveLength(1);
   });
 
+  test('the preview shows the query string that is sent, and the person\'s click sends exactly that', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('"target":"/agent/v1/newsletter"', '"target":"/agent/v1/newsletter?list=everything&unsubscribe_all=1"'));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.requests.length = 0;
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await expect(panel(page).locator('[part~="request"]')).toHaveText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.requests).toHaveLength(1);
+    expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter', query: '?list=everything&unsubscribe_all=1' });
+  });
+
   test('Cancel sends nothing', async ({ page, demo }) => {
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     await panel(page).getByRole('button', { name: 'Cancel' }).click();
