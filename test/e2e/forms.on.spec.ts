@@ -185,6 +185,98 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
   });
 
+  test('two concurrent calls for the form: the second is refused and touches nothing; the person sends the first', async ({ page, demo }) => {
+    const before = demo.submissions.length;
+    // Both calls start in the same task, so neither has opened its panel when the other begins.
+    await page.evaluate(({ first, second }) => {
+      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+      const run = (input: object) => context.getTools()
+        .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
+        .then((text) => JSON.parse(text));
+      const state = window as unknown as { pendingCall: Promise<unknown>; secondCall: Promise<unknown> };
+      state.pendingCall = run(first);
+      state.secondCall = run(second);
+    }, { first: PROPOSAL, second: { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' } });
+    const second = await page.evaluate(() => (window as unknown as { secondCall: Promise<Result> }).secondCall);
+    expect(second.isError).toBe(true);
+    expect(second.content[0]!.text).toBe('form.submit.contact: form #contact is already waiting for the person to check an earlier proposal');
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await expect(panel(page)).toHaveCount(1);
+    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
+    const outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
+  });
+
+  test('two concurrent calls, then Cancel: the person\'s own values come back', async ({ page }) => {
+    await page.locator('#contact-name').fill('Grace');
+    await page.evaluate(({ first, second }) => {
+      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+      const run = (input: object) => context.getTools()
+        .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
+        .then((text) => JSON.parse(text));
+      const state = window as unknown as { pendingCall: Promise<unknown>; secondCall: Promise<unknown> };
+      state.pendingCall = run(first);
+      state.secondCall = run(second);
+    }, { first: PROPOSAL, second: { ...PROPOSAL, name: 'Mallory' } });
+    expect((await page.evaluate(() => (window as unknown as { secondCall: Promise<Result> }).secondCall)).isError).toBe(true);
+    await expect(panel(page)).toHaveCount(1);
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    await expect(panel(page)).toHaveCount(0);
+    expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
+  });
+
+  test('a stale session (the site answers 419 to the person\'s submit) comes back as isError saying the session expired', async ({ page, demo }) => {
+    await page.evaluate(() => { (document.querySelector('#contact input[name="_token"]') as HTMLInputElement).value = 'stale'; });
+    const before = demo.submissions.length;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    const outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    const result = await outcome;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('form.submit.contact: the session expired or its CSRF token was refused (HTTP 419 from /contact); the person should reload the page and try again');
+    expect(demo.formPosts).toHaveLength(1);
+    expect(demo.submissions).toHaveLength(before);
+    await expect(panel(page)).toContainText('The site did not accept it (HTTP 419).');
+  });
+
+  test('a 403 answer is a session expiry too; any other status is handed back as submitted with httpStatus', async ({ page, demo }) => {
+    let answer = 403;
+    await page.route(`${demo.url}/contact`, (route) => route.request().method() === 'POST'
+      ? route.fulfill({ status: answer, contentType: 'application/json', body: JSON.stringify({ message: 'nope' }) })
+      : route.continue());
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    let outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    const forbidden = await outcome;
+    expect(forbidden.isError).toBe(true);
+    expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.contact: the session expired .*\(HTTP 403 from \/contact\)/);
+
+    answer = 422;
+    await panel(page).getByRole('button', { name: 'Close' }).click();
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 422 });
+    await expect(panel(page)).toContainText('The site did not accept it (HTTP 422).');
+    expect(page.url()).toBe(`${demo.url}/contact`);
+  });
+
+  test('a value the control would not hold as given is refused, naming the field; nothing is filled', async ({ page }) => {
+    // A text input drops line breaks: the panel would list a name the form does not hold.
+    const result = await call(page, 'form.submit.contact', { ...PROPOSAL, name: 'Ada\nLovelace' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the text input would hold "AdaLovelace", not "Ada\\nLovelace"; give a value it holds as given');
+    expect(await fieldValues(page)).toMatchObject({ name: '', email: '' });
+    await expect(panel(page)).toHaveCount(0);
+  });
+
   test('a select given an option label is refused, naming the field; nothing is filled', async ({ page }) => {
     const result = await call(page, 'form.submit.contact', { ...PROPOSAL, topic: 'Repair request' });
     expect(result.isError).toBe(true);
