@@ -213,6 +213,25 @@ describe('forms: script submits are not consent', () => {
   });
 });
 
+describe('forms: what the submit guard does not cover', () => {
+  it('a script submit the site\'s own handler already took over (preventDefault) is left to the site: not reported, not blocked', () => {
+    mountForm('<input name="name"><button type="submit">Send</button>');
+    const siteSends: boolean[] = [];
+    // The site's own handler runs first (on the form) and sends the data itself.
+    form.addEventListener('submit', (event) => { event.preventDefault(); siteSends.push(event.isTrusted); });
+    const calls: SubmitEvent[] = [];
+    const stop = watchUserSubmit(form, (event) => calls.push(event));
+    try {
+      form.requestSubmit();
+    } finally {
+      stop();
+    }
+    // Not consent, so the call is not told; but the site's handler ran and would have sent.
+    expect(calls).to.have.length(0);
+    expect(siteSends).to.deep.equal([true]);
+  });
+});
+
 describe('forms: the CSRF token of write endpoints', () => {
   it('reads the csrf-token meta first, else the URL-decoded XSRF-TOKEN cookie, at the time it is asked', () => {
     document.cookie = 'XSRF-TOKEN=abc%3D%3D; path=/';
