@@ -37,6 +37,27 @@ async function call(page: Page, name: string, input: object): Promise<Result> {
   return callResult(page);
 }
 
+/**
+ * Starts two calls of form.submit.contact in the same task, so neither has opened its panel when
+ * the other begins, and waits for the first to settle.
+ * @returns which call settled first (0 or 1) and its result.
+ */
+async function startTwoCalls(page: Page, inputs: object[]): Promise<{ refused: number; result: Result }> {
+  return page.evaluate((inputs) => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    const calls = inputs.map((input) => context.getTools()
+      .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
+      .then((text) => JSON.parse(text) as Result));
+    (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls = calls;
+    return Promise.race(calls.map((call, index) => call.then((result) => ({ refused: index, result }))));
+  }, inputs);
+}
+
+/** Waits for call `index` started by startTwoCalls. */
+function openCallResult(page: Page, index: number): Promise<Result> {
+  return page.evaluate((index) => (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls[index]!, index);
+}
+
 function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
   return page.evaluate(() => {
     const form = document.getElementById('contact') as HTMLFormElement;
@@ -185,46 +206,33 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
   });
 
-  test('two concurrent calls for the form: the second is refused and touches nothing; the person sends the first', async ({ page, demo }) => {
+  test('two concurrent calls for the form: one is refused and touches nothing; the person sends the other', async ({ page, demo }) => {
     const before = demo.submissions.length;
-    // Both calls start in the same task, so neither has opened its panel when the other begins.
-    await page.evaluate(({ first, second }) => {
-      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-      const run = (input: object) => context.getTools()
-        .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
-        .then((text) => JSON.parse(text));
-      const state = window as unknown as { pendingCall: Promise<unknown>; secondCall: Promise<unknown> };
-      state.pendingCall = run(first);
-      state.secondCall = run(second);
-    }, { first: PROPOSAL, second: { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' } });
-    const second = await page.evaluate(() => (window as unknown as { secondCall: Promise<Result> }).secondCall);
-    expect(second.isError).toBe(true);
-    expect(second.content[0]!.text).toBe('form.submit.contact: form #contact is already waiting for the person to check an earlier proposal');
+    const proposals = [PROPOSAL, { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' }];
+    const { refused, result } = await startTwoCalls(page, proposals);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is already waiting for the person to check an earlier proposal');
+    // WebMCP does not promise which call runs first; the other one is the open proposal.
+    const open = proposals[1 - refused]!;
     await expect(panel(page).getByRole('dialog')).toBeVisible();
     await expect(panel(page)).toHaveCount(1);
-    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
-    const outcome = callResult(page);
+    await expect(panel(page)).toContainText(open.name);
+    expect(await fieldValues(page)).toEqual({ ...open, website: '' });
+    const outcome = openCallResult(page, 1 - refused);
     await page.locator('#contact button[type="submit"]').click();
     expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
-    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...open });
   });
 
   test('two concurrent calls, then Cancel: the person\'s own values come back', async ({ page }) => {
     await page.locator('#contact-name').fill('Grace');
-    await page.evaluate(({ first, second }) => {
-      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-      const run = (input: object) => context.getTools()
-        .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
-        .then((text) => JSON.parse(text));
-      const state = window as unknown as { pendingCall: Promise<unknown>; secondCall: Promise<unknown> };
-      state.pendingCall = run(first);
-      state.secondCall = run(second);
-    }, { first: PROPOSAL, second: { ...PROPOSAL, name: 'Mallory' } });
-    expect((await page.evaluate(() => (window as unknown as { secondCall: Promise<Result> }).secondCall)).isError).toBe(true);
+    const { refused, result } = await startTwoCalls(page, [PROPOSAL, { ...PROPOSAL, name: 'Mallory' }]);
+    expect(result.isError).toBe(true);
     await expect(panel(page)).toHaveCount(1);
+    const outcome = openCallResult(page, 1 - refused);
     await panel(page).getByRole('button', { name: 'Cancel' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect((await outcome).structuredContent).toEqual({ status: 'cancelled' });
     await expect(panel(page)).toHaveCount(0);
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
   });
