@@ -4,52 +4,37 @@
  * DESIGN section 2: "write: after the user confirms, `POST /path` with the JSON input".
  * Capell Agent Schema: writes use "the browser's user-mediation flow".
  */
-import type { JSONValue } from '../declarations/tool-spec.js';
 import { readCapellIslands } from '../sources/capell-islands.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
-import type { BindingExecutor, BindingOutcome } from './binding-executor.js';
+import type { BindingExecutor } from './binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
-
-/** HTTP statuses that mean the session or its CSRF token is no longer accepted (Laravel: 419). */
-const SESSION_EXPIRED_STATUSES: ReadonlySet<number> = new Set([403, 419]);
-
-/** Longest server message quoted in a reason, in characters. */
-const MAX_SERVER_MESSAGE_LENGTH = 200;
-
-function status(answer: { status: 'submitted' | 'cancelled' | 'pending'; httpStatus?: number }): BindingOutcome {
-  const json = answer as unknown as JSONValue;
-  return { ok: true, answer: json, data: json };
-}
+import { serverMessage, sessionExpiredReason, writeStatus } from './write-answer.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
 }
 
-function serverMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { message?: unknown };
-    if (typeof parsed?.message === 'string') return `: ${parsed.message.slice(0, MAX_SERVER_MESSAGE_LENGTH)}`;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return '';
-}
-
 /**
- * Runs a write endpoint call: shows the panel with a preview (`POST /path` and every input
- * field) at the top of `<main>` (or `<body>`), and only after a person's trusted click on Send
- * POSTs the JSON input same-origin with the person's cookies (`credentials: 'same-origin'`),
- * `redirect: 'error'`, and the CSRF token read at send time (csrf-token.ts).
+ * Runs a write endpoint call: shows the panel with a preview of exactly what is sent (`POST`,
+ * the path with its query string, e.g. `POST /hook?list=all`, and every top-level input field)
+ * at the top of `<main>` (or `<body>`), and only after a person's trusted click on Send POSTs
+ * the JSON input to that same URL, same-origin with the person's cookies
+ * (`credentials: 'same-origin'`), `redirect: 'error'`, and the CSRF token read at send time
+ * (csrf-token.ts).
  * Resolves (never throws): `{ status: 'submitted', httpStatus }` for a 2xx answer;
  * `{ status: 'cancelled' }` on Cancel or Escape; `{ status: 'pending' }` on abort, timeout
- * (`confirmTimeoutMs`) or `pagehide`; `ok: false` with "the session expired…" for 419 or 403,
- * and with the status and the server's `message` for other failures.
+ * (`confirmTimeoutMs`) or `pagehide`; `ok: false` with "the session expired…" for 419 or 403
+ * (write-answer.ts), and with the status and the server's `message` for other failures.
  */
 export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal }) => {
   const doc = config.document;
   const url = new URL(spec.binding.target, config.origin);
+  // What the person checks is what is sent: the query is part of the request (a target like
+  // `/hook?unsubscribe_all=1` must not preview as `/hook`). Targets are same-origin paths
+  // without a fragment (binding-policy.ts), so path and query are the whole URL that matters.
+  const where = `${url.pathname}${url.search}`;
   const text = readConfirmText(readCapellIslands(doc).messages);
   let panel: Awaited<ReturnType<typeof createConfirmPanel>>;
   try {
@@ -57,20 +42,20 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
   } catch (error) {
     return { ok: false, reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` };
   }
-  if (signal.aborted) return status({ status: 'pending' });
+  if (signal.aborted) return writeStatus({ status: 'pending' });
   (doc.querySelector('main') ?? doc.body).prepend(panel);
   const decision = await awaitDecision<true>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
     void panel.present({
       mode: 'request',
       words: { title: text.confirmTitle, intro: text.confirmRequest, send: text.confirmSend, cancel: text.confirmCancel, close: text.confirmClose },
-      request: `POST ${url.pathname}`,
+      request: `POST ${where}`,
       items: Object.entries(input).map(([label, value]) => ({ label, value: shown(value) })),
     }, { onCancel: cancel, onSend: () => decide(true) });
     return () => undefined;
   });
   if (decision.kind !== 'decided') {
     panel.close(decision.kind === 'cancelled' ? 'cancelled' : 'withdrawn');
-    return status({ status: decision.kind });
+    return writeStatus({ status: decision.kind });
   }
 
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
@@ -84,16 +69,15 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
     body = await response.text();
   } catch (error) {
     const reason = timeout.aborted
-      ? `the request to ${url.pathname} was sent but no answer came within ${config.timeoutMs} ms`
-      : `the request to ${url.pathname} failed: network error or a redirect (redirects are refused) (${(error as Error).message})`;
+      ? `the request to ${where} was sent but no answer came within ${config.timeoutMs} ms`
+      : `the request to ${where} failed: network error or a redirect (redirects are refused) (${(error as Error).message})`;
     void panel.showOutcome(reason);
     return { ok: false, reason: `${spec.name}: ${reason}` };
   }
   const accepted = response.status >= 200 && response.status < 300;
   void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(response.status) }));
-  if (SESSION_EXPIRED_STATUSES.has(response.status)) {
-    return { ok: false, reason: `${spec.name}: the session expired or its CSRF token was refused (HTTP ${response.status} from ${url.pathname}); the person should reload the page and try again` };
-  }
-  if (!accepted) return { ok: false, reason: `${spec.name}: HTTP ${response.status} from ${url.pathname}${serverMessage(body)}` };
-  return status({ status: 'submitted', httpStatus: response.status });
+  const expired = sessionExpiredReason(response.status, where);
+  if (expired) return { ok: false, reason: `${spec.name}: ${expired}` };
+  if (!accepted) return { ok: false, reason: `${spec.name}: HTTP ${response.status} from ${where}${serverMessage(body)}` };
+  return writeStatus({ status: 'submitted', httpStatus: response.status });
 };

@@ -6,9 +6,9 @@
  * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
  * auto-submit them."
  */
-import type { JSONValue } from '../declarations/tool-spec.js';
+import type { ToolSpec } from '../declarations/tool-spec.js';
 import { planFill } from '../forms/controls.js';
-import { fillControls, restoreControls } from '../forms/fill.js';
+import { fillControls, restoreControls, unheldSteps } from '../forms/fill.js';
 import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
@@ -17,7 +17,8 @@ import { readCapellIslands } from '../sources/capell-islands.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
-import type { BindingExecutor, BindingOutcome } from './binding-executor.js';
+import type { BindingExecutor, BindingOutcome, CallContext } from './binding-executor.js';
+import { sessionExpiredReason, writeStatus } from './write-answer.js';
 
 /** The attribute (and value) with which a form opts out of the fetch submit. */
 export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
@@ -31,11 +32,6 @@ type SubmitWay =
 // One proposal per form at a time: a second call must not overwrite what the person is checking.
 const waitingForms = new WeakSet<HTMLFormElement>();
 
-function status(answer: { status: 'submitted' | 'cancelled' | 'pending'; httpStatus?: number }): BindingOutcome {
-  const json = answer as unknown as JSONValue;
-  return { ok: true, answer: json, data: json };
-}
-
 function submitButtonText(form: HTMLFormElement): string {
   const button = [...readFormProperty(form, 'elements')].find((element) =>
     (element instanceof HTMLButtonElement && element.type === 'submit')
@@ -45,33 +41,56 @@ function submitButtonText(form: HTMLFormElement): string {
 }
 
 /**
- * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form
- * and that its action is same-origin, plans the fill (controls.ts rules: protected, disabled,
- * read-only and invisible controls, option values, groups), loads the panel, fills the form
- * (native setters + `input`/`change`), shows the panel next to the form and waits.
+ * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
+ * that its action is same-origin and that no earlier call for this form is still open, plans the
+ * fill (controls.ts rules: protected, disabled, read-only and invisible controls, option values,
+ * groups, and values a control would not hold as given), loads the panel, fills the form (native
+ * setters + `input`/`change`), checks that every control holds what was planned (the page's own
+ * handlers may rewrite a value), shows the panel next to the form and waits.
  * Resolves (never throws):
- * - `{ status: 'submitted', httpStatus }` once the person's own submit was sent by fetch (the
- *   runtime then follows a redirect like a navigation would, e.g. to a thank-you page);
- *   `{ status: 'submitted' }` when the site's own script handled the submit;
+ * - `{ status: 'submitted', httpStatus }` once the person's own submit was sent by fetch and
+ *   answered with any status but 419 or 403: the agent reads `httpStatus` (e.g. 422 when the
+ *   site refused a field) and, for a 2xx, the runtime then follows a same-origin redirect like a
+ *   navigation would (e.g. to a thank-you page);
+ * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit;
  * - `{ status: 'pending' }` when the form opts out of fetch (`data-capell-submit="native"`, the
  *   browser navigates), or on `pagehide`, the call's signal aborting, or `confirmTimeoutMs`;
  * - `{ status: 'cancelled' }` on Cancel or Escape;
- * - `ok: false` with a reason naming the field or rule for anything refused before filling, or
- *   when the sent submit got no answer.
- * On cancel, abort and timeout the person's own values are put back.
+ * - `ok: false` with a reason naming the field or rule for anything refused before the panel
+ *   opens (then the form holds the person's values, as before the call); with "form #id is
+ *   already waiting…" for a second call while one is open (it changes nothing); with "the
+ *   session expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's
+ *   fetch submit got 419 or 403 (write-answer.ts, as for write endpoints); or when the sent
+ *   submit got no answer.
+ * On cancel, abort and timeout the person's own values are put back (fill.ts: a control is put
+ * back while it still holds what the fill stored in it).
  */
-export const executeForm: BindingExecutor = async (spec, input, { config, signal }) => {
-  const doc = config.document;
+export const executeForm: BindingExecutor = async (spec, input, context) => {
+  const { config } = context;
   const id = spec.binding.target;
-  const form = doc.getElementById(id);
+  const form = config.document.getElementById(id);
   if (!(form instanceof HTMLFormElement)) return { ok: false, reason: `${spec.name}: there is no form #${id} on this page` };
-  const native = nativeFormToolReason(spec, doc);
+  const native = nativeFormToolReason(spec, config.document);
   if (native) return { ok: false, reason: `${spec.name}: ${native}` };
   const actionOrigin = new URL(readFormProperty(form, 'action')).origin;
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
   }
   if (waitingForms.has(form)) return { ok: false, reason: `${spec.name}: form #${id} is already waiting for the person to check an earlier proposal` };
+  // Marked before the first await: two calls started together would otherwise both pass the
+  // check above while the panel loads, and both fill the form and open a panel.
+  waitingForms.add(form);
+  try {
+    return await proposeFill(spec, input, context, form);
+  } finally {
+    waitingForms.delete(form);
+  }
+};
+
+/** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
+async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal }: CallContext, form: HTMLFormElement): Promise<BindingOutcome> {
+  const doc = config.document;
+  const id = spec.binding.target;
   const text = readConfirmText(readCapellIslands(doc).messages);
   const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
   if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
@@ -81,10 +100,18 @@ export const executeForm: BindingExecutor = async (spec, input, { config, signal
   } catch (error) {
     return { ok: false, reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled` };
   }
-  if (signal.aborted) return status({ status: 'pending' });
+  if (signal.aborted) return writeStatus({ status: 'pending' });
 
-  waitingForms.add(form);
   const filled = fillControls(plan.steps);
+  // The panel lists the plan; it may only be shown when the form holds exactly that.
+  const [unheld] = unheldSteps(plan.steps);
+  if (unheld) {
+    restoreControls(filled);
+    return {
+      ok: false,
+      reason: `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`,
+    };
+  }
   form.after(panel);
   const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
   const decision = await awaitDecision<SubmitWay>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
@@ -111,22 +138,21 @@ export const executeForm: BindingExecutor = async (spec, input, { config, signal
       decide({ way: 'fetch', request });
     });
   });
-  waitingForms.delete(form);
 
   if (decision.kind === 'cancelled' || decision.kind === 'pending') {
     // Leaving the page: nothing to put back, and the form may be restored by the back/forward cache.
     if (!(decision.kind === 'pending' && decision.why === 'pagehide')) restoreControls(filled);
     panel.close(decision.kind === 'cancelled' ? 'cancelled' : 'withdrawn');
-    return status({ status: decision.kind });
+    return writeStatus({ status: decision.kind });
   }
   const { value } = decision;
   if (value.way === 'native') {
     panel.close('sent');
-    return status({ status: 'pending' });
+    return writeStatus({ status: 'pending' });
   }
   if (value.way === 'site') {
     panel.close('sent');
-    return status({ status: 'submitted' });
+    return writeStatus({ status: 'submitted' });
   }
   const sent = await sendFormRequest(value.request, config.timeoutMs);
   if (!sent.ok) {
@@ -135,10 +161,15 @@ export const executeForm: BindingExecutor = async (spec, input, { config, signal
   }
   const accepted = sent.httpStatus >= 200 && sent.httpStatus < 300;
   void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(sent.httpStatus) }));
+  // The site refused the person's session: the agent must not read that as "submitted".
+  const expired = sessionExpiredReason(sent.httpStatus, `${value.request.url.pathname}${value.request.url.search}`);
+  if (expired) return { ok: false, reason: `${spec.name}: ${expired}` };
   if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
     // Show the person the page the site sent them to, as a native submit would; after the result
     // has been handed back, so the agent learns the outcome before the document goes.
     setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), 0);
   }
-  return status({ status: 'submitted', httpStatus: sent.httpStatus });
-};
+  // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
+  // reads the status (a 422 means the site refused a field).
+  return writeStatus({ status: 'submitted', httpStatus: sent.httpStatus });
+}

@@ -23,8 +23,9 @@ export type FillableControl = HTMLInputElement | HTMLTextAreaElement | HTMLSelec
  */
 export type ControlState = string | boolean | string[];
 
-/** One control to change, and the state it gets. */
+/** One control to change, and the state it gets; `key` is the input property it comes from. */
 export interface FillStep {
+  key: string;
   control: FillableControl;
   next: ControlState;
 }
@@ -92,7 +93,7 @@ function describe(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-type PlanPart = { steps: FillStep[]; proposed: ProposedValue } | { reason: string };
+type PlanPart = { steps: Omit<FillStep, 'key'>[]; proposed: ProposedValue } | { reason: string };
 
 function planSelect(key: string, select: HTMLSelectElement, value: unknown): PlanPart {
   const wanted = select.multiple ? value : [value];
@@ -148,12 +149,59 @@ function planChoices(key: string, inputs: HTMLInputElement[], value: unknown, wo
   };
 }
 
-function planText(key: string, control: HTMLInputElement | HTMLTextAreaElement, value: unknown): PlanPart {
-  if (typeof value === 'number' && control instanceof HTMLInputElement && (control.type === 'number' || control.type === 'range')) {
-    return { steps: [{ control, next: String(value) }], proposed: { key, label: labelOf(control, key), value: String(value) } };
+/**
+ * Attributes that change how an input sanitises a value set by script (HTML "value sanitization
+ * algorithm"): the type, and min/max/step (range clamps and snaps to them), multiple (email).
+ */
+const SANITISING_ATTRIBUTES = ['type', 'min', 'max', 'step', 'multiple'] as const;
+
+/**
+ * What `control` would hold after its value is set to `value`, found on a detached copy of the
+ * same kind (no events, nothing on the page changes). The browser sanitises on set: number,
+ * range, date, time, datetime-local, month, week and color keep only valid (normalised) values
+ * (range clamps to min/max and snaps to step; colour is lower-case `#rrggbb`); email and url drop
+ * surrounding white space; text-like inputs drop line breaks; a textarea turns CR LF into LF.
+ */
+function heldValue(control: HTMLInputElement | HTMLTextAreaElement, value: string): string {
+  const doc = control.ownerDocument;
+  if (control instanceof HTMLTextAreaElement) {
+    const probe = doc.createElement('textarea');
+    probe.value = value;
+    return probe.value;
   }
-  if (typeof value !== 'string') return { reason: `a ${control instanceof HTMLTextAreaElement ? 'textarea' : `${control.type} input`} takes a string` };
-  return { steps: [{ control, next: value }], proposed: { key, label: labelOf(control, key), value } };
+  const probe = doc.createElement('input');
+  for (const name of SANITISING_ATTRIBUTES) {
+    const attribute = control.getAttribute(name);
+    if (attribute !== null) probe.setAttribute(name, attribute);
+  }
+  probe.value = value;
+  return probe.value;
+}
+
+/** The limits an input's sanitising uses, for a reason: ` (min 0, max 10, step 2)` or `''`. */
+function limits(control: HTMLInputElement | HTMLTextAreaElement): string {
+  if (!(control instanceof HTMLInputElement)) return '';
+  const parts = (['min', 'max', 'step'] as const).filter((name) => control.hasAttribute(name)).map((name) => `${name} ${control.getAttribute(name)}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
+function planText(key: string, control: HTMLInputElement | HTMLTextAreaElement, value: unknown): PlanPart {
+  const kind = control instanceof HTMLTextAreaElement ? 'textarea' : `${control.type} input`;
+  let text: string;
+  if (typeof value === 'number' && control instanceof HTMLInputElement && (control.type === 'number' || control.type === 'range')) text = String(value);
+  else if (typeof value === 'string') text = value;
+  else return { reason: `a ${kind} takes a string` };
+  // The panel lists what the form will hold; a value the browser would change on set (or drop)
+  // would show the person one thing and send another, and could not be recognised on restore.
+  const held = heldValue(control, text);
+  if (held !== text) {
+    return {
+      reason: held === ''
+        ? `the ${kind} would be left empty by ${describe(text)}${limits(control)}; give a value it holds as given`
+        : `the ${kind} would hold ${describe(held)}, not ${describe(text)}${limits(control)}; give a value it holds as given`,
+    };
+  }
+  return { steps: [{ control, next: text }], proposed: { key, label: labelOf(control, key), value: text } };
 }
 
 /**
@@ -162,7 +210,11 @@ function planText(key: string, control: HTMLInputElement | HTMLTextAreaElement, 
  * (PROTECTED_INPUT_TYPES); disabled (also by a disabled fieldset) and read-only controls;
  * controls a person cannot see (honeypots, `hidden`, `inert`, `aria-hidden`); a select value that
  * is not an option value (a label is not a value); a radio or checkbox-group value the group does
- * not have; a value of the wrong kind; several non-choice controls sharing a name.
+ * not have; a value of the wrong kind; several non-choice controls sharing a name; a value a
+ * text-like control would not hold as given (the browser's value sanitising, checked on a
+ * detached copy of the control: e.g. `"twelve"` for a number input, 500 for a range input with
+ * max 10, `"red"` for a colour input, a line break in a text input), so `proposed` only ever
+ * lists values the form really holds once filled.
  * Accepted: text-like inputs and textareas (string; number for number/range inputs), single
  * checkboxes (boolean), checkbox groups (array of values), radio groups (one value), selects
  * (one value, or an array for `multiple`).
@@ -196,7 +248,7 @@ export function planFill(form: HTMLFormElement, input: Record<string, unknown>, 
       part = { reason: 'the control cannot be filled' };
     }
     if ('reason' in part) return { ok: false, reason: `${key}: ${part.reason}` };
-    steps.push(...part.steps);
+    steps.push(...part.steps.map((step) => ({ key, ...step })));
     proposed.push(part.proposed);
   }
   return { ok: true, steps, proposed };

@@ -8,7 +8,11 @@
  */
 import { readControlState, type ControlState, type FillableControl, type FillStep } from './controls.js';
 
-/** What `fillControls` changed: each control with its state before and the state it got. */
+/**
+ * What `fillControls` changed: each control with its state before (`previous`) and the state it
+ * really held right after the fill set it (`next`, read back: the page's own `input`/`change`
+ * handlers may have rewritten the planned value).
+ */
 export interface FillRecord {
   control: FillableControl;
   previous: ControlState;
@@ -51,7 +55,7 @@ export function writeControlState(control: FillableControl, state: ControlState)
 /**
  * Applies a plan from `planFill`. Controls already in the wanted state are left alone (no events).
  * Radios are written unchecked-first so the group's own exclusivity never fights the plan.
- * @returns what changed, for `restoreControls`.
+ * @returns what changed, for `restoreControls` (and `unheldSteps`).
  */
 export function fillControls(steps: readonly FillStep[]): FillRecord[] {
   const records: FillRecord[] = [];
@@ -59,15 +63,29 @@ export function fillControls(steps: readonly FillStep[]): FillRecord[] {
   for (const { control, next } of ordered) {
     const previous = readControlState(control);
     if (sameState(previous, next)) continue;
-    records.push({ control, previous, next });
     writeControlState(control, next);
+    // Read back, not the planned state: restore must recognise what the fill really left there.
+    records.push({ control, previous, next: readControlState(control) });
   }
   return records;
 }
 
 /**
+ * The steps whose control does not hold the planned state now (the page's own handlers rewrote
+ * it, or changed one control while another was set), each with the state it holds instead.
+ * Read right after `fillControls`: what the panel would list must be what the form holds.
+ */
+export function unheldSteps(steps: readonly FillStep[]): { step: FillStep; held: ControlState }[] {
+  return steps
+    .map((step) => ({ step, held: readControlState(step.control) }))
+    .filter(({ step, held }) => !sameState(held, step.next));
+}
+
+/**
  * Puts back the values the person had before the agent filled the form (on cancel, abort or
- * timeout). A control the person changed since keeps the person's value: it is theirs.
+ * timeout, or a fill refused after the fact). A control is put back when it still holds what the
+ * fill stored in it (FillRecord `next`, read back after setting); a control the person (or the
+ * page) changed since keeps that value: it is theirs.
  */
 export function restoreControls(records: readonly FillRecord[]): void {
   const ordered = [...records].sort((a, b) => Number(a.previous === true) - Number(b.previous === true));

@@ -43,7 +43,7 @@ export function toFormRequest(form: HTMLFormElement, submitter: HTMLElement | nu
  * @returns the final status, or a one-line reason (network error, timeout).
  */
 export async function sendFormRequest(request: { url: URL; init: RequestInit }, timeoutMs: number): Promise<FormSendOutcome> {
-  const where = request.url.pathname;
+  const where = `${request.url.pathname}${request.url.search}`;
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(request.url, { ...request.init, credentials: 'same-origin', redirect: 'follow', signal: timeout });

@@ -18,8 +18,14 @@ interface Gesture {
  * Watches `form` for the person's submit. While watching:
  * - a submit the person made calls `onUserSubmit(event)` synchronously, inside the event
  *   dispatch, so the caller may still `preventDefault()` (and read the form data);
- * - any other submit of `form` is blocked (`preventDefault()`), unless the page's own code
- *   already handled it: nothing the agent proposed leaves the page without the person.
+ * - any other submit of `form` (`requestSubmit()`, a script's `button.click()`, a dispatched
+ *   `SubmitEvent`) whose default is not yet prevented is blocked (`preventDefault()`), so the
+ *   browser's native submission of the agent's values never happens without the person;
+ * - a submit whose default the page's own handler already prevented is left alone, not reported:
+ *   the site has taken it over. What that handler does (e.g. `fetch` the form data itself) is not
+ *   blocked: `preventDefault()` only stops native submission, and a script's own request cannot
+ *   be stopped from here. So a script submit on a form the site sends itself does leave the
+ *   page; the guard covers the browser's submission path, not the page's scripts.
  * The submit listener sits on the window in the bubble phase, so the site's own submit handlers
  * run first and `event.defaultPrevented` says whether the site sends the form itself.
  * @returns a function that stops watching (idempotent).

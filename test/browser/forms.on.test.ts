@@ -62,6 +62,21 @@ describe('forms: what an agent may fill', () => {
     ['a checkbox-group value the group lacks', '<input type="checkbox" name="tags" value="a"><input type="checkbox" name="tags" value="b">', { tags: ['c'] }, /^tags: "c" is not a value of the checkbox group/],
     ['two text inputs sharing a name', '<input name="name"><input name="name">', { name: 'x' }, /^name: several controls share this name/],
     ['a text input given a boolean', '<input name="name">', { name: true }, /^name: a text input takes a string$/],
+    // The browser sanitises these values on set: the form would hold something else than the panel lists.
+    ['a number input given words', '<input type="number" name="qty">', { qty: 'twelve' }, /^qty: the number input would be left empty by "twelve"; give a value it holds as given$/],
+    ['a range input given a value above its max', '<input type="range" name="rating" min="0" max="10">', { rating: 500 }, /^rating: the range input would hold "10", not "500" \(min 0, max 10\); give a value it holds as given$/],
+    ['a range input given a value off its step', '<input type="range" name="rating" min="0" max="10" step="2">', { rating: 5 }, /^rating: the range input would hold "(4|6)", not "5" \(min 0, max 10, step 2\)/],
+    ['a colour input given a colour name', '<input type="color" name="colour">', { colour: 'red' }, /^colour: the color input would hold "#[0-9a-f]{6}", not "red"/],
+    ['a colour input given upper-case hex', '<input type="color" name="colour">', { colour: '#FF0000' }, /^colour: the color input would hold "#ff0000", not "#FF0000"/],
+    ['a date input given an impossible date', '<input type="date" name="day">', { day: '2024-13-45' }, /^day: the date input would be left empty by "2024-13-45"/],
+    ['a time input given words', '<input type="time" name="at">', { at: 'noon' }, /^at: the time input would be left empty by "noon"/],
+    ['a datetime-local input given seconds of zero', '<input type="datetime-local" name="at">', { at: '2024-05-01T10:00:00' }, /^at: the datetime-local input would hold "2024-05-01T10:00", not "2024-05-01T10:00:00"/],
+    ['a month input given a day', '<input type="month" name="m">', { m: '2024-05-01' }, /^m: the month input would be left empty by "2024-05-01"/],
+    ['a week input given a date', '<input type="week" name="w">', { w: '2024-05-01' }, /^w: the week input would be left empty by "2024-05-01"/],
+    ['an email input given surrounding spaces', '<input type="email" name="email">', { email: ' ada@example.test ' }, /^email: the email input would hold "ada@example.test", not " ada@example.test "/],
+    ['a url input given surrounding spaces', '<input type="url" name="site">', { site: ' https://example.test ' }, /^site: the url input would hold "https:\/\/example.test", not " https:\/\/example.test "/],
+    ['a text input given a line break', '<input name="name">', { name: 'Ada\nLovelace' }, /^name: the text input would hold "AdaLovelace", not "Ada\\nLovelace"/],
+    ['a textarea given CR LF line breaks', '<textarea name="message"></textarea>', { message: 'a\r\nb' }, /^message: the textarea would hold "a\\nb", not "a\\r\\nb"/],
   ];
   for (const [what, html, input, reason] of refusals) {
     it(`refuses ${what} and changes nothing`, () => {
@@ -90,6 +105,19 @@ describe('forms: what an agent may fill', () => {
     expect(plan.proposed.map(({ label, value }) => `${label}=${value}`)).to.deep.equal([
       'Your name=Ada', 'Message=Hello', 'count=3', 'topic=Repair request', 'Size=Medium', 'news=Yes', 'tags=b', 'colours=Red, Blue',
     ]);
+  });
+
+  it('accepts values the sanitising controls hold as given, and the form holds exactly what the panel lists', () => {
+    mountForm(`<input type="number" name="qty" min="1" max="50"><input type="range" name="rating" min="0" max="10">
+      <input type="color" name="colour"><input type="date" name="day"><input type="time" name="at"><input type="datetime-local" name="when">
+      <input type="month" name="m"><input type="week" name="w"><input type="email" name="email" multiple><input type="url" name="site">`);
+    const input = { qty: '12', rating: 7, colour: '#ff0000', day: '2024-05-01', at: '10:30', when: '2024-05-01T10:30', m: '2024-05', w: '2024-W18', email: 'a@example.test,b@example.test', site: 'https://example.test/' };
+    const plan = planFill(form, input, WORDS);
+    if (!plan.ok) throw new Error(plan.reason);
+    fillControls(plan.steps);
+    const held = Object.fromEntries(plan.proposed.map(({ key }) => [key, (form.elements.namedItem(key) as HTMLInputElement).value]));
+    expect(Object.fromEntries(plan.proposed.map(({ key, value }) => [key, value]))).to.deep.equal(held);
+    expect(held).to.deep.equal({ ...input, rating: '7' });
   });
 
   it('fires input and change on each filled control, never click', () => {
@@ -147,6 +175,23 @@ describe('forms: framework-controlled inputs', () => {
   });
 });
 
+describe('forms: restoring what the fill really stored', () => {
+  it('puts back the person\'s value when the page rewrote the agent\'s value as it was set (read back, not the planned string)', () => {
+    mountForm('<input name="code">');
+    const code = form.elements.namedItem('code') as HTMLInputElement;
+    // The site's own formatter, as a person's typing would trigger it.
+    code.addEventListener('input', () => { code.value = code.value.toUpperCase(); });
+    code.value = 'MINE';
+    const plan = planFill(form, { code: 'abc' }, WORDS);
+    if (!plan.ok) throw new Error(plan.reason);
+    const records = fillControls(plan.steps);
+    expect(code.value).to.equal('ABC');
+    expect(records.map(({ next }) => next)).to.deep.equal(['ABC']);
+    restoreControls(records);
+    expect(code.value).to.equal('MINE');
+  });
+});
+
 describe('forms: script submits are not consent', () => {
   it('blocks requestSubmit(), button.click() and a dispatched SubmitEvent without calling back', async () => {
     mountForm('<input name="name"><button type="submit">Send</button>');
@@ -165,6 +210,25 @@ describe('forms: script submits are not consent', () => {
     }
     expect(calls).to.have.length(0);
     expect(prevented).to.deep.equal([true, true, true]);
+  });
+});
+
+describe('forms: what the submit guard does not cover', () => {
+  it('a script submit the site\'s own handler already took over (preventDefault) is left to the site: not reported, not blocked', () => {
+    mountForm('<input name="name"><button type="submit">Send</button>');
+    const siteSends: boolean[] = [];
+    // The site's own handler runs first (on the form) and sends the data itself.
+    form.addEventListener('submit', (event) => { event.preventDefault(); siteSends.push(event.isTrusted); });
+    const calls: SubmitEvent[] = [];
+    const stop = watchUserSubmit(form, (event) => calls.push(event));
+    try {
+      form.requestSubmit();
+    } finally {
+      stop();
+    }
+    // Not consent, so the call is not told; but the site's handler ran and would have sent.
+    expect(calls).to.have.length(0);
+    expect(siteSends).to.deep.equal([true]);
   });
 });
 
@@ -300,6 +364,49 @@ describe('forms: form tools through WebMCP', () => {
     expect((await first).structuredContent).to.deep.equal({ status: 'cancelled' });
     expect(await closed).to.equal('cancelled');
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+  });
+
+  it('refuses a value the page rewrites as it is set, naming the field, and puts the person\'s values back', async () => {
+    mountForm('<input name="name" aria-label="Name"><input name="code" aria-label="Code"><button>Send</button>');
+    const code = form.elements.namedItem('code') as HTMLInputElement;
+    code.addEventListener('input', () => { code.value = code.value.toUpperCase(); });
+    (form.elements.namedItem('name') as HTMLInputElement).value = 'Grace';
+    await startFormTool({ name: { type: 'string' }, code: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { name: 'Ada', code: 'abc' });
+    expect(result.content[0]!.text).to.equal('cannot fill form #fixture for form.submit.fixture: code: the page changed the value to "ABC" as it was filled, so the form would not send "abc"; nothing was left filled');
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Grace');
+    expect(code.value).to.equal('');
+    expect(document.querySelector('capell-confirm-write')).to.equal(null);
+  });
+
+  it('refuses a number the number input would not hold, through WebMCP, and fills nothing', async () => {
+    mountForm('<input name="name" aria-label="Name"><input type="number" name="qty" aria-label="Quantity"><button>Send</button>');
+    await startFormTool({ name: { type: 'string' }, qty: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { name: 'Ada', qty: 'twelve' });
+    expect(result.content[0]!.text).to.equal('cannot fill form #fixture for form.submit.fixture: qty: the number input would be left empty by "twelve"; give a value it holds as given');
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+    expect(document.querySelector('capell-confirm-write')).to.equal(null);
+  });
+
+  it('two calls started together: exactly one panel; the other is refused and changes nothing', async () => {
+    mountForm('<input name="name" aria-label="Name"><button>Send</button>');
+    (form.elements.namedItem('name') as HTMLInputElement).value = 'Grace';
+    await startFormTool({ name: { type: 'string' } });
+    const names = ['Ada', 'Mallory'];
+    const calls = names.map((name) => callTool('form.submit.fixture', { name }));
+    // WebMCP does not promise which call runs first: the first to settle is the refused one.
+    const { refused, result } = await Promise.race(calls.map((call, index) => call.then((outcome) => ({ refused: index, result: outcome }))));
+    expect(result.content[0]!.text).to.equal('form.submit.fixture: form #fixture is already waiting for the person to check an earlier proposal');
+    let cancel: HTMLButtonElement | null | undefined;
+    for (let tries = 0; tries < 100 && !cancel; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      cancel = document.querySelector('capell-confirm-write')?.shadowRoot?.querySelector<HTMLButtonElement>('[part~="cancel"]');
+    }
+    expect(document.querySelectorAll('capell-confirm-write')).to.have.length(1);
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal(names[1 - refused]);
+    cancel!.click();
+    expect((await calls[1 - refused]!).structuredContent).to.deep.equal({ status: 'cancelled' });
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Grace');
   });
 
   it('shows the panel with the island\'s messages and resolves pending when the runtime stops', async () => {

@@ -37,6 +37,27 @@ async function call(page: Page, name: string, input: object): Promise<Result> {
   return callResult(page);
 }
 
+/**
+ * Starts two calls of form.submit.contact in the same task, so neither has opened its panel when
+ * the other begins, and waits for the first to settle.
+ * @returns which call settled first (0 or 1) and its result.
+ */
+async function startTwoCalls(page: Page, inputs: object[]): Promise<{ refused: number; result: Result }> {
+  return page.evaluate((inputs) => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    const calls = inputs.map((input) => context.getTools()
+      .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
+      .then((text) => JSON.parse(text) as Result));
+    (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls = calls;
+    return Promise.race(calls.map((call, index) => call.then((result) => ({ refused: index, result }))));
+  }, inputs);
+}
+
+/** Waits for call `index` started by startTwoCalls. */
+function openCallResult(page: Page, index: number): Promise<Result> {
+  return page.evaluate((index) => (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls[index]!, index);
+}
+
 function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
   return page.evaluate(() => {
     const form = document.getElementById('contact') as HTMLFormElement;
@@ -185,6 +206,85 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
   });
 
+  test('two concurrent calls for the form: one is refused and touches nothing; the person sends the other', async ({ page, demo }) => {
+    const before = demo.submissions.length;
+    const proposals = [PROPOSAL, { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' }];
+    const { refused, result } = await startTwoCalls(page, proposals);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is already waiting for the person to check an earlier proposal');
+    // WebMCP does not promise which call runs first; the other one is the open proposal.
+    const open = proposals[1 - refused]!;
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await expect(panel(page)).toHaveCount(1);
+    await expect(panel(page)).toContainText(open.name);
+    expect(await fieldValues(page)).toEqual({ ...open, website: '' });
+    const outcome = openCallResult(page, 1 - refused);
+    await page.locator('#contact button[type="submit"]').click();
+    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...open });
+  });
+
+  test('two concurrent calls, then Cancel: the person\'s own values come back', async ({ page }) => {
+    await page.locator('#contact-name').fill('Grace');
+    const { refused, result } = await startTwoCalls(page, [PROPOSAL, { ...PROPOSAL, name: 'Mallory' }]);
+    expect(result.isError).toBe(true);
+    await expect(panel(page)).toHaveCount(1);
+    const outcome = openCallResult(page, 1 - refused);
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    expect((await outcome).structuredContent).toEqual({ status: 'cancelled' });
+    await expect(panel(page)).toHaveCount(0);
+    expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
+  });
+
+  test('a stale session (the site answers 419 to the person\'s submit) comes back as isError saying the session expired', async ({ page, demo }) => {
+    await page.evaluate(() => { (document.querySelector('#contact input[name="_token"]') as HTMLInputElement).value = 'stale'; });
+    const before = demo.submissions.length;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    const outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    const result = await outcome;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('form.submit.contact: the session expired or its CSRF token was refused (HTTP 419 from /contact); the person should reload the page and try again');
+    expect(demo.formPosts).toHaveLength(1);
+    expect(demo.submissions).toHaveLength(before);
+    await expect(panel(page)).toContainText('The site did not accept it (HTTP 419).');
+  });
+
+  test('a 403 answer is a session expiry too; any other status is handed back as submitted with httpStatus', async ({ page, demo }) => {
+    let answer = 403;
+    await page.route(`${demo.url}/contact`, (route) => route.request().method() === 'POST'
+      ? route.fulfill({ status: answer, contentType: 'application/json', body: JSON.stringify({ message: 'nope' }) })
+      : route.continue());
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    let outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    const forbidden = await outcome;
+    expect(forbidden.isError).toBe(true);
+    expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.contact: the session expired .*\(HTTP 403 from \/contact\)/);
+
+    answer = 422;
+    await panel(page).getByRole('button', { name: 'Close' }).click();
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 422 });
+    await expect(panel(page)).toContainText('The site did not accept it (HTTP 422).');
+    expect(page.url()).toBe(`${demo.url}/contact`);
+  });
+
+  test('a value the control would not hold as given is refused, naming the field; nothing is filled', async ({ page }) => {
+    // A text input drops line breaks: the panel would list a name the form does not hold.
+    const result = await call(page, 'form.submit.contact', { ...PROPOSAL, name: 'Ada\nLovelace' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the text input would hold "AdaLovelace", not "Ada\\nLovelace"; give a value it holds as given');
+    expect(await fieldValues(page)).toMatchObject({ name: '', email: '' });
+    await expect(panel(page)).toHaveCount(0);
+  });
+
   test('a select given an option label is refused, naming the field; nothing is filled', async ({ page }) => {
     const result = await call(page, 'form.submit.contact', { ...PROPOSAL, topic: 'Repair request' });
     expect(result.isError).toBe(true);
@@ -309,6 +409,19 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(/^newsletter\.subscribe: the session expired .*HTTP 419/);
     expect(demo.requests).toHaveLength(1);
+  });
+
+  test('the preview shows the query string that is sent, and the person\'s click sends exactly that', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('"target":"/agent/v1/newsletter"', '"target":"/agent/v1/newsletter?list=everything&unsubscribe_all=1"'));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.requests.length = 0;
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await expect(panel(page).locator('[part~="request"]')).toHaveText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    expect((await callResult(page)).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.requests).toHaveLength(1);
+    expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter', query: '?list=everything&unsubscribe_all=1' });
   });
 
   test('Cancel sends nothing', async ({ page, demo }) => {
