@@ -4,6 +4,7 @@
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { serverMessage } from './write-answer.js';
 
 /** A Capell Agent Schema v1 envelope. */
 export interface Envelope {
@@ -15,8 +16,6 @@ export interface Envelope {
 /** Outcome of `fetchEnvelope`; never thrown. */
 export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
-/** Longest server message quoted in a reason, in characters. */
-const MAX_SERVER_MESSAGE_LENGTH = 200;
 
 /** Why a value is not an envelope, or `undefined` when it is one. */
 export function checkEnvelope(value: unknown): string | undefined {
@@ -31,15 +30,6 @@ export function checkEnvelope(value: unknown): string | undefined {
   return undefined;
 }
 
-function serverMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    if (isPlainObject(parsed) && typeof parsed.message === 'string') return `: ${parsed.message.slice(0, MAX_SERVER_MESSAGE_LENGTH)}`;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return '';
-}
 
 /**
  * GETs `url` with `Accept: application/json`, `credentials: 'omit'` (public reads are anonymous
