@@ -24,7 +24,14 @@ export default defineConfig({
         minify: true,
         // Everything the entry needs at start-up in one chunk; the call chunk imports from it
         // instead of splitting shared modules into a third file.
-        codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] },
+        // The write machinery (form filling, write endpoints) as one chunk rather than four small
+        // ones: it is always needed together, on the first write call.
+        codeSplitting: {
+          groups: [
+            { name: 'start', tags: ['$initial'] },
+            { name: 'write', test: /src[\\/](bindings[\\/](form|endpoint-write|await-decision|write-answer)|forms[\\/])/ },
+          ],
+        },
       },
     },
   },
