@@ -8,7 +8,7 @@ export const SIGNUP_ACTION = '/signups';
  * Why the newsletter form is not an agent tool: the audit reads it from `data-agent-tools-reason`
  * (Capell Agent Schema, "Tool declarations": `agent_tools: none` with a human-readable reason).
  */
-export const NEWSLETTER_AGENT_REASON = 'Subscribing to the newsletter needs the visitor\'s own consent; an agent must not sign anyone up.';
+export const NEWSLETTER_AGENT_REASON = 'The footer sign-up is for people; agents use newsletter.subscribe on the contact page, which the visitor confirms.';
 
 /**
  * The footer's newsletter sign-up `#newsletter`, marked `data-agent-tools="none"` with a reason:
