@@ -121,11 +121,15 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
   const { specs, rejected } = await collectSpecs(config, reading, slice);
   const registered: string[] = [];
   const registrations: Promise<{ spec: ToolSpec; outcome: Awaited<ReturnType<typeof registerWithHost>> }>[] = [];
+  const controllers: AbortController[] = []; // one per tool: aborting it removes that tool
+  stopController.signal.addEventListener('abort', () => {
+    for (const controller of controllers) controller.abort(stopController.signal.reason);
+  }, { once: true });
   for (const spec of specs) {
     await slice();
     if (stopController.signal.aborted) break;
     const controller = new AbortController();
-    stopController.signal.addEventListener('abort', () => controller.abort(stopController.signal.reason), { once: true });
+    controllers.push(controller);
     registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal), controller.signal)
       .then((outcome) => ({ spec, outcome })));
   }

@@ -102,7 +102,9 @@ export function checkSchemaPolicy(schema: unknown, field: string): Reason[] {
     if (target === undefined) reasons.push([at, 'unresolvedRef', ref]);
     else if (typeof target !== 'boolean' && !state.schemas.has(target as object)) reasons.push([at, 'refNotSchema', ref]);
   }
-  if (reasons.length === 0) {
+  // Without a $ref a schema is a finite tree of at most MAX_SCHEMA_SIZE characters: it can
+  // neither loop nor fan out, so the two whole-schema passes below are skipped.
+  if (reasons.length === 0 && state.refs.length > 0) {
     const loop = findEndlessRef(schema);
     if (loop) reasons.push([field, 'refLoop', loop]);
     else if (countEvaluations(schema) > MAX_SCHEMA_EVALUATIONS) reasons.push([field, 'tooManyEvaluations']);
