@@ -20,6 +20,9 @@ import { awaitDecision } from './await-decision.js';
 import type { BindingExecutor, BindingOutcome, CallContext } from './binding-executor.js';
 import { sessionExpiredReason, writeStatus } from './write-answer.js';
 
+/** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
+export const NAVIGATE_AFTER_RESULT_MS = 250;
+
 /** The attribute (and value) with which a form opts out of the fetch submit. */
 export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
 
@@ -165,9 +168,10 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   const expired = sessionExpiredReason(sent.httpStatus, `${value.request.url.pathname}${value.request.url.search}`);
   if (expired) return { ok: false, reason: `${spec.name}: ${expired}` };
   if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
-    // Show the person the page the site sent them to, as a native submit would; after the result
-    // has been handed back, so the agent learns the outcome before the document goes.
-    setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), 0);
+    // Show the person the page the site sent them to, as a native submit would; a moment after
+    // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
+    // document that is already unloading would lose it.
+    setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
   }
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).
