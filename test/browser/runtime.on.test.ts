@@ -103,6 +103,17 @@ describe('with WebMCP on: registration', () => {
     expect(byName['frag.lookup']).to.match(/^binding\.target: "\/agent\/v1\/x#frag" contains a fragment/);
   });
 
+  it('rejects the names from public bug reports and still registers the rest of the island', async () => {
+    const badNames = ['contact form', 'tool\u200bname', 'a'.repeat(129), 'form:submit'];
+    const report = await startWith({
+      capellAgentSchema: 1,
+      tools: [...badNames.map((name) => ({ ...CORE_READ_TOOLS[0], name })), ...CORE_READ_TOOLS],
+    }).ready;
+    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.rejected.map((rejection) => rejection.name)).to.deep.equal(badNames);
+    for (const rejection of report.rejected) expect(rejection.reasons.join(' | ')).to.match(/^name: /);
+  });
+
   it('keeps the first of two tools with the same name and reports the second', async () => {
     const report = await startWith(
       { capellAgentSchema: 1, tools: [CORE_READ_TOOLS[1]] },
@@ -206,9 +217,16 @@ describe('with WebMCP on: calls', () => {
         fixtureTool('fixture.output', '/test-fixtures/output-mismatch', { outputSchema: { type: 'object', properties: { sku: { type: 'string' } } } }),
         fixtureTool('fixture.open', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { filter: { type: 'object', properties: { price: { type: 'number', maximum: 100 } }, additionalProperties: false } } } }),
         fixtureTool('fixture.fixed', '/test-fixtures/echo?limit=1', { inputSchema: { type: 'object', properties: { limit: { type: 'integer' } } } }),
+        fixtureTool('fixture.default', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { page: { type: 'integer', default: 1 } } } }),
       ],
     }).ready;
     resetRequestCount();
+  });
+
+  it('accepts {} where page has a default, and does not send the default (the server applies its own)', async () => {
+    const result = await callTool('fixture.default', {});
+    expect(result.isError).to.equal(undefined);
+    expect((result.structuredContent as { data: { query: string } }).data.query).to.equal('');
   });
 
   it('refuses input keys with brackets, which would reach the server as nested parameters', async () => {
