@@ -2,12 +2,17 @@
  * The seam every binding type implements: one function from a validated input to an answer.
  */
 import type { RuntimeConfig } from '../config.js';
+import type { Messages } from '../declarations/i18n.js';
 import type { JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 
-/** What an executor gets besides the input. `signal` aborts when the agent or `stop()` cancels. */
+/**
+ * What an executor gets besides the input. `signal` aborts when the agent or `stop()` cancels;
+ * `messages` are the tools islands' translations as read at start-up (panel texts).
+ */
 export interface CallContext {
   config: RuntimeConfig;
   signal: AbortSignal;
+  messages: Messages;
 }
 
 /**

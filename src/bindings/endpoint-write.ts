@@ -4,7 +4,6 @@
  * DESIGN section 2: "write: after the user confirms, `POST /path` with the JSON input".
  * Capell Agent Schema: writes use "the browser's user-mediation flow".
  */
-import { readCapellIslands } from '../sources/capell-islands.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
@@ -28,14 +27,14 @@ function shown(value: unknown): string {
  * (`confirmTimeoutMs`) or `pagehide`; `ok: false` with "the session expired…" for 419 or 403
  * (write-answer.ts), and with the status and the server's `message` for other failures.
  */
-export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal }) => {
+export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal, messages }) => {
   const doc = config.document;
   const url = new URL(spec.binding.target, config.origin);
   // What the person checks is what is sent: the query is part of the request (a target like
   // `/hook?unsubscribe_all=1` must not preview as `/hook`). Targets are same-origin paths
   // without a fragment (binding-policy.ts), so path and query are the whole URL that matters.
   const where = `${url.pathname}${url.search}`;
-  const text = readConfirmText(readCapellIslands(doc).messages);
+  const text = readConfirmText(messages);
   let panel: Awaited<ReturnType<typeof createConfirmPanel>>;
   try {
     panel = await createConfirmPanel(doc);

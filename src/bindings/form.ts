@@ -13,7 +13,6 @@ import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
 import { watchUserSubmit } from '../forms/user-submit.js';
-import { readCapellIslands } from '../sources/capell-islands.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
@@ -91,10 +90,10 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
 };
 
 /** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
-async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal }: CallContext, form: HTMLFormElement): Promise<BindingOutcome> {
+async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement): Promise<BindingOutcome> {
   const doc = config.document;
   const id = spec.binding.target;
-  const text = readConfirmText(readCapellIslands(doc).messages);
+  const text = readConfirmText(messages);
   const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
   if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
   let panel: Awaited<ReturnType<typeof createConfirmPanel>>;

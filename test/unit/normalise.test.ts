@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
+import { WEBMCP_NAME_PATTERN } from '../../src/declarations/names.ts';
 import { BASE_DECLARATION, DECLARATION_ROWS, ORIGIN, declarationFor } from '../support/declaration-rows.ts';
 
 const base = BASE_DECLARATION;
@@ -26,6 +27,14 @@ describe('normaliseCapellDeclaration: one row per rule', () => {
       }
     });
   }
+});
+
+describe('names the normaliser accepts are names WebMCP accepts', () => {
+  it('every accepted name in the table matches ^[A-Za-z0-9_.-]{1,128}$', () => {
+    const accepted = DECLARATION_ROWS.filter((row) => !row.rejects).map((row) => declarationFor(row.change).name);
+    for (const name of accepted) assert.match(name as string, WEBMCP_NAME_PATTERN);
+    assert.ok(accepted.some((name) => (name as string).length === 128));
+  });
 });
 
 describe('normaliseCapellDeclaration: the normalised shape', () => {
