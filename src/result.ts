@@ -4,10 +4,12 @@
  */
 import type { JSONValue } from './declarations/tool-spec.js';
 
-/** `{ content: [{ type: 'text', text }], structuredContent?, isError? }`. */
+/**
+ * `{ content: [{ type: 'text', text }], isError? }`. No `structuredContent`: WebMCP hosts serialise
+ * the whole result for the agent, so a second copy of the answer would be read twice.
+ */
 export interface CallToolResult {
   content: { type: 'text'; text: string }[];
-  structuredContent?: JSONValue;
   isError?: boolean;
 }
 
@@ -15,11 +17,13 @@ export interface CallToolResult {
 export const MAX_REASON_LENGTH = 500;
 
 /**
- * A successful result: `structuredContent` holds the JSON answer, `text` its serialisation.
+ * A successful result: the JSON answer, once, as the text of the only content item (DESIGN
+ * section 4). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
  * @example toolResult({ capellAgentSchema: 1, data: [], links: { next: null, previous: null } })
+ *   // { content: [{ type: 'text', text: '{"capellAgentSchema":1,"data":[],"links":{…}}' }] }
  */
 export function toolResult(answer: JSONValue): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+  return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
 }
 
 /**

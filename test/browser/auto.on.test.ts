@@ -4,6 +4,7 @@
  * tool once even when the page loads the runtime twice.
  */
 import { expect } from 'chai';
+import { answerOf } from '../support/answer-of.ts';
 import { CORE_READ_TOOLS, callTool, modelContext, mountPageGraph, mountToolsIsland } from './fixtures.ts';
 
 function loadScript(src: string, attributes: Record<string, string> = {}, module = true): Promise<void> {
@@ -42,7 +43,7 @@ describe('the script-tag bundle with WebMCP on', () => {
     const result = await callTool('site.search', { q: 'a' });
     expect(result.isError, result.content[0]!.text).to.equal(undefined);
     const direct = await (await fetch('/de/agent/v1/search?scope=pages&q=a')).json();
-    expect(result.structuredContent).to.deep.equal(direct);
+    expect(answerOf(result)).to.deep.equal(direct);
   });
 
   it('hands the library\'s start() the runtime the script tag started (one registry per document)', async () => {

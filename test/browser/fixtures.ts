@@ -64,7 +64,7 @@ export function requestsTo(...prefixes: string[]): string[] {
 }
 
 /** Calls a registered tool the way an agent does and parses the serialised CallToolResult. */
-export async function callTool(name: string, input: object = {}): Promise<{ content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean }> {
+export async function callTool(name: string, input: object = {}): Promise<{ content: { type: string; text: string }[]; isError?: boolean }> {
   const context = modelContext();
   const tool = (await context.getTools()).find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`tool ${name} is not registered`);

@@ -5,6 +5,7 @@
  * WebMCP API. Clicking as a person is covered end to end in test/e2e/forms.on.spec.ts.
  */
 import { expect } from 'chai';
+import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
 import { planFill, type FillPlan } from '../../src/forms/controls.ts';
 import { fillControls, restoreControls } from '../../src/forms/fill.ts';
@@ -361,7 +362,7 @@ describe('forms: form tools through WebMCP', () => {
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
     const closed = new Promise<string>((resolve) => document.addEventListener('capell-webmcp:confirm-close', (event) => resolve((event as CustomEvent<{ outcome: string }>).detail.outcome), { once: true }));
     cancel!.click(); // cancelling needs no consent: it never sends anything
-    expect((await first).structuredContent).to.deep.equal({ status: 'cancelled' });
+    expect(answerOf(await first)).to.deep.equal({ status: 'cancelled' });
     expect(await closed).to.equal('cancelled');
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
   });
@@ -405,7 +406,7 @@ describe('forms: form tools through WebMCP', () => {
     expect(document.querySelectorAll('capell-confirm-write')).to.have.length(1);
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal(names[1 - refused]);
     cancel!.click();
-    expect((await calls[1 - refused]!).structuredContent).to.deep.equal({ status: 'cancelled' });
+    expect(answerOf(await calls[1 - refused]!)).to.deep.equal({ status: 'cancelled' });
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Grace');
   });
 
@@ -422,7 +423,7 @@ describe('forms: form tools through WebMCP', () => {
     expect(panel?.previousElementSibling).to.equal(form);
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
     runtime?.stop();
-    expect((await pending).structuredContent).to.deep.equal({ status: 'pending' });
+    expect(answerOf(await pending)).to.deep.equal({ status: 'pending' });
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
     expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });

@@ -3,6 +3,7 @@
  * server). Each test mounts real islands, starts the runtime and stops it afterwards.
  */
 import { expect } from 'chai';
+import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
 import {
   CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, requestsTo,
@@ -226,7 +227,7 @@ describe('with WebMCP on: calls', () => {
   it('accepts {} where page has a default, and does not send the default (the server applies its own)', async () => {
     const result = await callTool('fixture.default', {});
     expect(result.isError).to.equal(undefined);
-    expect((result.structuredContent as { data: { query: string } }).data.query).to.equal('');
+    expect((answerOf(result) as { data: { query: string } }).data.query).to.equal('');
   });
 
   it('refuses input keys with brackets, which would reach the server as nested parameters', async () => {
@@ -237,13 +238,13 @@ describe('with WebMCP on: calls', () => {
 
   it('keeps the target\'s own query parameters instead of sending a parameter twice', async () => {
     const result = await callTool('fixture.fixed', { limit: 50 });
-    expect((result.structuredContent as { data: { query: string } }).data.query).to.equal('?limit=1');
+    expect((answerOf(result) as { data: { query: string } }).data.query).to.equal('?limit=1');
   });
 
   it('page.lookup answers with the page graph from the island, without a request', async () => {
     const result = await callTool('page.lookup');
     expect(result.isError).to.equal(undefined);
-    expect(result.structuredContent).to.deep.equal(PAGE_GRAPH);
+    expect(answerOf(result)).to.deep.equal(PAGE_GRAPH);
     expect(JSON.parse(result.content[0]!.text)).to.deep.equal(PAGE_GRAPH);
     expect(requestsTo('/agent/', '/de/agent/', '/test-fixtures/')).to.deep.equal([]);
   });
@@ -252,18 +253,18 @@ describe('with WebMCP on: calls', () => {
     const result = await callTool('site.search', { q: 'trail', limit: 2 });
     const direct = await (await fetch('/agent/v1/search?scope=pages&q=trail&limit=2', { headers: { Accept: 'application/json' } })).json();
     expect(result.isError).to.equal(undefined);
-    expect(result.structuredContent).to.deep.equal(direct);
+    expect(answerOf(result)).to.deep.equal(direct);
     expect(requestsTo('/agent/v1/search')).to.include('/agent/v1/search?scope=pages&q=trail&limit=2');
   });
 
   it('site.navigation follows links.next with the cursor the agent passes back', async () => {
     const first = await callTool('site.navigation', { limit: 3 });
-    const envelope = first.structuredContent as { data: unknown[]; links: { next: string } };
+    const envelope = answerOf(first) as { data: unknown[]; links: { next: string } };
     expect(envelope.data).to.have.length(3);
     const cursor = new URL(envelope.links.next, location.href).searchParams.get('cursor')!;
     const second = await callTool('site.navigation', { limit: 3, cursor });
     const direct = await (await fetch(envelope.links.next)).json();
-    expect(second.structuredContent).to.deep.equal(direct);
+    expect(answerOf(second)).to.deep.equal(direct);
   });
 
   it('refuses {"q": 5} before any request, naming the field', async () => {
@@ -299,7 +300,7 @@ describe('with WebMCP on: calls', () => {
     document.cookie = 'editor_session=secret; path=/';
     try {
       const result = await callTool('fixture.echo', { q: 'a b', filter: { tag: 'x' }, flag: true, none: null });
-      expect(result.structuredContent).to.deep.equal({
+      expect(answerOf(result)).to.deep.equal({
         capellAgentSchema: 1,
         data: { method: 'GET', query: '?q=a+b&filter%5Btag%5D=x&flag=1', accept: 'application/json', cookie: null },
         links: { next: null, previous: null },

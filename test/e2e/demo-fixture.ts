@@ -55,7 +55,7 @@ export function listTools(page: Page): Promise<{ name: string; description: stri
 }
 
 /** Runs a tool with `document.modelContext.executeTool(tool, inputObject)` and parses the result. */
-export function executeTool(page: Page, name: string, input: object): Promise<{ content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean }> {
+export function executeTool(page: Page, name: string, input: object): Promise<{ content: { type: string; text: string }[]; isError?: boolean }> {
   return page.evaluate(async ({ name, input }) => {
     const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
     const tool = (await context.getTools()).find((candidate) => candidate.name === name);

@@ -4,6 +4,7 @@
  * answer for the same request.
  */
 import { executeTool, expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { answerOf } from '../support/answer-of.ts';
 
 const PRODUCT = '/products/ridgeline-trail-runner';
 
@@ -40,8 +41,24 @@ test.describe('a product page with WebMCP on', () => {
     const result = await executeTool(page, 'page.lookup', {});
     const api = await demo.api(`/agent/v1/pages?url=${encodeURIComponent(PRODUCT)}`) as { data: unknown };
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toEqual(api.data);
+    expect(answerOf(result)).toEqual(api.data);
     expect(JSON.parse(result.content[0]!.text)).toEqual(api.data);
+  });
+
+  test('the agent reads each answer once: the serialised site.search {q: "a"} result is at most 1.15× the site\'s own JSON', async ({ page, demo }) => {
+    await readyReport(page);
+    demo.requests.length = 0;
+    // What the browser hands the agent: executeTool's string, unparsed.
+    const serialised = await page.evaluate(async () => {
+      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+      const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+      return context.executeTool(tool, { q: 'a' });
+    });
+    const response = await fetch(`${demo.url}/agent/v1/search${demo.requests[0]!.query}`, { headers: { Accept: 'application/json' } });
+    const siteJSON = await response.text();
+    expect(JSON.parse(serialised)).not.toHaveProperty('structuredContent');
+    expect(JSON.parse(JSON.parse(serialised).content[0].text)).toEqual(JSON.parse(siteJSON));
+    expect(serialised.length).toBeLessThanOrEqual(1.15 * siteJSON.length);
   });
 
   test('site.search answers with the search API\'s envelope for the same request', async ({ page, demo }) => {
@@ -53,18 +70,18 @@ test.describe('a product page with WebMCP on', () => {
     expect(demo.requests[0]!.headers.accept).toBe('application/json');
     const api = await demo.api(`/agent/v1/search?${demo.requests[0]!.query.replace(/^\?/, '')}`);
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toEqual(api);
+    expect(answerOf(result)).toEqual(api);
     expect((api as { data: unknown[] }).data.length).toBeGreaterThan(0);
   });
 
   test('site.navigation answers with the navigation API\'s envelope, page after page', async ({ page, demo }) => {
     await readyReport(page);
     const first = await executeTool(page, 'site.navigation', { limit: 5 });
-    expect(first.structuredContent).toEqual(await demo.api('/agent/v1/navigation?limit=5'));
-    const next = (first.structuredContent as { links: { next: string } }).links.next;
+    expect(answerOf(first)).toEqual(await demo.api('/agent/v1/navigation?limit=5'));
+    const next = (answerOf(first) as { links: { next: string } }).links.next;
     const cursor = new URL(next, demo.url).searchParams.get('cursor')!;
     const second = await executeTool(page, 'site.navigation', { limit: 5, cursor });
-    expect(second.structuredContent).toEqual(await demo.api(next));
+    expect(answerOf(second)).toEqual(await demo.api(next));
   });
 
   test('invalid input gives isError and reaches no endpoint', async ({ page, demo }) => {
@@ -108,7 +125,7 @@ test.describe('the other Core read tools with WebMCP on', () => {
       const result = await executeTool(page, name, input);
       expect(demo.requests, name).toHaveLength(1);
       const api = await demo.api(`${demo.requests[0]!.path}${demo.requests[0]!.query}`);
-      expect(result.structuredContent, name).toEqual(api);
+      expect(answerOf(result), name).toEqual(api);
     }
     expect(demo.requests[0]!.path).toBe('/agent/v1/catalogue/lookup');
   });
@@ -127,7 +144,7 @@ test.describe('a page whose data contains </script>', () => {
     const result = await executeTool(page, 'page.lookup', {});
     const api = await demo.api(`/agent/v1/pages?url=${encodeURIComponent('/products/harbour-city-sneaker')}`) as { data: { description: string } };
     expect(api.data.description).toContain('</script>');
-    expect(result.structuredContent).toEqual(api.data);
+    expect(answerOf(result)).toEqual(api.data);
   });
 });
 
@@ -137,8 +154,8 @@ test.describe('a German page with WebMCP on', () => {
     const report = await readyReport(page);
     expect(report.rejected).toEqual([]);
     const result = await executeTool(page, 'site.search', { q: 'Rucksack' });
-    expect(result.structuredContent).toEqual(await demo.api('/de/agent/v1/search?scope=pages&q=Rucksack'));
+    expect(answerOf(result)).toEqual(await demo.api('/de/agent/v1/search?scope=pages&q=Rucksack'));
     const graph = await executeTool(page, 'page.lookup', {});
-    expect((graph.structuredContent as { inLanguage: string }).inLanguage).toMatch(/^de/);
+    expect((answerOf(graph) as { inLanguage: string }).inLanguage).toMatch(/^de/);
   });
 });

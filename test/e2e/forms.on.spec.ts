@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { answerOf } from '../support/answer-of.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 
-type Result = { content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean };
+type Result = { content: { type: string; text: string }[]; isError?: boolean };
 
 const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
 
@@ -114,7 +115,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     const outcome = callResult(page);
     await page.locator('#contact button[type="submit"]').click();
     const result = await outcome;
-    expect(result.structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(result)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(JSON.parse(result.content[0]!.text)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);
@@ -129,7 +130,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await expect(panel(page).getByRole('dialog')).toBeVisible();
     const outcome = callResult(page);
     await page.locator('#contact-email').press('Enter');
-    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
   });
 
   test('Cancel resolves cancelled, puts back what the person had typed and sends nothing', async ({ page, demo }) => {
@@ -137,7 +138,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
     await panel(page).getByRole('button', { name: 'Cancel' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
     await expect(panel(page)).toHaveCount(0);
     expect(demo.formPosts).toEqual([]);
@@ -147,7 +148,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog')).toBeFocused();
     await page.keyboard.press('Escape');
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
     expect((await fieldValues(page)).name).toBe('');
     expect(demo.formPosts).toEqual([]);
   });
@@ -158,14 +159,14 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.keyboard.press('Tab');
     await expect(panel(page).getByRole('button', { name: 'Cancel' })).toBeFocused();
     await page.keyboard.press('Enter');
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
   });
 
   test('aborting the call (the runtime stops) resolves pending and restores the values', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog')).toBeVisible();
     await page.evaluate(() => window.capellWebMCP!.stop());
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'pending' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'pending' });
     expect((await fieldValues(page)).message).toBe('');
     await expect(panel(page)).toHaveCount(0);
     expect(demo.formPosts).toEqual([]);
@@ -203,7 +204,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(page.url()).toBe(`${demo.url}/contact`);
     await expect(panel(page).getByRole('dialog')).toBeVisible();
     await panel(page).getByRole('button', { name: 'Cancel' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
   });
 
   test('two concurrent calls for the form: one is refused and touches nothing; the person sends the other', async ({ page, demo }) => {
@@ -220,7 +221,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(await fieldValues(page)).toEqual({ ...open, website: '' });
     const outcome = openCallResult(page, 1 - refused);
     await page.locator('#contact button[type="submit"]').click();
-    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...open });
   });
@@ -232,7 +233,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await expect(panel(page)).toHaveCount(1);
     const outcome = openCallResult(page, 1 - refused);
     await panel(page).getByRole('button', { name: 'Cancel' }).click();
-    expect((await outcome).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await outcome)).toEqual({ status: 'cancelled' });
     await expect(panel(page)).toHaveCount(0);
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
   });
@@ -271,7 +272,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await expect(panel(page).getByRole('dialog')).toBeVisible();
     outcome = callResult(page);
     await page.locator('#contact button[type="submit"]').click();
-    expect((await outcome).structuredContent).toEqual({ status: 'submitted', httpStatus: 422 });
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422 });
     await expect(panel(page)).toContainText('The site did not accept it (HTTP 422).');
     expect(page.url()).toBe(`${demo.url}/contact`);
   });
@@ -334,7 +335,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog')).toBeVisible();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'pending' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'pending' });
     expect((await fieldValues(page)).name).toBe('');
     await expect(panel(page)).toHaveCount(0);
     expect(demo.formPosts).toEqual([]);
@@ -349,7 +350,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await expect(panel(page).getByRole('dialog')).toBeVisible();
     const result = callResult(page);
     await page.locator('#contact button[type="submit"]').click();
-    expect((await result).structuredContent).toEqual({ status: 'pending' });
+    expect(answerOf(await result)).toEqual({ status: 'pending' });
     await page.waitForURL(/\/contact\?sent=1$/);
     expect(demo.submissions).toHaveLength(before + 1);
   });
@@ -375,7 +376,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect(panel(page).getByRole('dialog', { name: 'Vor dem Senden prüfen' })).toBeVisible();
     await panel(page).getByRole('button', { name: 'Abbrechen' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
   });
 });
 
@@ -394,7 +395,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     await page.waitForTimeout(300);
     expect(demo.requests).toEqual([]);
     await panel(page).getByRole('button', { name: 'Send' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter' });
     expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
@@ -419,7 +420,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     await expect(panel(page).locator('[part~="request"]')).toHaveText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
     await panel(page).getByRole('button', { name: 'Send' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter', query: '?list=everything&unsubscribe_all=1' });
   });
@@ -427,7 +428,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
   test('Cancel sends nothing', async ({ page, demo }) => {
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     await panel(page).getByRole('button', { name: 'Cancel' }).click();
-    expect((await callResult(page)).structuredContent).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
     expect(demo.requests).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { CONTENT_SECURITY_POLICY } from '../../demo/server/responses.js';
 import { executeTool, expect, readyReport, test } from './demo-fixture.ts';
+import { answerOf } from '../support/answer-of.ts';
 
 const PRODUCT = '/products/ridgeline-trail-runner';
 
@@ -48,7 +49,7 @@ test.describe('a demo page under the strict CSP with WebMCP on', () => {
     await readyReport(page);
     const valid = await executeTool(page, 'catalogue.lookup', { sku: 'CW-1001' });
     expect(valid.isError, valid.content[0]!.text).toBeUndefined();
-    expect((valid.structuredContent as { data: { sku: string } }).data.sku).toBe('CW-1001');
+    expect((answerOf(valid) as { data: { sku: string } }).data.sku).toBe('CW-1001');
     const wrongType = await executeTool(page, 'catalogue.lookup', { sku: 5 });
     expect(wrongType.isError).toBe(true);
     expect(wrongType.content[0]!.text).toMatch(/^invalid input for catalogue\.lookup: sku: /);
