@@ -73,7 +73,7 @@ async function openSession(path = '/contact'): Promise<Session> {
   const setCookie = answer.headers['set-cookie'];
   const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0];
   const token = /<meta name="csrf-token" content="([A-Za-z]+)">/.exec(answer.text)?.[1];
-  assert.ok(cookie?.startsWith('capell_session='), `no session cookie from ${path}`);
+  assert.ok(cookie && cookie.startsWith('capell_session='), `no session cookie from ${path}`);
   assert.ok(token, `no csrf-token meta on ${path}`);
   return { cookie, token, html: answer.text };
 }
