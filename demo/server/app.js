@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handleAgentRequest } from './api/index.js';
@@ -8,10 +7,12 @@ import { MESSAGES_PATH, renderMessagesPage } from './html/messages-page.js';
 import { servePage } from './html/serve-page.js';
 import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
-import { text } from './localisation.js';
+import { languageOfPath, text } from './localisation.js';
+import { checkOrigin, sendOriginRefusal } from './origin-check.js';
 import { sendHTML, sendJSON, sendRedirect, sendText } from './responses.js';
 import { serveStaticFile } from './static-files.js';
 import { SIGNUP_ACTION } from './html/signup-forms.js';
+import { createSessions, SESSION_COOKIE } from './session.js';
 import { readSignup } from './signup.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -28,8 +29,8 @@ const API_BASES = /** @type {const} */ ([
   ['/agent/v1', 'en'],
 ]);
 
-/** Name of the anonymous session cookie HTML pages set (so tests can see who sends cookies). */
-export const SESSION_COOKIE = 'capell_session';
+/** Name of the anonymous session cookie HTML pages set (session.js). */
+export { SESSION_COOKIE };
 
 /**
  * @typedef {object} AgentRequestRecord one request below an agent API base
@@ -40,14 +41,12 @@ export const SESSION_COOKIE = 'capell_session';
  */
 
 /**
- * Random letters (no digits, so a token can never look like a storage id).
- * @param {number} length
- * @returns {string}
+ * @typedef {object} RefusedRequest a state-changing request the Origin check answered with 403
+ * @property {string} method
+ * @property {string} path
+ * @property {string | undefined} origin the `Origin` header it came with
+ * @property {string} reason the one-line reason sent back
  */
-function randomLetters(length) {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  return [...randomBytes(length)].map((byte) => alphabet[byte % alphabet.length]).join('');
-}
 
 /**
  * The API base a path lies under, with its language and the rest of the path.
@@ -67,6 +66,11 @@ function matchApiBase(path) {
  * under `/agent/v1` and `/de/agent/v1`, the contact form, the theme under `/site/` and the
  * runtime bundles under `/dist/`.
  *
+ * Every visitor has a session (`capell_session` cookie, set on the first HTML page) and a CSRF
+ * token bound to it (session.js), carried by `<meta name="csrf-token">` and each form's `_token`;
+ * a POST whose token is not its session's is 419. Before any handler, a state-changing request
+ * (not GET/HEAD/OPTIONS) must come from this origin (origin-check.js), else 403.
+ *
  * @param {object} [options]
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
@@ -78,11 +82,14 @@ function matchApiBase(path) {
  *   signups: import('./signup.js').Signup[],
  *   subscriptions: string[],
  *   formPosts: { path: string, accept: string | undefined }[],
+ *   refused: RefusedRequest[],
  * }} `requests` records every request below an agent API base (no route exposes it);
  *   `submissions` the contact messages delivered (listed at `/contact/messages`); `signups` the
  *   newsletter and back-in-stock sign-ups (`POST /signups`); `subscriptions` the addresses
  *   `POST <api-base>/newsletter` accepted; `formPosts` every POST that reached a contact form
- *   action, accepted or not (tests count them).
+ *   action, accepted or not (tests count them); `refused` every request the Origin check
+ *   refused (those reach no handler: they are in neither `formPosts` nor `submissions`).
+ *   `requests` also lists refused API requests (it is written before the check).
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
@@ -98,7 +105,9 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const subscriptions = [];
   /** @type {{ path: string, accept: string | undefined }[]} */
   const formPosts = [];
-  const csrfToken = randomLetters(40);
+  /** @type {RefusedRequest[]} */
+  const refused = [];
+  const sessions = createSessions();
   const root = resolve(distDir);
 
   /**
@@ -115,7 +124,18 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     if (api) {
       const { accept, cookie, origin } = req.headers;
       requests.push({ method: req.method ?? 'GET', path, query: url.search, headers: { accept, cookie, origin } });
-      if (api.subpath === '/newsletter') return handleNewsletter(req, res, csrfToken, subscriptions);
+    }
+    const refusal = checkOrigin(req);
+    if (refusal) {
+      refused.push({ method: req.method ?? 'POST', path, origin: req.headers.origin, reason: refusal });
+      sendOriginRefusal(req, res, refusal, { json: Boolean(api), lang: languageOfPath(path) });
+      return;
+    }
+    /** @param {unknown} token */
+    const isSessionToken = (token) => sessions.isTokenOfSession(req, token);
+
+    if (api) {
+      if (api.subpath === '/newsletter') return handleNewsletter(req, res, isSessionToken, subscriptions);
       handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now() });
       return;
     }
@@ -125,7 +145,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
     if (req.method === 'POST' && contactLang) {
       formPosts.push({ path, accept: req.headers.accept });
-      const outcome = await readContactSubmission(req, contactLang, csrfToken);
+      const outcome = await readContactSubmission(req, contactLang, isSessionToken);
       // A script (or an agent's runtime) may ask for JSON instead of a redirect to the notice.
       if ((req.headers.accept ?? '').includes('application/json')) {
         if (outcome.status === 'sent' && outcome.submission) submissions.push(outcome.submission);
@@ -148,14 +168,16 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       return;
     }
     if (req.method === 'POST' && path === SIGNUP_ACTION) {
-      const outcome = await readSignup(req);
+      const outcome = await readSignup(req, isSessionToken);
       if (outcome.status === 'signed-up') {
         signups.push(outcome.signup);
         sendRedirect(req, res, 303, outcome.location);
+      } else if (outcome.status === 'expired') {
+        sendHTML(req, res, 419, `<!doctype html><html lang="en"><title>419</title><p>${escapeHTML(text('en', 'contact.expired'))}</p></html>`);
       } else if (outcome.status === 'too-large') {
         sendText(req, res, 413, 'Payload too large');
       } else {
-        sendText(req, res, 422, `The ${outcome.field} field is invalid.`);
+        sendText(req, res, 422, outcome.message ?? `The ${outcome.field} field is invalid.`);
       }
       return;
     }
@@ -164,14 +186,14 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       sendText(req, res, 405, 'Method not allowed');
       return;
     }
-    if (path === MESSAGES_PATH) {
-      sendHTML(req, res, 200, renderMessagesPage(submissions, now()));
-      return;
-    }
+    // Every HTML page: the visitor's session (a first visit gets its cookie here) and its token.
+    const session = sessions.startSession(req);
+    const csrfToken = sessions.tokenFor(session.id);
     /** @type {Record<string, string>} */
-    const headers = {};
-    if (!(req.headers.cookie ?? '').includes(`${SESSION_COOKIE}=`)) {
-      headers['Set-Cookie'] = `${SESSION_COOKIE}=${randomLetters(32)}; Path=/; HttpOnly; SameSite=Lax`;
+    const headers = session.setCookie ? { 'Set-Cookie': session.setCookie } : {};
+    if (path === MESSAGES_PATH) {
+      sendHTML(req, res, 200, renderMessagesPage(submissions, now(), csrfToken), headers);
+      return;
     }
     servePage(req, res, { path, searchParams: url.searchParams, now: now(), csrfToken, headers });
   }
@@ -195,5 +217,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     signups,
     subscriptions,
     formPosts,
+    refused,
   };
 }

@@ -1,8 +1,13 @@
+import { isLongerThan } from './code-points.js';
 import { CONTACT_ACTIONS, CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
 import { parseQuery } from './query.js';
 
-/** Largest form body read, in bytes. */
-export const MAX_FORM_BODY_BYTES = 16 * 1024;
+/**
+ * Largest form body read, in bytes: every text field at its `maxLength` in code points, at 12
+ * bytes a code point once UTF-8 and percent-encoded (4 × `%XX`), plus 4 KiB for the token, topic
+ * and field names. A value the declared schema accepts must never be refused for its size.
+ */
+export const MAX_FORM_BODY_BYTES = 12 * (NAME_MAX_LENGTH + EMAIL_MAX_LENGTH + MESSAGE_MAX_LENGTH) + 4 * 1024;
 
 /**
  * @typedef {object} ContactSubmission a message the contact form delivered
@@ -38,27 +43,32 @@ export async function readBody(req, limit) {
  */
 
 /**
- * Read a POSTed contact form. A wrong or missing `_token` means the form expired (Laravel's
- * 419); a filled honeypot `website` is treated as sent but delivers nothing (spam is dropped
- * quietly so bots learn nothing).
+ * Read a POSTed contact form. A `_token` that is not the CSRF token of the request's session
+ * means the form expired (Laravel's 419); a filled honeypot `website` is treated as sent but
+ * delivers nothing (spam is dropped quietly so bots learn nothing). Lengths are counted in code
+ * points, as the declared `maxLength` counts them (code-points.js).
  * @param {import('node:http').IncomingMessage} req
  * @param {import('./catalogue.js').Language} lang
- * @param {string} csrfToken
+ * @param {(token: unknown) => boolean} isSessionToken whether a token belongs to the request's session
  * @returns {Promise<ContactOutcome>}
  */
-export async function readContactSubmission(req, lang, csrfToken) {
+export async function readContactSubmission(req, lang, isSessionToken) {
   const body = await readBody(req, MAX_FORM_BODY_BYTES);
   if (body === undefined) return { status: 'too-large' };
   const fields = parseQuery(body);
-  if (fields._token !== csrfToken) return { status: 'expired' };
+  if (!isSessionToken(fields._token)) return { status: 'expired' };
   const location = `${CONTACT_ACTIONS[lang]}?sent=1`;
   if (typeof fields.website === 'string' && fields.website !== '') return { status: 'sent', location, submission: null };
   const { name, email, topic, message, newsletter } = fields;
-  if (typeof name !== 'string' || name.trim() === '' || name.length > NAME_MAX_LENGTH) return { status: 'invalid', field: 'name' };
-  if (typeof email !== 'string' || email.length > EMAIL_MAX_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email)) return { status: 'invalid', field: 'email' };
+  if (typeof name !== 'string' || name.trim() === '' || isLongerThan(name, NAME_MAX_LENGTH)) return { status: 'invalid', field: 'name' };
+  if (typeof email !== 'string' || isLongerThan(email, EMAIL_MAX_LENGTH) || !/^[^\s@]+@[^\s@]+$/.test(email)) return { status: 'invalid', field: 'email' };
   if (typeof topic !== 'string' || !CONTACT_TOPICS.includes(/** @type {typeof CONTACT_TOPICS[number]} */ (topic))) {
     return { status: 'invalid', field: 'topic' };
   }
-  if (typeof message !== 'string' || message.trim() === '' || message.length > MESSAGE_MAX_LENGTH) return { status: 'invalid', field: 'message' };
+  // A browser sends a textarea's line breaks as CRLF; the text the person (or agent) wrote had
+  // one character per break, which is what the schema's maxLength counted.
+  if (typeof message !== 'string' || message.trim() === '' || isLongerThan(message.replace(/\r\n/g, '\n'), MESSAGE_MAX_LENGTH)) {
+    return { status: 'invalid', field: 'message' };
+  }
   return { status: 'sent', location, submission: { lang, name, email, topic, message, newsletter: newsletter === 'yes' } };
 }

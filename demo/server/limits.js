@@ -9,10 +9,10 @@ export const DEFAULT_LIMIT = 10;
 /** Largest `limit` a list request may ask for, in items. */
 export const MAX_LIMIT = 50;
 
-/** Longest search query `q`, in characters. */
+/** Longest search query `q`, in code points (as JSON Schema `maxLength` counts). */
 export const MAX_QUERY_LENGTH = 200;
 
-/** Longest `url` accepted by the pages endpoint, in characters. */
+/** Longest `url` accepted by the pages endpoint, in code points. */
 export const MAX_URL_LENGTH = 2048;
 
 /** Shape of a term slug. */

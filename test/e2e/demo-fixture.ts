@@ -16,6 +16,10 @@ export interface Demo {
   formPosts: { path: string; accept: string | undefined }[];
   /** Addresses the newsletter write endpoint accepted. */
   subscriptions: string[];
+  /** Sign-ups `POST /signups` recorded (newsletter and back-in-stock forms). */
+  signups: { list: string; email: string; sku: string | null }[];
+  /** State-changing requests the Origin check refused with 403 (they reach no handler). */
+  refused: { method: string; path: string; origin: string | undefined; reason: string }[];
   /** GETs an API URL from Node (not through the browser) and parses the JSON. */
   api(path: string): Promise<unknown>;
 }
@@ -29,6 +33,8 @@ export const test = base.extend<object, { demo: Demo }>({
       get submissions() { return server.app.submissions; },
       get formPosts() { return server.app.formPosts; },
       get subscriptions() { return server.app.subscriptions; },
+      get refused() { return server.app.refused; },
+      get signups() { return server.app.signups; },
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });
         return response.json();

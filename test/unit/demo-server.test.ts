@@ -19,7 +19,7 @@ interface Answer {
 
 interface Demo {
   url: string;
-  app: { requests: Json[]; resetRequests(): void; submissions: Json[]; subscriptions: string[]; formPosts: Json[] };
+  app: { requests: Json[]; resetRequests(): void; submissions: Json[]; subscriptions: string[]; formPosts: Json[]; refused: Json[] };
   close(): Promise<void>;
 }
 
@@ -62,6 +62,25 @@ function send(path: string, init: { method?: string; headers?: Record<string, st
     req.on('error', reject);
     req.end(init.body);
   });
+}
+
+/** A visitor's session: the cookie its first page set (`name=value`) and the CSRF token that page carries. */
+interface Session { cookie: string; token: string; html: string }
+
+/** Opens a session as a browser's first visit does: a GET without cookies. */
+async function openSession(path = '/contact'): Promise<Session> {
+  const answer = await send(path);
+  const setCookie = answer.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0];
+  const token = /<meta name="csrf-token" content="([A-Za-z]+)">/.exec(answer.text)?.[1];
+  assert.ok(cookie && cookie.startsWith('capell_session='), `no session cookie from ${path}`);
+  assert.ok(token, `no csrf-token meta on ${path}`);
+  return { cookie, token, html: answer.text };
+}
+
+/** The headers a browser sends with a same-origin POST of `session`: its Origin and its cookie. */
+function sameOrigin(session?: Session): Record<string, string> {
+  return session ? { origin: demo.url, cookie: session.cookie } : { origin: demo.url };
 }
 
 async function getJSON(path: string): Promise<{ status: number; body: Json; headers: Answer['headers'] }> {
@@ -162,7 +181,7 @@ describe('demo server: agent API envelope', () => {
 
   test('answers non-GET methods on read endpoints with 405', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const answer = await send('/agent/v1/navigation', { method });
+      const answer = await send('/agent/v1/navigation', { method, headers: sameOrigin() });
       assert.equal(answer.status, 405, method);
       assert.match(String(answer.headers.allow), /GET/);
       assert.equal(typeof JSON.parse(answer.text).message, 'string');
@@ -469,9 +488,10 @@ describe('demo server: contact form', () => {
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
   test('delivers a message with the right token and redirects with 303 to the sent notice', async () => {
-    const token = tokenOf((await send('/contact')).text);
+    const session = await openSession('/contact');
+    const token = tokenOf(session.html);
     const body = new URLSearchParams({ _token: token, name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Where is my boot?', newsletter: 'yes', website: '' });
-    const answer = await send('/contact', { method: 'POST', headers: form, body: body.toString() });
+    const answer = await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() });
     assert.equal(answer.status, 303);
     assert.equal(answer.headers.location, '/contact?sent=1');
     assert.deepEqual(demo.app.submissions.at(-1), { lang: 'en', name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Where is my boot?', newsletter: true });
@@ -479,15 +499,17 @@ describe('demo server: contact form', () => {
   });
 
   test('refuses a post without the CSRF token with 419', async () => {
+    const session = await openSession('/contact');
     const body = new URLSearchParams({ name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Hi' });
-    assert.equal((await send('/contact', { method: 'POST', headers: form, body: body.toString() })).status, 419);
+    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() })).status, 419);
   });
 
   test('drops a post whose honeypot is filled while answering as if it were sent', async () => {
-    const token = tokenOf((await send('/de/kontakt')).text);
+    const session = await openSession('/de/kontakt');
+    const token = tokenOf(session.html);
     const body = new URLSearchParams({ _token: token, name: 'Bot', email: 'bot@example.test', topic: 'other', message: 'spam', website: 'http://spam.test' });
     const before = demo.app.submissions.length;
-    const answer = await send('/de/kontakt', { method: 'POST', headers: form, body: body.toString() });
+    const answer = await send('/de/kontakt', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() });
     assert.equal(answer.status, 303);
     assert.equal(demo.app.submissions.length, before);
     assert.equal(answer.headers.location, '/de/kontakt?sent=1');
@@ -524,8 +546,9 @@ describe('demo server: write tools', () => {
   });
 
   test('a contact post that asks for JSON gets JSON: 200 sent, 422 with the field, 419 without the token', async () => {
-    const token = tokenOf((await send('/contact')).text);
-    const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const session = await openSession('/contact');
+    const token = tokenOf(session.html);
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...sameOrigin(session) };
     const good = new URLSearchParams({ _token: token, name: 'Grace', email: 'grace@example.test', topic: 'product', message: 'Which lantern <b>?</b>' });
     const sent = await send('/contact', { method: 'POST', headers, body: good.toString() });
     assert.equal(sent.status, 200);
@@ -545,8 +568,9 @@ describe('demo server: write tools', () => {
   });
 
   test('POST /agent/v1/newsletter wants the CSRF token (419 without), validates the address and keeps it', async () => {
-    const token = tokenOf((await send('/contact')).text);
-    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const session = await openSession('/contact');
+    const token = tokenOf(session.html);
+    const json = { 'content-type': 'application/json', accept: 'application/json', ...sameOrigin(session) };
     const without = await send('/agent/v1/newsletter', { method: 'POST', headers: json, body: JSON.stringify({ email: 'ada@example.test' }) });
     assert.equal(without.status, 419);
     const bad = await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, 'x-csrf-token': token }, body: JSON.stringify({ email: 'nope' }) });
@@ -556,6 +580,143 @@ describe('demo server: write tools', () => {
     assert.deepEqual(JSON.parse(good.text).data, { subscribed: 'ada@example.test' });
     assert.equal(demo.app.subscriptions.at(-1), 'ada@example.test');
     assert.equal((await send('/agent/v1/newsletter')).status, 405);
+  });
+});
+
+describe('demo server: session-bound CSRF tokens', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const message = (token: string) => new URLSearchParams({ _token: token, name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Hi' }).toString();
+
+  test('a first visit gets a capell_session cookie (HttpOnly, SameSite=Lax, Path=/); a return visit keeps it and its token', async () => {
+    const first = await send('/');
+    assert.match(String(first.headers['set-cookie']), /^capell_session=[A-Za-z]{32}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cookie = String(first.headers['set-cookie']).split(';')[0] as string;
+    const token = /<meta name="csrf-token" content="([A-Za-z]+)">/.exec(first.text)?.[1];
+    const again = await send('/contact', { headers: { cookie } });
+    assert.equal(again.headers['set-cookie'], undefined);
+    assert.equal(/<meta name="csrf-token" content="([A-Za-z]+)">/.exec(again.text)?.[1], token);
+    assert.equal(/name="_token" value="([A-Za-z]+)"/.exec(again.text)?.[1], token);
+  });
+
+  test('two sessions get different tokens', async () => {
+    const a = await openSession('/contact');
+    const b = await openSession('/contact');
+    assert.notEqual(a.cookie, b.cookie);
+    assert.notEqual(a.token, b.token);
+  });
+
+  test('a token of session A with the cookie of session B is 419 and delivers nothing (contact form and newsletter)', async () => {
+    const a = await openSession('/contact');
+    const b = await openSession('/contact');
+    const before = { submissions: demo.app.submissions.length, subscriptions: demo.app.subscriptions.length };
+    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(b) }, body: message(a.token) })).status, 419);
+    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(), accept: 'application/json' }, body: message(a.token) })).status, 419, 'no cookie');
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const newsletter = await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, ...sameOrigin(b), 'x-csrf-token': a.token }, body: JSON.stringify({ email: 'ada@example.test' }) });
+    assert.equal(newsletter.status, 419);
+    assert.deepEqual({ submissions: demo.app.submissions.length, subscriptions: demo.app.subscriptions.length }, before);
+    // The same requests with B's own token go through: the 419 was the token's session.
+    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(b) }, body: message(b.token) })).status, 303);
+    assert.equal((await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, ...sameOrigin(b), 'x-csrf-token': b.token }, body: JSON.stringify({ email: 'ada@example.test' }) })).status, 200);
+    assert.deepEqual({ submissions: demo.app.submissions.length, subscriptions: demo.app.subscriptions.length }, { submissions: before.submissions + 1, subscriptions: before.subscriptions + 1 });
+  });
+});
+
+describe('demo server: Origin check on state-changing requests', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const message = (token: string) => new URLSearchParams({ _token: token, name: 'Eve', email: 'eve@example.test', topic: 'other', message: 'Hi' }).toString();
+  const counts = () => ({ submissions: demo.app.submissions.length, formPosts: demo.app.formPosts.length, subscriptions: demo.app.subscriptions.length });
+
+  test('a POST from another Origin is 403 with a one-line reason and is not counted as a submission', async () => {
+    const session = await openSession('/contact');
+    const { port } = new URL(demo.url);
+    const before = counts();
+    const refusedBefore = demo.app.refused.length;
+    for (const origin of ['http://evil.example', 'null', `http://localhost:${port}`, `https://127.0.0.1:${port}`, `${demo.url}/`]) {
+      const html = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie, origin }, body: message(session.token) });
+      assert.equal(html.status, 403, origin);
+      assert.match(String(html.headers['content-type']), /^text\/html/);
+      assert.ok(html.text.includes(`The request came from ${origin}, not from ${demo.url}`), html.text);
+      const json = await send('/contact', { method: 'POST', headers: { ...form, accept: 'application/json', cookie: session.cookie, origin }, body: message(session.token) });
+      assert.equal(json.status, 403, origin);
+      const reason = JSON.parse(json.text).message;
+      assert.match(reason, /^The request came from .+; a cross-origin request cannot change anything here\.$/);
+      assert.doesNotMatch(reason, /\n/);
+    }
+    const newsletter = await send('/agent/v1/newsletter', { method: 'POST', headers: { 'content-type': 'application/json', cookie: session.cookie, origin: 'http://evil.example', 'x-csrf-token': session.token }, body: JSON.stringify({ email: 'eve@example.test' }) });
+    assert.equal(newsletter.status, 403);
+    assert.match(JSON.parse(newsletter.text).message, /evil\.example/);
+    assert.deepEqual(counts(), before);
+    assert.equal(demo.app.refused.length, refusedBefore + 11);
+    assert.deepEqual({ ...demo.app.refused.at(-1), reason: undefined }, { method: 'POST', path: '/agent/v1/newsletter', origin: 'http://evil.example', reason: undefined });
+    // The same post from the page's own origin is delivered: the 403 was the Origin.
+    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: message(session.token) })).status, 303);
+    assert.equal(demo.app.submissions.length, before.submissions + 1);
+  });
+
+  test('a POST with no Origin and no Sec-Fetch-Site is 403; Sec-Fetch-Site: same-origin lets it through', async () => {
+    const session = await openSession('/contact');
+    const before = counts();
+    const bare = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie }, body: message(session.token) });
+    assert.equal(bare.status, 403);
+    assert.ok(bare.text.includes('The request has no Origin header'), bare.text);
+    const crossSite = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie, 'sec-fetch-site': 'cross-site' }, body: message(session.token) });
+    assert.equal(crossSite.status, 403);
+    assert.deepEqual(counts(), before);
+    const vouched = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie, 'sec-fetch-site': 'same-origin' }, body: message(session.token) });
+    assert.equal(vouched.status, 303);
+    assert.equal(demo.app.submissions.length, before.submissions + 1);
+  });
+
+  test('GET, HEAD and OPTIONS change nothing and pass without Origin', async () => {
+    assert.equal((await send('/contact', { headers: { origin: 'http://evil.example' } })).status, 200);
+    assert.equal((await send('/contact', { method: 'HEAD' })).status, 200);
+    assert.equal((await send('/contact', { method: 'OPTIONS' })).status, 405);
+    assert.equal((await send('/agent/v1/navigation', { method: 'PUT' })).status, 403);
+  });
+});
+
+describe('demo server: lengths in code points, as JSON Schema counts them', () => {
+  const EMOJI = '\u{1F600}';
+  const form = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+
+  test('200 emoji in the 200-code-point q are a search; 201 are a 422 naming q', async () => {
+    const fits = await getJSON(`/agent/v1/search?q=${encodeURIComponent(EMOJI.repeat(200))}`);
+    assert.equal(fits.status, 200);
+    const over = await getJSON(`/agent/v1/search?q=${encodeURIComponent(EMOJI.repeat(201))}`);
+    assert.equal(over.status, 422);
+    assert.deepEqual(Object.keys(over.body.errors), ['q']);
+  });
+
+  test('a contact form at every maxLength in emoji is delivered (name 80, email 254, message 2000); one more is a 422 naming the field', async () => {
+    const session = await openSession('/contact');
+    const full = { name: EMOJI.repeat(80), email: `${EMOJI.repeat(241)}@example.test`, topic: 'product', message: EMOJI.repeat(2000) };
+    assert.equal([...full.email].length, 254);
+    const post = (fields: Record<string, string>) => send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: new URLSearchParams({ _token: session.token, ...fields }).toString() });
+    const sent = await post(full);
+    assert.equal(sent.status, 200, sent.text);
+    assert.equal(demo.app.submissions.at(-1).message, full.message);
+    for (const [field, value] of [['name', `${full.name}${EMOJI}`], ['email', `${EMOJI}${full.email}`], ['message', `${full.message}${EMOJI}`]] as const) {
+      const refused = await post({ ...full, [field]: value });
+      assert.equal(refused.status, 422, field);
+      assert.deepEqual(Object.keys(JSON.parse(refused.text).errors), [field]);
+    }
+  });
+
+  test('a message\'s line breaks count once although the browser sends them as CRLF', async () => {
+    const session = await openSession('/contact');
+    const post = (message: string) => send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: new URLSearchParams({ _token: session.token, name: 'Ada', email: 'ada@example.test', topic: 'other', message }).toString() });
+    assert.equal((await post('a\r\n'.repeat(1000))).status, 200);
+    assert.equal((await post(`${'a\r\n'.repeat(1000)}b`)).status, 422);
+  });
+
+  test('the newsletter address counts code points: 254 are subscribed, 255 are a 422', async () => {
+    const session = await openSession('/contact');
+    const subscribe = (email: string) => send('/agent/v1/newsletter', { method: 'POST', headers: { 'content-type': 'application/json', ...sameOrigin(session), 'x-csrf-token': session.token }, body: JSON.stringify({ email }) });
+    const email = `${EMOJI.repeat(241)}@example.test`;
+    assert.equal((await subscribe(email)).status, 200);
+    assert.equal(demo.app.subscriptions.at(-1), email);
+    assert.equal((await subscribe(`${EMOJI}${email}`)).status, 422);
   });
 });
 

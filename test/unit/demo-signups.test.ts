@@ -1,6 +1,7 @@
 /**
  * The demo server's strict Content-Security-Policy and its audit surfaces: the newsletter form
- * marked data-agent-tools="none" and the undeclared back-in-stock form, both posting to /signups.
+ * marked data-agent-tools="none" and the undeclared back-in-stock form, both posting to /signups
+ * with the session's CSRF token, from the site's own origin, coming back to a safe `return`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -8,13 +9,35 @@ import { CONTENT_SECURITY_POLICY } from '../../demo/server/responses.js';
 import { startDemoServer } from '../../demo/server/start.js';
 
 let server: Awaited<ReturnType<typeof startDemoServer>>;
-before(async () => { server = await startDemoServer({ host: '127.0.0.1', port: 0 }); });
+/** A visitor's session: the cookie the first page set and the `_token` of its sign-up form. */
+interface Session { cookie: string; token: string }
+let visitor: Session;
+
+/** Opens a session as a browser's first visit does, reading the token from the newsletter form. */
+async function openSession(path = '/'): Promise<Session> {
+  const response = await fetch(`${server.url}${path}`);
+  const cookie = response.headers.get('set-cookie')?.split(';')[0];
+  const token = /<form id="newsletter"[\s\S]*?name="_token" value="([A-Za-z]+)"/.exec(await response.text())?.[1];
+  assert.ok(cookie && token);
+  return { cookie, token };
+}
+
+before(async () => {
+  server = await startDemoServer({ host: '127.0.0.1', port: 0 });
+  visitor = await openSession();
+});
 after(async () => { await server.close(); });
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-function post(path: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(`${server.url}${path}`, { method: 'POST', headers: FORM, body: new URLSearchParams(fields).toString(), redirect: 'manual' });
+/** POSTs a form as the visitor's browser would: same Origin, the session cookie and its `_token`. */
+function post(path: string, fields: Record<string, string>, { session = visitor, origin = server.url }: { session?: Session; origin?: string } = {}): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { ...FORM, origin, cookie: session.cookie },
+    body: new URLSearchParams({ _token: session.token, ...fields }).toString(),
+    redirect: 'manual',
+  });
 }
 
 describe('demo server: strict CSP and sign-up forms', () => {
@@ -57,5 +80,55 @@ describe('demo server: strict CSP and sign-up forms', () => {
   test('refuses an unknown list or a bad email with 422', async () => {
     assert.equal((await post('/signups', { list: 'everything', email: 'ada@example.test' })).status, 422);
     assert.equal((await post('/signups', { list: 'newsletter', email: 'not an email' })).status, 422);
+  });
+
+  test('a return that is not percent-encoded ASCII (a non-Latin-1 /☃ among them) is a 422 with the reason, never a 500', async () => {
+    const before = server.app.signups.length;
+    for (const target of ['/☃', '/café', '/a b', '/\t/evil.example', '/products\r\nSet-Cookie: x=y', '/%zz', ['/a', '/b']]) {
+      const fields = new URLSearchParams({ _token: visitor.token, list: 'newsletter', email: 'ada@example.test' });
+      for (const value of [target].flat()) fields.append('return', value);
+      const response = await fetch(`${server.url}/signups`, { method: 'POST', headers: { ...FORM, origin: server.url, cookie: visitor.cookie }, body: fields.toString(), redirect: 'manual' });
+      assert.equal(response.status, 422, JSON.stringify(target));
+      assert.match(await response.text(), /^The return field must be /, JSON.stringify(target));
+    }
+    assert.equal(server.app.signups.length, before);
+  });
+
+  test('a percent-encoded return comes back encoded, without its query', async () => {
+    const response = await post('/signups', { list: 'newsletter', email: 'ada@example.test', return: '/%E2%98%83?x=%C3%A9' });
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), '/%E2%98%83?signed-up=1');
+  });
+
+  test('both sign-up forms carry the session\'s token; a token of another session (or none) is 419 and records nothing', async () => {
+    const out = await fetch(`${server.url}/products/rolltop-backpack`, { headers: { cookie: visitor.cookie } });
+    assert.equal(out.headers.get('set-cookie'), null);
+    const html = await out.text();
+    assert.match(html, new RegExp(`<form id="back-in-stock"[\\s\\S]*?name="_token" value="${visitor.token}"`));
+    assert.match(html, new RegExp(`<form id="newsletter"[\\s\\S]*?name="_token" value="${visitor.token}"`));
+    const other = await openSession('/de/');
+    assert.notEqual(other.token, visitor.token);
+    const before = server.app.signups.length;
+    const fields = { list: 'newsletter', email: 'ada@example.test' };
+    assert.equal((await post('/signups', fields, { session: { cookie: visitor.cookie, token: other.token } })).status, 419);
+    assert.equal((await post('/signups', fields, { session: { cookie: visitor.cookie, token: '' } })).status, 419);
+    assert.equal(server.app.signups.length, before);
+    assert.equal((await post('/signups', fields, { session: other })).status, 303);
+    assert.equal(server.app.signups.length, before + 1);
+  });
+
+  test('a sign-up from another Origin is 403 and records nothing', async () => {
+    const before = server.app.signups.length;
+    const response = await post('/signups', { list: 'newsletter', email: 'ada@example.test' }, { origin: 'http://evil.example' });
+    assert.equal(response.status, 403);
+    assert.match(await response.text(), /The request came from http:\/\/evil\.example/);
+    assert.equal(server.app.signups.length, before);
+  });
+
+  test('counts the address in code points: 254 emoji-heavy code points are signed up, 255 are a 422', async () => {
+    const email = `${'\u{1F600}'.repeat(241)}@example.test`;
+    assert.equal((await post('/signups', { list: 'newsletter', email })).status, 303);
+    assert.equal(server.app.signups.at(-1)?.email, email);
+    assert.equal((await post('/signups', { list: 'newsletter', email: `\u{1F600}${email}` })).status, 422);
   });
 });

@@ -1,4 +1,5 @@
 import { invalidField, notFound } from '../api-error.js';
+import { isLongerThan } from '../code-points.js';
 import { MAX_URL_LENGTH } from '../limits.js';
 import { toPageGraph } from '../page-graph.js';
 import { findPublicPage } from '../public-pages.js';
@@ -14,7 +15,7 @@ import { findPublicPage } from '../public-pages.js';
 export function readPage({ lang, params, now }) {
   const { url } = params;
   if (url === undefined || url === '') throw invalidField('url', 'The url field is required.');
-  if (typeof url !== 'string' || !url.startsWith('/') || url.startsWith('//') || url.length > MAX_URL_LENGTH) {
+  if (typeof url !== 'string' || !url.startsWith('/') || url.startsWith('//') || isLongerThan(url, MAX_URL_LENGTH)) {
     throw invalidField('url', 'The url field must be a root-relative path such as /products.');
   }
   const page = findPublicPage(url, lang, now);

@@ -1,4 +1,5 @@
 import { invalidField } from '../api-error.js';
+import { isLongerThan } from '../code-points.js';
 import { EXCERPT_LENGTH, MAX_QUERY_LENGTH } from '../limits.js';
 import { paginate, readPageWindow } from '../pagination.js';
 import { listPublicPages, listPublicPageTypes } from '../public-pages.js';
@@ -32,7 +33,7 @@ export function searchPages({ lang, path, params, now }) {
   const { q, scope = 'pages', type } = params;
   if (q === undefined || (typeof q === 'string' && q.trim() === '')) throw invalidField('q', 'The q field is required.');
   if (typeof q !== 'string') throw invalidField('q', 'The q field must be a string.');
-  if (q.length > MAX_QUERY_LENGTH) throw invalidField('q', `The q field must not be greater than ${MAX_QUERY_LENGTH} characters.`);
+  if (isLongerThan(q, MAX_QUERY_LENGTH)) throw invalidField('q', `The q field must not be greater than ${MAX_QUERY_LENGTH} characters.`);
   if (typeof scope !== 'string' || !SCOPES.includes(scope)) throw invalidField('scope', `The selected scope is invalid; use one of: ${SCOPES.join(', ')}.`);
   const types = listPublicPageTypes();
   if (type !== undefined && (typeof type !== 'string' || !types.includes(type))) {

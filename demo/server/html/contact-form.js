@@ -1,13 +1,13 @@
 import { text } from '../localisation.js';
 import { escapeHTML } from './escape-html.js';
 
-/** Longest name accepted by the contact form, in characters. */
+/** Longest name accepted by the contact form, in code points (as JSON Schema `maxLength` counts them). */
 export const NAME_MAX_LENGTH = 80;
 
-/** Longest message accepted by the contact form, in characters. */
+/** Longest message accepted by the contact form, in code points (as JSON Schema `maxLength` counts them). */
 export const MESSAGE_MAX_LENGTH = 2000;
 
-/** Longest email address accepted, in characters (RFC 5321 path limit). */
+/** Longest email address accepted, in code points (RFC 5321 path limit; JSON Schema `maxLength` counting). */
 export const EMAIL_MAX_LENGTH = 254;
 
 /** Topic option values; labels differ from values and are localised. */

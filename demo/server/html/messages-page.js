@@ -10,9 +10,10 @@ export const MESSAGES_PATH = '/contact/messages';
  * what arrived. Not a public Capell page: no islands, no runtime.
  * @param {import('../contact-submission.js').ContactSubmission[]} submissions
  * @param {Date} now
+ * @param {string} csrfToken the visitor's CSRF token, for the footer's newsletter form
  * @returns {string} HTML
  */
-export function renderMessagesPage(submissions, now) {
+export function renderMessagesPage(submissions, now, csrfToken) {
   const lang = 'en';
   const title = text(lang, 'messages.title');
   const rows = [...submissions].reverse().map((submission) => `<article class="received-message">
@@ -25,5 +26,5 @@ export function renderMessagesPage(submissions, now) {
 <p>${escapeHTML(submission.message)}</p>
 </article>`).join('\n');
   const main = `<h1>${escapeHTML(title)}</h1>\n<p>${escapeHTML(text(lang, 'messages.intro'))}</p>\n${rows || `<p>${escapeHTML(text(lang, 'messages.empty'))}</p>`}`;
-  return renderDocument({ lang, now, title, description: text(lang, 'messages.intro'), main, currentKey: null, graph: null, manifest: null });
+  return renderDocument({ lang, now, title, description: text(lang, 'messages.intro'), main, currentKey: null, graph: null, manifest: null, csrfToken });
 }

@@ -164,7 +164,7 @@ export function renderPageMain(page, context) {
       return `${heading}\n${renderParagraphs(translation)}\n${renderArticleList(listTermPages(page, 'article', context), context)}`;
     case 'product': {
       const stock = readPublicProperties(page, /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('product')), lang, now, ['sku', 'in_stock']);
-      const notify = stock.in_stock === false ? `\n${renderBackInStockForm(lang, String(stock.sku), translation.url)}` : '';
+      const notify = stock.in_stock === false ? `\n${renderBackInStockForm(lang, String(stock.sku), translation.url, context.csrfToken)}` : '';
       return `<article class="product">${heading}\n${renderParagraphs(translation)}\n${renderProductFacts(page, context)}${notify}</article>`;
     }
     case 'article':

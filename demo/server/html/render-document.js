@@ -25,7 +25,8 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
  * @property {Record<string, unknown> | null} manifest the tools island, or null
  * @property {string} [path] the page's path (the newsletter form comes back to it)
  * @property {string} [csrfToken] the session's CSRF token, written as `<meta name="csrf-token">`
- *   (Laravel's convention; write tools send it in `X-CSRF-TOKEN`)
+ *   (Laravel's convention; write tools send it in `X-CSRF-TOKEN`) and as the newsletter form's
+ *   `_token` (without it that form's post is refused with 419)
  */
 
 /**
@@ -78,7 +79,7 @@ ${main}
 </main>
 <footer class="site-footer">
 <p>${escapeHTML(text(lang, 'footer.note'))}</p>
-${renderNewsletterForm(lang, path ?? toPublicUrl('home', lang, now) ?? '/')}
+${renderNewsletterForm(lang, path ?? toPublicUrl('home', lang, now) ?? '/', csrfToken ?? '')}
 <p id="agent-status" role="status">${escapeHTML(text(lang, 'footer.agentStatus'))}</p>
 </footer>
 </body>

@@ -12,7 +12,7 @@ import { renderPageMain } from './page-main.js';
  * @property {string} path the request path
  * @property {URLSearchParams} searchParams
  * @property {Date} now
- * @property {string} csrfToken
+ * @property {string} csrfToken the CSRF token of the visitor's session (session.js)
  * @property {Record<string, string>} headers extra response headers (e.g. a session cookie)
  */
 
@@ -39,7 +39,7 @@ export function servePage(req, res, { path, searchParams, now, csrfToken, header
   if (!page) {
     const title = text(lang, 'notFound.title');
     const main = `<h1>${escapeHTML(title)}</h1>\n<p>${escapeHTML(text(lang, 'notFound.body'))}</p>`;
-    const html = renderDocument({ lang, now, title, description: text(lang, 'notFound.body'), main, currentKey: null, graph: null, manifest: null });
+    const html = renderDocument({ lang, now, title, description: text(lang, 'notFound.body'), main, currentKey: null, graph: null, manifest: null, csrfToken });
     sendHTML(req, res, 404, html, headers);
     return;
   }

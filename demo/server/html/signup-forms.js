@@ -15,11 +15,12 @@ export const NEWSLETTER_AGENT_REASON = 'The footer sign-up is for people; agents
  * an interactive public surface that is intentionally not actionable by agents.
  * @param {import('../catalogue.js').Language} lang
  * @param {string} returnPath the page to come back to after signing up
+ * @param {string} csrfToken the session's CSRF token, sent as `_token`
  * @returns {string} HTML
  */
-export function renderNewsletterForm(lang, returnPath) {
+export function renderNewsletterForm(lang, returnPath, csrfToken) {
   return `<form id="newsletter" class="signup-form" action="${SIGNUP_ACTION}" method="post" data-agent-tools="none" data-agent-tools-reason="${escapeHTML(NEWSLETTER_AGENT_REASON)}">
-  <input type="hidden" name="list" value="newsletter"><input type="hidden" name="return" value="${escapeHTML(returnPath)}">
+  <input type="hidden" name="_token" value="${escapeHTML(csrfToken)}"><input type="hidden" name="list" value="newsletter"><input type="hidden" name="return" value="${escapeHTML(returnPath)}">
   <label for="newsletter-email">${escapeHTML(text(lang, 'signup.newsletter'))}</label>
   <input type="email" id="newsletter-email" name="email" autocomplete="email" required>
   <button type="submit">${escapeHTML(text(lang, 'signup.newsletter.send'))}</button>
@@ -33,11 +34,12 @@ export function renderNewsletterForm(lang, returnPath) {
  * @param {import('../catalogue.js').Language} lang
  * @param {string} sku
  * @param {string} returnPath
+ * @param {string} csrfToken the session's CSRF token, sent as `_token`
  * @returns {string} HTML
  */
-export function renderBackInStockForm(lang, sku, returnPath) {
+export function renderBackInStockForm(lang, sku, returnPath, csrfToken) {
   return `<form id="back-in-stock" class="signup-form" action="${SIGNUP_ACTION}" method="post">
-  <input type="hidden" name="list" value="back-in-stock"><input type="hidden" name="sku" value="${escapeHTML(sku)}"><input type="hidden" name="return" value="${escapeHTML(returnPath)}">
+  <input type="hidden" name="_token" value="${escapeHTML(csrfToken)}"><input type="hidden" name="list" value="back-in-stock"><input type="hidden" name="sku" value="${escapeHTML(sku)}"><input type="hidden" name="return" value="${escapeHTML(returnPath)}">
   <label for="back-in-stock-email">${escapeHTML(text(lang, 'signup.backInStock'))}</label>
   <input type="email" id="back-in-stock-email" name="email" autocomplete="email" required>
   <button type="submit">${escapeHTML(text(lang, 'signup.backInStock.send'))}</button>
