@@ -61,7 +61,7 @@ class Unsupported {
   constructor(readonly failure: CompileFailure) {}
 }
 
-/** A compiled pattern; `test` answers like `RegExp.prototype.test` with flag `u` (flag `i` when compiled so). */
+/** A compiled pattern; `test` answers like `RegExp.prototype.test` with flag `u`. */
 export class LinearRegex {
   /** @internal */
   constructor(
@@ -131,17 +131,19 @@ export class LinearRegex {
 const SYNTAX_CHARS = /^[\^$\\.*+?()[\]{}|/]$/;
 
 /** Parses the pattern (already known to be valid with flag `u`) into a tree. */
-function parse(source: string, flags: string): Node {
+function parse(source: string, asciiIgnoreCase: boolean): Node {
   let i = 0;
   const atoms = new Map<string, (cp: number) => boolean>();
   const atom = (text: string): Node => {
     let test = atoms.get(text);
     if (!test) {
-      const regex = new RegExp(`^(?:${text})$`, flags);
+      const regex = new RegExp(`^(?:${text})$`, 'u');
       const ascii = new Int8Array(128); // 0 unknown, 1 no, 2 yes
+      const native = (cp: number) => regex.test(String.fromCharCode(cp))
+        || (asciiIgnoreCase && /[a-z]/i.test(String.fromCharCode(cp)) && regex.test(String.fromCharCode(cp ^ 0x20)));
       test = (cp) => {
         if (cp < 128) {
-          if (ascii[cp] === 0) ascii[cp] = regex.test(String.fromCharCode(cp)) ? 2 : 1;
+          if (ascii[cp] === 0) ascii[cp] = native(cp) ? 2 : 1;
           return ascii[cp] === 2;
         }
         return regex.test(String.fromCodePoint(cp));
@@ -286,7 +288,8 @@ function toNFA(tree: Node, limit: number): { states: State[]; start: number } {
 /**
  * Compiles a pattern for `LinearRegex.test`.
  * @param source an ECMA-262 pattern, read with flag `u` (JSON Schema `pattern` semantics).
- * @param options `ignoreCase` adds flag `i` (for the built-in formats); `maxStates` caps the NFA
+ * @param options `ignoreCase`: ASCII letters match either case, as flag `i` does for the ASCII-only
+ *   built-in formats (without `u`'s extra folds such as ſ → s); `maxStates` caps the NFA
  *   (default MAX_PATTERN_STATES).
  * @returns the matcher, or why not: invalid syntax, lookahead, lookbehind, a backreference, a
  *   modifier group `(?i:…)`, or more than `maxStates` states. Never throws.
@@ -294,15 +297,14 @@ function toNFA(tree: Node, limit: number): { states: State[]; start: number } {
 export function compileLinear(
   source: string, options: { ignoreCase?: boolean; maxStates?: number } = {},
 ): LinearRegex | CompileFailure {
-  const flags = options.ignoreCase ? 'iu' : 'u';
   try {
-    new RegExp(source, flags); // syntax check only; never run on input
+    new RegExp(source, 'u'); // syntax check only; never run on input
   } catch {
     return { reason: 'syntax' };
   }
   try {
-    const { states, start } = toNFA(parse(source, flags), options.maxStates ?? MAX_PATTERN_STATES);
-    const word = new RegExp('^\\w$', flags);
+    const { states, start } = toNFA(parse(source, options.ignoreCase === true), options.maxStates ?? MAX_PATTERN_STATES);
+    const word = /^\w$/u;
     return new LinearRegex(states, start, (cp) => word.test(String.fromCodePoint(cp)));
   } catch (error) {
     if (error instanceof Unsupported) return error.failure;
