@@ -15,7 +15,7 @@
  * rejected by the schema policy. Measured: a full step budget on a pattern of this size costs
  * the same as on a small one (the budget, not the size, bounds a call).
  */
-export const MAX_PATTERN_STATES = 4096;
+export const MAX_PATTERN_STATES = 10_000;
 
 /**
  * NFA state visits one validator call may spend on every `pattern` and `format` together. Over it,
@@ -61,14 +61,19 @@ class Unsupported {
   constructor(readonly failure: CompileFailure) {}
 }
 
+/** ASCII word characters (`\w` and `\b` under flag `u` without `i`), by UTF-16 unit. */
+const isWord = (unit: number): boolean => (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122) || unit === 95;
+
 /** A compiled pattern; `test` answers like `RegExp.prototype.test` with flag `u`. */
 export class LinearRegex {
+  // Visit marks, kept between calls (a call's cost must not include clearing one per state).
+  private readonly mark: Int32Array;
+  private generation = 0;
+
   /** @internal */
-  constructor(
-    private readonly states: State[],
-    private readonly start: number,
-    private readonly isWord: (cp: number) => boolean,
-  ) {}
+  constructor(private readonly states: State[], private readonly start: number) {
+    this.mark = new Int32Array(states.length).fill(-1);
+  }
 
   /** NFA size in states. */
   get size(): number {
@@ -76,26 +81,30 @@ export class LinearRegex {
   }
 
   /**
-   * Whether `input` contains a match (unanchored search, like `RegExp#test`).
+   * Whether `input` contains a match (unanchored search, like `RegExp#test`), read by code points.
    * @param budget decremented by one per NFA state visited; `StepBudgetExceeded` is thrown when it
-   *   would go below zero. Cost: at most (code points + 1) × states visits.
+   *   would go below zero. Cost: at most (2 × code points + 1) × states visits.
    */
   test(input: string, budget: StepBudget): boolean {
-    const { states, start, isWord } = this;
-    const cps: number[] = [];
-    for (const ch of input) cps.push(ch.codePointAt(0)!);
-    const length = cps.length;
-    const mark = new Int32Array(states.length).fill(-1);
+    const { states, start, mark } = this;
+    const length = input.length;
+    if (this.generation > 0x3fffffff - length) {
+      mark.fill(-1);
+      this.generation = 0;
+    }
+    const base = this.generation;
+    this.generation += length + 2;
     const stack: number[] = [];
     let current: number[] = [];
     let next: number[] = [];
-    // Adds the epsilon closure of `from` at position `pos` to `list`; true when it reaches a match.
+    // Adds the epsilon closure of `from` at UTF-16 index `pos` to `list`; true when it reaches a match.
     const add = (list: number[], from: number, pos: number): boolean => {
+      const stamp = base + pos;
       stack.push(from);
       while (stack.length > 0) {
         const index = stack.pop()!;
-        if (mark[index] === pos) continue;
-        mark[index] = pos;
+        if (mark[index] === stamp) continue;
+        mark[index] = stamp;
         if (--budget.left < 0) throw new StepBudgetExceeded();
         const state = states[index]!;
         if (state.t === 0) list.push(index);
@@ -108,20 +117,22 @@ export class LinearRegex {
     const holds = (a: string, pos: number): boolean => {
       if (a === '^') return pos === 0;
       if (a === '$') return pos === length;
-      const boundary = (pos > 0 && isWord(cps[pos - 1]!)) !== (pos < length && isWord(cps[pos]!));
+      // Word characters are ASCII: a surrogate half is never one.
+      const boundary = (pos > 0 && isWord(input.charCodeAt(pos - 1))) !== (pos < length && isWord(input.charCodeAt(pos)));
       return a === 'b' ? boundary : !boundary;
     };
     if (add(current, start, 0)) return true;
-    for (let pos = 0; pos < length; pos++) {
-      const cp = cps[pos]!;
+    for (let pos = 0; pos < length;) {
+      const cp = input.codePointAt(pos)!;
+      pos += cp > 0xffff ? 2 : 1;
       next.length = 0;
       for (const index of current) {
         if (--budget.left < 0) throw new StepBudgetExceeded();
         const state = states[index]!;
-        if (state.test!(cp) && add(next, state.out, pos + 1)) return true;
+        if (state.test!(cp) && add(next, state.out, pos)) return true;
       }
       // Unanchored: a match may also start at the next position.
-      if (add(next, start, pos + 1)) return true;
+      if (add(next, start, pos)) return true;
       [current, next] = [next, current];
     }
     return false;
@@ -304,8 +315,7 @@ export function compileLinear(
   }
   try {
     const { states, start } = toNFA(parse(source, options.ignoreCase === true), options.maxStates ?? MAX_PATTERN_STATES);
-    const word = /^\w$/u;
-    return new LinearRegex(states, start, (cp) => word.test(String.fromCodePoint(cp)));
+    return new LinearRegex(states, start);
   } catch (error) {
     if (error instanceof Unsupported) return error.failure;
     throw error;
