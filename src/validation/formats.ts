@@ -64,11 +64,11 @@ const DEC_OCTET = '(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)';
 const IPV4 = `(?:${DEC_OCTET}\\.){3}${DEC_OCTET}`;
 const IPV6_ADDRESS = `(?:(?:${H16}:){6}|::(?:${H16}:){5}|(?:${H16})?::(?:${H16}:){4}|(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}|(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}|(?:(?:${H16}:){0,3}${H16})?::${H16}:|(?:(?:${H16}:){0,4}${H16})?::)(?:${H16}:${H16}|${IPV4})|(?:(?:${H16}:){0,5}${H16})?::${H16}|(?:(?:${H16}:){0,6}${H16})?::`;
 const PCHAR = "(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})";
-/** RFC 3986 URI-reference, as @cfworker/json-schema writes it; `scheme` says whether the scheme is required. */
+/** RFC 3986 URI (`optionalScheme` false) or URI-reference (true: scheme and hier-part optional, `"` allowed), as @cfworker/json-schema writes them. */
 const uriPattern = (optionalScheme: boolean): string => {
   const quote = optionalScheme ? '"' : '';
   const p = PCHAR.replace("'", `'${quote}`);
-  return `^(?:[a-z][a-z0-9+\\-.]*:)${optionalScheme ? '?' : ''}(?:\\/?\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\\[(?:(?:${IPV6_ADDRESS})|[Vv][0-9a-f]+\\.[a-z0-9\\-._~!$&'()*+,;=:]+)\\]|${IPV4}|(?:[a-z0-9\\-._~!$&'${quote}()*+,;=]|%[0-9a-f]{2})*)(?::\\d*)?(?:\\/${p}*)*|\\/(?:${p}+(?:\\/${p}*)*)?|${p}+(?:\\/${p}*)*)(?:\\?(?:[a-z0-9\\-._~!$&'${quote}()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\\-._~!$&'${quote}()*+,;=:@/?]|%[0-9a-f]{2})*)?$`;
+  return `^(?:[a-z][a-z0-9+\\-.]*:)${optionalScheme ? '?' : ''}(?:\\/?\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\\[(?:(?:${IPV6_ADDRESS})|[Vv][0-9a-f]+\\.[a-z0-9\\-._~!$&'()*+,;=:]+)\\]|${IPV4}|(?:[a-z0-9\\-._~!$&'${quote}()*+,;=]|%[0-9a-f]{2})*)(?::\\d*)?(?:\\/${p}*)*|\\/(?:${p}+(?:\\/${p}*)*)?|${p}+(?:\\/${p}*)*)${optionalScheme ? '?' : ''}(?:\\?(?:[a-z0-9\\-._~!$&'${quote}()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\\-._~!$&'${quote}()*+,;=:@/?]|%[0-9a-f]{2})*)?$`;
 };
 const URI = linear(uriPattern(false));
 
