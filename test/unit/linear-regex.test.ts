@@ -26,7 +26,7 @@ const big = (): StepBudget => ({ left: Number.MAX_SAFE_INTEGER });
 // One context for every native run: a timeout there interrupts a backtracking RegExp.
 const oracle = vm.createContext({});
 /** Native `new RegExp(source, 'u').test(input)`, or `undefined` when it takes longer than `ms`. */
-function nativeTest(source: string, input: string, ms = 50): boolean | undefined {
+function nativeTest(source: string, input: string, ms = 20): boolean | undefined {
   oracle.source = source;
   oracle.input = input;
   try {
