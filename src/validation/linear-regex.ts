@@ -12,15 +12,16 @@
 /**
  * Largest NFA a pattern may compile to, counted in states (about one per atom, alternative and
  * repetition, after expanding counted repetition `{n,m}`). A declaration's pattern over it is
- * rejected by the schema policy. Measured: a full step budget on a pattern of this size costs
- * the same as on a small one (the budget, not the size, bounds a call).
+ * rejected by the schema policy. The budget, not the size, bounds a call: a whole budget on a
+ * pattern of this size costs no more than on a small one (bench/regex-bench.js).
  */
 export const MAX_PATTERN_STATES = 10_000;
 
 /**
  * NFA state visits one validator call may spend on every `pattern` and `format` together. Over it,
  * the call ends with an `isError` reason (deterministic; no clock). Measured in Chromium: a whole
- * budget costs about 10 ms in the worst case (bench/regex-bench.js), far below a 50 ms long task.
+ * budget costs 3–10 ms in the worst cases (bench/regex-bench.js: non-ASCII input against Unicode
+ * classes is the slowest), far below a 50 ms long task.
  */
 export const VALIDATION_STEP_BUDGET = 200_000;
 
@@ -70,9 +71,13 @@ export class LinearRegex {
   private readonly mark: Int32Array;
   private generation = 0;
 
+  // Every match starts at index 0 (the pattern begins with `^`): no restarts, and no live state ends the search.
+  private readonly anchored: boolean;
+
   /** @internal */
   constructor(private readonly states: State[], private readonly start: number) {
     this.mark = new Int32Array(states.length).fill(-1);
+    this.anchored = states[start]!.a === '^';
   }
 
   /** NFA size in states. */
@@ -86,7 +91,7 @@ export class LinearRegex {
    *   would go below zero. Cost: at most (2 × code points + 1) × states visits.
    */
   test(input: string, budget: StepBudget): boolean {
-    const { states, start, mark } = this;
+    const { states, start, mark, anchored } = this;
     const length = input.length;
     if (this.generation > 0x3fffffff - length) {
       mark.fill(-1);
@@ -123,6 +128,7 @@ export class LinearRegex {
     };
     if (add(current, start, 0)) return true;
     for (let pos = 0; pos < length;) {
+      if (anchored && current.length === 0) return false;
       const cp = input.codePointAt(pos)!;
       pos += cp > 0xffff ? 2 : 1;
       next.length = 0;
@@ -132,7 +138,7 @@ export class LinearRegex {
         if (state.test!(cp) && add(next, state.out, pos)) return true;
       }
       // Unanchored: a match may also start at the next position.
-      if (add(next, start, pos)) return true;
+      if (!anchored && add(next, start, pos)) return true;
       [current, next] = [next, current];
     }
     return false;
