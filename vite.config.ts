@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { linearFormatsOnly } from './vite.formats.ts';
 
 /**
  * ES module build of the script-tag entry `dist/capell-webmcp.js` (starts itself). Everything
@@ -7,6 +8,7 @@ import { defineConfig } from 'vite';
  * section 6). The library entry is built by vite.lib.config.ts.
  */
 export default defineConfig({
+  plugins: [linearFormatsOnly()],
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -1,10 +1,12 @@
 import { defineConfig } from 'vite';
+import { linearFormatsOnly } from './vite.formats.ts';
 
 /**
  * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules. An IIFE
  * cannot load chunks, so the lazily imported modules are inlined: same behaviour, larger file.
  */
 export default defineConfig({
+  plugins: [linearFormatsOnly()],
   // A classic script finds itself through document.currentScript; import.meta does not exist.
   define: { 'import.meta.url': 'undefined' },
   build: {

@@ -4,6 +4,7 @@
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { parseBoundedJSON, readBoundedText } from './bounded-json.js';
 import { serverMessage } from './write-answer.js';
 
 /** A Capell Agent Schema v1 envelope. */
@@ -35,7 +36,8 @@ export function checkEnvelope(value: unknown): string | undefined {
  * by contract, so an editor's session never widens a public tool) and `redirect: 'error'` (no
  * answer from elsewhere), aborting on `signal` or after `timeoutMs`.
  * @returns the envelope, or a one-line reason: network failure or refused redirect, timeout,
- *   abort, HTTP status (with the server's `message`), a body that is not JSON, a wrong envelope.
+ *   abort, HTTP status (with the server's `message`), a body over MAX_ANSWER_BYTES or nested
+ *   deeper than MAX_ANSWER_DEPTH (bounded-json.ts), a body that is not JSON, a wrong envelope.
  */
 export async function fetchEnvelope(url: URL, signal: AbortSignal | undefined, timeoutMs: number): Promise<EnvelopeOutcome> {
   const where = `${url.pathname}`;
@@ -51,20 +53,21 @@ export async function fetchEnvelope(url: URL, signal: AbortSignal | undefined, t
       redirect: 'error',
       signal: combined,
     });
-    body = await response.text();
+    const read = await readBoundedText(response, `the answer from ${where}`);
+    if (!read.ok) return read;
+    body = read.text;
   } catch (error) {
     if (timeout.aborted) return { ok: false, reason: `no answer from ${where} within ${timeoutMs} ms` };
     if (signal?.aborted) return { ok: false, reason: `the call was aborted before ${where} answered` };
     return { ok: false, reason: `request to ${where} failed: network error or a redirect (redirects are refused) (${(error as Error).message})` };
   }
   if (!response.ok) return { ok: false, reason: `HTTP ${response.status} from ${where}${serverMessage(body)}` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
+  const parsing = parseBoundedJSON(body, `the answer from ${where}`);
+  if (!parsing.ok) {
     const type = response.headers.get('content-type') ?? 'no content type';
-    return { ok: false, reason: `the answer from ${where} is not JSON (${type})` };
+    return { ok: false, reason: parsing.notJSON ? `the answer from ${where} is not JSON (${type})` : parsing.reason };
   }
+  const parsed = parsing.value;
   const problem = checkEnvelope(parsed);
   if (problem) return { ok: false, reason: `the answer from ${where} is not a Capell Agent Schema envelope: ${problem}` };
   return { ok: true, envelope: parsed as Envelope };

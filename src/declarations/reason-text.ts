@@ -9,6 +9,7 @@ import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
 import type { Rejection } from '../report.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
+import { MAX_PATTERN_STATES } from '../validation/linear-regex.js';
 
 const show = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
 
@@ -69,7 +70,8 @@ export const REASON_TEXT = {
   remoteRef: (value: unknown) => `${show(value)} is not a local reference (remote $ref is never fetched)`,
   unresolvedRef: (value: string) => `${show(value)} does not resolve in this schema`,
   refNotSchema: (value: string) => `${show(value)} points at something that is not a schema`,
-  slowPattern: (value: string) => `${show(value)} nests quantifiers (like (a+)+), which can take exponential time on a near-miss`,
+  patternFeature: (value: string, feature: string) => `${show(value)} uses a ${feature}, which the runtime's linear-time matcher does not run (JSON Schema patterns are checked without lookaround or backreferences)`,
+  patternSize: (value: string) => `${show(value)} needs more than ${MAX_PATTERN_STATES} matcher states (fewer or smaller counted repetitions)`,
   formatName: (value: string) => `${show(value)} is a JavaScript built-in name, not a format`,
   tooManyEvaluations: () => `checking one value would take more than ${MAX_SCHEMA_EVALUATIONS} subschema evaluations ($ref fan-out)`,
   schemaObject: () => 'must be a JSON Schema object',

@@ -5,6 +5,7 @@
  * every call.
  */
 import { isPlainObject } from '../is-plain-object.js';
+import { compileLinear, LinearRegex } from '../validation/linear-regex.js';
 import type { Reason } from './reason.js';
 import type { JSONSchema } from './tool-spec.js';
 
@@ -50,12 +51,6 @@ export const MAX_SCHEMA_SIZE = 64 * 1024;
  */
 export const MAX_SCHEMA_EVALUATIONS = 10_000;
 
-// A quantified group whose body starts with a quantified atom, e.g. `(a+)+` or `(\\w+\\s?)*`: on a
-// near-miss such patterns backtrack exponentially (ReDoS) and would freeze the page while
-// validating. Exact counts (`{2}`) are bounded and pass. A heuristic: `(?:-[a-z0-9]+)*`, where a literal starts each repetition, passes;
-// overlapping alternations such as `(a|aa)+` are not caught.
-const NESTED_QUANTIFIER = /\((?:\?:)?(?:\\.|\[(?:[^\]\\]|\\.)*\]|[^()\\|])(?:[*+]|\{\d*,)(?:[^()\\]|\\.)*\)(?:[*+]|\{\d*,)/;
-
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
 /** Resolves a local JSON Pointer fragment (`#/$defs/Q`) in `root`; `undefined` when absent or malformed. */
@@ -79,7 +74,8 @@ function resolveLocalRef(root: unknown, ref: string): unknown {
 
 /**
  * Checks a schema against the policy: allowed keywords only (recursively, in schema positions),
- * keyword values of the right JSON type, `pattern`s that compile as Unicode regular expressions,
+ * keyword values of the right JSON type, `pattern`s the linear-time matcher compiles (valid with
+ * flag `u`, no lookaround or backreference, at most MAX_PATTERN_STATES states),
  * only local `$ref`s that resolve, a known `$schema` dialect, depth ≤ MAX_SCHEMA_DEPTH and size
  * ≤ MAX_SCHEMA_SIZE.
  * @param schema the parsed schema (object or boolean).
@@ -244,18 +240,16 @@ function checkKeyword(
       const types: unknown[] = Array.isArray(value) ? value : [value];
       return types.length > 0 && types.every((type) => typeof type === 'string' && JSON_TYPES.has(type));
     }
-    case 'pattern':
-      try {
-        new RegExp(value as string, 'u');
-        if (typeof value === 'string') {
-          if (NESTED_QUANTIFIER.test(value)) reasons.push([here, 'slowPattern', value]);
-          return true;
-        }
-      } catch {
-        // reported below
-      }
-      reasons.push([here, 'pattern', value]);
+    case 'pattern': {
+      // Validation runs patterns only through the linear-time matcher: what it cannot compile
+      // would fail every call, so it is refused here.
+      const compiled = typeof value === 'string' ? compileLinear(value) : { reason: 'syntax' as const };
+      if (compiled instanceof LinearRegex) return true;
+      if (compiled.reason === 'feature') reasons.push([here, 'patternFeature', value as string, compiled.feature]);
+      else if (compiled.reason === 'size') reasons.push([here, 'patternSize', value as string]);
+      else reasons.push([here, 'pattern', value]);
       return true;
+    }
     case 'dialect':
       if (!atRoot) reasons.push([here, 'dialectPlacement']);
       else if (typeof value !== 'string' || !Object.hasOwn(SCHEMA_DIALECTS, value)) {

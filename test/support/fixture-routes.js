@@ -5,6 +5,13 @@
 
 const ENVELOPE = (data) => JSON.stringify({ capellAgentSchema: 1, data, links: { next: null, previous: null } });
 
+/** What the streamed 64 MiB answer sent before the page stopped reading it (`/test-fixtures/huge-stats`). */
+const huge = { bytesWritten: 0, finished: false, closedEarly: false };
+const HUGE_BYTES = 64 * 1024 * 1024;
+
+/** `{"capellAgentSchema":1,"data":[[[…5000 levels…]]],"links":…}` */
+const deepEnvelope = (levels) => `{"capellAgentSchema":1,"data":${'['.repeat(levels)}${']'.repeat(levels)},"links":{"next":null,"previous":null}}`;
+
 /** @type {Record<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>} */
 const ROUTES = {
   '/test-fixtures/not-json': (_req, res) => {
@@ -38,6 +45,38 @@ const ROUTES = {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(ENVELOPE([]));
     }, 3000);
+  },
+  // 64 MiB of valid JSON, streamed without Content-Length, written only as fast as it is read.
+  '/test-fixtures/huge': (_req, res) => {
+    Object.assign(huge, { bytesWritten: 0, finished: false, closedEarly: false });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const head = '{"capellAgentSchema":1,"links":{"next":null,"previous":null},"data":"';
+    const chunk = 'x'.repeat(64 * 1024);
+    res.on('close', () => { huge.closedEarly = !huge.finished; });
+    const pump = () => {
+      while (huge.bytesWritten < HUGE_BYTES) {
+        const text = huge.bytesWritten === 0 ? head : chunk;
+        huge.bytesWritten += text.length;
+        if (!res.write(text)) return void res.once('drain', pump);
+      }
+      huge.finished = true;
+      res.end('"}');
+    };
+    pump();
+  },
+  '/test-fixtures/huge-stats': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(huge));
+  },
+  // 2 MiB, announced by Content-Length.
+  '/test-fixtures/large-declared': (_req, res) => {
+    const body = `{"capellAgentSchema":1,"links":{"next":null,"previous":null},"data":"${'x'.repeat(2 * 1024 * 1024)}"}`;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  },
+  '/test-fixtures/deep': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(deepEnvelope(5000));
   },
   '/test-fixtures/output-mismatch': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -1,0 +1,113 @@
+/**
+ * Issue 7, item 4 ("No call can freeze the tab") and the smaller findings on answers, in real
+ * Chromium with WebMCP on: hostile patterns and formats answer at once, and answers that are too
+ * large or too deep come back as an isError with a one-line reason.
+ */
+import { expect } from 'chai';
+import { start, type Runtime } from '../../src/index.ts';
+import { fixtureTool, callTool, mountPageGraph, mountToolsIsland, requestsTo, resetRequestCount, unmountIslands } from './fixtures.ts';
+
+const SLUG = '^[a-z0-9]+(?:[._-]?[a-z0-9]+)*$';
+const NEAR_MISS = `${'a'.repeat(40)}!`;
+
+let runtime: Runtime | undefined;
+const longTasks: number[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) longTasks.push(entry.duration);
+}).observe({ type: 'longtask' });
+
+function startWith(tools: object[], pageGraph?: string): Runtime {
+  mountToolsIsland({ capellAgentSchema: 1, tools });
+  if (pageGraph === undefined) mountPageGraph({ '@type': 'WebPage' });
+  else {
+    const island = mountPageGraph({});
+    island.textContent = pageGraph;
+  }
+  runtime = start();
+  return runtime;
+}
+
+afterEach(() => {
+  runtime?.stop();
+  runtime = undefined;
+  unmountIslands();
+});
+
+describe('No call can freeze the tab (issue 7, item 4)', () => {
+  beforeEach(async () => {
+    await startWith([
+      fixtureTool('fixture.slug', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: SLUG } } } }),
+      fixtureTool('fixture.url', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'string', format: 'url' } } } }),
+      fixtureTool('fixture.ref', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { $ref: '#/%24defs/a' } }, $defs: { a: { type: 'string', pattern: '^x' } } } }),
+    ]).ready;
+    resetRequestCount();
+    longTasks.length = 0;
+  });
+
+  it('a slug pattern that backtracks exponentially answers a 40-character near-miss at once, and a valid slug passes', async () => {
+    const refused = await callTool('fixture.slug', { q: NEAR_MISS });
+    expect(refused.isError).to.equal(true);
+    expect(refused.content[0]!.text).to.equal(`invalid input for fixture.slug: q: value does not match pattern ${JSON.stringify(SLUG)} (pattern)`);
+    expect(requestsTo('/test-fixtures/')).to.deep.equal([]);
+    const accepted = await callTool('fixture.slug', { q: 'my-slug.v2' });
+    expect(accepted.isError).to.equal(undefined);
+    expect(requestsTo('/test-fixtures/')).to.have.length(1);
+    // The backtracking matcher held the main thread for more than 30 s: no task came near the test timeout.
+    expect(longTasks.every((duration) => duration < 10_000)).to.equal(true);
+  });
+
+  it('format "url" (the validator\'s own URL regex) answers a 40-character near-miss at once, and a URL passes', async () => {
+    const refused = await callTool('fixture.url', { q: `http://${NEAR_MISS}` });
+    expect(refused.isError).to.equal(true);
+    expect(refused.content[0]!.text).to.equal('invalid input for fixture.url: q: string does not match format "url" (format)');
+    const accepted = await callTool('fixture.url', { q: 'https://example.org/a-b' });
+    expect(accepted.isError).to.equal(undefined);
+    expect(requestsTo('/test-fixtures/')).to.have.length(1);
+    expect(longTasks.every((duration) => duration < 10_000)).to.equal(true);
+  });
+
+  it('a $ref to #/%24defs/a, accepted by the policy, is resolved on every call instead of failing it', async () => {
+    const accepted = await callTool('fixture.ref', { q: 'xyz' });
+    expect(accepted.isError).to.equal(undefined);
+    const refused = await callTool('fixture.ref', { q: 'abc' });
+    expect(refused.content[0]!.text).to.equal('invalid input for fixture.ref: q: value does not match pattern "^x" (pattern)');
+  });
+});
+
+describe('Answers have a size and depth bound (issue 7, smaller findings)', () => {
+  beforeEach(async () => {
+    await startWith([
+      fixtureTool('fixture.huge', '/test-fixtures/huge'),
+      fixtureTool('fixture.declared', '/test-fixtures/large-declared'),
+      fixtureTool('fixture.deep', '/test-fixtures/deep'),
+      { name: 'page.lookup', description: 'Return this page.', inputSchema: { type: 'object' }, effect: 'read', binding: { type: 'inline', target: 'page' } },
+    ], `{"@type":"WebPage","hasPart":${'['.repeat(5000)}${']'.repeat(5000)}}`).ready;
+  });
+
+  it('a streamed 64 MiB answer is an isError over 1048576 bytes, and the page stopped reading it early', async () => {
+    const result = await callTool('fixture.huge', {});
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal('the answer from /test-fixtures/huge is larger than 1048576 bytes');
+    const stats = await (await fetch('/test-fixtures/huge-stats')).json() as { bytesWritten: number; finished: boolean; closedEarly: boolean };
+    expect(stats.finished).to.equal(false);
+    expect(stats.bytesWritten).to.be.below(64 * 1024 * 1024);
+  });
+
+  it('an answer whose Content-Length is over the bound is refused with the same reason', async () => {
+    const result = await callTool('fixture.declared', {});
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal('the answer from /test-fixtures/large-declared is larger than 1048576 bytes');
+  });
+
+  it('an answer nested 5,000 deep is an isError with its reason, not a bare UnknownError', async () => {
+    const result = await callTool('fixture.deep', {});
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal('the answer from /test-fixtures/deep is nested deeper than 64 levels');
+  });
+
+  it('a page graph nested 5,000 deep is an isError with its reason', async () => {
+    const result = await callTool('page.lookup', {});
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal('the page payload is nested deeper than 64 levels');
+  });
+});

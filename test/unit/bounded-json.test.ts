@@ -1,0 +1,68 @@
+/**
+ * Answer bounds (src/bindings/bounded-json.ts): issue 7's smaller findings "answers have no size
+ * limit" (64 MB took the page heap to 404 MB) and "an answer nested 5,000 deep reaches the agent
+ * as a bare UnknownError". The browser tests (test/browser/bounds.on.test.ts) prove the same
+ * against a real server; these pin the edges.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonDepth, MAX_ANSWER_BYTES, parseBoundedJSON, readBoundedJSON } from '../../src/bindings/bounded-json.ts';
+
+/** A body that would stream `total` bytes, counting what was pulled and whether it was cancelled. */
+function endlessBody(total: number) {
+  const seen = { pulled: 0, cancelled: false };
+  const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (seen.pulled >= total) return controller.close();
+      seen.pulled += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    cancel() {
+      seen.cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+  return { stream, seen };
+}
+
+describe('answers have a size limit', () => {
+  it('a 64 MiB streamed answer stops being read just past 1 MiB and is cancelled', async () => {
+    const { stream, seen } = endlessBody(64 * 1024 * 1024);
+    const outcome = await readBoundedJSON(new Response(stream), 'the answer from /x');
+    assert.deepEqual(outcome, { ok: false, reason: 'the answer from /x is larger than 1048576 bytes' });
+    assert.equal(seen.cancelled, true);
+    assert.ok(seen.pulled <= MAX_ANSWER_BYTES + 2 * 64 * 1024, `${seen.pulled} bytes pulled`);
+  });
+
+  it('a Content-Length over the bound is refused before a byte is read', async () => {
+    const { stream, seen } = endlessBody(64 * 1024 * 1024);
+    const outcome = await readBoundedJSON(new Response(stream, { headers: { 'content-length': String(64 * 1024 * 1024) } }), 'the answer from /x');
+    assert.equal(outcome.ok, false);
+    assert.equal(seen.pulled, 0);
+  });
+
+  it('an answer of exactly 1 MiB is read; multi-byte text is counted in UTF-8 bytes', async () => {
+    const exact = `"${'x'.repeat(MAX_ANSWER_BYTES - 2)}"`;
+    assert.equal((await readBoundedJSON(new Response(exact), 'a')).ok, true);
+    assert.equal(parseBoundedJSON(`"${'é'.repeat(MAX_ANSWER_BYTES / 2)}"`, 'a').ok, false);
+  });
+});
+
+describe('answers have a depth limit', () => {
+  it('an answer nested 5,000 deep is refused with its reason before it is parsed', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    assert.deepEqual(parseBoundedJSON(deep, 'the answer from /x'), { ok: false, reason: 'the answer from /x is nested deeper than 64 levels' });
+  });
+
+  it('64 levels pass, 65 do not; brackets inside strings do not count', () => {
+    assert.equal(parseBoundedJSON(`${'['.repeat(64)}${']'.repeat(64)}`, 'a').ok, true);
+    assert.equal(parseBoundedJSON(`${'['.repeat(65)}${']'.repeat(65)}`, 'a').ok, false);
+    assert.equal(jsonDepth('{"a":"[[[\\"[[{","b":[{}]}'), 3);
+  });
+
+  it('text that is not JSON keeps the parser message', () => {
+    const outcome = parseBoundedJSON('<html>', 'the answer from /x');
+    assert.equal(outcome.ok, false);
+    assert.ok(!outcome.ok && typeof outcome.notJSON === 'string');
+  });
+});
