@@ -3,6 +3,7 @@
  * site), with English defaults for every key a site leaves out.
  */
 import type { Messages } from '../declarations/i18n.js';
+import type { ConfirmWriteWords } from './capell-confirm-write.js';
 
 /** Message keys (in the island's `messages`) and their English defaults. */
 export const CONFIRM_TEXT_DEFAULTS = {
@@ -63,4 +64,28 @@ export function readConfirmText(messages: Messages): ConfirmText {
 /** Fills `{name}` placeholders. */
 export function fillPlaceholders(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/**
+ * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use
+ * the form's own button" line (omit it for a write endpoint, whose intro is `confirmRequest`).
+ */
+export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords {
+  return {
+    title: text.confirmTitle,
+    intro: hint === undefined ? text.confirmRequest : text.confirmForm,
+    hint,
+    send: text.confirmSend,
+    cancel: text.confirmCancel,
+    close: text.confirmClose,
+    formName: text.confirmFormName,
+    personValue: text.confirmPersonValue,
+    agentValue: text.confirmAgentValue,
+    useAgentValue: text.confirmUseAgentValue,
+    refused: text.confirmRefused,
+    reasonTooSoon: text.confirmReasonTooSoon,
+    reasonPanelHidden: text.confirmReasonPanelHidden,
+    reasonControlHidden: text.confirmReasonControlHidden,
+    reasonChanged: text.confirmReasonChanged,
+  };
 }
