@@ -477,7 +477,8 @@ export class CapellConfirmWrite extends LitElement {
     const { words } = proposal;
     const done = this.outcome !== undefined;
     const waiting = String(!this.armed);
-    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.dock} @keydown=${this.#keydown}>
+    // data-armed: whether the input protection has passed (tests read it through DevTools).
+    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.dock} data-armed=${String(this.armed)} @keydown=${this.#keydown}>
       <div class="body">
         ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
         <h2 id="heading">${words.title}</h2>
