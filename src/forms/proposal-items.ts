@@ -98,9 +98,17 @@ export function readSubmitControls(form: HTMLFormElement): Element[] {
     || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image')));
 }
 
+/** The text of the last heading before `form` in document order, or ''. */
+function precedingHeading(form: HTMLFormElement): string {
+  const headings = [...form.ownerDocument.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+    .filter((heading) => heading.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return textOf(headings.at(-1));
+}
+
 /**
  * The form's name as a person would recognise it: its `aria-label`, the text of its
- * `aria-labelledby`, its `title`, its first legend or heading, else `#id`.
+ * `aria-labelledby`, its `title`, its first legend or heading, the last heading before it, else
+ * `#id`.
  */
 export function readFormName(form: HTMLFormElement): string {
   const doc = form.ownerDocument;
@@ -109,5 +117,6 @@ export function readFormName(form: HTMLFormElement): string {
     || labelledBy
     || form.getAttribute('title')?.trim()
     || textOf(form.querySelector('legend, h1, h2, h3, h4'))
+    || precedingHeading(form)
     || `#${readFormProperty(form, 'id')}`;
 }
