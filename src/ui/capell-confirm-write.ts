@@ -216,6 +216,7 @@ export class CapellConfirmWrite extends LitElement {
   #returnFocus: HTMLElement | null = null;
   #announceTimer: ReturnType<typeof setTimeout> | undefined;
   #guard: ClickGuard | undefined;
+  #opened = false;
   #controls: Element[] = [];
   #accent = { accent: DEFAULT_ACCENT, ink: INKS[0] as string };
 
@@ -245,7 +246,9 @@ export class CapellConfirmWrite extends LitElement {
    * @param handlers see ConfirmWriteHandlers; replaced by each call.
    */
   async present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void> {
-    const first = !this.#guard;
+    // Set before the first await: a second present() while the first renders is a change, not an opening.
+    const first = !this.#opened;
+    this.#opened = true;
     const doc = this.ownerDocument;
     if (first) {
       this.#returnFocus = deepActiveElement(doc);
