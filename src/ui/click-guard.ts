@@ -236,9 +236,13 @@ export class ClickGuard {
     this.#onChange();
   }
 
-  /** Whether INPUT_PROTECTION_MS have passed since the last change. */
+  /**
+   * Whether INPUT_PROTECTION_MS have passed since the last change and, with IntersectionObserver
+   * v2, every tracked element has had its first visibility report (until then it is unknown).
+   */
   get settled(): boolean {
-    return this.#view.performance.now() - this.#since >= INPUT_PROTECTION_MS;
+    if (this.#view.performance.now() - this.#since < INPUT_PROTECTION_MS) return false;
+    return !this.#observer || [...this.#tracked].every((element) => this.#visible.has(element));
   }
 
   /**

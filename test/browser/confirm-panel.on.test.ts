@@ -13,6 +13,12 @@ const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send'
 /** Long enough for the protection to pass (and IntersectionObserver v2's first report). */
 const SETTLE_MS = INPUT_PROTECTION_MS + 300;
 
+/** Waits SETTLE_MS, then until the panel says its input protection has passed (at most 5 s). */
+async function settle(root: ShadowRoot): Promise<void> {
+  await sleep(SETTLE_MS);
+  for (let tries = 0; tries < 50 && root.querySelector('section')?.dataset.armed !== 'true'; tries++) await sleep(100);
+}
+
 let panel: CapellConfirmWrite | undefined;
 const cleanups: (() => void)[] = [];
 
@@ -63,7 +69,7 @@ describe('confirm panel: page CSS cannot change what the person sees', () => {
     expect(box.width).to.be.greaterThan(200);
     expect(box.left).to.be.greaterThanOrEqual(0);
     expect(getComputedStyle(root.querySelector('dd')!).fontSize).to.equal('16px');
-    await sleep(SETTLE_MS);
+    await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
   });
@@ -84,7 +90,7 @@ describe('confirm panel: page CSS cannot change what the person sees', () => {
     const box = value.getBoundingClientRect();
     expect(root.elementFromPoint(box.x + 2, box.y + box.height / 2)).to.equal(value);
     expect(value.textContent).to.equal('ada@example.test');
-    await sleep(SETTLE_MS);
+    await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
   });
@@ -111,13 +117,13 @@ describe('confirm panel: a click counts only on what the person can see', () => 
     const box = send().getBoundingClientRect();
     cover.style.cssText = `position: fixed; inset: auto; margin: 0; left: ${box.x - 4}px; top: ${box.y - 4}px; width: ${box.width + 8}px; height: ${box.height + 8}px; background: white; border: 0; padding: 0; pointer-events: none;`;
     cover.showPopover();
-    await sleep(SETTLE_MS);
+    await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(0);
     // The cover overlaps the panel's box as well as Send: the panel counts as covered.
     expect(root.querySelector('.refusal')?.textContent).to.equal('That did not count: this panel was hidden or covered. Nothing was sent; the proposal is still open.');
     cover.hidePopover();
-    await sleep(SETTLE_MS);
+    await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
   });
@@ -128,7 +134,7 @@ describe('confirm panel: a click counts only on what the person can see', () => 
     await clickMiddle(send());
     expect(counts.sent).to.equal(0);
     expect(root.querySelector('.refusal')?.textContent).to.contain('only just appeared or changed');
-    await sleep(SETTLE_MS);
+    await settle(root);
     expect(send().getAttribute('aria-disabled')).to.equal('false');
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
@@ -141,34 +147,34 @@ describe('confirm panel: a click counts only on what the person can see', () => 
     expect(root.activeElement).to.equal(send());
     await sendKeys({ press: 'Enter' });
     expect(counts.sent).to.equal(0);
-    await sleep(SETTLE_MS);
+    await settle(root);
     await sendKeys({ press: 'Enter' });
     expect(counts.sent).to.equal(1);
   });
 
   it('a changed proposal restarts the input protection', async () => {
-    const { panel: host, send, counts, handlers } = await presentRequest();
-    await sleep(SETTLE_MS);
+    const { panel: host, root, send, counts, handlers } = await presentRequest();
+    await settle(root);
     expect(send().getAttribute('aria-disabled')).to.equal('false');
     // The agent replaces its proposal just before the person's click lands.
     await host.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter', notice: 'This replaces the assistant’s earlier proposal.' }, handlers);
     expect(send().getAttribute('aria-disabled')).to.equal('true');
     await clickMiddle(send());
     expect(counts.sent).to.equal(0);
-    await sleep(SETTLE_MS);
+    await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
   });
 
   it('a panel that moves under the pointer restarts the input protection', async () => {
     const { root, send, counts } = await presentRequest();
-    await sleep(SETTLE_MS);
+    await settle(root);
     // Growing the panel (a longer list) moves Send: the click right after is refused.
     root.querySelector('dl')!.append(Object.assign(document.createElement('div'), { textContent: 'more' }));
     await sleep(50);
     await clickMiddle(send());
     expect(counts.sent).to.equal(0);
-    await sleep(SETTLE_MS);
+    await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
   });
