@@ -9,7 +9,7 @@
  * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
  */
 import { LitElement, adoptStyles, css, html, nothing, type PropertyDeclarations } from 'lit';
-import { ClickGuard, readClickPoint, readControlDisguise, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { ClickGuard, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
 
 export { INPUT_PROTECTION_MS };
@@ -437,7 +437,9 @@ export class CapellConfirmWrite extends LitElement {
     if (!this.#handlers || !guard || !section || !root) return this.#word('reasonPanelHidden');
     if (!event.isTrusted) return this.#word('reasonTooSoon');
     if (!guard.settled) return this.#word('reasonTooSoon');
-    if (guard.isVisible(section) === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
+    const sectionVisible = guard.isVisible(section);
+    if (sectionVisible === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
+    if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
     const point = readClickPoint(event);
     const tracked = inside || this.#controls.includes(control);
     const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));

@@ -102,6 +102,22 @@ export function readVisibilityProblem(element: Element, scope: DocumentOrShadowR
   return undefined;
 }
 
+/**
+ * Without IntersectionObserver v2 only: a page element in the top layer (an open popover, a modal
+ * dialog, a fullscreen element) that overlaps `box`. It may have been opened after the panel and
+ * sit above it, letting clicks through (`pointer-events: none`), which hit-testing cannot see.
+ * `own` is the panel's host (skipped).
+ */
+export function readTopLayerCover(box: Element, own: Element): Element | undefined {
+  const rect = box.getBoundingClientRect();
+  for (const other of box.ownerDocument.querySelectorAll(':popover-open, dialog:modal, :fullscreen')) {
+    if (other === own) continue;
+    const r = other.getBoundingClientRect();
+    if (r.right > rect.left && r.left < rect.right && r.bottom > rect.top && r.top < rect.bottom) return other;
+  }
+  return undefined;
+}
+
 /** An sRGB colour with alpha, each channel 0–255 (alpha 0–1). */
 interface RGBA {
   r: number;

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { INPUT_PROTECTION_MS, type CapellConfirmWrite, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
+import { readControlDisguise, readVisibilityProblem } from '../../src/ui/click-guard.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };
@@ -177,5 +178,62 @@ describe('confirm panel: a click counts only on what the person can see', () => 
     await settle(root);
     await clickMiddle(send());
     expect(counts.sent).to.equal(1);
+  });
+});
+
+describe('confirm panel: without IntersectionObserver v2', () => {
+  const descriptor = Object.getOwnPropertyDescriptor(IntersectionObserverEntry.prototype, 'isVisible');
+
+  beforeEach(() => {
+    delete (IntersectionObserverEntry.prototype as { isVisible?: boolean }).isVisible;
+  });
+  afterEach(() => {
+    if (descriptor) Object.defineProperty(IntersectionObserverEntry.prototype, 'isVisible', descriptor);
+  });
+
+  it('the fallback checks refuse a click on a Send covered by a page popover that lets clicks through', async () => {
+    expect('isVisible' in IntersectionObserverEntry.prototype).to.equal(false);
+    const { root, send, counts } = await presentRequest();
+    const cover = document.createElement('div');
+    cover.setAttribute('popover', 'manual');
+    cover.textContent = 'Cancel';
+    document.body.append(cover);
+    cleanups.push(() => cover.remove());
+    const box = send().getBoundingClientRect();
+    cover.style.cssText = `position: fixed; inset: auto; margin: 0; left: ${box.x}px; top: ${box.y}px; width: ${box.width}px; height: ${box.height}px; background: white; border: 0; padding: 0; pointer-events: none;`;
+    cover.showPopover();
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('this panel was hidden or covered');
+    cover.hidePopover();
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('the fallback checks: a control covered at the click point, transparent, or stretched over the page is refused', () => {
+    const form = document.createElement('form');
+    form.innerHTML = '<button type="submit">Send message</button>';
+    document.body.append(form);
+    cleanups.push(() => form.remove());
+    const button = form.querySelector('button')!;
+    const box = button.getBoundingClientRect();
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    expect(readVisibilityProblem(button, document, point)).to.equal(undefined);
+    expect(readControlDisguise(button)).to.equal(undefined);
+    const overlay = document.createElement('div');
+    overlay.style.cssText = `position: fixed; left: ${box.x}px; top: ${box.y}px; width: ${box.width}px; height: ${box.height}px; z-index: 10;`;
+    document.body.append(overlay);
+    cleanups.push(() => overlay.remove());
+    expect(readVisibilityProblem(button, document, point)).to.equal('covered at the click point');
+    overlay.remove();
+    form.style.opacity = '0.5';
+    expect(readVisibilityProblem(button, document, point)).to.equal('transparent');
+    form.style.opacity = '';
+    button.style.cssText = 'position: fixed; inset: 0; width: 100vw; height: 100vh; background: transparent; color: transparent;';
+    expect(readControlDisguise(button)).to.equal('stretched over the page');
+    button.style.cssText = 'color: transparent;';
+    expect(readControlDisguise(button)).to.equal('its label is transparent');
   });
 });
