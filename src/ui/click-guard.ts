@@ -148,10 +148,15 @@ export function contrastRatio(a: RGBA, b: RGBA): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-/** The first opaque background colour on the element or its flat-tree ancestors (white if none). */
-function readBackdrop(element: Element): RGBA {
+/**
+ * The first opaque background colour on the element or its flat-tree ancestors (white if none);
+ * undefined when a background image comes first (a gradient or picture: the colour cannot be told).
+ */
+function readBackdrop(element: Element): RGBA | undefined {
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    const colour = parseComputedColour(getComputedStyle(at).backgroundColor);
+    const style = getComputedStyle(at);
+    if (style.backgroundImage !== 'none') return undefined;
+    const colour = parseComputedColour(style.backgroundColor);
     if (colour && colour.a >= 0.99) return colour;
   }
   return { r: 255, g: 255, b: 255, a: 1 };
@@ -160,7 +165,8 @@ function readBackdrop(element: Element): RGBA {
 /**
  * What makes a page's own submit control unfit to carry consent though it may be "visible":
  * stretched over a large part of the viewport (MAX_CONTROL_VIEWPORT_SHARE), or a label a person
- * cannot read (transparent text, zero font size, or text contrast below MIN_CONTROL_TEXT_CONTRAST).
+ * cannot read (transparent text, zero font size, or text contrast below MIN_CONTROL_TEXT_CONTRAST
+ * against the first opaque background colour behind it; not judged over a background image).
  * `<input type="image">` is judged by size only.
  * @returns a short English reason, or undefined.
  */
@@ -174,7 +180,8 @@ export function readControlDisguise(control: Element): string | undefined {
   if (Number.parseFloat(style.fontSize) < 6) return 'its label is too small to read';
   const text = parseComputedColour(style.color);
   if (!text || text.a < 0.5) return 'its label is transparent';
-  if (contrastRatio(text, readBackdrop(control)) < MIN_CONTROL_TEXT_CONTRAST) return 'its label is not readable against its background';
+  const backdrop = readBackdrop(control);
+  if (backdrop && contrastRatio(text, backdrop) < MIN_CONTROL_TEXT_CONTRAST) return 'its label is not readable against its background';
   return undefined;
 }
 

@@ -235,5 +235,10 @@ describe('confirm panel: without IntersectionObserver v2', () => {
     expect(readControlDisguise(button)).to.equal('stretched over the page');
     button.style.cssText = 'color: transparent;';
     expect(readControlDisguise(button)).to.equal('its label is transparent');
+    button.style.cssText = 'color: #fefefe; background: #ffffff;';
+    expect(readControlDisguise(button)).to.equal('its label is not readable against its background');
+    // Over a gradient the contrast cannot be told: not refused for it.
+    button.style.cssText = 'color: #ffffff; background: linear-gradient(#123, #456);';
+    expect(readControlDisguise(button)).to.equal(undefined);
   });
 });
