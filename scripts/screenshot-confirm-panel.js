@@ -25,10 +25,13 @@ try {
       message: 'The sole of my Ridgeline trail runner came off after two weeks. Can you repair it?', newsletter: true,
     });
   });
-  await page.locator('capell-confirm-write').getByRole('dialog').waitFor();
-  await page.waitForTimeout(200); // the announcement timer and focus ring settle
+  // The panel's shadow root is closed (selectors cannot see into it): wait for its host, then
+  // for the input protection (500 ms) and the announcement to settle.
+  await page.locator('capell-confirm-write').waitFor({ state: 'attached' });
+  await page.waitForTimeout(900);
   mkdirSync('docs', { recursive: true });
-  await page.locator('main').screenshot({ path: OUTPUT });
+  // The viewport, not <main>: the panel sits in the top layer, docked to the viewport.
+  await page.screenshot({ path: OUTPUT });
   console.log(`wrote ${OUTPUT}`);
 } finally {
   await browser.close();

@@ -36,6 +36,8 @@ function rangeSchema(description) {
 const CONFIRM_MESSAGE_KEYS = /** @type {const} */ ([
   'confirmForm', 'confirmTitle', 'confirmSendHint', 'confirmRequest', 'confirmSend', 'confirmCancel',
   'confirmClose', 'confirmSent', 'confirmFailed', 'confirmYes', 'confirmNo',
+  'confirmFormName', 'confirmPersonValue', 'confirmAgentValue', 'confirmUseAgentValue', 'confirmRefused',
+  'confirmReasonTooSoon', 'confirmReasonPanelHidden', 'confirmReasonControlHidden', 'confirmReasonChanged',
 ]);
 
 /** What a write tool answers: the status of the person's decision (capell-webmcp). */

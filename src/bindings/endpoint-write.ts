@@ -4,7 +4,7 @@
  * DESIGN section 2: "write: after the user confirms, `POST /path` with the JSON input".
  * Capell Agent Schema: writes use "the browser's user-mediation flow".
  */
-import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
+import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
 import type { BindingExecutor } from './binding-executor.js';
@@ -18,7 +18,8 @@ function shown(value: unknown): string {
 /**
  * Runs a write endpoint call: shows the panel with a preview of exactly what is sent (`POST`,
  * the path with its query string, e.g. `POST /hook?list=all`, and every top-level input field)
- * at the top of `<main>` (or `<body>`), and only after a person's trusted click on Send POSTs
+ * (the panel places itself in the top layer), and only after a person's click on Send that passes
+ * the panel's consent checks (visible, unoccluded, still for INPUT_PROTECTION_MS) POSTs
  * the JSON input to that same URL, same-origin with the person's cookies
  * (`credentials: 'same-origin'`), `redirect: 'error'`, and the CSRF token read at send time
  * (csrf-token.ts).
@@ -42,11 +43,10 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
     return { ok: false, reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` };
   }
   if (signal.aborted) return writeStatus({ status: 'pending' });
-  (doc.querySelector('main') ?? doc.body).prepend(panel);
   const decision = await awaitDecision<true>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
     void panel.present({
       mode: 'request',
-      words: { title: text.confirmTitle, intro: text.confirmRequest, send: text.confirmSend, cancel: text.confirmCancel, close: text.confirmClose },
+      words: panelWords(text),
       request: `POST ${where}`,
       items: Object.entries(input).map(([label, value]) => ({ label, value: shown(value) })),
     }, { onCancel: cancel, onSend: () => decide(true) });

@@ -8,12 +8,13 @@
  */
 import type { ToolSpec } from '../declarations/tool-spec.js';
 import { planFill } from '../forms/controls.js';
-import { fillControls, restoreControls, unheldSteps } from '../forms/fill.js';
+import { fillControls, restoreControls, unheldSteps, type FillRecord } from '../forms/fill.js';
 import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
+import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from '../forms/proposal-items.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
 import { watchUserSubmit } from '../forms/user-submit.js';
-import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
+import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
 import type { BindingExecutor, BindingOutcome, CallContext } from './binding-executor.js';
@@ -47,8 +48,14 @@ function submitButtonText(form: HTMLFormElement): string {
  * that its action is same-origin and that no earlier call for this form is still open, plans the
  * fill (controls.ts rules: protected, disabled, read-only and invisible controls, option values,
  * groups, and values a control would not hold as given), loads the panel, fills the form (native
- * setters + `input`/`change`), checks that every control holds what was planned (the page's own
- * handlers may rewrite a value), shows the panel next to the form and waits.
+ * setters + `input`/`change`) except the controls the person already changed from their default
+ * (their value stays; the panel shows it beside the agent's with "Use the assistant's value"),
+ * checks that every filled control holds what was planned (the page's own handlers may rewrite a
+ * value), shows the panel (top layer, naming the form, which is scrolled into view) and waits.
+ * The panel follows the form's `input`/`change` events; a person's submit counts only when it
+ * passes the panel's consent check (`consentRefusal`: visible, unoccluded, still for
+ * INPUT_PROTECTION_MS) and the form still holds what the panel shows; otherwise that submit is
+ * prevented, the panel says why and the call keeps waiting.
  * Resolves (never throws):
  * - `{ status: 'submitted', httpStatus }` once the person's own submit was sent by fetch and
  *   answered with any status but 419 or 403: the agent reads `httpStatus` (e.g. 422 when the
@@ -104,9 +111,13 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   }
   if (signal.aborted) return writeStatus({ status: 'pending' });
 
-  const filled = fillControls(plan.steps);
+  // A control the person already changed keeps their value (issue 7): the panel shows theirs
+  // beside the agent's, and only "Use the assistant's value" fills it.
+  const personKeys = readPersonKeys(plan.steps);
+  const agentSteps = plan.steps.filter((step) => !personKeys.has(step.key));
+  const filled: FillRecord[] = fillControls(agentSteps);
   // The panel lists the plan; it may only be shown when the form holds exactly that.
-  const [unheld] = unheldSteps(plan.steps);
+  const [unheld] = unheldSteps(agentSteps);
   if (unheld) {
     restoreControls(filled);
     return {
@@ -114,24 +125,57 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
       reason: `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`,
     };
   }
-  form.after(panel);
   const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
+  const words = panelWords(text, fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }));
+  const checkboxWords = { yes: text.confirmYes, no: text.confirmNo };
+  const readItems = () => readProposalItems(plan.steps, plan.proposed, checkboxWords);
   const decision = await awaitDecision<SubmitWay>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
-    void panel.present({
-      mode: 'form',
-      words: {
-        title: text.confirmTitle,
-        intro: text.confirmForm,
-        hint: fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }),
-        send: text.confirmSend,
-        cancel: text.confirmCancel,
-        close: text.confirmClose,
+    // What the panel shows now; a submit is refused when the form no longer holds it.
+    let shown: ProposalItem[] = readItems();
+    let filling = false;
+    const show = () => panel.present({ mode: 'form', words, formName: readFormName(form), items: shown }, handlers);
+    const handlers = {
+      onCancel: cancel,
+      onUseAgentValue: (index: number) => {
+        const key = plan.proposed[index]?.key;
+        filling = true;
+        try {
+          filled.push(...fillControls(plan.steps.filter((step) => step.key === key)));
+        } finally {
+          filling = false;
+        }
+        shown = readItems();
+        void show();
       },
-      items: plan.proposed.map(({ label, value }) => ({ label, value })),
-    }, { onCancel: cancel });
-    return watchUserSubmit(form, (event) => {
+    };
+    // The person edits the form (or the page's script does, with events): the panel follows,
+    // and its input protection starts over.
+    const onEdit = () => {
+      if (filling) return;
+      const now = readItems();
+      if (isSameItems(now, shown)) return;
+      shown = now;
+      void show();
+    };
+    void show();
+    panel.trackControls(readSubmitControls(form));
+    form.scrollIntoView({ block: 'nearest' });
+    form.addEventListener('input', onEdit, true);
+    form.addEventListener('change', onEdit, true);
+    const stopWatching = watchUserSubmit(form, (event, gesture) => {
       // Runs inside the person's submit event: what happens to it is decided now.
       if (event.defaultPrevented) return decide({ way: 'site' });
+      const control = gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : event.submitter ?? form;
+      if (panel.consentRefusal(control, gesture)) return event.preventDefault();
+      const now = readItems();
+      if (!isSameItems(now, shown)) {
+        // Sent would be what the panel did not show: refused, and the panel shows it now.
+        event.preventDefault();
+        shown = now;
+        void show();
+        panel.refuse(text.confirmReasonChanged);
+        return;
+      }
       const request = optsOut ? undefined : toFormRequest(form, event.submitter);
       if (!request) return decide({ way: 'native' });
       event.preventDefault();
@@ -139,6 +183,11 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
       if (request.url.origin !== config.origin) return;
       decide({ way: 'fetch', request });
     });
+    return () => {
+      stopWatching();
+      form.removeEventListener('input', onEdit, true);
+      form.removeEventListener('change', onEdit, true);
+    };
   });
 
   if (decision.kind === 'cancelled' || decision.kind === 'pending') {

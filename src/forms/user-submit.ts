@@ -12,12 +12,15 @@
 interface Gesture {
   kind: 'click' | 'enter';
   target: EventTarget | null;
+  event: MouseEvent | KeyboardEvent;
 }
 
 /**
  * Watches `form` for the person's submit. While watching:
- * - a submit the person made calls `onUserSubmit(event)` synchronously, inside the event
- *   dispatch, so the caller may still `preventDefault()` (and read the form data);
+ * - a submit the person made calls `onUserSubmit(event, gesture)` synchronously, inside the
+ *   event dispatch, so the caller may still `preventDefault()` (and read the form data);
+ *   `gesture` is the person's trusted `click` or Enter `keydown` that caused it (for the
+ *   panel's consent check: where the click landed, which field had Enter);
  * - any other submit of `form` (`requestSubmit()`, a script's `button.click()`, a dispatched
  *   `SubmitEvent`) whose default is not yet prevented is blocked (`preventDefault()`), so the
  *   browser's native submission of the agent's values never happens without the person;
@@ -30,7 +33,7 @@ interface Gesture {
  * run first and `event.defaultPrevented` says whether the site sends the form itself.
  * @returns a function that stops watching (idempotent).
  */
-export function watchUserSubmit(form: HTMLFormElement, onUserSubmit: (event: SubmitEvent) => void): () => void {
+export function watchUserSubmit(form: HTMLFormElement, onUserSubmit: (event: SubmitEvent, gesture: MouseEvent | KeyboardEvent) => void): () => void {
   const doc = form.ownerDocument;
   const view = doc.defaultView ?? window;
   let gesture: Gesture | undefined;
@@ -43,10 +46,10 @@ export function watchUserSubmit(form: HTMLFormElement, onUserSubmit: (event: Sub
     clearing = setTimeout(() => { gesture = undefined; }, 0);
   };
   const onClick = (event: MouseEvent) => {
-    if (event.isTrusted) remember({ kind: 'click', target: event.target });
+    if (event.isTrusted) remember({ kind: 'click', target: event.target, event });
   };
   const onKeydown = (event: KeyboardEvent) => {
-    if (event.isTrusted && event.key === 'Enter') remember({ kind: 'enter', target: event.target });
+    if (event.isTrusted && event.key === 'Enter') remember({ kind: 'enter', target: event.target, event });
   };
   const isConsent = (event: SubmitEvent): boolean => {
     if (!event.isTrusted || !gesture) return false;
@@ -57,7 +60,7 @@ export function watchUserSubmit(form: HTMLFormElement, onUserSubmit: (event: Sub
   const onSubmit = (event: Event) => {
     if (event.target !== form) return;
     const submit = event as SubmitEvent;
-    if (isConsent(submit)) onUserSubmit(submit);
+    if (isConsent(submit)) onUserSubmit(submit, gesture!.event);
     else if (!submit.defaultPrevented) submit.preventDefault();
   };
 

@@ -1,8 +1,18 @@
 /**
  * `<capell-confirm-write>`: the panel in which a person sees what an agent proposes to send and
  * decides. Loaded on the first write call only (never in the start-up chunk).
+ *
+ * What the person sees is what is sent (issue 7): the panel renders in a closed shadow root with
+ * no `part`s, its host is protected by `!important` declarations in the shadow tree (which win
+ * over every page declaration, `!important` and inline ones included), it lives in the top layer
+ * (`popover="manual"`) at the end of `<body>`, and a click only counts when the panel and the
+ * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
  */
-import { LitElement, css, html, nothing, type PropertyDeclarations } from 'lit';
+import { LitElement, adoptStyles, css, html, nothing, type PropertyDeclarations } from 'lit';
+import { ClickGuard, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
+
+export { INPUT_PROTECTION_MS };
 
 /** The element's tag. */
 export const CONFIRM_WRITE_TAG = 'capell-confirm-write';
@@ -10,13 +20,30 @@ export const CONFIRM_WRITE_TAG = 'capell-confirm-write';
 /** How long after opening the panel its announcement is written to the live region, in ms. */
 const ANNOUNCE_DELAY_MS = 50;
 
-/** One proposed value: the field's label and the value as a person reads it. */
+/** The accent used when a site sets none, or one that would make text unreadable. */
+const DEFAULT_ACCENT = 'rgb(31, 95, 139)';
+/** The panel's own background and text colours (not themeable: they carry the values). */
+const PANEL_BACKGROUND = { r: 255, g: 255, b: 255, a: 1 };
+const INKS = ['rgb(255, 255, 255)', 'rgb(27, 31, 35)'] as const;
+/** WCAG 2 AA: text on the accent (Send's label), and the accent against the panel (its edges). */
+const MIN_TEXT_CONTRAST = 4.5;
+const MIN_EDGE_CONTRAST = 3;
+
+/**
+ * One line of the proposal: the field's label and `value`, what the form holds and is sent.
+ * `agentValue` is set when the form holds the person's own value instead of the agent's: the
+ * panel shows both and offers "Use the assistant's value".
+ */
 export interface ConfirmWriteItem {
   label: string;
   value: string;
+  agentValue?: string;
 }
 
-/** The panel's words, already localised (see ui/confirm-text.ts). */
+/**
+ * The panel's words, already localised (see ui/confirm-text.ts). The optional ones default to
+ * CONFIRM_TEXT_DEFAULTS (`{placeholders}` as documented there).
+ */
 export interface ConfirmWriteWords {
   title: string;
   intro: string;
@@ -24,36 +51,58 @@ export interface ConfirmWriteWords {
   send: string;
   cancel: string;
   close: string;
+  formName?: string;
+  personValue?: string;
+  agentValue?: string;
+  useAgentValue?: string;
+  refused?: string;
+  reasonTooSoon?: string;
+  reasonPanelHidden?: string;
+  reasonControlHidden?: string;
+  reasonChanged?: string;
 }
 
 /**
  * What the panel shows. `mode: 'form'`: the agent filled a form; the person sends it with the
  * form's own submit button, so the panel has only Cancel. `mode: 'request'`: a write endpoint;
  * the panel's own Send button is the send control, and `request` previews it (`POST /path`).
+ * `formName` names the form the proposal is for (form mode); `notice` is said first, e.g. that
+ * this proposal replaces an earlier one.
  */
 export interface ConfirmWriteProposal {
   mode: 'form' | 'request';
   words: ConfirmWriteWords;
   items: ConfirmWriteItem[];
   request?: string;
+  formName?: string;
+  notice?: string;
 }
 
 /**
  * What the runtime is told. Kept private to the element (not events a script could fake):
- * `onSend` runs only for a trusted click on Send (`event.isTrusted`); `onCancel` for Cancel or
- * Escape.
+ * `onSend` runs only for a person's click on Send that passes the consent checks;
+ * `onUseAgentValue(index)` likewise for "Use the assistant's value" of `items[index]`;
+ * `onCancel` for Cancel or Escape (they never send, so they need no check).
  */
 export interface ConfirmWriteHandlers {
   onCancel(): void;
   onSend?(): void;
+  onUseAgentValue?(index: number): void;
 }
 
+type Dock = 'bottom' | 'top';
+
 /**
- * A non-modal dialog (`role="dialog"`, named by its heading) placed next to the form (or at the
- * top of `<main>` for a write endpoint). It takes focus when shown, is keyboard operable (Tab,
- * Enter/Space on its buttons, Escape = Cancel), announces itself through a polite live region,
- * and never submits, clicks or sends anything itself: Send only tells the runtime that a person
- * clicked it.
+ * A non-modal dialog (`role="dialog"`, named by its heading) docked at the bottom (or, when the
+ * form's submit control is there, the top) of the viewport, in the top layer. It takes focus when
+ * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
+ * itself through a polite live region, and never submits, clicks or sends anything itself: Send
+ * only tells the runtime that a person clicked it.
+ *
+ * Theming: only `--capell-confirm-accent` (a colour; ignored when Send's label or the panel's
+ * edges would fall below WCAG AA contrast), `--capell-confirm-radius` (clamped to 0–1rem) and
+ * `--capell-confirm-font` (a font-family, for the heading and prose only: a web font can draw any
+ * glyph for any character, so values, the request and the buttons use generic families).
  *
  * Capell Agent Schema: write tools use "the browser's user-mediation flow"; "Core does not
  * auto-submit them".
@@ -61,73 +110,91 @@ export interface ConfirmWriteHandlers {
  * @fires capell-webmcp:confirm-close - when the panel closes; `detail: { outcome }` with
  *   `outcome` one of `'cancelled'`, `'sent'`, `'closed'`, `'withdrawn'`. Informational only: the
  *   runtime never acts on events.
- * @csspart panel - the dialog box
- * @csspart heading - its heading (the accessible name)
- * @csspart intro - what the person is asked to do
- * @csspart hint - where the form's send button is (form mode)
- * @csspart request - the request preview (request mode)
- * @csspart list - the list of proposed values
- * @csspart item - one proposed value (label and value)
- * @csspart label - a field's label
- * @csspart value - a proposed value
- * @csspart actions - the button row
- * @csspart button - every button
- * @csspart send - the Send button (request mode)
- * @csspart cancel - the Cancel button
- * @csspart close - the Close button (after sending)
- * @csspart outcome - how sending ended (after sending)
- * @csspart status - the live region (visually hidden: what it announces is visible elsewhere)
- * @cssprop --capell-confirm-background - panel background @default #ffffff
- * @cssprop --capell-confirm-color - text colour @default #1b1f23
- * @cssprop --capell-confirm-border-color - border colour @default #1f5f8b
- * @cssprop --capell-confirm-accent - Send button and focus ring colour @default #1f5f8b
- * @cssprop --capell-confirm-accent-ink - text on the accent colour @default #ffffff
- * @cssprop --capell-confirm-radius - corner radius @default 0.5rem
- * @cssprop --capell-confirm-font - font @default inherit
- * @cssprop --capell-confirm-max-width - widest the panel grows @default 40rem
+ * @cssprop --capell-confirm-accent - Send button and border colour, checked for contrast @default #1f5f8b
+ * @cssprop --capell-confirm-radius - corner radius, clamped to 0–1rem @default 0.5rem
+ * @cssprop --capell-confirm-font - font-family of the heading and prose @default system-ui, sans-serif
  * @example
  * const panel = document.createElement('capell-confirm-write');
- * form.after(panel);
  * await panel.present({ mode: 'form', words, items }, { onCancel: () => … });
+ * panel.trackControls(submitButtons);
+ * // in the person's submit: const refused = panel.consentRefusal(button, clickEvent);
  */
 export class CapellConfirmWrite extends LitElement {
   static override properties: PropertyDeclarations = {
     proposal: { attribute: false },
     outcome: { state: true },
     announcement: { state: true },
+    refusal: { state: true },
+    armed: { state: true },
+    dock: { state: true },
   };
 
+  // `!important` in the shadow tree's :host wins over the page's declarations for the host, its
+  // !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
+  // unicode-bidi and custom properties; the first two are set here.
   static override styles = css`
-    :host { display: block; margin: 1rem 0; max-width: var(--capell-confirm-max-width, 40rem); font: var(--capell-confirm-font, inherit); }
-    :host([hidden]) { display: none; }
-    section {
-      background: var(--capell-confirm-background, #ffffff);
-      color: var(--capell-confirm-color, #1b1f23);
-      border: 2px solid var(--capell-confirm-border-color, #1f5f8b);
-      border-radius: var(--capell-confirm-radius, 0.5rem);
-      padding: 1rem 1.25rem;
-      position: relative;
-      box-shadow: 0 0.25rem 1rem rgb(0 0 0 / 0.12);
+    :host {
+      all: initial !important;
+      display: block !important;
+      position: fixed !important;
+      inset: 0 auto auto 0 !important;
+      width: 0 !important;
+      height: 0 !important;
+      margin: 0 !important;
+      padding: 0 !important;
+      border: 0 !important;
+      overflow: visible !important;
+      visibility: visible !important;
+      opacity: 1 !important;
+      transform: none !important;
+      filter: none !important;
+      clip-path: none !important;
+      z-index: 2147483647 !important;
+      direction: ltr !important;
+      unicode-bidi: isolate !important;
     }
+    :host::before, :host::after, :host::backdrop { content: none !important; display: none !important; background: transparent !important; }
+    section {
+      position: fixed; left: 1rem; right: 1rem; bottom: 1rem; margin: 0 auto;
+      box-sizing: border-box; max-width: 40rem; max-height: min(32rem, 60vh);
+      display: flex; flex-direction: column;
+      background: #ffffff; color: #1b1f23;
+      border: 2px solid #1f5f8b;
+      border-radius: clamp(0px, var(--capell-confirm-radius, 0.5rem), 1rem);
+      padding: 1rem 1.25rem;
+      box-shadow: 0 0.25rem 1.5rem rgb(0 0 0 / 0.25);
+      font: 400 16px/1.45 system-ui, sans-serif;
+      text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none; text-indent: 0;
+      pointer-events: auto;
+    }
+    section.top { top: 1rem; bottom: auto; }
     section:focus { outline: none; }
-    section:focus-visible { outline: 3px solid var(--capell-confirm-accent, #1f5f8b); outline-offset: 3px; }
-    h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
+    section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 3px; }
+    .body { overflow: auto; min-height: 0; }
+    h2 { font: 600 18px/1.3 var(--capell-confirm-font, system-ui, sans-serif); margin: 0 0 0.5rem; }
+    .prose { font-family: var(--capell-confirm-font, system-ui, sans-serif); }
     p { margin: 0.5rem 0; }
-    code { font-family: ui-monospace, monospace; font-weight: 600; }
+    code { font: 600 15px/1.4 ui-monospace, monospace; overflow-wrap: anywhere; }
     dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
     dl > div { display: contents; }
     dt { font-weight: 600; }
     dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .who { font-style: italic; }
+    .agent { display: block; margin-top: 0.25rem; }
+    .notice, .refusal { font-weight: 600; }
     .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.75rem; }
     button {
-      font: inherit; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
-      border: 2px solid var(--capell-confirm-accent, #1f5f8b);
-      background: transparent; color: var(--capell-confirm-color, #1b1f23);
+      font: 400 16px/1.2 system-ui, sans-serif; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
+      border: 2px solid #1f5f8b; background: #ffffff; color: #1b1f23; margin: 0;
     }
-    button.primary { background: var(--capell-confirm-accent, #1f5f8b); color: var(--capell-confirm-accent-ink, #ffffff); }
-    button:focus-visible { outline: 3px solid var(--capell-confirm-accent, #1f5f8b); outline-offset: 2px; }
+    button.use { padding: 0.25rem 0.6rem; margin-inline-start: 0.5rem; }
+    button.primary { background: #1f5f8b; color: #ffffff; }
+    /* Waiting out the input protection: no opacity (it would read as occluded), same box size. */
+    button[aria-disabled="true"] { border-style: dashed; cursor: progress; }
+    button:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 2px; }
     /* The live region is for screen readers; what it says is also visible in the panel. */
     .status { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
+    .probe { display: none; }
     .outcome { font-weight: 600; }
   `;
 
@@ -137,36 +204,121 @@ export class CapellConfirmWrite extends LitElement {
   declare outcome: string | undefined;
   /** Text of the live region. */
   declare announcement: string;
+  /** Why the last click or submit did not count (shown in the panel), or ''. */
+  declare refusal: string;
+  /** Whether the input protection has passed (the buttons are not `aria-disabled`). */
+  declare armed: boolean;
+  /** Where the panel is docked in the viewport. */
+  declare dock: Dock;
 
+  #root: ShadowRoot | undefined;
   #handlers: ConfirmWriteHandlers | undefined;
   #returnFocus: HTMLElement | null = null;
   #announceTimer: ReturnType<typeof setTimeout> | undefined;
+  #guard: ClickGuard | undefined;
+  #opened = false;
+  #controls: Element[] = [];
+  #accent = { accent: DEFAULT_ACCENT, ink: INKS[0] as string };
 
   constructor() {
     super();
     this.proposal = undefined;
     this.outcome = undefined;
     this.announcement = '';
+    this.refusal = '';
+    this.armed = false;
+    this.dock = 'bottom';
+  }
+
+  // Closed: page scripts cannot reach in (and cannot restyle through parts: there are none).
+  protected override createRenderRoot(): ShadowRoot {
+    const root = this.attachShadow({ mode: 'closed' });
+    adoptStyles(root, (this.constructor as typeof LitElement).elementStyles);
+    this.#root = root;
+    return root;
   }
 
   /**
-   * Shows a proposal, moves focus into the panel and announces it. Call after the element is in
-   * the document.
+   * Shows a proposal, or replaces the one shown (a new proposal, a refill, a changed value): the
+   * input protection starts over either way. The first call places the panel at the end of
+   * `<body>` in the top layer, moves focus into it and announces it; later calls leave focus
+   * where it is (the person may be typing in the form) and announce only `notice`.
    * @param handlers see ConfirmWriteHandlers; replaced by each call.
    */
   async present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void> {
-    this.#returnFocus = deepActiveElement(this.ownerDocument);
+    // Set before the first await: a second present() while the first renders is a change, not an opening.
+    const first = !this.#opened;
+    this.#opened = true;
+    const doc = this.ownerDocument;
+    if (first) {
+      this.#returnFocus = deepActiveElement(doc);
+      if (!this.isConnected || this.parentNode !== doc.body) doc.body.append(this);
+      this.setAttribute('popover', 'manual');
+      try {
+        if (!this.matches(':popover-open')) this.showPopover();
+      } catch {
+        // No popover support: the panel still sits fixed over the page at the highest z-index.
+      }
+    }
     this.#handlers = handlers;
     this.proposal = proposal;
     this.outcome = undefined;
-    this.announcement = '';
+    this.refusal = '';
+    this.armed = false;
+    if (first) this.announcement = '';
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('section')?.focus();
+    if (!this.#guard) this.#guard = new ClickGuard(doc.defaultView ?? window, this.#onGuardChange);
+    this.#readTheme();
+    this.#paint();
+    this.#retrack();
+    this.#guard.restart();
+    this.#place();
+    if (first) this.#section()?.focus();
     // A live region announces changes, not content present when it appears: write it a moment later.
-    clearTimeout(this.#announceTimer);
-    this.#announceTimer = setTimeout(() => {
-      this.announcement = [proposal.words.title, proposal.words.intro, proposal.words.hint].filter(Boolean).join(' ');
-    }, ANNOUNCE_DELAY_MS);
+    const words = proposal.words;
+    const spoken = first
+      ? [proposal.notice, words.title, this.#formLine(), words.intro, words.hint].filter(Boolean).join(' ')
+      : proposal.notice ?? '';
+    if (spoken) {
+      clearTimeout(this.#announceTimer);
+      this.#announceTimer = setTimeout(() => { this.announcement = spoken; }, ANNOUNCE_DELAY_MS);
+    }
+  }
+
+  /**
+   * The page's own controls whose clicks may count as consent (form mode: the form's submit
+   * buttons): they are observed for visibility and stillness like the panel's own buttons.
+   */
+  trackControls(controls: readonly Element[]): void {
+    this.#controls = [...controls];
+    this.#retrack();
+    this.#place();
+  }
+
+  /**
+   * The consent check for a control outside the panel (the form's own submit button, or the field
+   * in which the person pressed Enter), run inside the person's submit.
+   * @param control the submit button the person clicked, or the field they pressed Enter in.
+   * @param event the person's gesture (the trusted `click` or `keydown`); a pointer click's point
+   *   is hit-tested.
+   * @returns undefined when the act counts; else a one-line localised reason (e.g. "the “Send”
+   *   button was covered, hidden or disguised"), which the panel also shows and announces
+   *   (the proposal stays open).
+   */
+  consentRefusal(control: Element, event: Event): string | undefined {
+    const reason = this.#refusalFor(control, event, false);
+    if (reason) this.refuse(reason);
+    return reason;
+  }
+
+  /**
+   * Shows (and announces) that an act did not count, with `reason`; the proposal stays open.
+   * Used for consent refusals and for a submit refused because the form changed.
+   */
+  refuse(reason: string): void {
+    const text = fillPlaceholders(this.#word('refused'), { reason });
+    this.refusal = text;
+    this.announcement = text;
   }
 
   /**
@@ -178,9 +330,10 @@ export class CapellConfirmWrite extends LitElement {
     clearTimeout(this.#announceTimer);
     const hadFocus = this.matches(':focus-within');
     this.outcome = text;
+    this.refusal = '';
     this.announcement = text;
     await this.updateComplete;
-    if (hadFocus) this.renderRoot.querySelector<HTMLElement>('button[part~="close"]')?.focus();
+    if (hadFocus) this.#root?.querySelector<HTMLElement>('button.close')?.focus();
   }
 
   /**
@@ -190,13 +343,123 @@ export class CapellConfirmWrite extends LitElement {
   close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void {
     this.#handlers = undefined;
     clearTimeout(this.#announceTimer);
+    this.#guard?.stop();
     const hadFocus = this.matches(':focus-within');
     const returnTo = this.#returnFocus;
     this.#returnFocus = null;
     // Fired while still in the document, so it bubbles to the page's listeners.
     this.dispatchEvent(new CustomEvent('capell-webmcp:confirm-close', { detail: { outcome }, bubbles: true, composed: true }));
+    try {
+      if (this.matches(':popover-open')) this.hidePopover();
+    } catch {
+      // Not a popover (no support): removing it is enough.
+    }
     this.remove();
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
+  }
+
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged'): string {
+    const fallback = {
+      formName: CONFIRM_TEXT_DEFAULTS.confirmFormName,
+      personValue: CONFIRM_TEXT_DEFAULTS.confirmPersonValue,
+      agentValue: CONFIRM_TEXT_DEFAULTS.confirmAgentValue,
+      useAgentValue: CONFIRM_TEXT_DEFAULTS.confirmUseAgentValue,
+      refused: CONFIRM_TEXT_DEFAULTS.confirmRefused,
+      reasonTooSoon: CONFIRM_TEXT_DEFAULTS.confirmReasonTooSoon,
+      reasonPanelHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden,
+      reasonControlHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonControlHidden,
+      reasonChanged: CONFIRM_TEXT_DEFAULTS.confirmReasonChanged,
+    }[key];
+    return this.proposal?.words[key] ?? fallback;
+  }
+
+  #formLine(): string {
+    const name = this.proposal?.formName;
+    return name ? fillPlaceholders(this.#word('formName'), { form: name }) : '';
+  }
+
+  #section(): HTMLElement | null {
+    return this.#root?.querySelector<HTMLElement>('section') ?? null;
+  }
+
+  #onGuardChange = (): void => {
+    const armed = this.#guard?.settled ?? false;
+    if (armed !== this.armed) this.armed = armed;
+    this.#place();
+  };
+
+  /** Tracks the panel box, its buttons and the page's controls (after each render). */
+  #retrack(): void {
+    const section = this.#section();
+    if (!this.#guard || !section) return;
+    this.#guard.track([section, ...section.querySelectorAll('button'), ...this.#controls]);
+  }
+
+  /** Docks the panel away from the form's (first) submit control, so both can be seen. */
+  #place(): void {
+    const section = this.#section();
+    const [control] = this.#controls;
+    if (!section || !control) return;
+    const view = this.ownerDocument.defaultView ?? window;
+    const box = control.getBoundingClientRect();
+    const reach = section.offsetHeight + 32;
+    const inBottom = box.bottom > view.innerHeight - reach && box.top < view.innerHeight;
+    const inTop = box.top < reach && box.bottom > 0;
+    if (this.dock === 'bottom' && inBottom && !inTop) this.dock = 'top';
+    else if (this.dock === 'top' && inTop && !inBottom) this.dock = 'bottom';
+  }
+
+  /**
+   * Reads `--capell-confirm-accent` now and keeps it only when it is an opaque colour that leaves
+   * Send's label (white or near-black, whichever reads better) at 4.5:1 or more and the panel's
+   * edges at 3:1 or more against the white panel; else the default accent.
+   */
+  #readTheme(): void {
+    const probe = this.#root?.querySelector<HTMLElement>('.probe');
+    const raw = getComputedStyle(this).getPropertyValue('--capell-confirm-accent').trim();
+    this.#accent = { accent: DEFAULT_ACCENT, ink: INKS[0] };
+    if (!probe || raw === '') return;
+    probe.style.color = '';
+    probe.style.color = raw;
+    if (probe.style.color === '') return;
+    const colour = parseComputedColour(getComputedStyle(probe).color);
+    if (!colour || colour.a < 1 || contrastRatio(colour, PANEL_BACKGROUND) < MIN_EDGE_CONTRAST) return;
+    const [ink] = INKS.map((candidate) => ({ candidate, ratio: contrastRatio(colour, parseComputedColour(candidate)!) })).sort((a, b) => b.ratio - a.ratio);
+    if (!ink || ink.ratio < MIN_TEXT_CONTRAST) return;
+    this.#accent = { accent: `rgb(${colour.r}, ${colour.g}, ${colour.b})`, ink: ink.candidate };
+  }
+
+  /** Why a click on `control` does not count, or undefined. `inside`: a control of the panel. */
+  #refusalFor(control: Element, event: Event, inside: boolean): string | undefined {
+    const guard = this.#guard;
+    const section = this.#section();
+    const root = this.#root;
+    if (!this.#handlers || !guard || !section || !root) return this.#word('reasonPanelHidden');
+    if (!event.isTrusted) return this.#word('reasonTooSoon');
+    if (!guard.settled) return this.#word('reasonTooSoon');
+    const sectionVisible = guard.isVisible(section);
+    if (sectionVisible === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
+    if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
+    const point = readClickPoint(event);
+    const tracked = inside || this.#controls.includes(control);
+    const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
+    const hidden = (tracked && guard.isVisible(control) === false)
+      || readVisibilityProblem(control, inside ? root : control.ownerDocument, point) !== undefined
+      || (!inside && submitter && readControlDisguise(control) !== undefined);
+    if (hidden) return fillPlaceholders(this.#word('reasonControlHidden'), { control: controlText(control) });
+    return undefined;
+  }
+
+  #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void)): void {
+    // Consent is a person's click: a script-made click (`button.click()`, dispatchEvent) is not.
+    if (!event.isTrusted) return;
+    const reason = this.#refusalFor(event.currentTarget as Element, event, true);
+    if (reason) {
+      this.refuse(reason);
+      return;
+    }
+    this.refusal = '';
+    if (this.#handlers) action(this.#handlers);
   }
 
   #cancel = (): void => {
@@ -205,11 +468,7 @@ export class CapellConfirmWrite extends LitElement {
     else if (this.outcome !== undefined) this.close('closed');
   };
 
-  #send = (event: MouseEvent): void => {
-    // Consent is a person's click: a script-made click (`button.click()`, dispatchEvent) is not.
-    if (!event.isTrusted) return;
-    this.#handlers?.onSend?.();
-  };
+  #send = (event: MouseEvent): void => this.#act(event, (handlers) => handlers.onSend?.());
 
   #keydown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
@@ -222,25 +481,60 @@ export class CapellConfirmWrite extends LitElement {
     if (!proposal) return nothing;
     const { words } = proposal;
     const done = this.outcome !== undefined;
-    return html`<section part="panel" role="dialog" aria-labelledby="heading" tabindex="-1" @keydown=${this.#keydown}>
-      <h2 id="heading" part="heading">${words.title}</h2>
-      <p part="intro">${words.intro}</p>
-      ${proposal.request ? html`<p part="request"><code>${proposal.request}</code></p>` : nothing}
-      <dl part="list">${proposal.items.map((item) => html`<div part="item"><dt part="label">${item.label}</dt><dd part="value">${item.value}</dd></div>`)}</dl>
-      ${words.hint && !done ? html`<p part="hint">${words.hint}</p>` : nothing}
-      ${done ? html`<p class="outcome" part="outcome">${this.outcome}</p>` : nothing}
-      <div class="actions" part="actions">${done
-        ? html`<button type="button" part="button close" @click=${() => this.close('closed')}>${words.close}</button>`
-        : html`${proposal.mode === 'request' ? html`<button type="button" class="primary" part="button send" @click=${this.#send}>${words.send}</button>` : nothing}
-          <button type="button" part="button cancel" @click=${this.#cancel}>${words.cancel}</button>`}</div>
-      <p class="status" part="status" role="status" aria-live="polite">${this.announcement}</p>
+    const waiting = String(!this.armed);
+    // data-armed: whether the input protection has passed (tests read it through DevTools).
+    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.dock} data-armed=${String(this.armed)} @keydown=${this.#keydown}>
+      <div class="body">
+        ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
+        <h2 id="heading">${words.title}</h2>
+        ${proposal.formName ? html`<p class="prose">${this.#formLine()}</p>` : nothing}
+        <p class="prose">${words.intro}</p>
+        ${proposal.request ? html`<p><code>${proposal.request}</code></p>` : nothing}
+        <dl>${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
+          ? item.value
+          : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
+        ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
+        ${this.refusal && !done ? html`<p class="refusal">${this.refusal}</p>` : nothing}
+        ${done ? html`<p class="outcome">${this.outcome}</p>` : nothing}
+      </div>
+      <div class="actions">${done
+        ? html`<button type="button" class="close" @click=${() => this.close('closed')}>${words.close}</button>`
+        : html`${proposal.mode === 'request' ? html`<button type="button" class="primary send" aria-disabled=${waiting} @click=${this.#send}>${words.send}</button>` : nothing}
+          <button type="button" class="cancel" @click=${this.#cancel}>${words.cancel}</button>`}</div>
+      <p class="status" role="status" aria-live="polite">${this.announcement}</p>
+      <span class="probe"></span>
     </section>`;
+  }
+
+  protected override updated(): void {
+    this.#paint();
+    this.#retrack();
+  }
+
+  #paint(): void {
+    // Colours through the CSSOM on the elements themselves: no custom property inside the shadow
+    // tree that a page's @property registration could re-type, and allowed under a strict CSP.
+    const section = this.#section();
+    if (section) {
+      section.style.setProperty('border-color', this.#accent.accent);
+      for (const button of section.querySelectorAll<HTMLElement>('button')) button.style.setProperty('border-color', this.#accent.accent);
+      const send = section.querySelector<HTMLElement>('button.primary');
+      send?.style.setProperty('background-color', this.#accent.accent);
+      send?.style.setProperty('color', this.#accent.ink);
+    }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#announceTimer);
+    this.#guard?.stop();
   }
+}
+
+/** A control's visible text, for a reason. */
+function controlText(control: Element): string {
+  if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
+  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
 }
 
 /** The focused element, looking into open shadow roots. */

@@ -3,6 +3,7 @@
  * site), with English defaults for every key a site leaves out.
  */
 import type { Messages } from '../declarations/i18n.js';
+import type { ConfirmWriteWords } from './capell-confirm-write.js';
 
 /** Message keys (in the island's `messages`) and their English defaults. */
 export const CONFIRM_TEXT_DEFAULTS = {
@@ -24,6 +25,24 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmSent: 'Sent.',
   /** After sending, when the site did not accept it; `{status}` is the HTTP status. */
   confirmFailed: 'The site did not accept it (HTTP {status}).',
+  /** Form tools: which form the proposal is for; `{form}` is the form's name. */
+  confirmFormName: 'For the form “{form}” on this page.',
+  /** Beside a value the person typed (the fill left it alone; it is what is sent). */
+  confirmPersonValue: 'yours, kept: this is sent',
+  /** Before the value the agent proposed for a field the person had typed into. */
+  confirmAgentValue: 'The assistant proposes:',
+  /** The per-field button that replaces the person's value with the agent's. */
+  confirmUseAgentValue: 'Use the assistant’s value',
+  /** A click (or submit) that did not count as consent; `{reason}` is one of the reasons below. */
+  confirmRefused: 'That did not count: {reason}. Nothing was sent; the proposal is still open.',
+  /** Reason: the panel had just appeared or changed (input protection). */
+  confirmReasonTooSoon: 'the panel had only just appeared or changed, so check it and try again',
+  /** Reason: the panel itself was hidden, covered or not fully opaque. */
+  confirmReasonPanelHidden: 'this panel was hidden or covered',
+  /** Reason: the control clicked was covered, hidden or disguised; `{control}` is its text. */
+  confirmReasonControlHidden: 'the “{control}” button was covered, hidden or disguised',
+  /** Reason: the form's values changed since the panel showed them. */
+  confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
   /** A checkbox the agent checks / leaves unchecked. */
   confirmYes: 'Yes',
   confirmNo: 'No',
@@ -45,4 +64,28 @@ export function readConfirmText(messages: Messages): ConfirmText {
 /** Fills `{name}` placeholders. */
 export function fillPlaceholders(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/**
+ * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use
+ * the form's own button" line (omit it for a write endpoint, whose intro is `confirmRequest`).
+ */
+export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords {
+  return {
+    title: text.confirmTitle,
+    intro: hint === undefined ? text.confirmRequest : text.confirmForm,
+    hint,
+    send: text.confirmSend,
+    cancel: text.confirmCancel,
+    close: text.confirmClose,
+    formName: text.confirmFormName,
+    personValue: text.confirmPersonValue,
+    agentValue: text.confirmAgentValue,
+    useAgentValue: text.confirmUseAgentValue,
+    refused: text.confirmRefused,
+    reasonTooSoon: text.confirmReasonTooSoon,
+    reasonPanelHidden: text.confirmReasonPanelHidden,
+    reasonControlHidden: text.confirmReasonControlHidden,
+    reasonChanged: text.confirmReasonChanged,
+  };
 }

@@ -12,6 +12,7 @@ import { fillControls, restoreControls } from '../../src/forms/fill.ts';
 import { watchUserSubmit } from '../../src/forms/user-submit.ts';
 import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
 import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
+import { findPanel, panelRoot } from './closed-root.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
 
@@ -267,18 +268,19 @@ describe('forms: <capell-confirm-write>', () => {
   it('is a dialog named by its heading that takes focus and cancels on Escape', async () => {
     let cancelled = 0;
     const panel = await presentPanel('form', { onCancel: () => { cancelled += 1; } });
-    const dialog = panel.shadowRoot!.querySelector('[role="dialog"]') as HTMLElement;
-    const heading = panel.shadowRoot!.getElementById(dialog.getAttribute('aria-labelledby')!);
+    const root = panelRoot(panel);
+    const dialog = root.querySelector('[role="dialog"]') as HTMLElement;
+    const heading = root.getElementById(dialog.getAttribute('aria-labelledby')!);
     expect(heading?.textContent).to.equal('Check before sending');
-    expect(panel.shadowRoot!.activeElement).to.equal(dialog);
-    expect(panel.shadowRoot!.querySelector('[part~="send"]')).to.equal(null);
+    expect(root.activeElement).to.equal(dialog);
+    expect(root.querySelector('button.send')).to.equal(null);
     dialog.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     expect(cancelled).to.equal(1);
   });
 
   it('announces itself in a polite live region', async () => {
     const panel = await presentPanel('form', { onCancel: () => undefined });
-    const status = panel.shadowRoot!.querySelector('[role="status"]')!;
+    const status = panelRoot(panel).querySelector('[role="status"]')!;
     expect(status.getAttribute('aria-live')).to.equal('polite');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(status.textContent).to.contain('Check before sending');
@@ -287,17 +289,22 @@ describe('forms: <capell-confirm-write>', () => {
   it('ignores a script-made click on Send', async () => {
     let sent = 0;
     const panel = await presentPanel('request', { onCancel: () => undefined, onSend: () => { sent += 1; } });
-    const send = panel.shadowRoot!.querySelector<HTMLButtonElement>('[part~="send"]')!;
+    const send = panelRoot(panel).querySelector<HTMLButtonElement>('button.send')!;
     send.click();
     send.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     expect(sent).to.equal(0);
   });
 
   it('can be themed with custom properties', async () => {
-    const panel = await presentPanel('request', { onCancel: () => undefined });
-    panel.style.setProperty('--capell-confirm-accent', 'rgb(200, 0, 0)');
-    const send = panel.shadowRoot!.querySelector<HTMLButtonElement>('[part~="send"]')!;
-    expect(getComputedStyle(send).backgroundColor).to.equal('rgb(200, 0, 0)');
+    // Read when the panel is presented (its contrast is checked then).
+    document.documentElement.style.setProperty('--capell-confirm-accent', 'rgb(200, 0, 0)');
+    try {
+      const panel = await presentPanel('request', { onCancel: () => undefined });
+      const send = panelRoot(panel).querySelector<HTMLButtonElement>('button.send')!;
+      expect(getComputedStyle(send).backgroundColor).to.equal('rgb(200, 0, 0)');
+    } finally {
+      document.documentElement.style.removeProperty('--capell-confirm-accent');
+    }
   });
 });
 
@@ -355,7 +362,7 @@ describe('forms: form tools through WebMCP', () => {
     let cancel: HTMLButtonElement | null | undefined;
     for (let tries = 0; tries < 100 && !cancel; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      cancel = document.querySelector('capell-confirm-write')?.shadowRoot?.querySelector<HTMLButtonElement>('[part~="cancel"]');
+      cancel = findPanel()?.root.querySelector<HTMLButtonElement>('button.cancel');
     }
     const second = await callTool('form.submit.fixture', { name: 'Grace' });
     expect(second.content[0]!.text).to.equal('form.submit.fixture: form #fixture is already waiting for the person to check an earlier proposal');
@@ -391,7 +398,8 @@ describe('forms: form tools through WebMCP', () => {
 
   it('two calls started together: exactly one panel; the other is refused and changes nothing', async () => {
     mountForm('<input name="name" aria-label="Name"><button>Send</button>');
-    (form.elements.namedItem('name') as HTMLInputElement).value = 'Grace';
+    // The page's own default (not the person's typing, which a fill would leave alone).
+    (form.elements.namedItem('name') as HTMLInputElement).defaultValue = 'Grace';
     await startFormTool({ name: { type: 'string' } });
     const names = ['Ada', 'Mallory'];
     const calls = names.map((name) => callTool('form.submit.fixture', { name }));
@@ -401,7 +409,7 @@ describe('forms: form tools through WebMCP', () => {
     let cancel: HTMLButtonElement | null | undefined;
     for (let tries = 0; tries < 100 && !cancel; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      cancel = document.querySelector('capell-confirm-write')?.shadowRoot?.querySelector<HTMLButtonElement>('[part~="cancel"]');
+      cancel = findPanel()?.root.querySelector<HTMLButtonElement>('button.cancel');
     }
     expect(document.querySelectorAll('capell-confirm-write')).to.have.length(1);
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal(names[1 - refused]);
@@ -414,13 +422,17 @@ describe('forms: form tools through WebMCP', () => {
     mountForm('<input name="name" aria-label="Name"><button>Send</button>');
     await startFormTool({ name: { type: 'string' } });
     const pending = callTool('form.submit.fixture', { name: 'Ada' });
-    let panel: CapellConfirmWrite | null = null;
-    for (let tries = 0; tries < 100 && !panel?.shadowRoot?.querySelector('h2'); tries++) {
+    let found: ReturnType<typeof findPanel>;
+    for (let tries = 0; tries < 100 && !found?.root.querySelector('h2'); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      panel = document.querySelector('capell-confirm-write');
+      found = findPanel();
     }
-    expect(panel?.shadowRoot?.querySelector('h2')?.textContent).to.equal('Bitte prüfen');
-    expect(panel?.previousElementSibling).to.equal(form);
+    expect(found?.root.querySelector('h2')?.textContent).to.equal('Bitte prüfen');
+    // Placed where page layout cannot reach it (the end of <body>, the top layer), tied to the
+    // form by naming it.
+    expect(found?.panel.parentElement).to.equal(document.body);
+    expect(found?.panel.matches(':popover-open')).to.equal(true);
+    expect(found?.root.textContent).to.contain('For the form “#fixture” on this page.');
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
     runtime?.stop();
     expect(answerOf(await pending)).to.deep.equal({ status: 'pending' });

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { expect, listTools, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
+import { PanelDriver } from './panel-driver.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -80,7 +81,13 @@ async function serveEdited(page: Page, url: string, edit: (html: string) => stri
   });
 }
 
-const panel = (page: Page) => page.locator('capell-confirm-write');
+const drivers = new WeakMap<Page, PanelDriver>();
+/** The person's view of the panel (its shadow root is closed: see panel-driver.ts). */
+function panel(page: Page): PanelDriver {
+  let driver = drivers.get(page);
+  if (!driver) drivers.set(page, driver = new PanelDriver(page));
+  return driver;
+}
 
 test.describe('form.submit.contact: the person confirms', () => {
   test.beforeEach(async ({ page, demo }) => {
@@ -103,16 +110,17 @@ test.describe('form.submit.contact: the person confirms', () => {
   test('fills the form and shows the panel; nothing reaches the server until the person clicks the form\'s button', async ({ page, demo }) => {
     const before = demo.submissions.length;
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
-    await expect(panel(page)).toContainText('Ada Lovelace');
-    await expect(panel(page)).toContainText('Repair request');
-    await expect(panel(page)).toContainText('Send message');
+    await panel(page).waitText('Ada Lovelace');
+    await panel(page).waitText('Repair request');
+    await panel(page).waitText('Send message');
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
 
     // Awaited from before the click: the page navigates to the thank-you notice right after.
     const outcome = callResult(page);
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     const result = await outcome;
     expect(answerOf(result)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -127,8 +135,9 @@ test.describe('form.submit.contact: the person confirms', () => {
 
   test('a person who sends with Enter in a field sends too', async ({ page }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     const outcome = callResult(page);
+    await panel(page).waitArmed();
     await page.locator('#contact-email').press('Enter');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
   });
@@ -136,17 +145,22 @@ test.describe('form.submit.contact: the person confirms', () => {
   test('Cancel resolves cancelled, puts back what the person had typed and sends nothing', async ({ page, demo }) => {
     await page.locator('#contact-name').fill('Grace');
     await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    // The person's typed name is not overwritten; they take the assistant's, then cancel.
+    await expect(page.locator('#contact-email')).toHaveValue('ada@example.test');
+    await expect(page.locator('#contact-name')).toHaveValue('Grace');
+    await panel(page).click('Use the assistant’s value: Your name');
     await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
-    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await panel(page).click('Cancel');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
   });
 
   test('the panel takes focus and Escape cancels', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeFocused();
+    await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
     await page.keyboard.press('Escape');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
     expect((await fieldValues(page)).name).toBe('');
@@ -155,20 +169,20 @@ test.describe('form.submit.contact: the person confirms', () => {
 
   test('the panel is keyboard operable: Tab reaches Cancel and Enter cancels', async ({ page }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeFocused();
+    await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
     await page.keyboard.press('Tab');
-    await expect(panel(page).getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expect.poll(async () => (await panel(page).state())?.focused).toBe('Cancel');
     await page.keyboard.press('Enter');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
   });
 
   test('aborting the call (the runtime stops) resolves pending and restores the values', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     await page.evaluate(() => window.capellWebMCP!.stop());
     expect(answerOf(await callResult(page))).toEqual({ status: 'pending' });
     expect((await fieldValues(page)).message).toBe('');
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -181,7 +195,7 @@ test.describe('form.submit.contact: the person confirms', () => {
       });
     });
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     demo.requests.length = 0;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
     await page.waitForURL(`${demo.url}/`);
@@ -192,7 +206,7 @@ test.describe('form.submit.contact: the person confirms', () => {
 
   test('script-made submits are not consent: requestSubmit, button.click() and a dispatched SubmitEvent send nothing', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     await page.evaluate(() => {
       const form = document.getElementById('contact') as HTMLFormElement;
       form.requestSubmit();
@@ -202,8 +216,8 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.waitForTimeout(500);
     expect(demo.formPosts).toEqual([]);
     expect(page.url()).toBe(`${demo.url}/contact`);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
-    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await panel(page).waitOpen();
+    await panel(page).click('Cancel');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
   });
 
@@ -215,11 +229,12 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is already waiting for the person to check an earlier proposal');
     // WebMCP does not promise which call runs first; the other one is the open proposal.
     const open = proposals[1 - refused]!;
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
-    await expect(panel(page)).toHaveCount(1);
-    await expect(panel(page)).toContainText(open.name);
+    await panel(page).waitOpen();
+    expect(await panel(page).count()).toBe(1);
+    await panel(page).waitText(open.name);
     expect(await fieldValues(page)).toEqual({ ...open, website: '' });
     const outcome = openCallResult(page, 1 - refused);
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
@@ -230,11 +245,12 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.locator('#contact-name').fill('Grace');
     const { refused, result } = await startTwoCalls(page, [PROPOSAL, { ...PROPOSAL, name: 'Mallory' }]);
     expect(result.isError).toBe(true);
-    await expect(panel(page)).toHaveCount(1);
+    await panel(page).waitOpen();
+    expect(await panel(page).count()).toBe(1);
     const outcome = openCallResult(page, 1 - refused);
-    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await panel(page).click('Cancel');
     expect(answerOf(await outcome)).toEqual({ status: 'cancelled' });
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
   });
 
@@ -242,15 +258,16 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.evaluate(() => { (document.querySelector('#contact input[name="_token"]') as HTMLInputElement).value = 'stale'; });
     const before = demo.submissions.length;
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     const outcome = callResult(page);
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     const result = await outcome;
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toBe('form.submit.contact: the session expired or its CSRF token was refused (HTTP 419 from /contact); the person should reload the page and try again');
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before);
-    await expect(panel(page)).toContainText('The site did not accept it (HTTP 419).');
+    await panel(page).waitText('The site did not accept it (HTTP 419).');
   });
 
   test('a 403 answer is a session expiry too; any other status is handed back as submitted with httpStatus', async ({ page, demo }) => {
@@ -259,21 +276,23 @@ test.describe('form.submit.contact: the person confirms', () => {
       ? route.fulfill({ status: answer, contentType: 'application/json', body: JSON.stringify({ message: 'nope' }) })
       : route.continue());
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     let outcome = callResult(page);
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     const forbidden = await outcome;
     expect(forbidden.isError).toBe(true);
     expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.contact: the session expired .*\(HTTP 403 from \/contact\)/);
 
     answer = 422;
-    await panel(page).getByRole('button', { name: 'Close' }).click();
+    await panel(page).click('Close');
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     outcome = callResult(page);
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422 });
-    await expect(panel(page)).toContainText('The site did not accept it (HTTP 422).');
+    await panel(page).waitText('The site did not accept it (HTTP 422).');
     expect(page.url()).toBe(`${demo.url}/contact`);
   });
 
@@ -283,7 +302,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the text input would hold "AdaLovelace", not "Ada\\nLovelace"; give a value it holds as given');
     expect(await fieldValues(page)).toMatchObject({ name: '', email: '' });
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
   });
 
   test('a select given an option label is refused, naming the field; nothing is filled', async ({ page }) => {
@@ -291,7 +310,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(/^invalid input for form\.submit\.contact: topic: /);
     expect((await fieldValues(page)).name).toBe('');
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
   });
 
   test('a disabled field is refused, naming the field; nothing is filled', async ({ page }) => {
@@ -300,7 +319,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(result).toMatchObject({ isError: true });
     expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the control is disabled');
     expect((await fieldValues(page)).email).toBe('');
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
   });
 
   test('the CSRF token and the honeypot cannot be written', async ({ page }) => {
@@ -314,16 +333,21 @@ test.describe('form.submit.contact: the person confirms', () => {
 
   test('the panel has no accessibility violations (axe-core)', async ({ page }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     // The demo's CSP refuses inline scripts; DevTools evaluation is not subject to it, so axe runs
     // in the page while the panel lives under the strict policy.
     await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
+    // axe walks element.shadowRoot; the panel's is closed, so DevTools lends axe a way in.
+    await panel(page).exposeRootForAxe();
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run(context: object): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe;
       const results = await axe.run({ include: [['capell-confirm-write']] });
-      return results.violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.length }));
+      // Proof that axe looked inside the closed root: it checked the panel's button names.
+      const buttonsChecked = (results as unknown as { passes: { id: string; nodes: unknown[] }[] }).passes.find(({ id }) => id === 'button-name')?.nodes.length ?? 0;
+      return { buttonsChecked, found: results.violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.length })) };
     });
-    expect(violations).toEqual([]);
+    expect(violations.found).toEqual([]);
+    expect(violations.buttonsChecked).toBeGreaterThan(0);
   });
 });
 
@@ -334,10 +358,10 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     expect(answerOf(await callResult(page))).toEqual({ status: 'pending' });
     expect((await fieldValues(page)).name).toBe('');
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -347,8 +371,9 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await readyReport(page);
     const before = demo.submissions.length;
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     const result = callResult(page);
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     expect(answerOf(await result)).toEqual({ status: 'pending' });
     await page.waitForURL(/\/contact\?sent=1$/);
@@ -374,8 +399,8 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await page.goto(`${demo.url}/de/kontakt`);
     await readyReport(page);
     await startCall(page, 'form.submit.contact', PROPOSAL);
-    await expect(panel(page).getByRole('dialog', { name: 'Vor dem Senden prüfen' })).toBeVisible();
-    await panel(page).getByRole('button', { name: 'Abbrechen' }).click();
+    expect((await panel(page).waitOpen()).name).toBe('Vor dem Senden prüfen');
+    await panel(page).click('Abbrechen');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
   });
 });
@@ -389,23 +414,32 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
 
   test('previews the request; a script click on Send is ignored; the person\'s click sends it with the CSRF token', async ({ page, demo }) => {
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await expect(panel(page)).toContainText('POST /agent/v1/newsletter');
-    await expect(panel(page)).toContainText('ada@example.test');
-    await page.evaluate(() => document.querySelector('capell-confirm-write')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="send"]')!.click());
+    await panel(page).waitText('POST /agent/v1/newsletter');
+    await panel(page).waitText('ada@example.test');
+    // The root is closed: a page script reaches only the host, and clicking it (or what it finds
+    // at Send's coordinates, the host again) is not consent.
+    const send = (await panel(page).state())!.buttons.find((button) => button.text === 'Send')!;
+    expect(await page.evaluate(({ x, y }) => {
+      const host = document.querySelector('capell-confirm-write')!;
+      host.click();
+      (document.elementFromPoint(x, y) as HTMLElement).click();
+      host.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, clientX: x, clientY: y }));
+      return host.shadowRoot === null && document.elementFromPoint(x, y) === host;
+    }, send)).toBe(true);
     await page.waitForTimeout(300);
     expect(demo.requests).toEqual([]);
-    await panel(page).getByRole('button', { name: 'Send' }).click();
+    await panel(page).click('Send');
     expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter' });
     expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
-    await expect(panel(page)).toContainText('Sent.');
+    await panel(page).waitText('Sent.');
   });
 
   test('a refused CSRF token (419) comes back as isError saying the session expired', async ({ page, demo }) => {
     await page.evaluate(() => document.querySelector('meta[name="csrf-token"]')!.setAttribute('content', 'stale'));
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await panel(page).getByRole('button', { name: 'Send' }).click();
+    await panel(page).click('Send');
     const result = await callResult(page);
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(/^newsletter\.subscribe: the session expired .*HTTP 419/);
@@ -418,8 +452,8 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     await readyReport(page);
     demo.requests.length = 0;
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await expect(panel(page).locator('[part~="request"]')).toHaveText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
-    await panel(page).getByRole('button', { name: 'Send' }).click();
+    await panel(page).waitText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
+    await panel(page).click('Send');
     expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter', query: '?list=everything&unsubscribe_all=1' });
@@ -427,7 +461,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
 
   test('Cancel sends nothing', async ({ page, demo }) => {
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await panel(page).click('Cancel');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
     expect(demo.requests).toEqual([]);
   });

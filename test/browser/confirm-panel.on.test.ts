@@ -1,0 +1,244 @@
+/**
+ * What the person sees is what is sent (issue 7): page CSS cannot hide or disguise the panel,
+ * a click only counts on a visible, unoccluded panel that has been still for
+ * INPUT_PROTECTION_MS, and the same holds for keyboard activation. Clicks and keys are real input
+ * (Playwright through @web/test-runner-commands), so they are trusted as a person's are.
+ */
+import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
+import { INPUT_PROTECTION_MS, type CapellConfirmWrite, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
+import { readControlDisguise, readVisibilityProblem } from '../../src/ui/click-guard.ts';
+import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
+
+const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };
+/** Long enough for the protection to pass (and IntersectionObserver v2's first report). */
+const SETTLE_MS = INPUT_PROTECTION_MS + 300;
+
+/** Waits SETTLE_MS, then until the panel says its input protection has passed (at most 5 s). */
+async function settle(root: ShadowRoot): Promise<void> {
+  await sleep(SETTLE_MS);
+  for (let tries = 0; tries < 50 && root.querySelector('section')?.dataset.armed !== 'true'; tries++) await sleep(100);
+}
+
+let panel: CapellConfirmWrite | undefined;
+const cleanups: (() => void)[] = [];
+
+afterEach(() => {
+  panel?.close('withdrawn');
+  panel = undefined;
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** Presents a request-mode panel and counts what it reports. */
+async function presentRequest(items: ConfirmWriteItem[] = [{ label: 'Email', value: 'ada@example.test' }]) {
+  const counts = { sent: 0, cancelled: 0 };
+  const handlers = { onCancel: () => { counts.cancelled += 1; }, onSend: () => { counts.sent += 1; } };
+  panel = document.createElement('capell-confirm-write');
+  await panel.present({ mode: 'request', words: WORDS, items, request: 'POST /newsletter' }, handlers);
+  const root = panelRoot(panel);
+  const send = () => root.querySelector<HTMLButtonElement>('button.send')!;
+  return { panel, root, send, counts, handlers };
+}
+
+/** Adds a page stylesheet (removed after the test). */
+function pageStyle(text: string): void {
+  const style = document.createElement('style');
+  style.textContent = text;
+  document.head.append(style);
+  cleanups.push(() => style.remove());
+}
+
+describe('confirm panel: page CSS cannot change what the person sees', () => {
+  it('renders in a closed shadow root without parts', async () => {
+    const { panel: host, root } = await presentRequest();
+    expect(host.shadowRoot).to.equal(null);
+    expect(root.querySelectorAll('[part]')).to.have.length(0);
+    expect(host.parentElement).to.equal(document.body);
+    expect(host.matches(':popover-open')).to.equal(true);
+  });
+
+  it('page CSS cannot hide the panel or its buttons (display/opacity/transform/visibility on the host, stylesheet and inline)', async () => {
+    const hostile = 'display: none !important; opacity: 0 !important; transform: scale(0) !important; visibility: hidden !important; clip-path: inset(50%) !important; filter: opacity(0) !important; width: 0 !important; height: 0 !important; overflow: hidden !important; font-size: 0 !important; color: transparent !important; position: absolute !important; left: -9999px !important;';
+    pageStyle(`capell-confirm-write { ${hostile} } capell-confirm-write[popover] { ${hostile} } :popover-open { ${hostile} }`);
+    const { panel: host, root, send, counts } = await presentRequest();
+    host.setAttribute('style', hostile);
+    const style = getComputedStyle(host);
+    expect([style.display, style.opacity, style.transform, style.visibility, style.clipPath, style.filter]).to.deep.equal(['block', '1', 'none', 'visible', 'none', 'none']);
+    const section = root.querySelector('section')!;
+    expect(section.checkVisibility({ opacityProperty: true, visibilityProperty: true })).to.equal(true);
+    const box = section.getBoundingClientRect();
+    expect(box.width).to.be.greaterThan(200);
+    expect(box.left).to.be.greaterThanOrEqual(0);
+    expect(getComputedStyle(root.querySelector('dd')!).fontSize).to.equal('16px');
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('::part pseudo-content cannot overlay the values', async () => {
+    pageStyle(`
+      capell-confirm-write::part(value)::after, capell-confirm-write::part(send)::after { content: 'mallory@example.test'; }
+      capell-confirm-write::part(value) { font-size: 0; order: -1; }
+      capell-confirm-write::after, capell-confirm-write::before { content: 'Cancel'; position: fixed; inset: 0; background: white; z-index: 2147483647; display: block; }
+      capell-confirm-write::first-line { font-size: 0; color: transparent; }
+    `);
+    const { panel: host, root, send, counts } = await presentRequest();
+    const value = root.querySelector('dd')!;
+    expect(getComputedStyle(host, '::after').content).to.equal('none');
+    expect(getComputedStyle(host, '::before').content).to.equal('none');
+    expect(getComputedStyle(value).fontSize).to.equal('16px');
+    expect(getComputedStyle(value, '::after').content).to.equal('none');
+    const box = value.getBoundingClientRect();
+    expect(root.elementFromPoint(box.x + 2, box.y + box.height / 2)).to.equal(value);
+    expect(value.textContent).to.equal('ada@example.test');
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('an accent colour that would make Send unreadable falls back to the default', async () => {
+    document.documentElement.style.setProperty('--capell-confirm-accent', '#f4f4f4');
+    cleanups.push(() => document.documentElement.style.removeProperty('--capell-confirm-accent'));
+    const { send } = await presentRequest();
+    expect(getComputedStyle(send()).backgroundColor).to.equal('rgb(31, 95, 139)');
+    expect(getComputedStyle(send()).color).to.equal('rgb(255, 255, 255)');
+  });
+});
+
+describe('confirm panel: a click counts only on what the person can see', () => {
+  it('a click on a covered Send is refused', async () => {
+    const { root, send, counts } = await presentRequest();
+    // A page popover opened after the panel sits above it in the top layer; it lets clicks
+    // through (pointer-events: none), so only the visibility check can tell.
+    const cover = document.createElement('div');
+    cover.setAttribute('popover', 'manual');
+    cover.textContent = 'Cancel';
+    document.body.append(cover);
+    cleanups.push(() => cover.remove());
+    const box = send().getBoundingClientRect();
+    cover.style.cssText = `position: fixed; inset: auto; margin: 0; left: ${box.x - 4}px; top: ${box.y - 4}px; width: ${box.width + 8}px; height: ${box.height + 8}px; background: white; border: 0; padding: 0; pointer-events: none;`;
+    cover.showPopover();
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    // The cover overlaps the panel's box as well as Send: the panel counts as covered.
+    expect(root.querySelector('.refusal')?.textContent).to.equal('That did not count: this panel was hidden or covered. Nothing was sent; the proposal is still open.');
+    cover.hidePopover();
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('a click within INPUT_PROTECTION_MS of opening is refused, one after it is accepted', async () => {
+    const { root, send, counts } = await presentRequest();
+    expect(send().getAttribute('aria-disabled')).to.equal('true');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('only just appeared or changed');
+    await settle(root);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('keyboard activation of Send waits for the input protection too', async () => {
+    const { root, send, counts } = await presentRequest();
+    expect(root.activeElement).to.equal(root.querySelector('section'));
+    await sendKeys({ press: 'Tab' });
+    expect(root.activeElement).to.equal(send());
+    await sendKeys({ press: 'Enter' });
+    expect(counts.sent).to.equal(0);
+    await settle(root);
+    await sendKeys({ press: 'Enter' });
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('a changed proposal restarts the input protection', async () => {
+    const { panel: host, root, send, counts, handlers } = await presentRequest();
+    await settle(root);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+    // The agent replaces its proposal just before the person's click lands.
+    await host.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter', notice: 'This replaces the assistant’s earlier proposal.' }, handlers);
+    expect(send().getAttribute('aria-disabled')).to.equal('true');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('a panel that moves under the pointer restarts the input protection', async () => {
+    const { root, send, counts } = await presentRequest();
+    await settle(root);
+    // Growing the panel (a longer list) moves Send: the click right after is refused.
+    root.querySelector('dl')!.append(Object.assign(document.createElement('div'), { textContent: 'more' }));
+    await sleep(50);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+});
+
+describe('confirm panel: without IntersectionObserver v2', () => {
+  const descriptor = Object.getOwnPropertyDescriptor(IntersectionObserverEntry.prototype, 'isVisible');
+
+  beforeEach(() => {
+    delete (IntersectionObserverEntry.prototype as { isVisible?: boolean }).isVisible;
+  });
+  afterEach(() => {
+    if (descriptor) Object.defineProperty(IntersectionObserverEntry.prototype, 'isVisible', descriptor);
+  });
+
+  it('the fallback checks refuse a click on a Send covered by a page popover that lets clicks through', async () => {
+    expect('isVisible' in IntersectionObserverEntry.prototype).to.equal(false);
+    const { root, send, counts } = await presentRequest();
+    const cover = document.createElement('div');
+    cover.setAttribute('popover', 'manual');
+    cover.textContent = 'Cancel';
+    document.body.append(cover);
+    cleanups.push(() => cover.remove());
+    const box = send().getBoundingClientRect();
+    cover.style.cssText = `position: fixed; inset: auto; margin: 0; left: ${box.x}px; top: ${box.y}px; width: ${box.width}px; height: ${box.height}px; background: white; border: 0; padding: 0; pointer-events: none;`;
+    cover.showPopover();
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('this panel was hidden or covered');
+    cover.hidePopover();
+    await settle(root);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('the fallback checks: a control covered at the click point, transparent, or stretched over the page is refused', () => {
+    const form = document.createElement('form');
+    form.innerHTML = '<button type="submit">Send message</button>';
+    document.body.append(form);
+    cleanups.push(() => form.remove());
+    const button = form.querySelector('button')!;
+    const box = button.getBoundingClientRect();
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    expect(readVisibilityProblem(button, document, point)).to.equal(undefined);
+    expect(readControlDisguise(button)).to.equal(undefined);
+    const overlay = document.createElement('div');
+    overlay.style.cssText = `position: fixed; left: ${box.x}px; top: ${box.y}px; width: ${box.width}px; height: ${box.height}px; z-index: 10;`;
+    document.body.append(overlay);
+    cleanups.push(() => overlay.remove());
+    expect(readVisibilityProblem(button, document, point)).to.equal('covered at the click point');
+    overlay.remove();
+    form.style.opacity = '0.5';
+    expect(readVisibilityProblem(button, document, point)).to.equal('transparent');
+    form.style.opacity = '';
+    button.style.cssText = 'position: fixed; inset: 0; width: 100vw; height: 100vh; background: transparent; color: transparent;';
+    expect(readControlDisguise(button)).to.equal('stretched over the page');
+    button.style.cssText = 'color: transparent;';
+    expect(readControlDisguise(button)).to.equal('its label is transparent');
+    button.style.cssText = 'color: #fefefe; background: #ffffff;';
+    expect(readControlDisguise(button)).to.equal('its label is not readable against its background');
+    // Over a gradient the contrast cannot be told: not refused for it.
+    button.style.cssText = 'color: #ffffff; background: linear-gradient(#123, #456);';
+    expect(readControlDisguise(button)).to.equal(undefined);
+  });
+});

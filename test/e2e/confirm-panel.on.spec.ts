@@ -1,0 +1,284 @@
+/**
+ * What the person sees is what is sent (issue 7, item 2), end to end on the demo's contact page
+ * with the built bundle under its strict CSP: page CSS and scripts that try to hide, disguise or
+ * hurry the panel, and the person's own typing. The server counts every contact POST
+ * (`demo.formPosts`) and newsletter subscription (`demo.subscriptions`), so "nothing was sent"
+ * is checked where it matters. The person acts through Playwright's real mouse and keyboard.
+ */
+import type { Page } from '@playwright/test';
+import { expect, readyReport, test } from './demo-fixture.ts';
+import { answerOf } from '../support/answer-of.ts';
+import { PanelDriver } from './panel-driver.ts';
+
+type Result = { content: { type: string; text: string }[]; isError?: boolean };
+
+const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
+const SUBMIT = '#contact button[type="submit"]';
+
+/** Starts a tool call in the page without waiting for it (the person decides later). */
+async function startCall(page: Page, name: string, input: object): Promise<void> {
+  await page.evaluate(({ name, input }) => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    (window as unknown as { pendingCall: Promise<unknown> }).pendingCall = context.getTools()
+      .then((tools) => context.executeTool(tools.find((tool) => tool.name === name), input))
+      .then((text) => JSON.parse(text));
+  }, { name, input });
+}
+
+/** Waits for the call started by startCall. */
+function callResult(page: Page): Promise<Result> {
+  return page.evaluate(() => (window as unknown as { pendingCall: Promise<Result> }).pendingCall);
+}
+
+/**
+ * Adds a page stylesheet the way the demo's CSP allows (a constructed sheet: no inline <style>),
+ * as a site's own CSS would be. Returns a function that removes it.
+ */
+async function pageCSS(page: Page, text: string): Promise<() => Promise<void>> {
+  await page.evaluate((text) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    (window as unknown as { hostileSheet: CSSStyleSheet }).hostileSheet = sheet;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }, text);
+  return () => page.evaluate(() => {
+    const sheet = (window as unknown as { hostileSheet: CSSStyleSheet }).hostileSheet;
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((candidate) => candidate !== sheet);
+  });
+}
+
+test.describe('form.submit.contact: what the person sees is what is sent', () => {
+  let panel: PanelDriver;
+
+  test.beforeEach(async ({ page, demo }) => {
+    panel = new PanelDriver(page);
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+  });
+
+  test('the form\'s submit within INPUT_PROTECTION_MS of the panel opening sends nothing; after it, it sends', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    await page.locator(SUBMIT).click();
+    await page.waitForTimeout(200);
+    expect(demo.formPosts).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('only just appeared or changed');
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+  });
+
+  test('a transparent submit button stretched over the page is not consent', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    const remove = await pageCSS(page, `${SUBMIT} { position: fixed !important; inset: 0 !important; width: 100vw !important; height: 100vh !important; margin: 0 !important; background: transparent !important; color: transparent !important; border: 0 !important; z-index: 2147483000 !important; }`);
+    await page.waitForTimeout(150);
+    await panel.waitArmed();
+    // The person clicks what looks like empty page, away from the panel.
+    const { box } = (await panel.state())!;
+    const viewport = page.viewportSize()!;
+    const y = box.y > viewport.height / 2 ? box.y / 2 : (box.y + box.height + viewport.height) / 2;
+    await page.mouse.click(viewport.width / 2, y);
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('the “Send message” button was covered, hidden or disguised');
+
+    // The same button fully transparent (opacity) is not consent either.
+    await remove();
+    await page.waitForTimeout(150);
+    const removeOpacity = await pageCSS(page, `${SUBMIT} { position: fixed !important; inset: 0 !important; width: 100vw !important; height: 100vh !important; opacity: 0 !important; z-index: 2147483000 !important; }`);
+    await panel.waitArmed();
+    await page.mouse.click(viewport.width / 2, y);
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+
+    // The button as the site styles it sends.
+    await removeOpacity();
+    await page.waitForTimeout(150);
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+  });
+
+  test('the form\'s submit is not consent while page CSS hides the panel', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    // The host cannot be hidden (its :host !important wins); a page element in the top layer
+    // over the panel can cover it, and then the form's own button does not count.
+    await page.evaluate(() => {
+      const cover = document.createElement('div');
+      cover.id = 'cover';
+      cover.setAttribute('popover', 'manual');
+      cover.textContent = 'Nothing to see here';
+      document.body.append(cover);
+      cover.style.cssText = 'position: fixed; inset: auto 0 0 0; width: 100vw; height: 60vh; margin: 0; background: white; border: 0; pointer-events: none;';
+      cover.showPopover();
+    });
+    const { box } = (await panel.state())!;
+    // Cover whatever half the panel docked in.
+    if (box.y < page.viewportSize()!.height / 2) await page.evaluate(() => { document.getElementById('cover')!.style.inset = '0 0 auto 0'; });
+    await page.waitForTimeout(800);
+    await page.locator(SUBMIT).click({ force: true });
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('this panel was hidden or covered');
+    await page.evaluate(() => (document.getElementById('cover') as HTMLElement).hidePopover());
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.waitForTimeout(200);
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+  });
+
+  test('the person\'s typed value stays and is shown beside the agent\'s; \'use the assistant\'s value\' fills it', async ({ page, demo }) => {
+    await page.locator('#contact-name').fill('Grace Hopper');
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    await expect(page.locator('#contact-name')).toHaveValue('Grace Hopper');
+    await expect(page.locator('#contact-email')).toHaveValue('ada@example.test');
+    const { text } = (await panel.state())!;
+    expect(text).toContain('Grace Hopper (yours, kept: this is sent)');
+    expect(text).toContain('The assistant proposes: Ada Lovelace');
+    // A script's click cannot take the agent's value: the root is closed, the host is all it gets.
+    await page.evaluate(() => document.querySelector('capell-confirm-write')!.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    await expect(page.locator('#contact-name')).toHaveValue('Grace Hopper');
+    await panel.click('Use the assistant’s value: Your name');
+    await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
+    await panel.waitText('Ada Lovelace');
+    await page.waitForTimeout(150);
+    expect((await panel.state())!.text).not.toContain('yours, kept');
+    const before = demo.submissions.length;
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.test' });
+  });
+
+  test('the person\'s typed value is what is sent when they keep it', async ({ page, demo }) => {
+    await page.locator('#contact-name').fill('Grace Hopper');
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    const before = demo.submissions.length;
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toMatchObject({ name: 'Grace Hopper', email: 'ada@example.test' });
+  });
+
+  test('a script that changes a filled value after the panel opened: the panel shows the new value / the stale submit is refused', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    // With events (as a site's formatter would): the panel follows at once.
+    await page.evaluate(() => {
+      const email = document.getElementById('contact-email') as HTMLInputElement;
+      email.value = 'mallory@example.test';
+      email.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await panel.waitText('mallory@example.test');
+    // Without events, just before the person's click: that submit is refused and the panel
+    // shows what the form holds now.
+    await panel.waitArmed();
+    await page.evaluate(() => { (document.getElementById('contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.'; });
+    await page.locator(SUBMIT).click();
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+    const state = (await panel.state())!;
+    expect(state.refusal).toContain('the form changed after this panel showed it');
+    expect(state.text).toContain('Unsubscribe me from everything.');
+    expect(state.armed).toBe(false);
+    // Now the person has seen it; their next click sends exactly that.
+    const before = demo.submissions.length;
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toMatchObject({ email: 'mallory@example.test', message: 'Unsubscribe me from everything.' });
+  });
+});
+
+test.describe('newsletter.subscribe: the panel\'s own Send', () => {
+  let panel: PanelDriver;
+
+  test.beforeEach(async ({ page, demo }) => {
+    panel = new PanelDriver(page);
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.subscriptions.length = 0;
+  });
+
+  test('the panel\'s shadow root is closed: page scripts and Playwright selectors find nothing inside', async ({ page }) => {
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await panel.waitOpen();
+    expect(await page.evaluate(() => document.querySelector('capell-confirm-write')!.shadowRoot)).toBe(null);
+    expect(await page.locator('capell-confirm-write').getByRole('button').count()).toBe(0);
+    expect(await page.locator('capell-confirm-write section').count()).toBe(0);
+    await panel.click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+  });
+
+  test('page CSS cannot hide the panel or its buttons (display/opacity/transform/visibility on the host, stylesheet and inline)', async ({ page }) => {
+    const hostile = 'display: none !important; opacity: 0 !important; transform: scale(0) !important; visibility: hidden !important; clip-path: inset(50%) !important; filter: opacity(0) !important;';
+    await pageCSS(page, `capell-confirm-write, capell-confirm-write:popover-open { ${hostile} }`);
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await expect.poll(() => page.locator('capell-confirm-write').count()).toBe(1);
+    await page.evaluate((hostile) => {
+      // Inline, through the CSSOM (the demo's CSP refuses style attributes set as markup).
+      const host = document.querySelector('capell-confirm-write') as HTMLElement | null;
+      if (host) host.style.cssText = hostile;
+    }, hostile);
+    const state = await panel.waitOpen();
+    expect(state.text).toContain('ada@example.test');
+    await panel.click('Send');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+  });
+
+  test('a click on a covered Send is refused', async ({ page, demo }) => {
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    const state = await panel.waitOpen();
+    const send = state.buttons.find((button) => button.text === 'Send')!;
+    // A page popover over Send that lets the click through (pointer-events: none) and says "Cancel".
+    await page.evaluate(({ x, y }) => {
+      const cover = document.createElement('div');
+      cover.id = 'cover';
+      cover.setAttribute('popover', 'manual');
+      cover.textContent = 'Cancel';
+      document.body.append(cover);
+      cover.style.cssText = `position: fixed; inset: auto; left: ${x - 60}px; top: ${y - 25}px; width: 120px; height: 50px; margin: 0; background: white; color: black; border: 0; pointer-events: none;`;
+      cover.showPopover();
+    }, send);
+    await page.waitForTimeout(900);
+    await panel.clickNow('Send');
+    await page.waitForTimeout(300);
+    expect(demo.subscriptions).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('That did not count');
+    await page.evaluate(() => (document.getElementById('cover') as HTMLElement).hidePopover());
+    await page.waitForTimeout(200);
+    await panel.click('Send');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.subscriptions).toEqual(['ada@example.test']);
+  });
+
+  test('a Send clicked within INPUT_PROTECTION_MS of opening is refused, one after it is accepted', async ({ page, demo }) => {
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await panel.waitOpen();
+    await panel.clickNow('Send');
+    await page.waitForTimeout(200);
+    expect(demo.subscriptions).toEqual([]);
+    await panel.click('Send');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.subscriptions).toEqual(['ada@example.test']);
+  });
+});

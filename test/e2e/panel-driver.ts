@@ -1,0 +1,150 @@
+/**
+ * Drives `<capell-confirm-write>` as a person does, although its shadow root is closed (page
+ * scripts and Playwright's selectors cannot see into it): Chrome DevTools Protocol reads it
+ * (`DOM.getDocument` with `pierce: true` includes closed shadow roots; `DOM.resolveNode` gives a
+ * handle to read text, focus and boxes), and Playwright's real mouse clicks at the button's
+ * coordinates, or its keyboard types where the focus is. Nothing here changes the panel.
+ */
+import type { CDPSession, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+
+interface DOMNode {
+  nodeName: string;
+  backendNodeId: number;
+  children?: DOMNode[];
+  shadowRoots?: DOMNode[];
+  contentDocument?: DOMNode;
+}
+
+/** What the panel shows, read through DevTools. */
+export interface PanelState {
+  /** The dialog's accessible name (its heading's text). */
+  name: string;
+  /** Every visible text of the panel (not the live region). */
+  text: string;
+  /** What the live region says. */
+  status: string;
+  /** The refusal line, or ''. */
+  refusal: string;
+  /** `'dialog'` when the dialog box has focus, a button's text when it has, else null. */
+  focused: string | null;
+  /** Whether the input protection has passed. */
+  armed: boolean;
+  /** The panel's buttons: text, accessible name, aria-disabled, middle point in CSS px. */
+  buttons: { text: string; label: string; disabled: boolean; x: number; y: number }[];
+  /** Whether the dialog is rendered (checkVisibility with opacity and visibility). */
+  visible: boolean;
+  /** The dialog's box in CSS px. */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+function findHost(node: DOMNode): DOMNode | undefined {
+  if (node.nodeName === 'CAPELL-CONFIRM-WRITE') return node;
+  for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? []), ...(node.contentDocument ? [node.contentDocument] : [])]) {
+    const found = findHost(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const READ_STATE = `function () {
+  const section = this.querySelector('section');
+  if (!section) return null;
+  const text = (element) => (element ? element.textContent.replace(/\\s+/g, ' ').trim() : '');
+  const active = this.activeElement;
+  const box = (element) => { const r = element.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; };
+  const visible = [...section.querySelectorAll('.body, .actions')].map(text).join(' ');
+  return {
+    name: text(this.getElementById(section.getAttribute('aria-labelledby'))),
+    text: visible,
+    status: text(this.querySelector('[role="status"]')),
+    refusal: text(this.querySelector('.refusal')),
+    focused: active === section ? 'dialog' : active ? text(active) : null,
+    armed: section.dataset.armed === 'true',
+    buttons: [...section.querySelectorAll('button')].map((button) => ({ text: text(button), label: button.getAttribute('aria-label') || text(button), disabled: button.getAttribute('aria-disabled') === 'true', ...box(button) })),
+    visible: section.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+    box: (({ x, y, width, height }) => ({ x, y, width, height }))(section.getBoundingClientRect()),
+  };
+}`;
+
+/** A person's view of the confirmation panel on `page`. */
+export class PanelDriver {
+  readonly #page: Page;
+  #session: CDPSession | undefined;
+
+  constructor(page: Page) {
+    this.#page = page;
+  }
+
+  async #cdp(): Promise<CDPSession> {
+    this.#session ??= await this.#page.context().newCDPSession(this.#page);
+    return this.#session;
+  }
+
+  /** Runs `fn` (source text) with `this` = the panel's closed shadow root; undefined when no panel. */
+  async #onRoot<T>(fn: string): Promise<T | undefined> {
+    const cdp = await this.#cdp();
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true }) as { root: DOMNode };
+    const shadow = findHost(root)?.shadowRoots?.[0];
+    if (!shadow) return undefined;
+    const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: shadow.backendNodeId });
+    if (!object.objectId) return undefined;
+    const { result } = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: fn, returnByValue: true });
+    return result.value as T | undefined;
+  }
+
+  /** The panel's state, or undefined when no panel is on the page. */
+  async state(): Promise<PanelState | undefined> {
+    return (await this.#onRoot<PanelState | null>(READ_STATE)) ?? undefined;
+  }
+
+  /** How many panels are in the document (through the light DOM, which is open). */
+  count(): Promise<number> {
+    return this.#page.locator('capell-confirm-write').count();
+  }
+
+  /** Waits until a panel is shown and rendered visible. */
+  async waitOpen(): Promise<PanelState> {
+    await expect.poll(async () => (await this.state())?.visible ?? false).toBe(true);
+    return (await this.state())!;
+  }
+
+  /** Waits until the panel's visible text contains `text`. */
+  async waitText(text: string): Promise<void> {
+    await expect.poll(async () => (await this.state())?.text ?? '').toContain(text);
+  }
+
+  /** Waits until the input protection has passed. */
+  async waitArmed(): Promise<void> {
+    await expect.poll(async () => (await this.state())?.armed ?? false).toBe(true);
+  }
+
+  /** Waits until no panel is left. */
+  async waitClosed(): Promise<void> {
+    await expect.poll(() => this.count()).toBe(0);
+  }
+
+  /** Clicks a panel button (by accessible name) with the mouse, without waiting for anything. */
+  async clickNow(name: string): Promise<void> {
+    const button = (await this.state())?.buttons.find((candidate) => candidate.label === name || candidate.text === name);
+    if (!button) throw new Error(`the panel has no button ${JSON.stringify(name)}`);
+    await this.#page.mouse.click(button.x, button.y);
+  }
+
+  /** Waits for the button to be shown and out of its input protection, then clicks it with the mouse. */
+  async click(name: string): Promise<void> {
+    await expect.poll(async () => {
+      const button = (await this.state())?.buttons.find((candidate) => candidate.label === name || candidate.text === name);
+      return button ? !button.disabled : false;
+    }).toBe(true);
+    await this.clickNow(name);
+  }
+
+  /**
+   * For axe-core only: lets the page's axe see the closed root by giving this one host a
+   * `shadowRoot` getter (axe walks `element.shadowRoot`). The panel's own code is unchanged.
+   */
+  async exposeRootForAxe(): Promise<void> {
+    await this.#onRoot(`function () { const root = this; Object.defineProperty(this.host, 'shadowRoot', { configurable: true, get: () => root }); }`);
+  }
+}
