@@ -12,7 +12,8 @@ import { fillControls, restoreControls, unheldSteps } from '../forms/fill.js';
 import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
-import { watchUserSubmit } from '../forms/user-submit.js';
+import { readFormOptOutReason } from '../forms/form-opt-out.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from '../forms/submit-guard.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
@@ -78,19 +79,27 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
   }
+  const optedOut = readFormOptOutReason(form);
+  if (optedOut) return { ok: false, reason: `${spec.name}: ${optedOut}` };
+  const unguardable = readUnguardableReason(form);
+  if (unguardable) return { ok: false, reason: `${spec.name}: ${unguardable}` };
   if (waitingForms.has(form)) return { ok: false, reason: `${spec.name}: form #${id} is already waiting for the person to check an earlier proposal` };
   // Marked before the first await: two calls started together would otherwise both pass the
   // check above while the panel loads, and both fill the form and open a panel.
   waitingForms.add(form);
+  // Armed by proposeFill right before the first fill; disarmed here, after the last restore (and
+  // after the person's submit was sent), so no fill or restore event can submit the form.
+  let guard: SubmitGuard | undefined;
   try {
-    return await proposeFill(spec, input, context, form);
+    return await proposeFill(spec, input, context, form, () => (guard = armSubmitGuard(form)));
   } finally {
     waitingForms.delete(form);
+    void guard?.disarm();
   }
 };
 
 /** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
-async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement): Promise<BindingOutcome> {
+async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement, armGuard: () => SubmitGuard): Promise<BindingOutcome> {
   const doc = config.document;
   const id = spec.binding.target;
   const text = readConfirmText(messages);
@@ -104,6 +113,8 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   }
   if (signal.aborted) return writeStatus({ status: 'pending' });
 
+  // The panel's own consent check (consentCheck, onRefusedSubmit) plugs into armSubmitGuard.
+  const guard = armGuard();
   const filled = fillControls(plan.steps);
   // The panel lists the plan; it may only be shown when the form holds exactly that.
   const [unheld] = unheldSteps(plan.steps);
@@ -129,7 +140,7 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
       },
       items: plan.proposed.map(({ label, value }) => ({ label, value })),
     }, { onCancel: cancel });
-    return watchUserSubmit(form, (event) => {
+    return guard.connect((event) => {
       // Runs inside the person's submit event: what happens to it is decided now.
       if (event.defaultPrevented) return decide({ way: 'site' });
       const request = optsOut ? undefined : toFormRequest(form, event.submitter);
