@@ -45,9 +45,13 @@ function submitButtonText(form: HTMLFormElement): string {
 
 /**
  * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
- * that its action is same-origin and that no earlier call for this form is still open, plans the
+ * that its action is same-origin, that the site did not opt it out (`data-agent-tools="none"`,
+ * form-opt-out.ts), that it submits in this page (no other `target`, submit-guard.ts) and that
+ * no earlier call for this form is still open, plans the
  * fill (controls.ts rules: protected, disabled, read-only and invisible controls, option values,
- * groups, and values a control would not hold as given), loads the panel, fills the form (native
+ * groups, and values a control would not hold as given), loads the panel, arms the submit guard
+ * (held until one task after the last restore: no fill or restore event, `form.submit()` or
+ * script submit sends the form), fills the form (native
  * setters + `input`/`change`), checks that every control holds what was planned (the page's own
  * handlers may rewrite a value), shows the panel next to the form and waits.
  * Resolves (never throws):
