@@ -64,7 +64,10 @@ export interface SubmitGuardOptions {
 /** One armed guard over one form. */
 export interface SubmitGuard {
   readonly form: HTMLFormElement;
-  /** Whether the guard still blocks (true from arming until the grace after `disarm()` ends). */
+  /**
+   * Whether the guard still blocks: true from arming until the grace after `disarm()` ends, or
+   * until the site's own handler took over the person's submit.
+   */
   readonly armed: boolean;
   /** Every submission stopped so far, oldest first. */
   readonly blocked: readonly BlockedSubmit[];
@@ -75,7 +78,11 @@ export interface SubmitGuard {
    * own handler took the submit over. When the page stopped the event's propagation, the call
    * comes one macrotask later, only if the site prevented default (it sent the form itself).
    * If the caller leaves the default alone, the browser's native submission goes out and the
-   * guard lets its navigation through. A person's submit while nothing is connected is blocked.
+   * guard lets its navigation through. When the site's own handler took the person's submit
+   * over (its default was prevented before the call), the guard stands down at once: the site
+   * may go on to send it with `form.submit()` or `requestSubmit()` (after an async check); a
+   * `form.submit()` from a handler of the person's submit event itself also goes through. A
+   * person's submit while nothing is connected is blocked.
    * One connection at a time (a new one replaces the old).
    * @returns a function that disconnects (idempotent); the guard stays armed.
    */
@@ -130,18 +137,24 @@ export function readUnguardableReason(form: HTMLFormElement): string | undefined
   return undefined;
 }
 
+/**
+ * How a guard answers a `form.submit()` call for its form: `true` lets it through (it is part of
+ * the person's own submit), `false` blocks it (and the guard reports it).
+ */
+type SubmitCallJudge = () => boolean;
+
 /** Per realm: the armed forms and the prototype patch they share. */
 interface RealmPatch {
   proto: HTMLFormElement;
   original: PropertyDescriptor;
   patched: () => void;
-  guards: Map<HTMLFormElement, Set<(way: BlockedSubmitWay, reason: string) => void>>;
+  guards: Map<HTMLFormElement, Set<SubmitCallJudge>>;
 }
 
 const realmPatches = new WeakMap<Window, RealmPatch>();
 
 /** Registers `form` in its realm's `submit` patch, installing the patch for the first form. */
-function holdSubmitMethod(view: Window, form: HTMLFormElement, report: (way: BlockedSubmitWay, reason: string) => void): () => void {
+function holdSubmitMethod(view: Window, form: HTMLFormElement, judge: SubmitCallJudge): () => void {
   let patch = realmPatches.get(view);
   if (!patch) {
     const proto = (view as Window & { HTMLFormElement: typeof HTMLFormElement }).HTMLFormElement.prototype;
@@ -152,12 +165,9 @@ function holdSubmitMethod(view: Window, form: HTMLFormElement, report: (way: Blo
     // A method (not an arrow) so `this` is the form it is called on, as with the original.
     const patched = {
       submit(this: HTMLFormElement): void {
-        const reporters = guards.get(this);
-        if (reporters && reporters.size > 0) {
-          for (const reportTo of reporters) reportTo('form.submit()', 'form.submit() was called while the runtime holds the form for the person; nothing was sent');
-          return;
-        }
-        return nativeSubmit.call(this);
+        const judges = [...(guards.get(this) ?? [])];
+        // Every guard of the form must let it through (each reports its own block).
+        if (judges.map((judgeCall) => judgeCall()).every(Boolean)) return nativeSubmit.call(this);
       },
     }.submit;
     patch = { proto, original, patched, guards };
@@ -165,12 +175,12 @@ function holdSubmitMethod(view: Window, form: HTMLFormElement, report: (way: Blo
     Object.defineProperty(proto, 'submit', { ...original, value: patched });
   }
   const current = patch;
-  let reporters = current.guards.get(form);
-  if (!reporters) current.guards.set(form, reporters = new Set());
-  reporters.add(report);
+  let judges = current.guards.get(form);
+  if (!judges) current.guards.set(form, judges = new Set());
+  judges.add(judge);
   return () => {
     const set = current.guards.get(form);
-    set?.delete(report);
+    set?.delete(judge);
     if (set?.size === 0) current.guards.delete(form);
     if (current.guards.size > 0) return;
     realmPatches.delete(view);
@@ -202,6 +212,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   let allowedNavigations = 0;
   // What the capture phase decided about each submit event of this form.
   const judged = new WeakMap<Event, { consent: boolean; delivered: boolean }>();
+  // True while the person's own submit event is being dispatched: a site handler that submits
+  // the form itself from there (validate, then `form.submit()`) acts on the person's submit.
+  let personSubmitting = false;
 
   const block = (way: BlockedSubmitWay, reason: string) => {
     const entry = { way, reason };
@@ -239,13 +252,27 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const deliver = (event: SubmitEvent) => {
     const state = judged.get(event);
     if (state) state.delivered = true;
+    personSubmitting = false;
     if (!onUserSubmit) {
       if (!event.defaultPrevented) event.preventDefault();
       block('submit-event', 'the person submitted the form while no proposal was waiting for them; nothing was sent');
       return;
     }
+    const siteTookOver = event.defaultPrevented;
     onUserSubmit(event);
-    if (!event.defaultPrevented) allowedNavigations += 1;
+    // The site's own script has the person's submit: it may go on to send it its own way
+    // (`form.submit()` or `requestSubmit()` after an async check), so the guard stands down.
+    if (siteTookOver) turnOff();
+    else if (!event.defaultPrevented) allowedNavigations += 1;
+  };
+  const judgeSubmitCall: SubmitCallJudge = () => {
+    if (!armed) return true;
+    if (personSubmitting) {
+      allowedNavigations += 1;
+      return true;
+    }
+    block('form.submit()', 'form.submit() was called while the runtime holds the form for the person; nothing was sent');
+    return false;
   };
 
   const onSubmitCapture = (event: Event) => {
@@ -269,8 +296,10 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       else block('submit-event', 'a submit that was not the person\'s own act was blocked; nothing was sent by the browser');
       return;
     }
+    personSubmitting = true;
     // The page may stop the event before the bubble listener: then decide one macrotask later.
     setTimeout(() => {
+      personSubmitting = false;
       const state = judged.get(submit);
       if (!armed || !state || state.delivered) return;
       if (submit.defaultPrevented) deliver(submit);
@@ -320,10 +349,12 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   view.addEventListener('submit', onSubmitCapture, true);
   view.addEventListener('submit', onSubmitBubble);
   navigation?.addEventListener('navigate', onNavigate);
-  const releaseSubmitMethod = holdSubmitMethod(view, form, block);
+  const releaseSubmitMethod = holdSubmitMethod(view, form, judgeSubmitCall);
 
-  const turnOff = () => {
+  function turnOff(): void {
+    if (!armed) return;
     armed = false;
+    personSubmitting = false;
     onUserSubmit = undefined;
     clearTimeout(clearing);
     doc.removeEventListener('click', onClick, true);
@@ -332,7 +363,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     view.removeEventListener('submit', onSubmitBubble);
     navigation?.removeEventListener('navigate', onNavigate);
     releaseSubmitMethod();
-  };
+  }
 
   return {
     form,

@@ -317,6 +317,33 @@ describe('submit guard: the person\'s own act', () => {
     await guard.disarm();
   });
 
+  it('a site handler that validates the person\'s submit and then calls form.submit() itself sends it, once', async () => {
+    await mountFrameForm(FIELDS);
+    form.addEventListener('submit', (event) => { event.preventDefault(); form.submit(); });
+    const guard = modules.armSubmitGuard(form);
+    fill({ name: 'Ada' });
+    const seen: boolean[] = [];
+    guard.connect((event) => seen.push(event.defaultPrevented));
+    await clickAsPerson(form.querySelector('button')!);
+    expect(await sentAtLeastOnce()).to.equal(1);
+    expect(await sentCount()).to.equal(1);
+    expect(seen).to.deep.equal([true]);
+    expect(guard.blocked).to.deep.equal([]);
+  });
+
+  it('a site handler that takes the person\'s submit over and sends it later with form.submit() sends it: the guard stood down', async () => {
+    await mountFrameForm(FIELDS);
+    form.addEventListener('submit', (event) => { event.preventDefault(); setTimeout(() => form.submit(), 50); });
+    const guard = modules.armSubmitGuard(form);
+    fill({ name: 'Ada' });
+    const seen: boolean[] = [];
+    guard.connect((event) => seen.push(event.defaultPrevented));
+    await clickAsPerson(form.querySelector('button')!);
+    expect(guard.armed).to.equal(false);
+    expect(await sentAtLeastOnce()).to.equal(1);
+    expect(seen).to.deep.equal([true]);
+  });
+
   it('a site handler that stops the person\'s submit without taking it over: held back, and the person is told', async () => {
     await mountFrameForm(FIELDS);
     form.addEventListener('submit', (event) => event.stopPropagation());
