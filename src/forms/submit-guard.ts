@@ -22,6 +22,9 @@
  *   a page script or taken from another realm): the Navigation API's `navigate` event of a
  *   submission of this form is cancelled (`preventDefault()`), unless it is the person's own
  *   native submit that the caller let through.
+ * The person's own submit goes through as the caller decides (fetch by the runtime, the
+ * browser's native submission, or the site's own handler); once the site's handler has taken the
+ * person's submit over, the guard stands down so the site can finish sending it its own way.
  * Not closed (README "Write tools"): a site's own `submit` handler that prevents default and
  * sends the data with `fetch`/XHR runs for every submit event; any page script can read the
  * filled controls and send them itself. The guard covers the browser's submission paths.
