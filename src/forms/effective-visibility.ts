@@ -59,9 +59,14 @@ function tooSmall(box: Box): boolean {
   return box.right - box.left < MIN_VISIBLE_PX || box.bottom - box.top < MIN_VISIBLE_PX;
 }
 
-/** A CSS length or percentage (of `basis`) in px; NaN for what it cannot read. */
+/**
+ * A CSS length or percentage (of `basis`) in px, also a computed `calc(50% - 10px)` (sums of px
+ * and %); NaN for what it cannot read.
+ */
 function lengthOf(token: string | undefined, basis: number): number {
   if (token === undefined) return 0;
+  const calc = /^calc\((.*)\)$/i.exec(token.trim());
+  if (calc) return calc[1]!.replace(/\s-\s/g, ' + -').split(' + ').reduce((sum, term) => sum + lengthOf(term, basis), 0);
   const match = /^(-?[\d.]+(?:e-?\d+)?)(px|%)?$/i.exec(token.trim());
   if (!match) return Number.NaN;
   const value = Number(match[1]);
@@ -70,16 +75,18 @@ function lengthOf(token: string | undefined, basis: number): number {
 
 /**
  * The box a `clip-path` basic shape leaves of `box` (its border box), as a bounding rectangle,
- * or undefined for a value this cannot evaluate (`url()`, `path()`, other units).
+ * or undefined for a value this cannot evaluate (`url()`, `path()`, `shape()`, other units).
  */
 function clipPathBox(value: string, box: Box): Box | undefined {
   const width = box.right - box.left;
   const height = box.bottom - box.top;
-  const shape = /^(inset|circle|ellipse|polygon|rect|xywh)\((.*)\)/i.exec(value.trim());
+  // Computed values turn rect() and xywh() into inset() (CSS Shapes 1 §3.1).
+  const shape = /^(inset|circle|ellipse|polygon)\((.*)\)/i.exec(value.trim());
   if (!shape) return undefined;
   const [, kind, args] = shape as unknown as [string, string, string];
   const body = args.split(/\s+round\s+/i)[0]!.trim();
-  const numbers = (text: string, basis: (index: number) => number) => text.split(/[\s,]+/).filter(Boolean).map((token, index) => lengthOf(token, basis(index)));
+  // Tokens split on spaces and commas outside parentheses (a computed rect() is inset(… calc(…)).
+  const numbers = (text: string, basis: (index: number) => number) => (text.match(/(?:calc\([^)]*\)|[^\s,()]+)/gi) ?? []).map((token, index) => lengthOf(token, basis(index)));
   let result: Box | undefined;
   switch (kind.toLowerCase()) {
     case 'inset': {
@@ -101,16 +108,6 @@ function clipPathBox(value: string, box: Box): Box | undefined {
       const xs = points.map(([x = Number.NaN]) => x);
       const ys = points.map(([, y = Number.NaN]) => y);
       result = { left: box.left + Math.min(...xs), top: box.top + Math.min(...ys), right: box.left + Math.max(...xs), bottom: box.top + Math.max(...ys) };
-      break;
-    }
-    case 'rect': {
-      const [t = 0, r = width, b = height, l = 0] = body.split(/[\s,]+/).filter(Boolean).map((token, index) => (token === 'auto' ? [0, width, height, 0][index]! : lengthOf(token, index % 2 === 0 ? height : width)));
-      result = { left: box.left + l, top: box.top + t, right: box.left + r, bottom: box.top + b };
-      break;
-    }
-    case 'xywh': {
-      const [x = 0, y = 0, w = 0, h = 0] = numbers(body, (index) => (index % 2 === 0 ? width : height));
-      result = { left: box.left + x, top: box.top + y, right: box.left + x + w, bottom: box.top + y + h };
       break;
     }
     default:

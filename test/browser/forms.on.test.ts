@@ -59,6 +59,9 @@ describe('forms: what an agent may fill', () => {
     ['an opacity 0 honeypot', '<div class="hp" style="opacity: 0"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(opacity 0 on div\.hp\); an agent never writes what the person cannot check$/],
     ['a honeypot whose opacities multiply below 0.1', '<div style="opacity: 0.3"><p style="opacity: 0.3"><input name="website"></p></div>', { website: 'x' }, /^website: the control is not visible to the person \(opacity 0\.3 on p × 0\.3 on div \(effective 0\.09\)\); an agent never writes what the person cannot check$/],
     ['a clip-path inset(50%) honeypot', '<div class="hp" style="clip-path: inset(50%)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip-path inset\(50%\) on div\.hp\)/],
+    ['a clip-path rect() honeypot (computed as inset(… calc(…)))', '<div class="hp" style="clip-path: rect(0 1px 1px 0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip-path inset\(0px calc\(100% - 1px\) calc\(100% - 1px\) 0px\) on div\.hp\)/],
+    ['a polygon clip-path honeypot of zero area', '<div class="hp" style="clip-path: polygon(0 0, 0 0, 0 0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip-path polygon/],
+    ['a url() clip-path honeypot (cannot be checked)', '<div class="hp" style="clip-path: url(#nothing)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped by clip-path url\("#nothing"\) on div\.hp, which the runtime cannot check\)/],
     ['a honeypot in a zero-height wrapper that hides its overflow', '<div class="hp" style="height: 0; overflow: hidden"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped by div\.hp \(overflow hidden, [\d.]+×0 px\)\)/],
     ['a transform: scale(0) honeypot', '<div class="hp" style="transform: scale(0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(scaled to zero by transform matrix\(0, 0, 0, 0, 0, 0\) on div\.hp\)/],
     ['a scale: 0 honeypot', '<div class="hp" style="scale: 0"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(scaled to zero by scale 0 on div\.hp\)/],
@@ -145,6 +148,7 @@ describe('forms: what an agent may fill', () => {
     ['an absolutely positioned control that escapes a static zero-height wrapper', '<div style="height: 0; overflow: hidden"><input name="name" style="position: absolute; top: 0; left: 0"></div>', { name: 'Ada' }],
     ['a half-transparent control (opacity 0.5)', '<div style="opacity: 0.5"><input name="name"></div>', { name: 'Ada' }],
     ['a control under a rounded clip-path', '<div style="clip-path: inset(0 round 8px)"><input name="name"></div>', { name: 'Ada' }],
+    ['a control under a clip-path rect() that leaves it whole (computed as inset(… calc(…)))', '<div style="clip-path: rect(0 100% 100% 0)"><input name="name"></div>', { name: 'Ada' }],
     ['a custom checkbox: the input visually hidden, its label visible', '<input type="checkbox" id="news" name="news" style="position: absolute; opacity: 0; width: 1px; height: 1px"><label for="news">Send me news</label>', { news: true }],
   ];
   for (const [what, html, input] of visible) {
