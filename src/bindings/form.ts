@@ -13,7 +13,7 @@ import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
 import { readFormOptOutReason } from '../forms/form-opt-out.js';
-import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from '../forms/submit-guard.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard, type SubmitGuardOptions } from '../forms/submit-guard.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
@@ -95,7 +95,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   // after the person's submit was sent), so no fill or restore event can submit the form.
   let guard: SubmitGuard | undefined;
   try {
-    return await proposeFill(spec, input, context, form, () => (guard = armSubmitGuard(form)));
+    return await proposeFill(spec, input, context, form, (options) => (guard = armSubmitGuard(form, options)));
   } finally {
     waitingForms.delete(form);
     void guard?.disarm();
@@ -103,7 +103,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
 };
 
 /** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
-async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement, armGuard: () => SubmitGuard): Promise<BindingOutcome> {
+async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement, armGuard: (options?: SubmitGuardOptions) => SubmitGuard): Promise<BindingOutcome> {
   const doc = config.document;
   const id = spec.binding.target;
   const text = readConfirmText(messages);
@@ -117,7 +117,8 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   }
   if (signal.aborted) return writeStatus({ status: 'pending' });
 
-  // The panel's own consent check (consentCheck, onRefusedSubmit) plugs into armSubmitGuard.
+  // The panel's consent check (visibility, occlusion, input protection) plugs in here as
+  // { consentCheck, onRefusedSubmit } (SubmitGuardOptions).
   const guard = armGuard();
   const filled = fillControls(plan.steps);
   // The panel lists the plan; it may only be shown when the form holds exactly that.
