@@ -13,7 +13,8 @@ import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from '../forms/proposal-items.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
-import { watchUserSubmit } from '../forms/user-submit.js';
+import { readFormOptOutReason } from '../forms/form-opt-out.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard, type SubmitGuardOptions } from '../forms/submit-guard.js';
 import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { awaitDecision } from './await-decision.js';
@@ -45,9 +46,13 @@ function submitButtonText(form: HTMLFormElement): string {
 
 /**
  * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
- * that its action is same-origin and that no earlier call for this form is still open, plans the
+ * that its action is same-origin, that the site did not opt it out (`data-agent-tools="none"`,
+ * form-opt-out.ts), that it submits in this page (no other `target`, submit-guard.ts) and that
+ * no earlier call for this form is still open, plans the
  * fill (controls.ts rules: protected, disabled, read-only and invisible controls, option values,
- * groups, and values a control would not hold as given), loads the panel, fills the form (native
+ * groups, and values a control would not hold as given), loads the panel, arms the submit guard
+ * (held until one task after the last restore: no fill or restore event, `form.submit()` or
+ * script submit sends the form), fills the form (native
  * setters + `input`/`change`) except the controls the person already changed from their default
  * (their value stays; the panel shows it beside the agent's with "Use the assistant's value"),
  * checks that every filled control holds what was planned (the page's own handlers may rewrite a
@@ -85,19 +90,27 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
   }
+  const optedOut = readFormOptOutReason(form);
+  if (optedOut) return { ok: false, reason: `${spec.name}: ${optedOut}` };
+  const unguardable = readUnguardableReason(form);
+  if (unguardable) return { ok: false, reason: `${spec.name}: ${unguardable}` };
   if (waitingForms.has(form)) return { ok: false, reason: `${spec.name}: form #${id} is already waiting for the person to check an earlier proposal` };
   // Marked before the first await: two calls started together would otherwise both pass the
   // check above while the panel loads, and both fill the form and open a panel.
   waitingForms.add(form);
+  // Armed by proposeFill right before the first fill; disarmed here, after the last restore (and
+  // after the person's submit was sent), so no fill or restore event can submit the form.
+  let guard: SubmitGuard | undefined;
   try {
-    return await proposeFill(spec, input, context, form);
+    return await proposeFill(spec, input, context, form, (options) => (guard = armSubmitGuard(form, options)));
   } finally {
     waitingForms.delete(form);
+    void guard?.disarm();
   }
 };
 
 /** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
-async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement): Promise<BindingOutcome> {
+async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement, armGuard: (options: SubmitGuardOptions) => SubmitGuard): Promise<BindingOutcome> {
   const doc = config.document;
   const id = spec.binding.target;
   const text = readConfirmText(messages);
@@ -115,6 +128,13 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   // beside the agent's, and only "Use the assistant's value" fills it.
   const personKeys = readPersonKeys(plan.steps);
   const agentSteps = plan.steps.filter((step) => !personKeys.has(step.key));
+  // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
+  // The panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
+  // Enter the control is the field that had it, for a click the submit button.
+  const guard = armGuard({
+    consentCheck: (control, gesture) => panel.consentRefusal(
+      gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture),
+  });
   const filled: FillRecord[] = fillControls(agentSteps);
   // The panel lists the plan; it may only be shown when the form holds exactly that.
   const [unheld] = unheldSteps(agentSteps);
@@ -162,11 +182,10 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
     form.scrollIntoView({ block: 'nearest' });
     form.addEventListener('input', onEdit, true);
     form.addEventListener('change', onEdit, true);
-    const stopWatching = watchUserSubmit(form, (event, gesture) => {
+    // The guard already refused (and the panel showed why) any submit the consent check refused.
+    const stopWatching = guard.connect((event) => {
       // Runs inside the person's submit event: what happens to it is decided now.
       if (event.defaultPrevented) return decide({ way: 'site' });
-      const control = gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : event.submitter ?? form;
-      if (panel.consentRefusal(control, gesture)) return event.preventDefault();
       const now = readItems();
       if (!isSameItems(now, shown)) {
         // Sent would be what the panel did not show: refused, and the panel shows it now.

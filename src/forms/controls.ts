@@ -5,6 +5,7 @@
  * forms and the browser's user-mediation flow."
  */
 
+import { readVisibilityProblem } from './effective-visibility.js';
 import { readFormProperty } from './form-property.js';
 
 /**
@@ -60,13 +61,16 @@ export function readControlState(control: FillableControl): ControlState {
 }
 
 /**
- * Whether a person can see the control. An agent must not write what the person cannot check
- * before sending: honeypots (hidden by CSS or `aria-hidden`), `hidden` and `inert` parts.
+ * What hides the control from the person (effective-visibility.ts), or undefined. A checkbox or
+ * radio that is itself visually hidden but has a visible label counts as shown: that is the
+ * common custom-control pattern (the label draws the box), and the person reads and toggles it
+ * through the label; the panel lists its value too.
  */
-function isShownToPeople(control: Element): boolean {
-  if (control.closest('[hidden], [inert], [aria-hidden="true"]')) return false;
-  const check = (control as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
-  return typeof check === 'function' ? check.call(control, { visibilityProperty: true }) : true;
+function hiddenFromPeople(control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): string | undefined {
+  const problem = readVisibilityProblem(control);
+  if (!problem || !(control instanceof HTMLInputElement) || (control.type !== 'checkbox' && control.type !== 'radio')) return problem;
+  // Not a label that is hidden as well (aria-hidden, off-screen, …): that is still a honeypot.
+  return [...(control.labels ?? [])].some((label) => readVisibilityProblem(label) === undefined) ? undefined : problem;
 }
 
 /** Why a single control may not be filled, or undefined. */
@@ -80,7 +84,8 @@ function refusal(control: Element): string | undefined {
   // :disabled also covers controls inside a disabled <fieldset>.
   if (control.matches(':disabled')) return 'the control is disabled';
   if (!(control instanceof HTMLSelectElement) && control.readOnly) return 'the control is read-only';
-  if (!isShownToPeople(control)) return 'the control is not visible to the person (hidden or a honeypot); an agent never writes what the person cannot check';
+  const hidden = hiddenFromPeople(control);
+  if (hidden) return `the control is not visible to the person (${hidden}); an agent never writes what the person cannot check`;
   return undefined;
 }
 
@@ -208,7 +213,9 @@ function planText(key: string, control: HTMLInputElement | HTMLTextAreaElement, 
  * Maps a validated input onto `form`'s controls, by control name, without changing anything.
  * Refused (first reason wins, naming the field): a name with no control; protected controls
  * (PROTECTED_INPUT_TYPES); disabled (also by a disabled fieldset) and read-only controls;
- * controls a person cannot see (honeypots, `hidden`, `inert`, `aria-hidden`); a select value that
+ * controls a person cannot see (effective-visibility.ts: honeypots hidden by `display`,
+ * `visibility`, `hidden`, `inert`, `aria-hidden`, opacity, clipping, zero size, a transform or
+ * an off-screen position; each member of a radio or checkbox group is checked); a select value that
  * is not an option value (a label is not a value); a radio or checkbox-group value the group does
  * not have; a value of the wrong kind; several non-choice controls sharing a name; a value a
  * text-like control would not hold as given (the browser's value sanitising, checked on a

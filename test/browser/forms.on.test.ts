@@ -1,7 +1,7 @@
 /**
  * Form filling in real Chromium: what may be filled (controls.ts), how values are set so that
  * framework-controlled inputs see them (fill.ts), that script submits are never consent
- * (user-submit.ts), the confirmation panel element, and form tools refusing through the real
+ * (submit-guard.ts; its attacks are in submit-guard.on.test.ts), the confirmation panel element, and form tools refusing through the real
  * WebMCP API. Clicking as a person is covered end to end in test/e2e/forms.on.spec.ts.
  */
 import { expect } from 'chai';
@@ -9,7 +9,7 @@ import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
 import { planFill, type FillPlan } from '../../src/forms/controls.ts';
 import { fillControls, restoreControls } from '../../src/forms/fill.ts';
-import { watchUserSubmit } from '../../src/forms/user-submit.ts';
+import { armSubmitGuard } from '../../src/forms/submit-guard.ts';
 import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
 import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
 import { findPanel, panelRoot } from './closed-root.ts';
@@ -55,6 +55,27 @@ describe('forms: what an agent may fill', () => {
     ['a read-only input', '<input name="name" readonly>', { name: 'x' }, /^name: the control is read-only$/],
     ['a CSS-hidden honeypot', '<p style="display:none"><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person/],
     ['an aria-hidden honeypot', '<p aria-hidden="true"><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person/],
+    // Honeypots hidden by each technique the effective-visibility check knows (issue 7, item 3).
+    ['an off-screen honeypot (left: -9999px)', '<div class="hp" style="position: absolute; left: -9999px"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(off-screen: outside the page's scrollable area \(at x -99\d\d(\.\d)?, y [\d.]+ px\)\); an agent never writes what the person cannot check$/],
+    ['an opacity 0 honeypot', '<div class="hp" style="opacity: 0"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(opacity 0 on div\.hp\); an agent never writes what the person cannot check$/],
+    ['a honeypot whose opacities multiply below 0.1', '<div style="opacity: 0.3"><p style="opacity: 0.3"><input name="website"></p></div>', { website: 'x' }, /^website: the control is not visible to the person \(opacity 0\.3 on p × 0\.3 on div \(effective 0\.09\)\); an agent never writes what the person cannot check$/],
+    ['a clip-path inset(50%) honeypot', '<div class="hp" style="clip-path: inset(50%)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip-path inset\(50%\) on div\.hp\)/],
+    ['a clip-path rect() honeypot (computed as inset(… calc(…)))', '<div class="hp" style="clip-path: rect(0 1px 1px 0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip-path inset\(0px calc\(100% - 1px\) calc\(100% - 1px\) 0px\) on div\.hp\)/],
+    ['a polygon clip-path honeypot of zero area', '<div class="hp" style="clip-path: polygon(0 0, 0 0, 0 0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip-path polygon/],
+    ['a url() clip-path honeypot (cannot be checked)', '<div class="hp" style="clip-path: url(#nothing)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped by clip-path url\("#nothing"\) on div\.hp, which the runtime cannot check\)/],
+    ['a honeypot in a zero-height wrapper that hides its overflow', '<div class="hp" style="height: 0; overflow: hidden"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped by div\.hp \(overflow hidden, [\d.]+×0 px\)\)/],
+    ['a transform: scale(0) honeypot', '<div class="hp" style="transform: scale(0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(scaled to zero by transform matrix\(0, 0, 0, 0, 0, 0\) on div\.hp\)/],
+    ['a scale: 0 honeypot', '<div class="hp" style="scale: 0"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(scaled to zero by scale 0 on div\.hp\)/],
+    ['a visibility: hidden honeypot', '<div class="hp" style="visibility: hidden"><p><input name="website"></p></div>', { website: 'x' }, /^website: the control is not visible to the person \(visibility: hidden on div\.hp\)/],
+    ['a visually hidden (1 px, clip rect) text input', '<input name="website" style="position: absolute; width: 1px; height: 1px; padding: 0; border: 0; clip: rect(0 0 0 0); overflow: hidden">', { website: 'x' }, /^website: the control is not visible to the person \(its box is 1×1 px, too small to see \(under 4 px\)\)/],
+    ['a clip: rect(0 0 0 0) honeypot of normal size', '<div class="hp" style="position: absolute; clip: rect(0px, 0px, 0px, 0px)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(clipped away by clip rect\(0px, 0px, 0px, 0px\) on div\.hp\)/],
+    ['a honeypot with the hidden attribute', '<p hidden><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person \(hidden by the hidden attribute on p\)/],
+    ['an inert honeypot', '<p inert><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person \(inert: the inert attribute on p\)/],
+    ['a honeypot under content-visibility: hidden', '<div class="hp" style="content-visibility: hidden"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(content-visibility: hidden on div\.hp\)/],
+    ['a honeypot in a closed <details>', '<details><summary>More</summary><input name="website"></details>', { website: 'x' }, /^website: the control is not visible to the person \(inside a closed <details> \(details\)\)/],
+    ['a honeypot beyond the start of a scroll container', '<div class="box" style="overflow: auto; height: 50px"><input name="website" style="position: relative; top: -200px"></div>', { website: 'x' }, /^website: the control is not visible to the person \(outside what div\.box can be scrolled to\)/],
+    ['a radio group with one member off-screen', '<input type="radio" name="size" value="s" aria-label="S"><span class="hp" style="position: absolute; left: -9999px"><input type="radio" name="size" value="m"></span>', { size: 's' }, /^size: the control is not visible to the person \(off-screen/],
+    ['a hidden checkbox whose label is hidden too', '<p style="position: absolute; left: -9999px"><input type="checkbox" name="news" id="news-hp"><label for="news-hp">News</label></p>', { news: true }, /^news: the control is not visible to the person \(off-screen/],
     ['a name with no control', '<input name="name">', { nickname: 'x' }, /^nickname: form #fixture has no control named "nickname"$/],
     ['a select given a label', '<select name="topic"><option value="order">Order question</option></select>', { topic: 'Order question' }, /^topic: "Order question" is the label of an option, not its value \(give "order"\)$/],
     ['a select given an unknown value', '<select name="topic"><option value="order">Order</option><option value="repair">Repair</option></select>', { topic: 'refund' }, /^topic: "refund" is not an option value of the select \(values: "order", "repair"\)$/],
@@ -121,6 +142,22 @@ describe('forms: what an agent may fill', () => {
     expect(Object.fromEntries(plan.proposed.map(({ key, value }) => [key, value]))).to.deep.equal(held);
     expect(held).to.deep.equal({ ...input, rating: '7' });
   });
+
+  const visible: [string, string, Record<string, unknown>][] = [
+    ['a control below the fold (it can be scrolled to)', '<div style="height: 3000px"></div><input name="name">', { name: 'Ada' }],
+    ['a control scrolled out of view inside a scroll container', '<div style="overflow: auto; height: 40px"><div style="height: 400px"></div><input name="name"></div>', { name: 'Ada' }],
+    ['an absolutely positioned control that escapes a static zero-height wrapper', '<div style="height: 0; overflow: hidden"><input name="name" style="position: absolute; top: 0; left: 0"></div>', { name: 'Ada' }],
+    ['a half-transparent control (opacity 0.5)', '<div style="opacity: 0.5"><input name="name"></div>', { name: 'Ada' }],
+    ['a control under a rounded clip-path', '<div style="clip-path: inset(0 round 8px)"><input name="name"></div>', { name: 'Ada' }],
+    ['a control under a clip-path rect() that leaves it whole (computed as inset(… calc(…)))', '<div style="clip-path: rect(0 100% 100% 0)"><input name="name"></div>', { name: 'Ada' }],
+    ['a custom checkbox: the input visually hidden, its label visible', '<input type="checkbox" id="news" name="news" style="position: absolute; opacity: 0; width: 1px; height: 1px"><label for="news">Send me news</label>', { news: true }],
+  ];
+  for (const [what, html, input] of visible) {
+    it(`accepts ${what}`, () => {
+      mountForm(html);
+      expect(reasonOf(planFill(form, input, WORDS))).to.equal('(accepted)');
+    });
+  }
 
   it('fires input and change on each filled control, never click', () => {
     mountForm('<input name="name"><input type="checkbox" name="news">');
@@ -200,14 +237,15 @@ describe('forms: script submits are not consent', () => {
     const calls: SubmitEvent[] = [];
     const prevented: boolean[] = [];
     const record = (event: Event) => prevented.push(event.defaultPrevented);
-    const stop = watchUserSubmit(form, (event) => calls.push(event));
+    const guard = armSubmitGuard(form);
+    guard.connect((event) => calls.push(event));
     window.addEventListener('submit', record);
     try {
       form.requestSubmit();
       form.querySelector('button')!.click();
       form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
     } finally {
-      stop();
+      await guard.disarm();
       window.removeEventListener('submit', record);
     }
     expect(calls).to.have.length(0);
@@ -216,17 +254,18 @@ describe('forms: script submits are not consent', () => {
 });
 
 describe('forms: what the submit guard does not cover', () => {
-  it('a script submit the site\'s own handler already took over (preventDefault) is left to the site: not reported, not blocked', () => {
+  it('a script submit the site\'s own handler already took over (preventDefault) is left to the site: not reported, not blocked', async () => {
     mountForm('<input name="name"><button type="submit">Send</button>');
     const siteSends: boolean[] = [];
     // The site's own handler runs first (on the form) and sends the data itself.
     form.addEventListener('submit', (event) => { event.preventDefault(); siteSends.push(event.isTrusted); });
     const calls: SubmitEvent[] = [];
-    const stop = watchUserSubmit(form, (event) => calls.push(event));
+    const guard = armSubmitGuard(form);
+    guard.connect((event) => calls.push(event));
     try {
       form.requestSubmit();
     } finally {
-      stop();
+      await guard.disarm();
     }
     // Not consent, so the call is not told; but the site's handler ran and would have sent.
     expect(calls).to.have.length(0);
@@ -347,6 +386,27 @@ describe('forms: form tools through WebMCP', () => {
     await startFormTool({ name: { type: 'string' } });
     const result = await callTool('form.submit.fixture', { name: 'Ada' });
     expect(result.content[0]!.text).to.equal('form.submit.fixture: form #fixture sends to https://elsewhere.example, not this page\'s origin; only same-origin forms can be filled');
+  });
+
+  it('a form with target=_blank is refused: its submission is not this window\'s to hold back; nothing is filled', async () => {
+    mountForm('<input name="name" aria-label="Name"><button>Send</button>');
+    form.target = '_blank';
+    await startFormTool({ name: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { name: 'Ada' });
+    expect(result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'form.submit.fixture: form #fixture submits to target="_blank", another browsing context, where the runtime cannot hold its submission back; only forms that submit in this page can be filled' }] });
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+    expect(document.querySelector('capell-confirm-write')).to.equal(null);
+  });
+
+  it('a data-agent-tools=none form is refused although a declaration names it, quoting the site\'s reason', async () => {
+    mountForm('<input name="name" aria-label="Name"><button>Send</button>');
+    form.setAttribute('data-agent-tools', 'none');
+    form.setAttribute('data-agent-tools-reason', 'Payments are confirmed by a person only.');
+    await startFormTool({ name: { type: 'string' } });
+    const result = await callTool('form.submit.fixture', { name: 'Ada' });
+    expect(result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'form.submit.fixture: form #fixture is marked data-agent-tools="none" ("Payments are confirmed by a person only."); an agent never fills it' }] });
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+    expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });
 
   it('says so when the form is not on the page', async () => {

@@ -351,6 +351,187 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 });
 
+/** Installs the site's ordinary "submit when a field changes" handler on the contact form. */
+async function submitOnChange(page: Page, { defer = false } = {}): Promise<void> {
+  await page.evaluate((defer) => {
+    document.getElementById('contact')!.addEventListener('change', (event) => {
+      const { form } = event.target as HTMLSelectElement;
+      if (defer) setTimeout(() => form?.requestSubmit(), 0);
+      else form?.requestSubmit();
+    });
+  }, defer);
+}
+
+test.describe('form.submit.contact: nothing leaves before the person acts (issue 7, item 1)', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+  });
+
+  test('a change handler that calls requestSubmit does not send while filling; the person\'s click then sends once', async ({ page, demo }) => {
+    await submitOnChange(page);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    await panel(page).waitArmed();
+    const outcome = callResult(page);
+    await page.locator('#contact button[type="submit"]').click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+  });
+
+  test('a change handler that calls requestSubmit does not send while restoring on Cancel either', async ({ page, demo }) => {
+    await page.locator('#contact-topic').selectOption('order');
+    await submitOnChange(page);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect((await fieldValues(page)).topic).toBe('order');
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+  });
+
+  test('a change handler that defers requestSubmit (setTimeout 0) sends nothing, while filling or after the restore', async ({ page, demo }) => {
+    // The person's own complete message: once restored, the form is valid, so a deferred
+    // requestSubmit from the restore's events would send it without the person.
+    await page.locator('#contact-name').fill('Grace Hopper');
+    await page.locator('#contact-email').fill('grace@example.test');
+    await page.locator('#contact-topic').selectOption('order');
+    await page.locator('#contact-message').fill('Where is my order?');
+    await submitOnChange(page, { defer: true });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    expect(await fieldValues(page)).toMatchObject({ name: 'Grace Hopper', topic: 'order', message: 'Where is my order?' });
+  });
+
+  test('form.submit() while the panel is open sends nothing', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).submit());
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    await panel(page).waitOpen();
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+  });
+
+  test('HTMLFormElement.prototype.submit.call(form) sends nothing', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.getElementById('contact') as HTMLFormElement));
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+  });
+
+  test('an original submit a page script kept before the runtime loaded is cancelled by the navigate backstop', async ({ page, demo }) => {
+    await page.addInitScript(() => { (window as unknown as { keptSubmit: () => void }).keptSubmit = HTMLFormElement.prototype.submit; });
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await page.evaluate(() => (window as unknown as { keptSubmit: () => void }).keptSubmit.call(document.getElementById('contact')));
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+  });
+
+  test('a site handler that stops propagation of submit does not open the native path', async ({ page, demo }) => {
+    await page.evaluate(() => document.getElementById('contact')!.addEventListener('submit', (event) => event.stopImmediatePropagation()));
+    await submitOnChange(page);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+  });
+
+  test('a window capture listener that stops submit before the runtime\'s does not open the native path either', async ({ page, demo }) => {
+    await page.addInitScript(() => window.addEventListener('submit', (event) => event.stopImmediatePropagation(), true));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    // The navigate backstop cancels this submission. (Playwright then keeps waiting for the
+    // navigation it saw requested, so no locator is used after it; the server count decides.)
+    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    expect(await page.evaluate(() => (document.getElementById('contact-name') as HTMLInputElement).value)).toBe(PROPOSAL.name);
+  });
+
+  test('a form with target=_blank is refused and nothing is filled', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" target="_blank"'));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact submits to target="_blank", another browsing context, where the runtime cannot hold its submission back; only forms that submit in this page can be filled');
+    expect((await fieldValues(page)).name).toBe('');
+    expect(await panel(page).count()).toBe(0);
+  });
+
+  test('a data-agent-tools=none form is refused although a declaration names it, quoting its reason', async ({ page, demo }) => {
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" data-agent-tools="none" data-agent-tools-reason="Messages to the shop are written by people."'));
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is marked data-agent-tools="none" ("Messages to the shop are written by people."); an agent never fills it');
+    expect((await fieldValues(page)).name).toBe('');
+    expect(await panel(page).count()).toBe(0);
+    expect(demo.formPosts).toEqual([]);
+  });
+});
+
+test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    demo.formPosts.length = 0;
+  });
+
+  // The declared name field's paragraph hidden by each technique (a honeypot the declaration names).
+  const techniques: [string, string, RegExp][] = [
+    ['off-screen (left: -9999px)', 'position: absolute; left: -9999px', /\(off-screen: outside the page's scrollable area \(at x -99\d\d(\.\d)?, y [\d.]+ px\)\)/],
+    ['opacity 0', 'opacity: 0', /\(opacity 0 on p\)/],
+    ['clip-path inset(50%)', 'clip-path: inset(50%)', /\(clipped away by clip-path inset\(50%\) on p\)/],
+    ['a zero-height wrapper', 'height: 0; overflow: hidden; margin: 0; padding: 0', /\(clipped by p \(overflow hidden, [\d.]+×0 px\)\)/],
+    ['transform scale(0)', 'transform: scale(0)', /\(scaled to zero by transform matrix\(0, 0, 0, 0, 0, 0\) on p\)/],
+    ['visibility hidden', 'visibility: hidden', /\(visibility: hidden on p\)/],
+  ];
+  for (const [what, css, why] of techniques) {
+    test(`a field hidden by ${what} is refused, naming the field; nothing is filled or sent`, async ({ page, demo }) => {
+      await page.evaluate((css) => { document.getElementById('contact-name')!.closest('p')!.style.cssText = css; }, css);
+      const result = await call(page, 'form.submit.contact', PROPOSAL);
+      expect(result.isError).toBe(true);
+      const text = result.content[0]!.text;
+      expect(text.startsWith('cannot fill form #contact for form.submit.contact: name: the control is not visible to the person (')).toBe(true);
+      expect(text).toMatch(why);
+      expect(text.endsWith('; an agent never writes what the person cannot check')).toBe(true);
+      expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });
+      expect(await panel(page).count()).toBe(0);
+      expect(demo.formPosts).toEqual([]);
+    });
+  }
+});
+
 test.describe('form.submit.contact: timeouts and page options', () => {
   test('resolves pending after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="700"'));

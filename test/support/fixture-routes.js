@@ -12,8 +12,24 @@ const HUGE_BYTES = 64 * 1024 * 1024;
 /** `{"capellAgentSchema":1,"data":[[[…5000 levels…]]],"links":…}` */
 const deepEnvelope = (levels) => `{"capellAgentSchema":1,"data":${'['.repeat(levels)}${']'.repeat(levels)},"links":{"next":null,"previous":null}}`;
 
+/** Form submissions that reached /test-fixtures/form-sink, counted by their `key` query parameter. */
+const formSinkCounts = new Map();
+
 /** @type {Record<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void>} */
 const ROUTES = {
+  // Where fixture forms submit: every request (GET or POST) is counted for its key.
+  '/test-fixtures/form-sink': (req, res) => {
+    const key = new URL(req.url ?? '/', 'http://fixture').searchParams.get('key') ?? '';
+    formSinkCounts.set(key, (formSinkCounts.get(key) ?? 0) + 1);
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><html lang="en"><title>sent</title><p>sent</p></html>');
+  },
+  '/test-fixtures/form-sink-count': (req, res) => {
+    const key = new URL(req.url ?? '/', 'http://fixture').searchParams.get('key') ?? '';
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ count: formSinkCounts.get(key) ?? 0 }));
+  },
   '/test-fixtures/not-json': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<!doctype html><p>Maintenance</p>');

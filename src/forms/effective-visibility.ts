@@ -1,0 +1,341 @@
+/**
+ * Whether a person can actually see a form control, as the page renders it now: an agent never
+ * writes what the person cannot check before sending (honeypots, hidden and clipped fields).
+ * `display`/`visibility` alone are not enough: a honeypot is as easily hidden off-screen, by
+ * `opacity`, `clip-path`, a zero-height wrapper that clips its overflow, or `transform: scale(0)`.
+ * Capell Agent Schema, "Navigation, forms, and admin tools": "Write tools use existing public
+ * forms and the browser's user-mediation flow" (the person checks what is sent).
+ */
+
+/** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
+export const MIN_EFFECTIVE_OPACITY = 0.1;
+
+/** A visible part smaller than this in width or height, in CSS px, is too small to see. */
+export const MIN_VISIBLE_PX = 4;
+
+/** A rectangle in viewport coordinates (CSS px). */
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The element's parent in the flat tree (slots and shadow hosts crossed), or null. */
+function parentOf(element: Element): Element | null {
+  if (element.assignedSlot) return element.assignedSlot;
+  if (element.parentElement) return element.parentElement;
+  const root = element.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+function ancestorsAndSelf(element: Element): Element[] {
+  const chain: Element[] = [];
+  for (let current: Element | null = element; current; current = parentOf(current)) chain.push(current);
+  return chain;
+}
+
+/** How a reason names an element: `the control`, or a short selector such as `div#x.hp`. */
+function nameOf(element: Element, control: Element): string {
+  if (element === control) return 'the control';
+  const id = element.id ? `#${element.id}` : '';
+  const classes = [...element.classList].slice(0, 2).map((name) => `.${name}`).join('');
+  return `${element.localName}${id}${classes}`;
+}
+
+function px(value: number): string {
+  return `${Math.round(value * 10) / 10}`;
+}
+
+function boxOf(rect: DOMRect): Box {
+  return { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+}
+
+function intersect(a: Box, b: Box): Box {
+  return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+}
+
+function tooSmall(box: Box): boolean {
+  return box.right - box.left < MIN_VISIBLE_PX || box.bottom - box.top < MIN_VISIBLE_PX;
+}
+
+/**
+ * A CSS length or percentage (of `basis`) in px, also a computed `calc(50% - 10px)` (sums of px
+ * and %); NaN for what it cannot read.
+ */
+function lengthOf(token: string | undefined, basis: number): number {
+  if (token === undefined) return 0;
+  const calc = /^calc\((.*)\)$/i.exec(token.trim());
+  if (calc) return calc[1]!.replace(/\s-\s/g, ' + -').split(' + ').reduce((sum, term) => sum + lengthOf(term, basis), 0);
+  const match = /^(-?[\d.]+(?:e-?\d+)?)(px|%)?$/i.exec(token.trim());
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === '%' ? (value * basis) / 100 : value;
+}
+
+/**
+ * The box a `clip-path` basic shape leaves of `box` (its border box), as a bounding rectangle,
+ * or undefined for a value this cannot evaluate (`url()`, `path()`, `shape()`, other units).
+ */
+function clipPathBox(value: string, box: Box): Box | undefined {
+  const width = box.right - box.left;
+  const height = box.bottom - box.top;
+  // Computed values turn rect() and xywh() into inset() (CSS Shapes 1 §3.1).
+  const shape = /^(inset|circle|ellipse|polygon)\((.*)\)/i.exec(value.trim());
+  if (!shape) return undefined;
+  const [, kind, args] = shape as unknown as [string, string, string];
+  const body = args.split(/\s+round\s+/i)[0]!.trim();
+  // Tokens split on spaces and commas outside parentheses (a computed rect() is inset(… calc(…)).
+  const numbers = (text: string, basis: (index: number) => number) => (text.match(/(?:calc\([^)]*\)|[^\s,()]+)/gi) ?? []).map((token, index) => lengthOf(token, basis(index)));
+  let result: Box | undefined;
+  switch (kind.toLowerCase()) {
+    case 'inset': {
+      const [t = 0, r = t, b = t, l = r] = numbers(body, (index) => (index % 2 === 0 ? height : width));
+      result = { left: box.left + l, top: box.top + t, right: box.right - r, bottom: box.bottom - b };
+      break;
+    }
+    case 'circle':
+    case 'ellipse': {
+      const [radii = '', at] = body.split(/\s+at\s+/i);
+      const diagonal = Math.hypot(width, height) / Math.SQRT2;
+      const [rx = diagonal, ry = rx] = radii.trim() === '' ? [] : numbers(radii, (index) => (kind.toLowerCase() === 'circle' ? diagonal : index === 0 ? width : height));
+      const [cx = width / 2, cy = height / 2] = at ? numbers(at, (index) => (index === 0 ? width : height)) : [];
+      result = { left: box.left + cx - rx, top: box.top + cy - ry, right: box.left + cx + rx, bottom: box.top + cy + ry };
+      break;
+    }
+    case 'polygon': {
+      const points = body.replace(/^(nonzero|evenodd)\s*,/i, '').split(',').map((point) => numbers(point, (index) => (index === 0 ? width : height)));
+      const xs = points.map(([x = Number.NaN]) => x);
+      const ys = points.map(([, y = Number.NaN]) => y);
+      result = { left: box.left + Math.min(...xs), top: box.top + Math.min(...ys), right: box.left + Math.max(...xs), bottom: box.top + Math.max(...ys) };
+      break;
+    }
+    default:
+      return undefined;
+  }
+  return Object.values(result).every(Number.isFinite) ? result : undefined;
+}
+
+/** The legacy `clip: rect(t, r, b, l)` of an absolutely positioned element, or undefined. */
+function clipRectBox(value: string, box: Box): Box | undefined {
+  const match = /^rect\((.*)\)$/i.exec(value.trim());
+  if (!match) return undefined;
+  const [t = 'auto', r = 'auto', b = 'auto', l = 'auto'] = match[1]!.split(/[\s,]+/).filter(Boolean);
+  const edge = (token: string, auto: number) => (token === 'auto' ? auto : lengthOf(token, 0));
+  return {
+    left: box.left + edge(l, 0),
+    top: box.top + edge(t, 0),
+    right: box.left + edge(r, box.right - box.left),
+    bottom: box.top + edge(b, box.bottom - box.top),
+  };
+}
+
+/** The 2-D scale of a computed `transform` (`matrix(…)`/`matrix3d(…)`): |det| of its 2×2 part. */
+function transformScale(transform: string): number {
+  const match = /^matrix(3d)?\((.*)\)$/.exec(transform.trim());
+  if (!match) return 1;
+  const values = match[2]!.split(',').map(Number);
+  const [a, b, c, d] = match[1] ? [values[0], values[1], values[4], values[5]] : [values[0], values[1], values[2], values[3]];
+  return Math.abs((a ?? 1) * (d ?? 1) - (b ?? 0) * (c ?? 0));
+}
+
+/** Whether the `scale` property (individual transform) scales to zero. */
+function scalesToZero(scale: string): boolean {
+  if (!scale || scale === 'none') return false;
+  return scale.split(/\s+/).some((part) => Number.parseFloat(part) === 0);
+}
+
+/**
+ * Whether `element` is the containing block of absolutely (`fixed`: false) or fixed (`fixed`:
+ * true) positioned descendants (CSS Position 3 §2.1; transforms, filters and paint containment
+ * also make one).
+ */
+function containsPositioned(style: CSSStyleDeclaration, fixed: boolean): boolean {
+  if (!fixed && style.position !== 'static') return true;
+  if (style.transform !== 'none' || style.filter !== 'none' || (style.perspective && style.perspective !== 'none')) return true;
+  if (style.scale && style.scale !== 'none') return true;
+  if (/\b(paint|layout|strict|content)\b/.test(style.contain ?? '')) return true;
+  return /\b(transform|filter|perspective)\b/.test(style.willChange ?? '');
+}
+
+/** The part of the overflow a scroll container lets a person reach, in viewport coordinates. */
+function scrollableArea(element: Element, style: CSSStyleDeclaration, client: Box): Box {
+  const rtl = style.direction === 'rtl';
+  // Content origin at scroll position 0 (in RTL scrollLeft is 0 at the start and negative after).
+  const originX = client.left - element.scrollLeft;
+  const originY = client.top - element.scrollTop;
+  const width = element.scrollWidth;
+  const clientWidth = client.right - client.left;
+  const left = rtl ? originX + clientWidth - width : originX;
+  return { left, top: originY, right: left + width, bottom: originY + element.scrollHeight };
+}
+
+/** `box` moved the least distance that brings it inside `frame` (as scrolling would), clipped to it. */
+function intoView(box: Box, frame: Box): Box {
+  const shiftX = box.left < frame.left ? frame.left - box.left : box.right > frame.right ? Math.max(frame.right - box.right, frame.left - box.left) : 0;
+  const shiftY = box.top < frame.top ? frame.top - box.top : box.bottom > frame.bottom ? Math.max(frame.bottom - box.bottom, frame.top - box.top) : 0;
+  return intersect({ left: box.left + shiftX, right: box.right + shiftX, top: box.top + shiftY, bottom: box.bottom + shiftY }, frame);
+}
+
+/** The padding box of `element` in viewport coordinates. */
+function clientBox(element: Element): Box {
+  const rect = element.getBoundingClientRect();
+  const left = rect.left + element.clientLeft;
+  const top = rect.top + element.clientTop;
+  return { left, top, right: left + element.clientWidth, bottom: top + element.clientHeight };
+}
+
+/**
+ * What hides `element` from the person, or `undefined` when it is visible. Checks, first reason
+ * wins: `hidden`, `inert` or `aria-hidden="true"` on it or an ancestor; `display: none`;
+ * `visibility` hidden or collapse; an ancestor's `content-visibility: hidden` or a closed
+ * `<details>` (and anything else `checkVisibility()` reports); an effective opacity (multiplied
+ * over the ancestors) below MIN_EFFECTIVE_OPACITY (0.1); a transform or `scale` that scales it
+ * to zero; a border box under MIN_VISIBLE_PX (4 px) wide or high; `clip-path` (basic shapes;
+ * any other value counts as hiding) or `clip` that leaves less than that; an ancestor that
+ * clips its overflow (`overflow` hidden or clip, paint containment) with the control outside it
+ * (e.g. a zero-height wrapper); outside what a scroll container or the document can be scrolled
+ * to (e.g. `left: -9999px`), or outside the viewport for a fixed-position one. A control below
+ * the fold is visible: it can be scrolled to. Not checked: another element covering it, text
+ * colour, `filter: opacity()`.
+ * @returns e.g. `opacity 0 on div.hp`, `clipped by clip-path inset(50%) on the control`,
+ *   `off-screen: outside the page's scrollable area`.
+ */
+export function readVisibilityProblem(element: Element): string | undefined {
+  const view = element.ownerDocument.defaultView;
+  if (!view) return 'it is not in a rendered document';
+  const chain = ancestorsAndSelf(element);
+  const styles = chain.map((node) => view.getComputedStyle(node));
+
+  for (const node of chain) {
+    if (node.hasAttribute('hidden')) return `hidden by the hidden attribute on ${nameOf(node, element)}`;
+    if (node.hasAttribute('inert')) return `inert: the inert attribute on ${nameOf(node, element)}`;
+    if (node.getAttribute('aria-hidden') === 'true') return `hidden by aria-hidden="true" on ${nameOf(node, element)}`;
+  }
+  for (const [index, node] of chain.entries()) {
+    if (styles[index]!.display === 'none') return `display: none on ${nameOf(node, element)}`;
+  }
+  const visibility = styles[0]!.visibility;
+  if (visibility !== 'visible') {
+    // Inherited: name the outermost element in the run that has it.
+    let origin = 0;
+    while (origin + 1 < chain.length && styles[origin + 1]!.visibility === visibility) origin += 1;
+    return `visibility: ${visibility} on ${nameOf(chain[origin]!, element)}`;
+  }
+  for (const [index, node] of chain.entries()) {
+    if (index > 0 && styles[index]!.contentVisibility === 'hidden') return `content-visibility: hidden on ${nameOf(node, element)}`;
+    if (index > 0 && node.localName === 'details' && !node.hasAttribute('open') && chain[index - 1]!.localName !== 'summary') {
+      return `inside a closed <details> (${nameOf(node, element)})`;
+    }
+  }
+  const check = (element as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
+  if (typeof check === 'function' && !check.call(element, { visibilityProperty: true, contentVisibilityAuto: false })) {
+    return 'the browser does not render it (checkVisibility)';
+  }
+
+  let opacity = 1;
+  const faint: string[] = [];
+  for (const [index, node] of chain.entries()) {
+    const value = Number.parseFloat(styles[index]!.opacity);
+    if (!Number.isFinite(value) || value >= 1) continue;
+    opacity *= value;
+    faint.push(`${value} on ${nameOf(node, element)}`);
+  }
+  if (opacity < MIN_EFFECTIVE_OPACITY) {
+    const product = faint.length > 1 ? ` (effective ${Number(opacity.toFixed(3))})` : '';
+    return `opacity ${faint.join(' × ')}${product}`;
+  }
+
+  for (const [index, node] of chain.entries()) {
+    const style = styles[index]!;
+    if (style.transform !== 'none' && transformScale(style.transform) < 1e-6) return `scaled to zero by transform ${style.transform} on ${nameOf(node, element)}`;
+    if (scalesToZero(style.scale)) return `scaled to zero by scale ${style.scale} on ${nameOf(node, element)}`;
+  }
+
+  const own = boxOf(element.getBoundingClientRect());
+  if (tooSmall(own)) {
+    return `its box is ${px(own.right - own.left)}×${px(own.bottom - own.top)} px, too small to see (under ${MIN_VISIBLE_PX} px)`;
+  }
+
+  // What is left of the control's box after each clip on the way up; overflow clips apply only
+  // to the containing-block chain (an absolutely positioned control escapes a static wrapper).
+  const doc = element.ownerDocument;
+  let visible = own;
+  let escaping: 'absolute' | 'fixed' | undefined;
+  let fixedChain = false;
+  for (const [index, node] of chain.entries()) {
+    const style = styles[index]!;
+    const border = boxOf(node.getBoundingClientRect());
+    if (style.clipPath && style.clipPath !== 'none' && style.display !== 'contents') {
+      const clip = clipPathBox(style.clipPath, border);
+      if (!clip) return `clipped by clip-path ${style.clipPath} on ${nameOf(node, element)}, which the runtime cannot check`;
+      visible = intersect(visible, clip);
+      if (tooSmall(visible)) return `clipped away by clip-path ${style.clipPath} on ${nameOf(node, element)}`;
+    }
+    if ((style.position === 'absolute' || style.position === 'fixed') && style.clip && style.clip !== 'auto') {
+      const clip = clipRectBox(style.clip, border);
+      if (clip) {
+        visible = intersect(visible, clip);
+        if (tooSmall(visible)) return `clipped away by clip ${style.clip} on ${nameOf(node, element)}`;
+      }
+    }
+    // The root and body's overflow belongs to the viewport: the page check below covers it.
+    const isRoot = node === doc.documentElement || node === doc.body;
+    if (index > 0 && !isRoot) {
+      const isContainingBlock = escaping === undefined || containsPositioned(style, escaping === 'fixed');
+      const hasBox = style.display !== 'contents' && style.display !== 'inline';
+      if (isContainingBlock && hasBox) {
+        escaping = undefined;
+        const clipsX = style.overflowX === 'hidden' || style.overflowX === 'clip';
+        const clipsY = style.overflowY === 'hidden' || style.overflowY === 'clip';
+        const paint = /\b(paint|strict|content)\b/.test(style.contain ?? '');
+        const client = clientBox(node);
+        if (clipsX || clipsY || paint) {
+          const limit = { left: clipsX || paint ? client.left : -Infinity, right: clipsX || paint ? client.right : Infinity, top: clipsY || paint ? client.top : -Infinity, bottom: clipsY || paint ? client.bottom : Infinity };
+          visible = intersect(visible, limit);
+          if (tooSmall(visible)) {
+            const why = paint && !clipsX && !clipsY ? `contain: ${style.contain}` : `overflow ${style.overflow}`;
+            return `clipped by ${nameOf(node, element)} (${why}, ${px(client.right - client.left)}×${px(client.bottom - client.top)} px)`;
+          }
+        }
+        const scrollsX = style.overflowX === 'auto' || style.overflowX === 'scroll';
+        const scrollsY = style.overflowY === 'auto' || style.overflowY === 'scroll';
+        if (scrollsX || scrollsY) {
+          const area = scrollableArea(node, style, client);
+          const limit = { left: scrollsX ? area.left : client.left, right: scrollsX ? area.right : client.right, top: scrollsY ? area.top : client.top, bottom: scrollsY ? area.bottom : client.bottom };
+          visible = intersect(visible, limit);
+          if (tooSmall(visible)) return `outside what ${nameOf(node, element)} can be scrolled to`;
+          // Scrolled into view, the reachable part sits inside the container's padding box: the
+          // clips further up judge it there, not where the current scroll position puts it.
+          visible = intoView(visible, client);
+        }
+      }
+    }
+    // A transformed (or filtered, contained) ancestor of a fixed element makes it scroll again.
+    if (index > 0 && fixedChain && containsPositioned(style, true)) fixedChain = false;
+    if (style.position === 'fixed') {
+      escaping = 'fixed';
+      fixedChain = true;
+    } else if (style.position === 'absolute' && escaping !== 'fixed') {
+      escaping = 'absolute';
+    }
+  }
+
+  const root = doc.scrollingElement ?? doc.documentElement;
+  if (fixedChain) {
+    const viewport = { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight };
+    if (tooSmall(intersect(visible, viewport))) return 'off-screen: a fixed-position control outside the viewport';
+    return undefined;
+  }
+  const rootStyle = view.getComputedStyle(root);
+  const rtl = rootStyle.direction === 'rtl';
+  const originX = -view.scrollX;
+  const originY = -view.scrollY;
+  const width = Math.max(root.scrollWidth, root.clientWidth);
+  const left = rtl ? originX + root.clientWidth - width : originX;
+  const page = { left, top: originY, right: left + width, bottom: originY + Math.max(root.scrollHeight, root.clientHeight) };
+  if (tooSmall(intersect(visible, page))) {
+    return `off-screen: outside the page's scrollable area (at x ${px(own.left + view.scrollX)}, y ${px(own.top + view.scrollY)} px)`;
+  }
+  return undefined;
+}
