@@ -15,24 +15,18 @@ import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
 import { watchUserSubmit } from '../forms/user-submit.js';
 import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
-import { awaitDecision } from './await-decision.js';
-import type { BindingExecutor, BindingOutcome, CallContext } from './binding-executor.js';
-import { sessionExpiredReason, writeStatus } from './write-answer.js';
+import type { RuntimeConfig } from '../config.js';
+import type { FillStep } from '../forms/controls.js';
+import { PendingWrite } from '../writes/pending-write.js';
+import type { ConfirmText } from '../ui/confirm-text.js';
+import type { BindingExecutor, CallContext } from './binding-executor.js';
+import { sessionExpiredReason } from './write-answer.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 export const NAVIGATE_AFTER_RESULT_MS = 250;
 
 /** The attribute (and value) with which a form opts out of the fetch submit. */
 export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
-
-/** How the person's submit goes out. */
-type SubmitWay =
-  | { way: 'fetch'; request: { url: URL; init: RequestInit } }
-  | { way: 'native' }
-  | { way: 'site' };
-
-// One proposal per form at a time: a second call must not overwrite what the person is checking.
-const waitingForms = new WeakSet<HTMLFormElement>();
 
 function submitButtonText(form: HTMLFormElement): string {
   const button = [...readFormProperty(form, 'elements')].find((element) =>
@@ -43,29 +37,32 @@ function submitButtonText(form: HTMLFormElement): string {
 }
 
 /**
- * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
- * that its action is same-origin and that no earlier call for this form is still open, plans the
- * fill (controls.ts rules: protected, disabled, read-only and invisible controls, option values,
- * groups, and values a control would not hold as given), loads the panel, fills the form (native
- * setters + `input`/`change`), checks that every control holds what was planned (the page's own
- * handlers may rewrite a value), shows the panel next to the form and waits.
- * Resolves (never throws):
- * - `{ status: 'submitted', httpStatus }` once the person's own submit was sent by fetch and
- *   answered with any status but 419 or 403: the agent reads `httpStatus` (e.g. 422 when the
- *   site refused a field) and, for a 2xx, the runtime then follows a same-origin redirect like a
- *   navigation would (e.g. to a thank-you page);
- * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit;
- * - `{ status: 'pending' }` when the form opts out of fetch (`data-capell-submit="native"`, the
- *   browser navigates), or on `pagehide`, the call's signal aborting, or `confirmTimeoutMs`;
- * - `{ status: 'cancelled' }` on Cancel or Escape;
+ * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form
+ * and that its action is same-origin, plans the fill (controls.ts rules: protected, disabled,
+ * read-only and invisible controls, option values, groups, and values a control would not hold
+ * as given), then claims the form (writes/pending-write.ts: a proposal still open for this form
+ * is superseded, its values restored and its panel closed), loads the panel, fills the form
+ * (native setters + `input`/`change`), checks that every control holds what was planned (the
+ * page's own handlers may rewrite a value), and shows the panel next to the form.
+ * Resolves (never throws) within `writeWaitMs` (writes/write-answers.ts for the shapes):
+ * - `{ status: 'submitted', httpStatus, answer? }` once the person's own submit was sent by
+ *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
+ *   when the site refused a field; `answer` is the site's JSON answer, bounded); for a 2xx the
+ *   runtime then follows a same-origin redirect like a navigation would;
+ * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit, or
+ *   the form opts out of fetch (`data-capell-submit="native"`: the browser sends it and navigates);
+ * - `{ status: 'cancelled' | 'expired' | 'superseded' | 'aborted', next }` (superseded with
+ *   `supersededBy`) when the proposal ended without being sent;
+ * - `{ status: 'awaiting_person', writeId, expiresAt, next }` when the person has not decided
+ *   within `writeWaitMs` (or `sending` while the site has not answered); `capell.write.status`
+ *   then tells the outcome;
  * - `ok: false` with a reason naming the field or rule for anything refused before the panel
- *   opens (then the form holds the person's values, as before the call); with "form #id is
- *   already waiting…" for a second call while one is open (it changes nothing); with "the
- *   session expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's
- *   fetch submit got 419 or 403 (write-answer.ts, as for write endpoints); or when the sent
- *   submit got no answer.
- * On cancel, abort and timeout the person's own values are put back (fill.ts: a control is put
- * back while it still holds what the fill stored in it).
+ *   opens (then the form holds the person's values, as before the call); with "the session
+ *   expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's fetch submit
+ *   got 419 or 403 (write-answer.ts); or when the sent submit got no answer.
+ * When a proposal ends without being sent the person's own values are put back (fill.ts: a
+ * control is put back while it still holds what the fill stored in it), except when the page is
+ * left.
  */
 export const executeForm: BindingExecutor = async (spec, input, context) => {
   const { config } = context;
@@ -78,94 +75,109 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
   }
-  if (waitingForms.has(form)) return { ok: false, reason: `${spec.name}: form #${id} is already waiting for the person to check an earlier proposal` };
-  // Marked before the first await: two calls started together would otherwise both pass the
-  // check above while the panel loads, and both fill the form and open a panel.
-  waitingForms.add(form);
-  try {
-    return await proposeFill(spec, input, context, form);
-  } finally {
-    waitingForms.delete(form);
-  }
+  const text = readConfirmText(context.messages);
+  // Planned before the form is claimed: a call refused for its input leaves an open proposal alone.
+  const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
+  if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
+  // Claimed before the first await: two calls started together never both fill and open a panel.
+  const write = new PendingWrite({ config, tool: spec.name, slot: form, signal: context.signal, stopSignal: context.stopSignal });
+  const refused = await proposeFill(spec, context, form, plan.steps, plan.proposed, write);
+  return refused ? write.failed(refused) : write.answer();
 };
 
-/** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
-async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement): Promise<BindingOutcome> {
+/**
+ * executeForm once the form is claimed: loads the panel, fills, shows the proposal and arms the
+ * person's submit. @returns a refusal reason, or undefined once the proposal is open (or the
+ * write ended while the panel loaded: then nothing was filled).
+ */
+async function proposeFill(
+  spec: ToolSpec, { config, messages }: CallContext, form: HTMLFormElement,
+  steps: FillStep[], proposed: { label: string; value: string }[], write: PendingWrite,
+): Promise<string | undefined> {
   const doc = config.document;
   const id = spec.binding.target;
   const text = readConfirmText(messages);
-  const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
-  if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
   let panel: Awaited<ReturnType<typeof createConfirmPanel>>;
   try {
     panel = await createConfirmPanel(doc);
   } catch (error) {
-    return { ok: false, reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled` };
+    return `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled`;
   }
-  if (signal.aborted) return writeStatus({ status: 'pending' });
+  if (!write.live) return undefined;
 
-  const filled = fillControls(plan.steps);
+  const filled = fillControls(steps);
   // The panel lists the plan; it may only be shown when the form holds exactly that.
-  const [unheld] = unheldSteps(plan.steps);
+  const [unheld] = unheldSteps(steps);
   if (unheld) {
     restoreControls(filled);
-    return {
-      ok: false,
-      reason: `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`,
-    };
+    return `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`;
   }
   form.after(panel);
   const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
-  const decision = await awaitDecision<SubmitWay>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
-    void panel.present({
-      mode: 'form',
-      words: {
-        title: text.confirmTitle,
-        intro: text.confirmForm,
-        hint: fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }),
-        send: text.confirmSend,
-        cancel: text.confirmCancel,
-        close: text.confirmClose,
-      },
-      items: plan.proposed.map(({ label, value }) => ({ label, value })),
-    }, { onCancel: cancel });
-    return watchUserSubmit(form, (event) => {
-      // Runs inside the person's submit event: what happens to it is decided now.
-      if (event.defaultPrevented) return decide({ way: 'site' });
-      const request = optsOut ? undefined : toFormRequest(form, event.submitter);
-      if (!request) return decide({ way: 'native' });
-      event.preventDefault();
-      // A submit button's own formaction may point elsewhere: that submit is blocked, not sent.
-      if (request.url.origin !== config.origin) return;
-      decide({ way: 'fetch', request });
-    });
-  });
-
-  if (decision.kind === 'cancelled' || decision.kind === 'pending') {
+  let stopWatching = (): void => undefined;
+  write.open((why) => {
+    stopWatching();
     // Leaving the page: nothing to put back, and the form may be restored by the back/forward cache.
-    if (!(decision.kind === 'pending' && decision.why === 'pagehide')) restoreControls(filled);
-    panel.close(decision.kind === 'cancelled' ? 'cancelled' : 'withdrawn');
-    return writeStatus({ status: decision.kind });
-  }
-  const { value } = decision;
-  if (value.way === 'native') {
-    panel.close('sent');
-    return writeStatus({ status: 'pending' });
-  }
-  if (value.way === 'site') {
-    panel.close('sent');
-    return writeStatus({ status: 'submitted' });
-  }
-  const sent = await sendFormRequest(value.request, config.timeoutMs);
+    if (why !== 'left') restoreControls(filled);
+    panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn');
+  });
+  void panel.present({
+    mode: 'form',
+    words: {
+      title: text.confirmTitle,
+      intro: text.confirmForm,
+      hint: fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }),
+      send: text.confirmSend,
+      cancel: text.confirmCancel,
+      close: text.confirmClose,
+    },
+    ...(write.replaced ? { notice: text.confirmReplaced } : {}),
+    items: proposed.map(({ label, value }) => ({ label, value })),
+  }, { onCancel: () => write.end('cancelled') });
+  stopWatching = watchUserSubmit(form, (event) => {
+    // Runs inside the person's submit event: what happens to it is decided now.
+    if (event.defaultPrevented) return sentBySite(write, panel, stopWatching);
+    const request = optsOut ? undefined : toFormRequest(form, event.submitter);
+    // The browser submits natively and navigates: the page (and this record) goes with it.
+    if (!request) return sentBySite(write, panel, stopWatching);
+    event.preventDefault();
+    // A submit button's own formaction may point elsewhere: that submit is blocked, not sent.
+    if (request.url.origin !== config.origin) return;
+    if (!write.send()) return;
+    stopWatching();
+    void sendPersonSubmit(spec, config, text, panel, request, write);
+  });
+  return undefined;
+}
+
+/** The person's submit went out without the runtime (the site's script, or natively). */
+function sentBySite(write: PendingWrite, panel: Awaited<ReturnType<typeof createConfirmPanel>>, stopWatching: () => void): void {
+  if (!write.send()) return;
+  stopWatching();
+  panel.close('sent');
+  write.submitted();
+}
+
+/** Sends the person's submit with fetch and records how the site answered. */
+async function sendPersonSubmit(
+  spec: ToolSpec, config: RuntimeConfig, text: ConfirmText, panel: Awaited<ReturnType<typeof createConfirmPanel>>,
+  request: { url: URL; init: RequestInit }, write: PendingWrite,
+): Promise<void> {
+  const doc = config.document;
+  const sent = await sendFormRequest(request, config.timeoutMs);
   if (!sent.ok) {
     void panel.showOutcome(sent.reason);
-    return { ok: false, reason: `${spec.name}: ${sent.reason}` };
+    write.failed(`${spec.name}: ${sent.reason}`);
+    return;
   }
   const accepted = sent.httpStatus >= 200 && sent.httpStatus < 300;
   void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(sent.httpStatus) }));
   // The site refused the person's session: the agent must not read that as "submitted".
-  const expired = sessionExpiredReason(sent.httpStatus, `${value.request.url.pathname}${value.request.url.search}`);
-  if (expired) return { ok: false, reason: `${spec.name}: ${expired}` };
+  const expired = sessionExpiredReason(sent.httpStatus, `${request.url.pathname}${request.url.search}`);
+  if (expired) {
+    write.failed(`${spec.name}: ${expired}`, sent.httpStatus);
+    return;
+  }
   if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
@@ -174,5 +186,5 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   }
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).
-  return writeStatus({ status: 'submitted', httpStatus: sent.httpStatus });
+  write.submitted({ httpStatus: sent.httpStatus, answer: sent.answer, answerNote: sent.answerNote });
 }

@@ -30,12 +30,14 @@ export interface ConfirmWriteWords {
  * What the panel shows. `mode: 'form'`: the agent filled a form; the person sends it with the
  * form's own submit button, so the panel has only Cancel. `mode: 'request'`: a write endpoint;
  * the panel's own Send button is the send control, and `request` previews it (`POST /path`).
+ * `notice`: said above everything else, e.g. that this proposal replaces an earlier one.
  */
 export interface ConfirmWriteProposal {
   mode: 'form' | 'request';
   words: ConfirmWriteWords;
   items: ConfirmWriteItem[];
   request?: string;
+  notice?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export interface ConfirmWriteHandlers {
  *   runtime never acts on events.
  * @csspart panel - the dialog box
  * @csspart heading - its heading (the accessible name)
+ * @csspart notice - a notice about this proposal (e.g. it replaces an earlier one)
  * @csspart intro - what the person is asked to do
  * @csspart hint - where the form's send button is (form mode)
  * @csspart request - the request preview (request mode)
@@ -128,7 +131,7 @@ export class CapellConfirmWrite extends LitElement {
     button:focus-visible { outline: 3px solid var(--capell-confirm-accent, #1f5f8b); outline-offset: 2px; }
     /* The live region is for screen readers; what it says is also visible in the panel. */
     .status { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
-    .outcome { font-weight: 600; }
+    .outcome, .notice { font-weight: 600; }
   `;
 
   /** What the panel shows; set by `present()`. */
@@ -165,7 +168,7 @@ export class CapellConfirmWrite extends LitElement {
     // A live region announces changes, not content present when it appears: write it a moment later.
     clearTimeout(this.#announceTimer);
     this.#announceTimer = setTimeout(() => {
-      this.announcement = [proposal.words.title, proposal.words.intro, proposal.words.hint].filter(Boolean).join(' ');
+      this.announcement = [proposal.words.title, proposal.notice, proposal.words.intro, proposal.words.hint].filter(Boolean).join(' ');
     }, ANNOUNCE_DELAY_MS);
   }
 
@@ -224,6 +227,7 @@ export class CapellConfirmWrite extends LitElement {
     const done = this.outcome !== undefined;
     return html`<section part="panel" role="dialog" aria-labelledby="heading" tabindex="-1" @keydown=${this.#keydown}>
       <h2 id="heading" part="heading">${words.title}</h2>
+      ${proposal.notice ? html`<p class="notice" part="notice">${proposal.notice}</p>` : nothing}
       <p part="intro">${words.intro}</p>
       ${proposal.request ? html`<p part="request"><code>${proposal.request}</code></p>` : nothing}
       <dl part="list">${proposal.items.map((item) => html`<div part="item"><dt part="label">${item.label}</dt><dd part="value">${item.value}</dd></div>`)}</dl>

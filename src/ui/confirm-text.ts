@@ -24,6 +24,8 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmSent: 'Sent.',
   /** After sending, when the site did not accept it; `{status}` is the HTTP status. */
   confirmFailed: 'The site did not accept it (HTTP {status}).',
+  /** Shown when a new proposal replaced one the person had on screen (its input protection restarts). */
+  confirmReplaced: 'This replaces the assistant’s earlier proposal.',
   /** A checkbox the agent checks / leaves unchecked. */
   confirmYes: 'Yes',
   confirmNo: 'No',
