@@ -4,9 +4,7 @@
  * README can quote the same sentences.
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
-
-/** The name of the runtime's own read-only tool that answers a write's outcome. */
-export const WRITE_STATUS_TOOL = 'capell.write.status';
+import { WRITE_STATUS_TOOL } from './status-tool.js';
 
 /**
  * Final statuses, one word each:
