@@ -30,6 +30,11 @@ export class WriteRegistry {
     return this.#records.get(writeId);
   }
 
+  /** Every record kept, oldest first (read them, do not change them). */
+  all(): WriteRecord[] {
+    return [...this.#records.values()];
+  }
+
   /** Adds a new record; beyond MAX_WRITE_RECORDS the oldest final record (else the oldest) goes. */
   add(record: WriteRecord): void {
     this.#records.set(record.writeId, record);
