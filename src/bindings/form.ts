@@ -116,9 +116,10 @@ async function proposeFill(
   const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
   let stopWatching = (): void => undefined;
   write.open((why) => {
-    stopWatching();
     // Leaving the page: nothing to put back, and the form may be restored by the back/forward cache.
+    // The submit watch stays on while restoring: a site's change handler may try to submit.
     if (why !== 'left') restoreControls(filled);
+    stopWatching();
     panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn');
   });
   void panel.present({

@@ -24,7 +24,7 @@ export const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
 export function createWriteStatusTool(config: RuntimeConfig, stopSignal: AbortSignal): WebMCPTool {
   return {
     name: WRITE_STATUS_TOOL,
-    description: 'Tells the outcome of a write call that answered "awaiting_person": submitted (with httpStatus and the site\'s answer), failed, cancelled, expired, superseded or aborted. Give waitMs to wait for the person\'s decision.',
+    description: 'The outcome of a write call that answered awaiting_person, by its writeId; waitMs waits for the person\'s decision.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -28,15 +28,15 @@ export type OpenWriteStatus = 'awaiting_person' | 'sending';
 /** Any status of a write. */
 export type WriteStatusName = FinalWriteStatus | OpenWriteStatus;
 
-/** The `next` sentences, by status (`{tool}` is the status tool, `{id}` a writeId). */
+/** The one-sentence `next` step of every status but `submitted`. */
 export const NEXT_STEPS = {
   awaiting_person: `The person has the proposal on screen; call ${WRITE_STATUS_TOOL} with this writeId to learn the outcome.`,
   sending: `The person sent it and the site has not answered yet; call ${WRITE_STATUS_TOOL} with this writeId to learn the outcome.`,
-  failed: 'The site did not take it; tell the person the reason and call the tool again only if they ask.',
-  cancelled: 'The person cancelled it and nothing was sent; propose again only if the person asks.',
-  expired: 'The person did not decide before it expired, nothing was sent and their values were restored; propose again only if the person still wants it.',
-  superseded: `A newer proposal replaced this one and nothing was sent for it; call ${WRITE_STATUS_TOOL} with supersededBy to follow the newer one.`,
-  aborted: 'The call was withdrawn before the person decided (aborted, the runtime stopped, or the page was left) and nothing was sent; call the tool again if still needed.',
+  failed: 'It did not go through (see reason); call the tool again only if the person asks.',
+  cancelled: 'The person cancelled and nothing was sent; propose again only if the person asks.',
+  expired: 'The person did not decide in time, nothing was sent and their values were restored; propose again only if they still want it.',
+  superseded: `A newer proposal replaced this one and nothing was sent for it; follow supersededBy with ${WRITE_STATUS_TOOL}.`,
+  aborted: 'The proposal was withdrawn before the person decided and nothing was sent; call the tool again if still needed.',
 } as const satisfies Record<Exclude<WriteStatusName, 'submitted'>, string>;
 
 /**
