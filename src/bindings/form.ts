@@ -6,19 +6,17 @@
  * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
  * auto-submit them."
  */
+import type { RuntimeConfig } from '../config.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
-import { planFill } from '../forms/controls.js';
+import { planFill, type FillStep } from '../forms/controls.js';
 import { fillControls, restoreControls, unheldSteps } from '../forms/fill.js';
 import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
 import { watchUserSubmit } from '../forms/user-submit.js';
-import { fillPlaceholders, readConfirmText } from '../ui/confirm-text.js';
+import { fillPlaceholders, readConfirmText, type ConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
-import type { RuntimeConfig } from '../config.js';
-import type { FillStep } from '../forms/controls.js';
 import { PendingWrite } from '../writes/pending-write.js';
-import type { ConfirmText } from '../ui/confirm-text.js';
 import type { BindingExecutor, CallContext } from './binding-executor.js';
 import { sessionExpiredReason } from './write-answer.js';
 
