@@ -15,13 +15,24 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 export const MAX_TIMEOUT_MS = 600_000;
 
 /**
- * How long a write call waits for the person to send or cancel what the agent prepared, in ms
- * (5 minutes). Then the call resolves `{ status: "pending" }` and the agent's values are taken back.
+ * How long a write's proposal stays open for the person to send or cancel, in ms (5 minutes).
+ * Then it expires: the person's values are put back, the panel closes, and its writeId's status
+ * becomes `expired`.
  */
 export const DEFAULT_CONFIRM_TIMEOUT_MS = 300_000;
 
 /** Longest confirmation wait accepted, in ms (1 hour). */
 export const MAX_CONFIRM_TIMEOUT_MS = 3_600_000;
+
+/**
+ * How long a write call itself waits for the person's decision before it answers
+ * `{ status: "awaiting_person", writeId, expiresAt, next }`, in ms (10 s: below the 20–60 s after
+ * which MCP clients give up on a call). The proposal stays open until `confirmTimeoutMs`.
+ */
+export const DEFAULT_WRITE_WAIT_MS = 10_000;
+
+/** Longest write call wait accepted, in ms (10 minutes). */
+export const MAX_WRITE_WAIT_MS = 600_000;
 
 /** `'warn'`: rejections go to `console.warn` (only when WebMCP is present); `'silent'`: never. */
 export type LogLevel = 'warn' | 'silent';
@@ -37,8 +48,10 @@ export type AuditOption = 'warning' | 'error';
  * - `timeoutMs`: per-request timeout of read calls, in ms, 1–600000. @default 15000
  * - `log`: `'warn'` or `'silent'`. @default 'warn'
  * - `audit`: level of the Report's audit entries, `'warning'` or `'error'`. @default 'warning'
- * - `confirmTimeoutMs`: how long a write call waits for the person to send or cancel, in ms,
- *   1–3600000; then it resolves `{ status: "pending" }`. @default 300000
+ * - `confirmTimeoutMs`: how long a write's proposal stays open for the person to send or cancel,
+ *   in ms, 1–3600000; then it expires (values restored, panel closed). @default 300000
+ * - `writeWaitMs`: how long a write call waits for the person's decision before it answers
+ *   `awaiting_person` with a writeId (see `capell.write.status`), in ms, 1–600000. @default 10000
  */
 export interface RuntimeOptions {
   document?: Document;
@@ -47,6 +60,7 @@ export interface RuntimeOptions {
   log?: LogLevel;
   audit?: AuditOption;
   confirmTimeoutMs?: number;
+  writeWaitMs?: number;
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -60,6 +74,7 @@ export interface RuntimeConfig {
   log: LogLevel;
   audit: AuditOption;
   confirmTimeoutMs: number;
+  writeWaitMs: number;
 }
 
 function originOf(doc: Document): string {
@@ -71,6 +86,7 @@ function originOf(doc: Document): string {
 const MS_OPTIONS = {
   timeoutMs: [DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS],
   confirmTimeoutMs: [DEFAULT_CONFIRM_TIMEOUT_MS, MAX_CONFIRM_TIMEOUT_MS],
+  writeWaitMs: [DEFAULT_WRITE_WAIT_MS, MAX_WRITE_WAIT_MS],
 } as const;
 
 /** The options that take one of a few words; the first is the default. */
@@ -112,8 +128,8 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
 
 /**
  * Reads `data-*` configuration from the runtime's own `<script>` element:
- * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`
- * (each the dataset name of the option it sets).
+ * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
+ * `data-write-wait-ms` (each the dataset name of the option it sets).
  * @returns the options; values are checked later by `normaliseOptions`.
  */
 export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {

@@ -13,6 +13,7 @@ import { findHost, registerWithHost, type WebMCPTool } from './host.js';
 import { createExecute } from './tool-execute.js';
 import type { Report } from './report.js';
 import { readCapellIslands, type IslandReading } from './sources/capell-islands.js';
+import { createWriteStatusTool, WRITE_STATUS_OWNER, WRITE_STATUS_TOOL } from './writes/status-tool.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -52,13 +53,16 @@ const ACTIVE_RUNTIME = Symbol.for('capell-webmcp.runtime');
 
 type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
 
-/** Normalises every declaration read from the sources; the first declaration of a name wins. */
+/**
+ * Normalises every declaration read from the sources; the first declaration of a name wins, and
+ * the runtime's own `capell.write.status` is always first (a declaration of it is a duplicate).
+ */
 async function collectSpecs(
   config: RuntimeConfig, reading: IslandReading, slice: () => Promise<void> | undefined,
 ): Promise<{ specs: ToolSpec[]; rejected: PendingRejection[] }> {
   const rejected = [...reading.rejected];
   const specs: ToolSpec[] = [];
-  const owners = new Map<string, string>();
+  const owners = new Map<string, string>([[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]);
   for (const { declaration, source, messages } of reading.declarations) {
     await slice();
     let result: ReturnType<typeof checkCapellDeclaration>;
@@ -134,9 +138,19 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
     registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal, reading.messages), controller.signal)
       .then((outcome) => ({ spec, outcome })));
   }
+  let writes = 0;
   for (const { spec, outcome } of await Promise.all(registrations)) {
-    if (outcome.ok) registered.push(spec.name);
-    else rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });
+    if (outcome.ok) {
+      registered.push(spec.name);
+      if (spec.effect === 'write') writes += 1;
+    } else rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });
+  }
+  // The runtime's own tool, not a declaration: Report.registered lists only the site's tools.
+  if (writes > 0 && !stopController.signal.aborted) {
+    const controller = new AbortController();
+    controllers.push(controller);
+    const outcome = await registerWithHost(found.host, createWriteStatusTool(config, stopController.signal), controller.signal);
+    if (!outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [outcome.reason] });
   }
   const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
   if (config.log === 'warn') {

@@ -35,16 +35,26 @@ function rangeSchema(description) {
 /** Keys of the confirmation panel's text in the island's `messages` (capell-webmcp's panel). */
 const CONFIRM_MESSAGE_KEYS = /** @type {const} */ ([
   'confirmForm', 'confirmTitle', 'confirmSendHint', 'confirmRequest', 'confirmSend', 'confirmCancel',
-  'confirmClose', 'confirmSent', 'confirmFailed', 'confirmYes', 'confirmNo',
+  'confirmClose', 'confirmSent', 'confirmFailed', 'confirmYes', 'confirmNo', 'confirmReplaced',
   'confirmFormName', 'confirmPersonValue', 'confirmAgentValue', 'confirmUseAgentValue', 'confirmRefused',
   'confirmReasonTooSoon', 'confirmReasonPanelHidden', 'confirmReasonControlHidden', 'confirmReasonChanged',
 ]);
 
-/** What a write tool answers: the status of the person's decision (capell-webmcp). */
+/**
+ * What a write tool answers: the person's decision, or `awaiting_person` with a writeId for
+ * `capell.write.status` (capell-webmcp README, "Write calls never hang the agent").
+ */
 const WRITE_STATUS = {
   type: 'object',
   required: ['status'],
-  properties: { status: { enum: ['submitted', 'cancelled', 'pending'] }, httpStatus: { type: 'integer' } },
+  properties: {
+    status: { enum: ['submitted', 'cancelled', 'expired', 'superseded', 'aborted', 'awaiting_person', 'sending'] },
+    httpStatus: { type: 'integer' },
+    writeId: { type: 'string' },
+    expiresAt: { type: 'string' },
+    supersededBy: { type: 'string' },
+    next: { type: 'string' },
+  },
 };
 
 /**

@@ -6,35 +6,27 @@
  * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
  * auto-submit them."
  */
+import type { RuntimeConfig } from '../config.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
-import { planFill } from '../forms/controls.js';
+import { planFill, type FillStep } from '../forms/controls.js';
 import { fillControls, restoreControls, unheldSteps, type FillRecord } from '../forms/fill.js';
+import { readFormOptOutReason } from '../forms/form-opt-out.js';
 import { readFormProperty } from '../forms/form-property.js';
 import { nativeFormToolReason } from '../forms/native-form.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from '../forms/proposal-items.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
-import { readFormOptOutReason } from '../forms/form-opt-out.js';
-import { armSubmitGuard, readUnguardableReason, type SubmitGuard, type SubmitGuardOptions } from '../forms/submit-guard.js';
-import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-text.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from '../forms/submit-guard.js';
+import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
-import { awaitDecision } from './await-decision.js';
-import type { BindingExecutor, BindingOutcome, CallContext } from './binding-executor.js';
-import { sessionExpiredReason, writeStatus } from './write-answer.js';
+import { PendingWrite } from '../writes/pending-write.js';
+import type { BindingExecutor, CallContext } from './binding-executor.js';
+import { sessionExpiredReason } from './write-answer.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 export const NAVIGATE_AFTER_RESULT_MS = 250;
 
 /** The attribute (and value) with which a form opts out of the fetch submit. */
 export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
-
-/** How the person's submit goes out. */
-type SubmitWay =
-  | { way: 'fetch'; request: { url: URL; init: RequestInit } }
-  | { way: 'native' }
-  | { way: 'site' };
-
-// One proposal per form at a time: a second call must not overwrite what the person is checking.
-const waitingForms = new WeakSet<HTMLFormElement>();
 
 function submitButtonText(form: HTMLFormElement): string {
   const button = [...readFormProperty(form, 'elements')].find((element) =>
@@ -44,40 +36,46 @@ function submitButtonText(form: HTMLFormElement): string {
   return button?.textContent?.replace(/\s+/g, ' ').trim() || 'Submit';
 }
 
+/** The panel element (loaded with the write chunk). */
+type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
+
 /**
  * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
  * that its action is same-origin, that the site did not opt it out (`data-agent-tools="none"`,
- * form-opt-out.ts), that it submits in this page (no other `target`, submit-guard.ts) and that
- * no earlier call for this form is still open, plans the
- * fill (controls.ts rules: protected, disabled, read-only and invisible controls, option values,
- * groups, and values a control would not hold as given), loads the panel, arms the submit guard
- * (held until one task after the last restore: no fill or restore event, `form.submit()` or
- * script submit sends the form), fills the form (native
- * setters + `input`/`change`) except the controls the person already changed from their default
- * (their value stays; the panel shows it beside the agent's with "Use the assistant's value"),
- * checks that every filled control holds what was planned (the page's own handlers may rewrite a
- * value), shows the panel (top layer, naming the form, which is scrolled into view) and waits.
- * The panel follows the form's `input`/`change` events; a person's submit counts only when it
- * passes the panel's consent check (`consentRefusal`: visible, unoccluded, still for
+ * form-opt-out.ts) and that it submits in this page (no other `target`, submit-guard.ts), plans
+ * the fill (controls.ts rules: protected, disabled, read-only and invisible controls, option
+ * values, groups, and values a control would not hold as given), then claims the form
+ * (writes/pending-write.ts: a proposal still open for this form is superseded, its values
+ * restored and its panel closed), loads the panel, arms the submit guard (held from before the
+ * first fill until one task after the last restore or the person's send: no fill or restore
+ * event, `form.submit()` or script submit sends the form), fills the form (native setters +
+ * `input`/`change`) except the controls the person already changed from their default (their
+ * value stays; the panel shows it beside the agent's with "Use the assistant's value"), checks
+ * that every filled control holds what was planned (the page's own handlers may rewrite a
+ * value), and shows the panel (top layer, naming the form, which is scrolled into view). The
+ * panel follows the form's `input`/`change` events; a person's submit counts only when it passes
+ * the panel's consent check (`consentRefusal`: visible, unoccluded, still for
  * INPUT_PROTECTION_MS) and the form still holds what the panel shows; otherwise that submit is
- * prevented, the panel says why and the call keeps waiting.
- * Resolves (never throws):
- * - `{ status: 'submitted', httpStatus }` once the person's own submit was sent by fetch and
- *   answered with any status but 419 or 403: the agent reads `httpStatus` (e.g. 422 when the
- *   site refused a field) and, for a 2xx, the runtime then follows a same-origin redirect like a
- *   navigation would (e.g. to a thank-you page);
- * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit;
- * - `{ status: 'pending' }` when the form opts out of fetch (`data-capell-submit="native"`, the
- *   browser navigates), or on `pagehide`, the call's signal aborting, or `confirmTimeoutMs`;
- * - `{ status: 'cancelled' }` on Cancel or Escape;
+ * prevented, the panel says why and the proposal stays open.
+ * Resolves (never throws) within `writeWaitMs` (writes/write-answers.ts for the shapes):
+ * - `{ status: 'submitted', httpStatus, answer? }` once the person's own submit was sent by
+ *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
+ *   when the site refused a field; `answer` is the site's JSON answer, bounded); for a 2xx the
+ *   runtime then follows a same-origin redirect like a navigation would;
+ * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit, or
+ *   the form opts out of fetch (`data-capell-submit="native"`: the browser sends it and navigates);
+ * - `{ status: 'cancelled' | 'expired' | 'superseded' | 'aborted', next }` (superseded with
+ *   `supersededBy`) when the proposal ended without being sent;
+ * - `{ status: 'awaiting_person', writeId, expiresAt, next }` when the person has not decided
+ *   within `writeWaitMs` (or `sending` while the site has not answered); `capell.write.status`
+ *   then tells the outcome;
  * - `ok: false` with a reason naming the field or rule for anything refused before the panel
- *   opens (then the form holds the person's values, as before the call); with "form #id is
- *   already waiting…" for a second call while one is open (it changes nothing); with "the
- *   session expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's
- *   fetch submit got 419 or 403 (write-answer.ts, as for write endpoints); or when the sent
- *   submit got no answer.
- * On cancel, abort and timeout the person's own values are put back (fill.ts: a control is put
- * back while it still holds what the fill stored in it).
+ *   opens (then the form holds the person's values, as before the call); with "the session
+ *   expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's fetch submit
+ *   got 419 or 403 (write-answer.ts); or when the sent submit got no answer.
+ * When a proposal ends without being sent the person's own values are put back (fill.ts: a
+ * control is put back while it still holds what the fill stored in it), except when the page is
+ * left.
  */
 export const executeForm: BindingExecutor = async (spec, input, context) => {
   const { config } = context;
@@ -94,35 +92,35 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (optedOut) return { ok: false, reason: `${spec.name}: ${optedOut}` };
   const unguardable = readUnguardableReason(form);
   if (unguardable) return { ok: false, reason: `${spec.name}: ${unguardable}` };
-  if (waitingForms.has(form)) return { ok: false, reason: `${spec.name}: form #${id} is already waiting for the person to check an earlier proposal` };
-  // Marked before the first await: two calls started together would otherwise both pass the
-  // check above while the panel loads, and both fill the form and open a panel.
-  waitingForms.add(form);
-  // Armed by proposeFill right before the first fill; disarmed here, after the last restore (and
-  // after the person's submit was sent), so no fill or restore event can submit the form.
-  let guard: SubmitGuard | undefined;
-  try {
-    return await proposeFill(spec, input, context, form, (options) => (guard = armSubmitGuard(form, options)));
-  } finally {
-    waitingForms.delete(form);
-    void guard?.disarm();
-  }
+  const text = readConfirmText(context.messages);
+  // Planned before the form is claimed: a call refused for its input leaves an open proposal alone.
+  const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
+  if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
+  // Claimed before the first await: two calls started together never both fill and open a panel.
+  const write = new PendingWrite({ config, tool: spec.name, slot: form, signal: context.signal, stopSignal: context.stopSignal });
+  const refused = await proposeFill(spec, context, form, plan, write);
+  return refused ? write.failed(refused) : write.answer();
 };
 
-/** executeForm once the form is found, allowed and marked as waiting (the caller unmarks it). */
-async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { config, signal, messages }: CallContext, form: HTMLFormElement, armGuard: (options: SubmitGuardOptions) => SubmitGuard): Promise<BindingOutcome> {
+/**
+ * executeForm once the form is claimed: loads the panel, arms the guard, fills, shows the
+ * proposal and connects the person's submit. @returns a refusal reason, or undefined once the
+ * proposal is open (or the write ended while the panel loaded: then nothing was filled).
+ */
+async function proposeFill(
+  spec: ToolSpec, { config, messages }: CallContext, form: HTMLFormElement,
+  plan: { steps: FillStep[]; proposed: { key: string; label: string; value: string }[] }, write: PendingWrite,
+): Promise<string | undefined> {
   const doc = config.document;
   const id = spec.binding.target;
   const text = readConfirmText(messages);
-  const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
-  if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
-  let panel: Awaited<ReturnType<typeof createConfirmPanel>>;
+  let panel: Panel;
   try {
     panel = await createConfirmPanel(doc);
   } catch (error) {
-    return { ok: false, reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled` };
+    return `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled`;
   }
-  if (signal.aborted) return writeStatus({ status: 'pending' });
+  if (!write.live) return undefined;
 
   // A control the person already changed keeps their value (issue 7): the panel shows theirs
   // beside the agent's, and only "Use the assistant's value" fills it.
@@ -131,7 +129,7 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
   // The panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
   // Enter the control is the field that had it, for a click the submit button.
-  const guard = armGuard({
+  const guard: SubmitGuard = armSubmitGuard(form, {
     consentCheck: (control, gesture) => panel.consentRefusal(
       gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture),
   });
@@ -140,100 +138,115 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   const [unheld] = unheldSteps(agentSteps);
   if (unheld) {
     restoreControls(filled);
-    return {
-      ok: false,
-      reason: `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`,
-    };
+    void guard.disarm();
+    return `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`;
   }
   const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
   const words = panelWords(text, fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }));
-  const checkboxWords = { yes: text.confirmYes, no: text.confirmNo };
-  const readItems = () => readProposalItems(plan.steps, plan.proposed, checkboxWords);
-  const decision = await awaitDecision<SubmitWay>({ signal, timeoutMs: config.confirmTimeoutMs, view: doc.defaultView ?? window }, (decide, cancel) => {
-    // What the panel shows now; a submit is refused when the form no longer holds it.
-    let shown: ProposalItem[] = readItems();
-    let filling = false;
-    const show = () => panel.present({ mode: 'form', words, formName: readFormName(form), items: shown }, handlers);
-    const handlers = {
-      onCancel: cancel,
-      onUseAgentValue: (index: number) => {
-        const key = plan.proposed[index]?.key;
-        filling = true;
-        try {
-          filled.push(...fillControls(plan.steps.filter((step) => step.key === key)));
-        } finally {
-          filling = false;
-        }
-        shown = readItems();
-        void show();
-      },
-    };
-    // The person edits the form (or the page's script does, with events): the panel follows,
-    // and its input protection starts over.
-    const onEdit = () => {
-      if (filling) return;
-      const now = readItems();
-      if (isSameItems(now, shown)) return;
+  const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
+  // What the panel shows now; a submit is refused when the form no longer holds it.
+  let shown: ProposalItem[] = readItems();
+  let filling = false;
+  const notice = write.replaced ? { notice: text.confirmReplaced } : {};
+  const handlers = {
+    onCancel: () => write.end('cancelled'),
+    onUseAgentValue: (index: number) => {
+      const key = plan.proposed[index]?.key;
+      filling = true;
+      try {
+        filled.push(...fillControls(plan.steps.filter((step) => step.key === key)));
+      } finally {
+        filling = false;
+      }
+      shown = readItems();
+      void show();
+    },
+  };
+  const show = () => panel.present({ mode: 'form', words, formName: readFormName(form), items: shown, ...notice }, handlers);
+  // The person edits the form (or the page's script does, with events): the panel follows,
+  // and its input protection starts over.
+  const onEdit = () => {
+    if (filling) return;
+    const now = readItems();
+    if (isSameItems(now, shown)) return;
+    shown = now;
+    void show();
+  };
+  let stopWatching = (): void => undefined;
+  const stopFollowing = () => {
+    stopWatching();
+    form.removeEventListener('input', onEdit, true);
+    form.removeEventListener('change', onEdit, true);
+  };
+  write.open((why) => {
+    stopFollowing();
+    // Leaving the page: nothing to put back, and the form may be restored by the back/forward
+    // cache. The guard stays armed while restoring: a site's change handler may try to submit.
+    if (why !== 'left') restoreControls(filled);
+    panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn');
+    void guard.disarm();
+  });
+  void show();
+  panel.trackControls(readSubmitControls(form));
+  form.scrollIntoView({ block: 'nearest' });
+  form.addEventListener('input', onEdit, true);
+  form.addEventListener('change', onEdit, true);
+  // The guard already refused (and the panel showed why) any submit the consent check refused.
+  stopWatching = guard.connect((event) => {
+    // Runs inside the person's submit event: what happens to it is decided now.
+    if (event.defaultPrevented) return sentBySite(write, panel, stopFollowing, guard);
+    const now = readItems();
+    if (!isSameItems(now, shown)) {
+      // Sent would be what the panel did not show: refused, and the panel shows it now.
+      event.preventDefault();
       shown = now;
       void show();
-    };
-    void show();
-    panel.trackControls(readSubmitControls(form));
-    form.scrollIntoView({ block: 'nearest' });
-    form.addEventListener('input', onEdit, true);
-    form.addEventListener('change', onEdit, true);
-    // The guard already refused (and the panel showed why) any submit the consent check refused.
-    const stopWatching = guard.connect((event) => {
-      // Runs inside the person's submit event: what happens to it is decided now.
-      if (event.defaultPrevented) return decide({ way: 'site' });
-      const now = readItems();
-      if (!isSameItems(now, shown)) {
-        // Sent would be what the panel did not show: refused, and the panel shows it now.
-        event.preventDefault();
-        shown = now;
-        void show();
-        panel.refuse(text.confirmReasonChanged);
-        return;
-      }
-      const request = optsOut ? undefined : toFormRequest(form, event.submitter);
-      if (!request) return decide({ way: 'native' });
-      event.preventDefault();
-      // A submit button's own formaction may point elsewhere: that submit is blocked, not sent.
-      if (request.url.origin !== config.origin) return;
-      decide({ way: 'fetch', request });
-    });
-    return () => {
-      stopWatching();
-      form.removeEventListener('input', onEdit, true);
-      form.removeEventListener('change', onEdit, true);
-    };
+      panel.refuse(text.confirmReasonChanged);
+      return;
+    }
+    const request = optsOut ? undefined : toFormRequest(form, event.submitter);
+    // The browser submits natively and navigates: the page (and this record) goes with it.
+    if (!request) return sentBySite(write, panel, stopFollowing, guard);
+    event.preventDefault();
+    // A submit button's own formaction may point elsewhere: that submit is blocked, not sent.
+    if (request.url.origin !== config.origin) return;
+    if (!write.send()) return;
+    stopFollowing();
+    void sendPersonSubmit(spec, config, text, panel, request, write).finally(() => guard.disarm());
   });
+  return undefined;
+}
 
-  if (decision.kind === 'cancelled' || decision.kind === 'pending') {
-    // Leaving the page: nothing to put back, and the form may be restored by the back/forward cache.
-    if (!(decision.kind === 'pending' && decision.why === 'pagehide')) restoreControls(filled);
-    panel.close(decision.kind === 'cancelled' ? 'cancelled' : 'withdrawn');
-    return writeStatus({ status: decision.kind });
-  }
-  const { value } = decision;
-  if (value.way === 'native') {
-    panel.close('sent');
-    return writeStatus({ status: 'pending' });
-  }
-  if (value.way === 'site') {
-    panel.close('sent');
-    return writeStatus({ status: 'submitted' });
-  }
-  const sent = await sendFormRequest(value.request, config.timeoutMs);
+/** The person's submit went out without the runtime (the site's script, or natively). */
+function sentBySite(write: PendingWrite, panel: Panel, stopFollowing: () => void, guard: SubmitGuard): void {
+  if (!write.send()) return;
+  stopFollowing();
+  panel.close('sent');
+  write.submitted();
+  // Within this task the guard still lets the person's own native submit through.
+  void guard.disarm();
+}
+
+/** Sends the person's submit with fetch and records how the site answered. */
+async function sendPersonSubmit(
+  spec: ToolSpec, config: RuntimeConfig, text: ConfirmText, panel: Panel,
+  request: { url: URL; init: RequestInit }, write: PendingWrite,
+): Promise<void> {
+  const doc = config.document;
+  const sent = await sendFormRequest(request, config.timeoutMs);
   if (!sent.ok) {
     void panel.showOutcome(sent.reason);
-    return { ok: false, reason: `${spec.name}: ${sent.reason}` };
+    write.failed(`${spec.name}: ${sent.reason}`);
+    return;
   }
   const accepted = sent.httpStatus >= 200 && sent.httpStatus < 300;
   void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(sent.httpStatus) }));
   // The site refused the person's session: the agent must not read that as "submitted".
-  const expired = sessionExpiredReason(sent.httpStatus, `${value.request.url.pathname}${value.request.url.search}`);
-  if (expired) return { ok: false, reason: `${spec.name}: ${expired}` };
+  const expired = sessionExpiredReason(sent.httpStatus, `${request.url.pathname}${request.url.search}`);
+  if (expired) {
+    write.failed(`${spec.name}: ${expired}`, sent.httpStatus);
+    return;
+  }
   if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
@@ -242,5 +255,5 @@ async function proposeFill(spec: ToolSpec, input: Record<string, unknown>, { con
   }
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).
-  return writeStatus({ status: 'submitted', httpStatus: sent.httpStatus });
+  write.submitted({ httpStatus: sent.httpStatus, answer: sent.answer, answerNote: sent.answerNote });
 }

@@ -80,7 +80,7 @@ export async function callTool(
     if (inputIssues.length > 0) return errorResult(`invalid input for ${spec.name}: ${formatIssues(inputIssues)}`);
     const signal = options?.signal ? AbortSignal.any([options.signal, stopSignal]) : stopSignal;
     if (signal.aborted) return errorResult(`${spec.name} was aborted before it ran`);
-    const outcome = await executor(spec, parsed.input, { config, signal, messages });
+    const outcome = await executor(spec, parsed.input, { config, signal, stopSignal, messages });
     if (!outcome.ok) return errorResult(outcome.reason);
     // A write's answer is the runtime's own status object, not the site's data: nothing to check.
     if (spec.outputSchema && spec.effect === 'read') {

@@ -1,29 +1,14 @@
 /**
- * What write executors (form.ts, endpoint-write.ts) hand back, and how they read a site's answer:
- * one copy of the status shape, the session-expired rule and the quoted server message.
+ * How write executors (form.ts, endpoint-write.ts) read a site's answer: the session-expired rule
+ * and the quoted server message. (The answer shapes are in writes/write-answers.ts.)
  */
-import type { JSONValue } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
-import type { BindingOutcome } from './binding-executor.js';
 
 /** HTTP statuses that mean the session or its CSRF token is no longer accepted (Laravel: 419). */
 export const SESSION_EXPIRED_STATUSES: ReadonlySet<number> = new Set([403, 419]);
 
 /** Longest server message quoted in a reason, in characters. */
 export const MAX_SERVER_MESSAGE_LENGTH = 200;
-
-/** The answer of a write call that was not refused: how the person's decision ended. */
-export interface WriteStatus {
-  status: 'submitted' | 'cancelled' | 'pending';
-  /** The HTTP status of the request the person sent; absent when the runtime did not send it. */
-  httpStatus?: number;
-}
-
-/** A write status as a successful outcome (`answer` and `data` are the same JSON). */
-export function writeStatus(answer: WriteStatus): BindingOutcome {
-  const json = answer as unknown as JSONValue;
-  return { ok: true, answer: json, data: json };
-}
 
 /**
  * The reason for an answer that says the session expired (SESSION_EXPIRED_STATUSES), or

@@ -2,11 +2,16 @@
  * Sending the person's submit with `fetch`, so the agent learns the HTTP status. Only ever
  * called from inside the person's own (trusted, consented) submit event.
  */
+import type { JSONValue } from '../declarations/tool-spec.js';
+import { readBoundedJSON } from '../writes/bounded-json.js';
 import { readFormProperty } from './form-property.js';
 
-/** What came back: the final status, and where the answer came from after redirects. */
+/**
+ * What came back: the final status, where the answer came from after redirects, and the site's
+ * JSON answer (`answer`, bounded: writes/bounded-json.ts) or why it was not kept (`answerNote`).
+ */
 export type FormSendOutcome =
-  | { ok: true; httpStatus: number; url: string; redirected: boolean }
+  | { ok: true; httpStatus: number; url: string; redirected: boolean; answer?: JSONValue; answerNote?: string }
   | { ok: false; reason: string };
 
 /**
@@ -40,16 +45,20 @@ export function toFormRequest(form: HTMLFormElement, submitter: HTMLElement | nu
  * Sends a form request same-origin with the person's cookies (`credentials: 'same-origin'`: it
  * is their submit, as the browser would send it), following redirects as a navigation would.
  * @param timeoutMs how long to wait for the answer, in ms.
- * @returns the final status, or a one-line reason (network error, timeout).
+ * @returns the final status (with the site's JSON answer when it answered JSON within
+ *   MAX_WRITE_ANSWER_BYTES), or a one-line reason (network error, timeout).
  */
 export async function sendFormRequest(request: { url: URL; init: RequestInit }, timeoutMs: number): Promise<FormSendOutcome> {
   const where = `${request.url.pathname}${request.url.search}`;
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(request.url, { ...request.init, credentials: 'same-origin', redirect: 'follow', signal: timeout });
-    // The body is not needed, but reading it lets the connection be reused.
-    await response.arrayBuffer().catch(() => undefined);
-    return { ok: true, httpStatus: response.status, url: response.url, redirected: response.redirected };
+    // Read (bounded) also when it is not JSON: that lets the connection be reused.
+    const { answer, note } = await readBoundedJSON(response);
+    const outcome: FormSendOutcome = { ok: true, httpStatus: response.status, url: response.url, redirected: response.redirected };
+    if (answer !== undefined) outcome.answer = answer;
+    if (note !== undefined) outcome.answerNote = note;
+    return outcome;
   } catch (error) {
     if (timeout.aborted) return { ok: false, reason: `the person's submit went to ${where} but no answer came within ${timeoutMs} ms` };
     return { ok: false, reason: `the person's submit to ${where} failed: network error (${(error as Error).message})` };

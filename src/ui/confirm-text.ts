@@ -43,6 +43,8 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmReasonControlHidden: 'the “{control}” button was covered, hidden or disguised',
   /** Reason: the form's values changed since the panel showed them. */
   confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
+  /** Shown when a new proposal replaced one the person had on screen (its input protection restarts). */
+  confirmReplaced: 'This replaces the assistant’s earlier proposal.',
   /** A checkbox the agent checks / leaves unchecked. */
   confirmYes: 'Yes',
   confirmNo: 'No',

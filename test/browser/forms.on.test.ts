@@ -14,6 +14,7 @@ import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
 import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
 import { findPanel, panelRoot } from './closed-root.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
+import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
 
 const WORDS = { yes: 'Yes', no: 'No' };
@@ -356,7 +357,7 @@ describe('forms: form tools through WebMCP', () => {
     unmountIslands();
   });
 
-  async function startFormTool(properties: Record<string, unknown>): Promise<void> {
+  async function startFormTool(properties: Record<string, unknown>, options: { writeWaitMs?: number } = {}): Promise<void> {
     mountToolsIsland({
       capellAgentSchema: 1,
       tools: [{
@@ -368,7 +369,7 @@ describe('forms: form tools through WebMCP', () => {
       }],
       messages: { confirmTitle: 'Bitte prüfen' },
     });
-    runtime = start({ log: 'silent' });
+    runtime = start({ log: 'silent', ...options });
     await runtime.ready;
   }
 
@@ -415,21 +416,29 @@ describe('forms: form tools through WebMCP', () => {
     expect(result.content[0]!.text).to.equal('form.submit.fixture: there is no form #fixture on this page');
   });
 
-  it('refuses a second call for a form that is still waiting for the person, and cancels through the panel', async () => {
+  it('a second call for a form that is still waiting supersedes it (never both filled), and cancels through the panel', async () => {
     mountForm('<input name="name" aria-label="Name"><button>Send</button>');
-    await startFormTool({ name: { type: 'string' } });
+    await startFormTool({ name: { type: 'string' } }, { writeWaitMs: 3000 });
     const first = callTool('form.submit.fixture', { name: 'Ada' });
     let cancel: HTMLButtonElement | null | undefined;
     for (let tries = 0; tries < 100 && !cancel; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       cancel = findPanel()?.root.querySelector<HTMLButtonElement>('button.cancel');
     }
-    const second = await callTool('form.submit.fixture', { name: 'Grace' });
-    expect(second.content[0]!.text).to.equal('form.submit.fixture: form #fixture is already waiting for the person to check an earlier proposal');
-    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
+    const second = callTool('form.submit.fixture', { name: 'Grace' });
+    const superseded = answerOf(await first) as { status: string; supersededBy: string; next: string };
+    expect(superseded).to.deep.equal({ status: 'superseded', supersededBy: superseded.supersededBy, next: NEXT_STEPS.superseded });
+    expect(superseded.supersededBy).to.match(/^[0-9a-f-]{36}$/);
+    let panels: NodeListOf<CapellConfirmWrite> = document.querySelectorAll('capell-confirm-write');
+    for (let tries = 0; tries < 100 && !panels[0]?.shadowRoot?.querySelector('[part~="cancel"]'); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      panels = document.querySelectorAll('capell-confirm-write');
+    }
+    expect(panels).to.have.length(1);
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Grace');
     const closed = new Promise<string>((resolve) => document.addEventListener('capell-webmcp:confirm-close', (event) => resolve((event as CustomEvent<{ outcome: string }>).detail.outcome), { once: true }));
-    cancel!.click(); // cancelling needs no consent: it never sends anything
-    expect(answerOf(await first)).to.deep.equal({ status: 'cancelled' });
+    panels[0]!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="cancel"]')!.click(); // cancelling needs no consent: it never sends anything
+    expect(answerOf(await second)).to.deep.equal({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect(await closed).to.equal('cancelled');
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
   });
@@ -456,16 +465,16 @@ describe('forms: form tools through WebMCP', () => {
     expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });
 
-  it('two calls started together: exactly one panel; the other is refused and changes nothing', async () => {
+  it('two calls started together: exactly one panel; the other is superseded and changes nothing', async () => {
     mountForm('<input name="name" aria-label="Name"><button>Send</button>');
     // The page's own default (not the person's typing, which a fill would leave alone).
     (form.elements.namedItem('name') as HTMLInputElement).defaultValue = 'Grace';
     await startFormTool({ name: { type: 'string' } });
     const names = ['Ada', 'Mallory'];
     const calls = names.map((name) => callTool('form.submit.fixture', { name }));
-    // WebMCP does not promise which call runs first: the first to settle is the refused one.
+    // WebMCP does not promise which call runs first: the first to settle is the superseded one.
     const { refused, result } = await Promise.race(calls.map((call, index) => call.then((outcome) => ({ refused: index, result: outcome }))));
-    expect(result.content[0]!.text).to.equal('form.submit.fixture: form #fixture is already waiting for the person to check an earlier proposal');
+    expect(answerOf(result)).to.include({ status: 'superseded', next: NEXT_STEPS.superseded });
     let cancel: HTMLButtonElement | null | undefined;
     for (let tries = 0; tries < 100 && !cancel; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -474,11 +483,11 @@ describe('forms: form tools through WebMCP', () => {
     expect(document.querySelectorAll('capell-confirm-write')).to.have.length(1);
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal(names[1 - refused]);
     cancel!.click();
-    expect(answerOf(await calls[1 - refused]!)).to.deep.equal({ status: 'cancelled' });
+    expect(answerOf(await calls[1 - refused]!)).to.deep.equal({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Grace');
   });
 
-  it('shows the panel with the island\'s messages and resolves pending when the runtime stops', async () => {
+  it('shows the panel with the island\'s messages and resolves aborted when the runtime stops', async () => {
     mountForm('<input name="name" aria-label="Name"><button>Send</button>');
     await startFormTool({ name: { type: 'string' } });
     const pending = callTool('form.submit.fixture', { name: 'Ada' });
@@ -495,7 +504,7 @@ describe('forms: form tools through WebMCP', () => {
     expect(found?.root.textContent).to.contain('For the form “#fixture” on this page.');
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
     runtime?.stop();
-    expect(answerOf(await pending)).to.deep.equal({ status: 'pending' });
+    expect(answerOf(await pending)).to.deep.equal({ status: 'aborted', next: NEXT_STEPS.aborted });
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
     expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });

@@ -10,6 +10,7 @@ import type { Page } from '@playwright/test';
 import { expect, listTools, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
+import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -152,7 +153,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await panel(page).click('Use the assistant’s value: Your name');
     await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
     await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
@@ -162,7 +163,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
     await page.keyboard.press('Escape');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect((await fieldValues(page)).name).toBe('');
     expect(demo.formPosts).toEqual([]);
   });
@@ -173,20 +174,20 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.keyboard.press('Tab');
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('Cancel');
     await page.keyboard.press('Enter');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });
 
-  test('aborting the call (the runtime stops) resolves pending and restores the values', async ({ page, demo }) => {
+  test('aborting the call (the runtime stops) resolves aborted and restores the values', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
     await page.evaluate(() => window.capellWebMCP!.stop());
-    expect(answerOf(await callResult(page))).toEqual({ status: 'pending' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'aborted', next: NEXT_STEPS.aborted });
     expect((await fieldValues(page)).message).toBe('');
     await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('navigating away while the panel is open settles the call as pending and sends nothing', async ({ page, demo }) => {
+  test('navigating away while the panel is open withdraws the proposal and sends nothing', async ({ page, demo }) => {
     // While a document unloads only a beacon still gets out; the server records it (404 or not),
     // so the closing panel's outcome can be seen after the page is gone.
     await page.evaluate(() => {
@@ -218,15 +219,14 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(page.url()).toBe(`${demo.url}/contact`);
     await panel(page).waitOpen();
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });
 
-  test('two concurrent calls for the form: one is refused and touches nothing; the person sends the other', async ({ page, demo }) => {
+  test('two concurrent calls for the form: one is superseded and touches nothing; the person sends the other', async ({ page, demo }) => {
     const before = demo.submissions.length;
     const proposals = [PROPOSAL, { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' }];
     const { refused, result } = await startTwoCalls(page, proposals);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is already waiting for the person to check an earlier proposal');
+    expect(answerOf(result)).toMatchObject({ status: 'superseded', next: NEXT_STEPS.superseded });
     // WebMCP does not promise which call runs first; the other one is the open proposal.
     const open = proposals[1 - refused]!;
     await panel(page).waitOpen();
@@ -244,12 +244,12 @@ test.describe('form.submit.contact: the person confirms', () => {
   test('two concurrent calls, then Cancel: the person\'s own values come back', async ({ page }) => {
     await page.locator('#contact-name').fill('Grace');
     const { refused, result } = await startTwoCalls(page, [PROPOSAL, { ...PROPOSAL, name: 'Mallory' }]);
-    expect(result.isError).toBe(true);
+    expect(answerOf(result)).toMatchObject({ status: 'superseded' });
     await panel(page).waitOpen();
     expect(await panel(page).count()).toBe(1);
     const outcome = openCallResult(page, 1 - refused);
     await panel(page).click('Cancel');
-    expect(answerOf(await outcome)).toEqual({ status: 'cancelled' });
+    expect(answerOf(await outcome)).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     await panel(page).waitClosed();
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
   });
@@ -291,7 +291,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     outcome = callResult(page);
     await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
-    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422 });
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422, answer: { message: 'nope' } });
     await panel(page).waitText('The site did not accept it (HTTP 422).');
     expect(page.url()).toBe(`${demo.url}/contact`);
   });
@@ -533,20 +533,20 @@ test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)'
 });
 
 test.describe('form.submit.contact: timeouts and page options', () => {
-  test('resolves pending after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
+  test('resolves expired after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="700"'));
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
-    expect(answerOf(await callResult(page))).toEqual({ status: 'pending' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'expired', next: NEXT_STEPS.expired });
     expect((await fieldValues(page)).name).toBe('');
     await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('a form that opts out of fetch (data-capell-submit="native") resolves pending and navigates natively', async ({ page, demo }) => {
+  test('a form that opts out of fetch (data-capell-submit="native") resolves submitted (no httpStatus) and navigates natively', async ({ page, demo }) => {
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" data-capell-submit="native"'));
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
@@ -556,7 +556,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     const result = callResult(page);
     await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
-    expect(answerOf(await result)).toEqual({ status: 'pending' });
+    expect(answerOf(await result)).toEqual({ status: 'submitted' });
     await page.waitForURL(/\/contact\?sent=1$/);
     expect(demo.submissions).toHaveLength(before + 1);
   });
@@ -582,7 +582,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     expect((await panel(page).waitOpen()).name).toBe('Vor dem Senden prüfen');
     await panel(page).click('Abbrechen');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });
 });
 
@@ -610,7 +610,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     await page.waitForTimeout(300);
     expect(demo.requests).toEqual([]);
     await panel(page).click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } } });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter' });
     expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
@@ -635,7 +635,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     await panel(page).waitText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
     await panel(page).click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } } });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter', query: '?list=everything&unsubscribe_all=1' });
   });
@@ -643,7 +643,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
   test('Cancel sends nothing', async ({ page, demo }) => {
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect(demo.requests).toEqual([]);
   });
 });

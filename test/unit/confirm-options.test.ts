@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_CONFIRM_TIMEOUT_MS, normaliseOptions, readScriptOptions } from '../../src/config.ts';
+import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, normaliseOptions, readScriptOptions } from '../../src/config.ts';
+import { callAnswer, NEXT_STEPS, statusAnswer } from '../../src/writes/write-answers.ts';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders, readConfirmText } from '../../src/ui/confirm-text.ts';
 
 const document = { location: { href: 'https://shop.example/contact' } } as unknown as Document;
@@ -21,6 +22,42 @@ describe('confirmTimeoutMs', () => {
   test('is read from data-confirm-timeout-ms', () => {
     const script = { dataset: { confirmTimeoutMs: '700' } } as unknown as HTMLScriptElement;
     assert.equal(readScriptOptions(script).confirmTimeoutMs, 700);
+  });
+});
+
+describe('writeWaitMs', () => {
+  test('defaults to 10 s, below the 20–60 s after which MCP clients give up on a call', () => {
+    assert.equal(DEFAULT_WRITE_WAIT_MS, 10_000);
+    assert.equal(normaliseOptions({ document }).writeWaitMs, DEFAULT_WRITE_WAIT_MS);
+  });
+
+  test('accepts 1 to 600000 ms and throws a TypeError naming the option otherwise', () => {
+    assert.equal(normaliseOptions({ document, writeWaitMs: 600_000 }).writeWaitMs, 600_000);
+    for (const bad of [0, 600_001, 2.5, Number.NaN]) {
+      assert.throws(() => normaliseOptions({ document, writeWaitMs: bad }), { name: 'TypeError', message: /option "writeWaitMs"/ });
+    }
+  });
+
+  test('is read from data-write-wait-ms', () => {
+    const script = { dataset: { writeWaitMs: '250' } } as unknown as HTMLScriptElement;
+    assert.equal(readScriptOptions(script).writeWaitMs, 250);
+  });
+});
+
+describe('write answers', () => {
+  const base = { writeId: 'w1', tool: 'form.submit.contact', expiresAt: '2026-01-01T00:00:00.000Z' };
+
+  test('awaiting_person carries writeId, expiresAt and next; a final status drops them', () => {
+    assert.deepEqual(callAnswer({ ...base, status: 'awaiting_person' }), { status: 'awaiting_person', writeId: 'w1', expiresAt: base.expiresAt, next: NEXT_STEPS.awaiting_person });
+    assert.deepEqual(callAnswer({ ...base, status: 'submitted', httpStatus: 201 }), { status: 'submitted', httpStatus: 201 });
+    assert.deepEqual(statusAnswer({ ...base, status: 'superseded', supersededBy: 'w2' }), { status: 'superseded', tool: 'form.submit.contact', supersededBy: 'w2', next: NEXT_STEPS.superseded });
+  });
+
+  test('every status but submitted carries a one-sentence next', () => {
+    for (const [status, next] of Object.entries(NEXT_STEPS)) {
+      assert.equal((callAnswer({ ...base, status: status as never }) as { next: string }).next, next);
+      assert.match(next, /^[A-Z][^.]*(?:\.[a-z][^.]*)*\.$/);
+    }
   });
 });
 

@@ -1,0 +1,47 @@
+/**
+ * `capell.write.status`: the runtime's own read-only tool that answers a write's outcome by
+ * writeId (issue 7: "A read-only runtime tool answers a writeId's outcome for as long as the page
+ * lives"). Registered by the runtime when at least one write tool registered; not a declaration.
+ * Only this descriptor is in the start-up chunk; the call loads with the write machinery.
+ */
+import type { RuntimeConfig } from '../config.js';
+import type { WebMCPTool } from '../host.js';
+import { errorResult } from '../result.js';
+
+/** The tool's name. A site declaration of this name is rejected: the runtime owns it. */
+export const WRITE_STATUS_TOOL = 'capell.write.status';
+
+/** Who owns the name in the Report's duplicate reason. */
+export const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
+
+/**
+ * The tool for `registerTool`: input `{ writeId: string, waitMs?: integer 0..writeWaitMs }`,
+ * annotated `readOnlyHint: true`. `execute` answers the write's record (writes/write-answers.ts,
+ * `statusAnswer`), waiting up to `waitMs` ms for a final status; an unknown writeId or a bad input
+ * is `isError` with a reason. Never throws.
+ * @param stopSignal aborts a waiting status call when the runtime stops.
+ */
+export function createWriteStatusTool(config: RuntimeConfig, stopSignal: AbortSignal): WebMCPTool {
+  return {
+    name: WRITE_STATUS_TOOL,
+    description: 'The outcome of a write call that answered awaiting_person, by its writeId; waitMs waits for the person\'s decision.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        writeId: { type: 'string', minLength: 1, maxLength: 100, description: 'The writeId the write call answered.' },
+        waitMs: { type: 'integer', minimum: 0, maximum: config.writeWaitMs, description: 'Wait up to this many ms for a final status (default 0: answer at once).' },
+      },
+      required: ['writeId'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    async execute(input, options) {
+      try {
+        const { callWriteStatus } = await import('./status-call.js');
+        return await callWriteStatus(input, options, config, stopSignal);
+      } catch (error) {
+        return errorResult(`${WRITE_STATUS_TOOL} could not run: the runtime's write module did not load (${(error as Error)?.message ?? String(error)})`);
+      }
+    },
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * Issue 7, "Write calls never hang the agent", end to end: the demo contact page served with small
+ * `data-write-wait-ms` / `data-confirm-timeout-ms`, the built bundle, an agent calling
+ * `form.submit.contact`, `newsletter.subscribe` and `capell.write.status` through
+ * document.modelContext, and a person clicking later (Playwright's real input). The demo server
+ * counts every contact POST and newsletter request, so "nothing was sent" is checked where it matters.
+ */
+import type { Page } from '@playwright/test';
+import { expect, readyReport, test } from './demo-fixture.ts';
+import { answerOf } from '../support/answer-of.ts';
+import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+
+type Result = { content: { type: string; text: string }[]; isError?: boolean };
+type Awaiting = { status: 'awaiting_person'; writeId: string; expiresAt: string; next: string };
+
+const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
+const EMPTY = { name: '', email: '', topic: '', message: '', newsletter: false, website: '' };
+
+/**
+ * Runs a tool call in the page as an agent does; `slot` names the promise so that several calls
+ * can be outstanding; `abortable` gives the call an AbortController the test can abort.
+ */
+async function startCall(page: Page, slot: string, name: string, input: object, abortable = false): Promise<void> {
+  await page.evaluate(({ slot, name, input, abortable }) => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object, options?: { signal?: AbortSignal }): Promise<string> } }).modelContext;
+    const store = window as unknown as { calls: Record<string, Promise<unknown>>; agents: Record<string, AbortController> };
+    store.calls ??= {};
+    store.agents ??= {};
+    const agent = new AbortController();
+    store.agents[slot] = agent;
+    store.calls[slot] = context.getTools()
+      .then((tools) => context.executeTool(tools.find((tool) => tool.name === name), input, abortable ? { signal: agent.signal } : undefined))
+      .then((text) => JSON.parse(text), (error: Error) => ({ rejected: error.name }));
+  }, { slot, name, input, abortable });
+}
+
+function result(page: Page, slot: string): Promise<Result> {
+  return page.evaluate((slot) => (window as unknown as { calls: Record<string, Promise<Result>> }).calls[slot]!, slot);
+}
+
+async function call(page: Page, name: string, input: object): Promise<Result> {
+  const slot = `call-${Math.random()}`;
+  await startCall(page, slot, name, input);
+  return result(page, slot);
+}
+
+async function status(page: Page, writeId: string, waitMs?: number): Promise<Record<string, unknown>> {
+  return answerOf(await call(page, 'capell.write.status', waitMs === undefined ? { writeId } : { writeId, waitMs })) as Record<string, unknown>;
+}
+
+function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
+  return page.evaluate(() => {
+    const form = document.getElementById('contact') as HTMLFormElement;
+    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
+    return {
+      name: value('name'), email: value('email'), topic: value('topic'), message: value('message'),
+      newsletter: (form.elements.namedItem('newsletter') as HTMLInputElement).checked, website: value('website'),
+    };
+  });
+}
+
+/** Opens the demo contact page with the runtime's script tag given `attributes`. */
+async function openContact(page: Page, url: string, attributes: string): Promise<void> {
+  await page.route(`${url}/contact`, async (route) => {
+    // Only the page itself: the form's POST to the same URL must reach the server untouched.
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', `data-capell-webmcp ${attributes}`) });
+  });
+  await page.goto(`${url}/contact`);
+  await readyReport(page);
+}
+
+const panel = (page: Page) => page.locator('capell-confirm-write');
+
+test.describe('write calls never hang the agent', () => {
+  test.beforeEach(({ demo }) => {
+    demo.formPosts.length = 0;
+    demo.requests.length = 0;
+  });
+
+  test('a write call resolves awaiting_person within data-write-wait-ms and the proposal stays open', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="400"');
+    const began = Date.now();
+    const answer = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    expect(Date.now() - began).toBeLessThan(5000);
+    expect(answer).toEqual({ status: 'awaiting_person', writeId: expect.stringMatching(/^[0-9a-f-]{36}$/), expiresAt: expect.any(String), next: NEXT_STEPS.awaiting_person });
+    // The default proposal lifetime: five minutes.
+    expect(Date.parse(answer.expiresAt) - Date.now()).toBeGreaterThan(290_000);
+    await page.waitForTimeout(300);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('capell.write.status reports submitted with httpStatus and the site\'s answer after the person\'s later click (write endpoint)', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="300"');
+    const { writeId } = answerOf(await call(page, 'newsletter.subscribe', { email: 'ada@example.test' })) as Awaiting;
+    expect(demo.requests).toEqual([]);
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    await expect(panel(page)).toContainText('Sent.');
+    expect(await status(page, writeId)).toEqual({
+      status: 'submitted', tool: 'newsletter.subscribe', httpStatus: 200,
+      answer: { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } },
+    });
+    expect(demo.requests.filter((request) => request.path === '/agent/v1/newsletter')).toHaveLength(1);
+  });
+
+  test('capell.write.status reports submitted with httpStatus after the person\'s later click (contact form)', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="2000"');
+    const before = demo.submissions.length;
+    const { writeId } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    expect(demo.formPosts).toEqual([]);
+    // The site redirects to its thank-you page after a 2xx, so the agent waits with waitMs:
+    // the answer comes as soon as the site answered, before the page follows the redirect.
+    await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 2000 });
+    await page.locator('#contact button[type="submit"]').click();
+    expect(answerOf(await result(page, 'status'))).toEqual({ status: 'submitted', tool: 'form.submit.contact', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
+    await page.waitForURL(/\/contact\?sent=1$/);
+  });
+
+  test('capell.write.status reports cancelled after the person\'s later Cancel; nothing is sent', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="300"');
+    await page.locator('#contact-name').fill('Grace');
+    const { writeId } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    expect(await status(page, writeId)).toEqual({ status: 'cancelled', tool: 'form.submit.contact', next: NEXT_STEPS.cancelled });
+    expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('capell.write.status reports expired after data-confirm-timeout-ms, with values restored', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="300" data-confirm-timeout-ms="1200"');
+    await page.locator('#contact-name').fill('Grace');
+    const { writeId, expiresAt } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    expect(await status(page, writeId)).toMatchObject({ status: 'awaiting_person', expiresAt });
+    let answer = await status(page, writeId, 300);
+    for (let polls = 0; polls < 20 && answer.status === 'awaiting_person'; polls++) answer = await status(page, writeId, 300);
+    expect(answer).toEqual({ status: 'expired', tool: 'form.submit.contact', next: NEXT_STEPS.expired });
+    expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
+    await expect(panel(page)).toHaveCount(0);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('a second call supersedes the first: old writeId superseded, panel shows the notice, only the new values are sent on the person\'s click', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="1500"');
+    const before = demo.submissions.length;
+    const first = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    await expect(panel(page).locator('[part~="notice"]')).toHaveCount(0);
+    const newer = { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' };
+    const second = answerOf(await call(page, 'form.submit.contact', newer)) as Awaiting;
+    expect(second.status).toBe('awaiting_person');
+    expect(await status(page, first.writeId)).toEqual({ status: 'superseded', tool: 'form.submit.contact', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
+    await expect(panel(page)).toHaveCount(1);
+    await expect(panel(page).locator('[part~="notice"]')).toHaveText('This replaces the assistant’s earlier proposal.');
+    await expect(panel(page)).toContainText('Mallory');
+    await expect(panel(page)).not.toContainText('Ada Lovelace');
+    expect(await fieldValues(page)).toEqual({ ...newer, website: '' });
+    expect(demo.formPosts).toEqual([]);
+    await startCall(page, 'status', 'capell.write.status', { writeId: second.writeId, waitMs: 1500 });
+    await page.locator('#contact button[type="submit"]').click();
+    expect(answerOf(await result(page, 'status'))).toMatchObject({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+    expect(demo.submissions).toHaveLength(before + 1);
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...newer });
+  });
+
+  test('an aborted call closes the proposal and restores values (status aborted)', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="5000"');
+    await page.locator('#contact-name').fill('Grace');
+    await startCall(page, 'write', 'form.submit.contact', PROPOSAL, true);
+    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await page.evaluate(() => (window as unknown as { agents: Record<string, AbortController> }).agents.write!.abort());
+    expect(await result(page, 'write')).toEqual({ rejected: 'AbortError' });
+    await expect(panel(page)).toHaveCount(0);
+    expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('waitMs long-polls until the person decides', async ({ page, demo }) => {
+    await openContact(page, demo.url, 'data-write-wait-ms="2000"');
+    const { writeId } = answerOf(await call(page, 'newsletter.subscribe', { email: 'ada@example.test' })) as Awaiting;
+    const began = Date.now();
+    await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 2000 });
+    await page.waitForTimeout(300);
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    expect(answerOf(await result(page, 'status'))).toMatchObject({ status: 'submitted', httpStatus: 200 });
+    expect(Date.now() - began).toBeLessThan(1900);
+    expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
+  });
+
+  test('capell.write.status is registered read-only only when a write tool is', async ({ page, demo }) => {
+    const toolsOf = () => page.evaluate(async () => {
+      const tools = await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; annotations?: object }[]> } }).modelContext.getTools();
+      return tools.map(({ name, annotations }) => ({ name, annotations }));
+    });
+    await page.goto(`${demo.url}/`);
+    const home = await readyReport(page);
+    expect(home.registered.length).toBeGreaterThan(0);
+    expect((await toolsOf()).map((tool) => tool.name)).not.toContain('capell.write.status');
+    await page.goto(`${demo.url}/contact`);
+    const contact = await readyReport(page);
+    expect(contact.registered).not.toContain('capell.write.status');
+    expect((await toolsOf()).find((tool) => tool.name === 'capell.write.status')?.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  test('unknown writeId is isError', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    expect(await call(page, 'capell.write.status', { writeId: '00000000-0000-4000-8000-000000000000' })).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'capell.write.status: no write "00000000-0000-4000-8000-000000000000" on this page (writeIds last as long as the page, the last 100 are kept)' }],
+    });
+  });
+});
