@@ -31,7 +31,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'start', tags: ['$initial'] },
-            { name: 'write', test: /src[\\/](bindings[\\/](form|endpoint-write|write-answer)|forms[\\/]|writes[\\/](pending-write|write-registry|write-answers|bounded-json|status-call))/ },
+            { name: 'write', test: /src[\\/](bindings[\\/](form|endpoint-write|write-answer)|forms[\\/]|writes[\\/](pending-write|write-registry|write-answers|read-write-answer|status-call))/ },
           ],
         },
       },

@@ -8,7 +8,7 @@ import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-tex
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import type { RuntimeConfig } from '../config.js';
 import type { ConfirmText } from '../ui/confirm-text.js';
-import { readBoundedJSON } from '../writes/bounded-json.js';
+import { readWriteAnswer } from '../writes/read-write-answer.js';
 import { PendingWrite } from '../writes/pending-write.js';
 import type { BindingExecutor } from './binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
@@ -77,10 +77,10 @@ async function send(
   if (csrf) headers[csrf.name] = csrf.value;
   const timeout = AbortSignal.timeout(config.timeoutMs);
   let response: Response;
-  let body: Awaited<ReturnType<typeof readBoundedJSON>>;
+  let body: Awaited<ReturnType<typeof readWriteAnswer>>;
   try {
     response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(input), credentials: 'same-origin', redirect: 'error', signal: timeout });
-    body = await readBoundedJSON(response);
+    body = await readWriteAnswer(response);
   } catch (error) {
     const reason = timeout.aborted
       ? `the request to ${where} was sent but no answer came within ${config.timeoutMs} ms`

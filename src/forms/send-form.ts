@@ -3,12 +3,12 @@
  * called from inside the person's own (trusted, consented) submit event.
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
-import { readBoundedJSON } from '../writes/bounded-json.js';
+import { readWriteAnswer } from '../writes/read-write-answer.js';
 import { readFormProperty } from './form-property.js';
 
 /**
  * What came back: the final status, where the answer came from after redirects, and the site's
- * JSON answer (`answer`, bounded: writes/bounded-json.ts) or why it was not kept (`answerNote`).
+ * JSON answer (`answer`, bounded: writes/read-write-answer.ts) or why it was not kept (`answerNote`).
  */
 export type FormSendOutcome =
   | { ok: true; httpStatus: number; url: string; redirected: boolean; answer?: JSONValue; answerNote?: string }
@@ -54,7 +54,7 @@ export async function sendFormRequest(request: { url: URL; init: RequestInit }, 
   try {
     const response = await fetch(request.url, { ...request.init, credentials: 'same-origin', redirect: 'follow', signal: timeout });
     // Read (bounded) also when it is not JSON: that lets the connection be reused.
-    const { answer, note } = await readBoundedJSON(response);
+    const { answer, note } = await readWriteAnswer(response);
     const outcome: FormSendOutcome = { ok: true, httpStatus: response.status, url: response.url, redirected: response.redirected };
     if (answer !== undefined) outcome.answer = answer;
     if (note !== undefined) outcome.answerNote = note;

@@ -40,3 +40,8 @@ export async function clickMiddle(element: Element): Promise<void> {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The closed shadow root of a panel, or undefined while it has none (for polling loops). */
+export function rootOf(panel: Element | undefined): ShadowRoot | undefined {
+  return panel ? roots.get(panel) : undefined;
+}

@@ -12,7 +12,7 @@ import { fillControls, restoreControls } from '../../src/forms/fill.ts';
 import { armSubmitGuard } from '../../src/forms/submit-guard.ts';
 import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
 import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
-import { findPanel, panelRoot } from './closed-root.ts';
+import { findPanel, panelRoot, rootOf } from './closed-root.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
@@ -430,14 +430,14 @@ describe('forms: form tools through WebMCP', () => {
     expect(superseded).to.deep.equal({ status: 'superseded', supersededBy: superseded.supersededBy, next: NEXT_STEPS.superseded });
     expect(superseded.supersededBy).to.match(/^[0-9a-f-]{36}$/);
     let panels: NodeListOf<CapellConfirmWrite> = document.querySelectorAll('capell-confirm-write');
-    for (let tries = 0; tries < 100 && !panels[0]?.shadowRoot?.querySelector('[part~="cancel"]'); tries++) {
+    for (let tries = 0; tries < 100 && !panels[0]?.shadowRoot?.querySelector('button.cancel'); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       panels = document.querySelectorAll('capell-confirm-write');
     }
     expect(panels).to.have.length(1);
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Grace');
     const closed = new Promise<string>((resolve) => document.addEventListener('capell-webmcp:confirm-close', (event) => resolve((event as CustomEvent<{ outcome: string }>).detail.outcome), { once: true }));
-    panels[0]!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="cancel"]')!.click(); // cancelling needs no consent: it never sends anything
+    rootOf(panels[0])!.querySelector<HTMLButtonElement>('button.cancel')!.click(); // cancelling needs no consent: it never sends anything
     expect(answerOf(await second)).to.deep.equal({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect(await closed).to.equal('cancelled');
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');

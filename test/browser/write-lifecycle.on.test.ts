@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
+import { rootOf } from './closed-root.ts';
 import { start, type Runtime, type RuntimeOptions } from '../../src/index.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 // The .js specifier, as the runtime's own modules import it: the same module instance (registry).
@@ -47,7 +48,9 @@ async function startWrites(options: RuntimeOptions, tools: object[] = [FORM_TOOL
   form.method = 'post';
   form.innerHTML = '<input name="name" aria-label="Name"><button>Send</button>';
   document.body.append(form);
-  nameField().value = 'Grace'; // the person's own value
+  // The field's own default: a value the person typed would stay (the fill leaves it alone), and
+  // these tests are about what is put back when a proposal ends.
+  nameField().defaultValue = 'Grace';
   mountToolsIsland({ capellAgentSchema: 1, tools });
   runtime = start({ log: 'silent', ...options });
   await runtime.ready;
@@ -69,14 +72,14 @@ async function status(writeId: string, waitMs?: number): Promise<Record<string, 
 async function openPanels(): Promise<CapellConfirmWrite[]> {
   for (let tries = 0; tries < 150; tries++) {
     const panels = [...document.querySelectorAll('capell-confirm-write')];
-    if (panels.length > 0 && panels.every((panel) => panel.shadowRoot?.querySelector('[part~="cancel"]'))) return panels;
+    if (panels.length > 0 && panels.every((panel) => rootOf(panel)?.querySelector('button.cancel'))) return panels;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return [...document.querySelectorAll('capell-confirm-write')];
 }
 
 function cancelButton(panel: CapellConfirmWrite): HTMLButtonElement {
-  return panel.shadowRoot!.querySelector<HTMLButtonElement>('[part~="cancel"]')!;
+  return rootOf(panel)!.querySelector<HTMLButtonElement>('button.cancel')!;
 }
 
 afterEach(() => {
@@ -140,15 +143,15 @@ describe('write calls never hang the agent', () => {
     await startWrites({ writeWaitMs: 150 });
     const first = answerOf(await startCall('form.submit.fixture', { name: 'Ada' })) as Awaiting;
     const [firstPanel] = await openPanels();
-    expect(firstPanel!.shadowRoot!.querySelector('[part~="notice"]')).to.equal(null);
+    expect(rootOf(firstPanel)!.querySelector('.notice')).to.equal(null);
     const second = answerOf(await startCall('form.submit.fixture', { name: 'Mallory' })) as Awaiting;
     expect(second.status).to.equal('awaiting_person');
     expect(await status(first.writeId)).to.deep.equal({ status: 'superseded', tool: 'form.submit.fixture', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
     const panels = await openPanels();
     expect(panels).to.have.length(1);
     expect(panels[0]).to.not.equal(firstPanel);
-    expect(panels[0]!.shadowRoot!.querySelector('[part~="notice"]')?.textContent).to.equal('This replaces the assistant’s earlier proposal.');
-    expect(panels[0]!.shadowRoot!.textContent).to.contain('Mallory').and.not.contain('Ada');
+    expect(rootOf(panels[0])!.querySelector('.notice')?.textContent).to.equal('This replaces the assistant’s earlier proposal.');
+    expect(rootOf(panels[0])!.textContent).to.contain('Mallory').and.not.contain('Ada');
     expect(nameField().value).to.equal('Mallory');
     // Cancelling the newer one gives back the person's own value, not the first proposal's.
     cancelButton(panels[0]!).click();
@@ -163,9 +166,9 @@ describe('write calls never hang the agent', () => {
     expect(await status(first.writeId)).to.deep.equal({ status: 'superseded', tool: 'order.place', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
     const panels = await openPanels();
     expect(panels).to.have.length(1);
-    expect(panels[0]!.shadowRoot!.querySelector('[part~="request"]')?.textContent).to.equal('POST /test-fixtures/echo');
-    expect(panels[0]!.shadowRoot!.textContent).to.contain('B2').and.not.contain('A1');
-    expect(panels[0]!.shadowRoot!.querySelector('[part~="notice"]')).to.not.equal(null);
+    expect(rootOf(panels[0])!.querySelector('code')?.textContent).to.equal('POST /test-fixtures/echo');
+    expect(rootOf(panels[0])!.textContent).to.contain('B2').and.not.contain('A1');
+    expect(rootOf(panels[0])!.querySelector('.notice')).to.not.equal(null);
   });
 
   it('an aborted call closes the proposal and restores values (status aborted)', async () => {
