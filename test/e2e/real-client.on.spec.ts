@@ -1,0 +1,62 @@
+/**
+ * A real agent client, not our own page script: Playwright's `page.webmcp` (Playwright 1.65,
+ * Chromium launched with `--enable-features=WebMCPTesting,WebMCP`) lists and calls the demo's
+ * tools the way an MCP bridge does, with a client-side timeout like an MCP client's. Issue 7:
+ * "real agent clients … get stuck on write tools"; with the default `data-write-wait-ms`
+ * (10 000 ms) a write call answers well inside a 20 s client timeout, and the agent learns the
+ * person's later decision from `capell.write.status`.
+ */
+import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
+import { expect, readyReport, test } from './demo-fixture.ts';
+import { PanelDriver } from './panel-driver.ts';
+
+/** The shortest tool-call timeout among common MCP clients (20–60 s), in ms. */
+const CLIENT_TIMEOUT_MS = 20_000;
+
+test.use({ launchOptions: { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] } });
+
+type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+function answer(result: unknown): Record<string, unknown> {
+  return JSON.parse((result as TextResult).content[0]!.text) as Record<string, unknown>;
+}
+
+test.describe('Playwright page.webmcp as the agent client', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+  });
+
+  test('lists the declared tools and the runtime\'s read-only capell.write.status with their annotations', async ({ page }) => {
+    const tools = await page.webmcp.tools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('capell.write.status')?.annotations?.readOnly).toBe(true);
+    expect(byName.get('site.search')?.annotations?.readOnly).toBe(true);
+    expect(byName.get('newsletter.subscribe')?.annotations?.consequential).toBe(true);
+    expect(byName.get('form.submit.contact')?.annotations?.consequential).toBe(true);
+  });
+
+  test('a write call answers awaiting_person inside a 20 s client timeout; the person\'s later Send reaches the agent through capell.write.status', async ({ page, demo }) => {
+    demo.subscriptions.length = 0;
+    const started = Date.now();
+    const first = answer(await page.webmcp.callTool('newsletter.subscribe', { email: 'ada@example.test' }, { timeout: CLIENT_TIMEOUT_MS }));
+    expect(Date.now() - started).toBeLessThan(CLIENT_TIMEOUT_MS);
+    expect(first).toMatchObject({ status: 'awaiting_person', writeId: expect.any(String), expiresAt: expect.any(String), next: expect.stringContaining('capell.write.status') });
+    expect(demo.subscriptions).toEqual([]);
+
+    // The proposal is still on screen for the person, who sends it after the agent's call ended.
+    const panel = new PanelDriver(page);
+    await panel.waitOpen();
+    await panel.click('Send');
+    const outcome = answer(await page.webmcp.callTool('capell.write.status', { writeId: first.writeId, waitMs: 5_000 }, { timeout: CLIENT_TIMEOUT_MS }));
+    expect(outcome).toMatchObject({ tool: 'newsletter.subscribe', status: 'submitted', httpStatus: 200 });
+    expect(demo.subscriptions).toEqual(['ada@example.test']);
+  });
+
+  test('a read answer reaches the client once, as the text of its only content item', async ({ page }) => {
+    const result = await page.webmcp.callTool('site.search', { q: 'a', limit: 2 }, { timeout: CLIENT_TIMEOUT_MS }) as TextResult & Record<string, unknown>;
+    expect(Object.keys(result).sort()).toEqual(['content']);
+    expect(result.content).toHaveLength(1);
+    expect(answer(result)).toMatchObject({ capellAgentSchema: 1, links: expect.any(Object) });
+  });
+});
