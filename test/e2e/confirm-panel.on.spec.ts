@@ -9,11 +9,14 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
+import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 
 type Result = { content: { type: string; text: string }[]; isError?: boolean };
 
 const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
 const SUBMIT = '#contact button[type="submit"]';
+/** The demo's JSON answer to a newsletter subscription (a write endpoint's answer is handed back). */
+const SUBSCRIBED = { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } };
 
 /** Starts a tool call in the page without waiting for it (the person decides later). */
 async function startCall(page: Page, name: string, input: object): Promise<void> {
@@ -226,7 +229,7 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     expect(await page.locator('capell-confirm-write').getByRole('button').count()).toBe(0);
     expect(await page.locator('capell-confirm-write section').count()).toBe(0);
     await panel.click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });
 
   test('page CSS cannot hide the panel or its buttons (display/opacity/transform/visibility on the host, stylesheet and inline)', async ({ page }) => {
@@ -242,7 +245,7 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     const state = await panel.waitOpen();
     expect(state.text).toContain('ada@example.test');
     await panel.click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: SUBSCRIBED });
   });
 
   test('a click on a covered Send is refused', async ({ page, demo }) => {
@@ -267,7 +270,7 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     await page.evaluate(() => (document.getElementById('cover') as HTMLElement).hidePopover());
     await page.waitForTimeout(200);
     await panel.click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: SUBSCRIBED });
     expect(demo.subscriptions).toEqual(['ada@example.test']);
   });
 
@@ -278,7 +281,7 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     await page.waitForTimeout(200);
     expect(demo.subscriptions).toEqual([]);
     await panel.click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: SUBSCRIBED });
     expect(demo.subscriptions).toEqual(['ada@example.test']);
   });
 });

@@ -390,7 +390,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts (issue
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect((await fieldValues(page)).topic).toBe('order');
     await page.waitForTimeout(500);
     expect(demo.formPosts).toEqual([]);
@@ -408,7 +408,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts (issue
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     await page.waitForTimeout(500);
     expect(demo.formPosts).toEqual([]);
     expect(page.url()).toBe(`${demo.url}/contact`);
@@ -424,7 +424,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts (issue
     expect(page.url()).toBe(`${demo.url}/contact`);
     await panel(page).waitOpen();
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled' });
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });
 
   test('HTMLFormElement.prototype.submit.call(form) sends nothing', async ({ page, demo }) => {

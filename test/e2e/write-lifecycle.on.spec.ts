@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { PanelDriver } from './panel-driver.ts';
 
 type Result = { content: { type: string; text: string }[]; isError?: boolean };
 type Awaiting = { status: 'awaiting_person'; writeId: string; expiresAt: string; next: string };
@@ -71,7 +72,16 @@ async function openContact(page: Page, url: string, attributes: string): Promise
   await readyReport(page);
 }
 
-const panel = (page: Page) => page.locator('capell-confirm-write');
+const drivers = new WeakMap<Page, PanelDriver>();
+
+/** The person's view of the page's confirmation panel (in a closed shadow root: read through DevTools). */
+function panel(page: Page): PanelDriver {
+  let driver = drivers.get(page);
+  if (!driver) drivers.set(page, driver = new PanelDriver(page));
+  return driver;
+}
+
+const REPLACED = 'This replaces the assistant’s earlier proposal.';
 
 test.describe('write calls never hang the agent', () => {
   test.beforeEach(({ demo }) => {
@@ -88,7 +98,7 @@ test.describe('write calls never hang the agent', () => {
     // The default proposal lifetime: five minutes.
     expect(Date.parse(answer.expiresAt) - Date.now()).toBeGreaterThan(290_000);
     await page.waitForTimeout(300);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
     expect(demo.formPosts).toEqual([]);
   });
@@ -97,8 +107,8 @@ test.describe('write calls never hang the agent', () => {
     await openContact(page, demo.url, 'data-write-wait-ms="300"');
     const { writeId } = answerOf(await call(page, 'newsletter.subscribe', { email: 'ada@example.test' })) as Awaiting;
     expect(demo.requests).toEqual([]);
-    await panel(page).getByRole('button', { name: 'Send' }).click();
-    await expect(panel(page)).toContainText('Sent.');
+    await panel(page).click('Send');
+    await panel(page).waitText('Sent.');
     expect(await status(page, writeId)).toEqual({
       status: 'submitted', tool: 'newsletter.subscribe', httpStatus: 200,
       answer: { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } },
@@ -114,6 +124,7 @@ test.describe('write calls never hang the agent', () => {
     // The site redirects to its thank-you page after a 2xx, so the agent waits with waitMs:
     // the answer comes as soon as the site answered, before the page follows the redirect.
     await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 2000 });
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     expect(answerOf(await result(page, 'status'))).toEqual({ status: 'submitted', tool: 'form.submit.contact', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
@@ -126,7 +137,7 @@ test.describe('write calls never hang the agent', () => {
     await openContact(page, demo.url, 'data-write-wait-ms="300"');
     await page.locator('#contact-name').fill('Grace');
     const { writeId } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
-    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await panel(page).click('Cancel');
     expect(await status(page, writeId)).toEqual({ status: 'cancelled', tool: 'form.submit.contact', next: NEXT_STEPS.cancelled });
     expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
     expect(demo.formPosts).toEqual([]);
@@ -141,7 +152,7 @@ test.describe('write calls never hang the agent', () => {
     for (let polls = 0; polls < 20 && answer.status === 'awaiting_person'; polls++) answer = await status(page, writeId, 300);
     expect(answer).toEqual({ status: 'expired', tool: 'form.submit.contact', next: NEXT_STEPS.expired });
     expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -149,18 +160,21 @@ test.describe('write calls never hang the agent', () => {
     await openContact(page, demo.url, 'data-write-wait-ms="1500"');
     const before = demo.submissions.length;
     const first = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
-    await expect(panel(page).locator('[part~="notice"]')).toHaveCount(0);
+    expect((await panel(page).waitOpen()).text).not.toContain(REPLACED);
     const newer = { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' };
     const second = answerOf(await call(page, 'form.submit.contact', newer)) as Awaiting;
     expect(second.status).toBe('awaiting_person');
     expect(await status(page, first.writeId)).toEqual({ status: 'superseded', tool: 'form.submit.contact', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
-    await expect(panel(page)).toHaveCount(1);
-    await expect(panel(page).locator('[part~="notice"]')).toHaveText('This replaces the assistant’s earlier proposal.');
-    await expect(panel(page)).toContainText('Mallory');
-    await expect(panel(page)).not.toContainText('Ada Lovelace');
+    expect(await panel(page).count()).toBe(1);
+    await panel(page).waitText(REPLACED);
+    const shown = (await panel(page).state())!.text;
+    expect(shown.startsWith(REPLACED)).toBe(true);
+    expect(shown).toContain('Mallory');
+    expect(shown).not.toContain('Ada Lovelace');
     expect(await fieldValues(page)).toEqual({ ...newer, website: '' });
     expect(demo.formPosts).toEqual([]);
     await startCall(page, 'status', 'capell.write.status', { writeId: second.writeId, waitMs: 1500 });
+    await panel(page).waitArmed();
     await page.locator('#contact button[type="submit"]').click();
     expect(answerOf(await result(page, 'status'))).toMatchObject({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
@@ -172,10 +186,10 @@ test.describe('write calls never hang the agent', () => {
     await openContact(page, demo.url, 'data-write-wait-ms="5000"');
     await page.locator('#contact-name').fill('Grace');
     await startCall(page, 'write', 'form.submit.contact', PROPOSAL, true);
-    await expect(panel(page).getByRole('dialog')).toBeVisible();
+    await panel(page).waitOpen();
     await page.evaluate(() => (window as unknown as { agents: Record<string, AbortController> }).agents.write!.abort());
     expect(await result(page, 'write')).toEqual({ rejected: 'AbortError' });
-    await expect(panel(page)).toHaveCount(0);
+    await panel(page).waitClosed();
     expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
     expect(demo.formPosts).toEqual([]);
   });
@@ -186,7 +200,7 @@ test.describe('write calls never hang the agent', () => {
     const began = Date.now();
     await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 2000 });
     await page.waitForTimeout(300);
-    await panel(page).getByRole('button', { name: 'Send' }).click();
+    await panel(page).click('Send');
     expect(answerOf(await result(page, 'status'))).toMatchObject({ status: 'submitted', httpStatus: 200 });
     expect(Date.now() - began).toBeLessThan(1900);
     expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
