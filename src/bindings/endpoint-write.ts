@@ -44,27 +44,34 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
   const text = readConfirmText(messages);
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `endpoint ${spec.name}`, signal, stopSignal });
-  let panel: Awaited<ReturnType<typeof createConfirmPanel>>;
-  try {
-    panel = await createConfirmPanel(doc);
-  } catch (error) {
-    return write.failed(`${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent`);
+  // Raced with the write's own answer: a panel chunk that never arrives must not hold the call
+  // past writeWaitMs (the proposal then expires unshown; nothing was sent).
+  const opened = createConfirmPanel(doc).then(
+    (panel) => ({ panel }),
+    (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` }),
+  );
+  return Promise.race([write.answer(), opened.then((loaded) => {
+    if ('reason' in loaded) return write.failed(loaded.reason);
+    if (write.live) propose(loaded.panel);
+    return write.answer();
+  })]);
+
+  function propose(panel: Awaited<ReturnType<typeof createConfirmPanel>>): void {
+    write.open((why) => panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn'));
+    // A panel that cannot show the proposal must not leave it open, unseen, until expiry.
+    Promise.resolve().then(() => panel.present({
+      mode: 'request',
+      words: panelWords(text),
+      ...(write.replaced ? { notice: text.confirmReplaced } : {}),
+      request: `POST ${where}`,
+      items: Object.entries(input).map(([label, value]) => ({ label, value: shown(value) })),
+    }, {
+      onCancel: () => write.end('cancelled'),
+      onSend: () => {
+        if (write.send()) void send(spec.name, url, where, input, config, text, panel, write);
+      },
+    })).catch(() => write.end('aborted'));
   }
-  if (!write.live) return write.answer();
-  write.open((why) => panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn'));
-  void panel.present({
-    mode: 'request',
-    words: panelWords(text),
-    ...(write.replaced ? { notice: text.confirmReplaced } : {}),
-    request: `POST ${where}`,
-    items: Object.entries(input).map(([label, value]) => ({ label, value: shown(value) })),
-  }, {
-    onCancel: () => write.end('cancelled'),
-    onSend: () => {
-      if (write.send()) void send(spec.name, url, where, input, config, text, panel, write);
-    },
-  });
-  return write.answer();
 };
 
 /** POSTs the person's confirmed request and records how the site answered. */

@@ -28,12 +28,28 @@ export const NAVIGATE_AFTER_RESULT_MS = 250;
 /** The attribute (and value) with which a form opts out of the fetch submit. */
 export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
 
-function submitButtonText(form: HTMLFormElement): string {
-  const button = [...readFormProperty(form, 'elements')].find((element) =>
+/** The form's default button (its first submit control), as implicit submission picks it. */
+function defaultButton(form: HTMLFormElement): HTMLElement | null {
+  return [...readFormProperty(form, 'elements')].find((element): element is HTMLElement =>
     (element instanceof HTMLButtonElement && element.type === 'submit')
-    || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image')));
+    || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image'))) ?? null;
+}
+
+/** A submit control's text as the person reads it (the panel's hint names it). */
+function buttonText(button: HTMLElement | null): string {
   if (button instanceof HTMLInputElement) return button.value || button.alt || 'Submit';
   return button?.textContent?.replace(/\s+/g, ' ').trim() || 'Submit';
+}
+
+/**
+ * Where a submit with `submitter` goes, as the panel shows it: `POST /contact` (method, and the
+ * action's path and query; `formmethod`/`formaction` of the submitter win, as in the browser).
+ */
+function describeSend(form: HTMLFormElement, submitter: HTMLElement | null): string {
+  const button = submitter as HTMLButtonElement | HTMLInputElement | null;
+  const method = button?.hasAttribute('formmethod') ? button.formMethod : readFormProperty(form, 'method');
+  const action = new URL(button?.hasAttribute('formaction') ? button.formAction : readFormProperty(form, 'action'));
+  return `${method.toUpperCase()} ${action.pathname}${action.search}`;
 }
 
 /** The panel element (loaded with the write chunk). */
@@ -98,8 +114,12 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
   // Claimed before the first await: two calls started together never both fill and open a panel.
   const write = new PendingWrite({ config, tool: spec.name, slot: form, signal: context.signal, stopSignal: context.stopSignal });
-  const refused = await proposeFill(spec, context, form, plan, write);
-  return refused ? write.failed(refused) : write.answer();
+  // Raced with the write's own answer: a panel chunk that never arrives must not hold the call
+  // past writeWaitMs (the proposal then expires unshown; nothing was filled).
+  return Promise.race([
+    proposeFill(spec, context, form, plan, write).then((refused) => (refused ? write.failed(refused) : write.answer())),
+    write.answer(),
+  ]);
 };
 
 /**
@@ -142,7 +162,11 @@ async function proposeFill(
     return `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`;
   }
   const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
-  const words = panelWords(text, fillPlaceholders(text.confirmSendHint, { button: submitButtonText(form) }));
+  // What the panel names (the send button's text, where it sends); a submit whose button or
+  // destination differs is refused and the panel shows the new one (a page may relabel its button
+  // "Cancel", or point the form elsewhere, after the panel opened).
+  let named = { button: buttonText(defaultButton(form)), request: describeSend(form, null) };
+  const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: named.button }));
   const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
   // What the panel shows now; a submit is refused when the form no longer holds it.
   let shown: ProposalItem[] = readItems();
@@ -162,7 +186,10 @@ async function proposeFill(
       void show();
     },
   };
-  const show = () => panel.present({ mode: 'form', words, formName: readFormName(form), items: shown, ...notice }, handlers);
+  const show = () => Promise.resolve()
+    .then(() => panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request: named.request, items: shown, ...notice }, handlers))
+    // A panel that cannot show the proposal must not leave the form filled until expiry.
+    .catch(() => write.end('aborted'));
   // The person edits the form (or the page's script does, with events): the panel follows,
   // and its input protection starts over.
   const onEdit = () => {
@@ -180,9 +207,10 @@ async function proposeFill(
   };
   write.open((why) => {
     stopFollowing();
-    // Leaving the page: nothing to put back, and the form may be restored by the back/forward
-    // cache. The guard stays armed while restoring: a site's change handler may try to submit.
-    if (why !== 'left') restoreControls(filled);
+    // Also when the page is left: the back/forward cache, or the browser's form state restore on
+    // a history navigation, would otherwise bring the agent's values back with no guard or panel.
+    // The guard stays armed while restoring: a site's change handler may try to submit.
+    restoreControls(filled);
     panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn');
     void guard.disarm();
   });
@@ -196,12 +224,14 @@ async function proposeFill(
     // Runs inside the person's submit event: what happens to it is decided now.
     if (event.defaultPrevented) return sentBySite(write, panel, stopFollowing, guard);
     const now = readItems();
-    if (!isSameItems(now, shown)) {
+    const sending = { button: buttonText(event.submitter), request: describeSend(form, event.submitter) };
+    if (!isSameItems(now, shown) || sending.button !== named.button || sending.request !== named.request) {
       // Sent would be what the panel did not show: refused, and the panel shows it now.
       event.preventDefault();
       shown = now;
-      void show();
-      panel.refuse(text.confirmReasonChanged);
+      named = sending;
+      // After the new proposal is on the panel: presenting clears an earlier refusal.
+      void show().then(() => panel.refuse(text.confirmReasonChanged));
       return;
     }
     const request = optsOut ? undefined : toFormRequest(form, event.submitter);
