@@ -515,6 +515,10 @@ test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)'
     ['a zero-height wrapper', 'height: 0; overflow: hidden; margin: 0; padding: 0', /\(clipped by p \(overflow hidden, [\d.]+×0 px\)\)/],
     ['transform scale(0)', 'transform: scale(0)', /\(scaled to zero by transform matrix\(0, 0, 0, 0, 0, 0\) on p\)/],
     ['visibility hidden', 'visibility: hidden', /\(visibility: hidden on p\)/],
+    // a09: the styles the first check let through.
+    ['filter: opacity(0)', 'filter: opacity(0)', /\(opacity 0 \(filter opacity\(0\)\) on p \(effective 0\)\)/],
+    ['filter: blur(40px)', 'filter: blur(40px)', /\(blurred beyond reading by filter blur\(40px\) on p\)/],
+    ['mask-image (not checkable)', 'mask-image: linear-gradient(transparent, transparent); -webkit-mask-image: linear-gradient(transparent, transparent)', /\(masked by mask-image linear-gradient\(rgba\(0, 0, 0, 0\), rgba\(0, 0, 0, 0\)\) on p, which the runtime cannot check\)/],
   ];
   for (const [what, css, why] of techniques) {
     test(`a field hidden by ${what} is refused, naming the field; nothing is filled or sent`, async ({ page, demo }) => {
