@@ -85,8 +85,10 @@ export interface BlockedSubmit {
  *   none); `event` is the person's click (MouseEvent) or Enter (KeyboardEvent). Returns a reason
  *   to refuse (the submit is then blocked like a script's) or `undefined` to let it count. A
  *   check that throws refuses, with the error's message.
- * - `onRefusedSubmit(reason)`: the person's act was refused (by `consentCheck`, or because the
- *   page stopped the submit event before the guard could send it); show the reason to the person.
+ * - `onRefusedSubmit(reason)`: the person's act was refused (by `consentCheck`; a keyboard
+ *   activation of a submit control the page had focused; the form's target pointed elsewhere
+ *   since arming; or the page stopped the submit event before the guard could send it); show
+ *   the reason (English, one line) to the person. Also called with `consentCheck`'s own reason.
  * - `onBlockedSubmit(blocked)`: a submission that was not the person's was stopped.
  */
 export interface SubmitGuardOptions {
