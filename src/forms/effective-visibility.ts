@@ -13,6 +13,13 @@ export const MIN_EFFECTIVE_OPACITY = 0.1;
 /** A visible part smaller than this in width or height, in CSS px, is too small to see. */
 export const MIN_VISIBLE_PX = 4;
 
+/**
+ * Above this combined `filter: blur()` radius, in CSS px (the standard deviations over the control
+ * and its ancestors, combined as Gaussian blurs are: the root of the sum of squares), text in the
+ * control cannot be read.
+ */
+export const MAX_BLUR_PX = 3;
+
 /** A rectangle in viewport coordinates (CSS px). */
 interface Box {
   left: number;
@@ -130,6 +137,31 @@ function clipRectBox(value: string, box: Box): Box | undefined {
   };
 }
 
+/** One function of a computed `filter` value, e.g. `{ name: 'opacity', args: '0.5' }`. */
+interface FilterFunction {
+  name: string;
+  args: string;
+  text: string;
+}
+
+/** The functions of a computed `filter` (`opacity(0) blur(5px) url("#x")`), in order. */
+function filterFunctions(filter: string): FilterFunction[] {
+  const found: FilterFunction[] = [];
+  // Arguments nest one level at most (drop-shadow(rgb(…) 1px 1px 0px)); url("…") may hold ")".
+  for (const match of filter.matchAll(/([a-z-]+)\(((?:"[^"]*"|'[^']*'|[^()"']|\([^()]*\))*)\)/gi)) {
+    found.push({ name: match[1]!.toLowerCase(), args: match[2]!.trim(), text: match[0] });
+  }
+  return found;
+}
+
+/** A filter amount (`0.5` or `50%`) as a number, NaN for what it cannot read. */
+function amountOf(args: string): number {
+  if (args === '') return 1;
+  const match = /^(-?[\d.]+(?:e-?\d+)?)(%)?$/i.exec(args);
+  if (!match) return Number.NaN;
+  return match[2] ? Number(match[1]) / 100 : Number(match[1]);
+}
+
 /** The 2-D scale of a computed `transform` (`matrix(…)`/`matrix3d(…)`): |det| of its 2×2 part. */
 function transformScale(transform: string): number {
   const match = /^matrix(3d)?\((.*)\)$/.exec(transform.trim());
@@ -189,15 +221,18 @@ function clientBox(element: Element): Box {
  * What hides `element` from the person, or `undefined` when it is visible. Checks, first reason
  * wins: `hidden`, `inert` or `aria-hidden="true"` on it or an ancestor; `display: none`;
  * `visibility` hidden or collapse; an ancestor's `content-visibility: hidden` or a closed
- * `<details>` (and anything else `checkVisibility()` reports); an effective opacity (multiplied
- * over the ancestors) below MIN_EFFECTIVE_OPACITY (0.1); a transform or `scale` that scales it
- * to zero; a border box under MIN_VISIBLE_PX (4 px) wide or high; `clip-path` (basic shapes;
- * any other value counts as hiding) or `clip` that leaves less than that; an ancestor that
- * clips its overflow (`overflow` hidden or clip, paint containment) with the control outside it
- * (e.g. a zero-height wrapper); outside what a scroll container or the document can be scrolled
- * to (e.g. `left: -9999px`), or outside the viewport for a fixed-position one. A control below
- * the fold is visible: it can be scrolled to. Not checked: another element covering it, text
- * colour, `filter: opacity()`.
+ * `<details>` (and anything else `checkVisibility()` reports); an effective opacity (`opacity`
+ * and `filter: opacity()` multiplied over the ancestors) below MIN_EFFECTIVE_OPACITY (0.1);
+ * `filter: blur()` over MAX_BLUR_PX (3 px) combined; `filter: url()` or any `mask-image` (also
+ * `-webkit-mask-image`, a mask border) on it or an ancestor, which it cannot evaluate; a
+ * transform or `scale` that scales it to zero; a border box under MIN_VISIBLE_PX (4 px) wide or
+ * high; `clip-path` (basic shapes; any other value counts as hiding) or `clip` that leaves less
+ * than that; an ancestor that clips its overflow (`overflow` hidden or clip, paint containment)
+ * with the control outside it (e.g. a zero-height wrapper); outside what a scroll container or
+ * the document can be scrolled to (e.g. `left: -9999px`), or outside the viewport for a
+ * fixed-position one. A control below the fold is visible: it can be scrolled to. Not checked:
+ * another element covering it or stacked behind the page (`z-index: -1`), text colour, other
+ * filters (`brightness()`, `contrast()`), blend modes.
  * @returns e.g. `opacity 0 on div.hp`, `clipped by clip-path inset(50%) on the control`,
  *   `off-screen: outside the page's scrollable area`.
  */
@@ -233,17 +268,50 @@ export function readVisibilityProblem(element: Element): string | undefined {
     return 'the browser does not render it (checkVisibility)';
   }
 
+  // `filter: opacity()` multiplies in like `opacity`; blurs combine; an SVG filter (url()) or a
+  // mask can make any part transparent, which the runtime cannot evaluate: refused.
   let opacity = 1;
+  let blurSquares = 0;
+  const blurs: string[] = [];
   const faint: string[] = [];
+  let filtered = false;
   for (const [index, node] of chain.entries()) {
-    const value = Number.parseFloat(styles[index]!.opacity);
-    if (!Number.isFinite(value) || value >= 1) continue;
-    opacity *= value;
-    faint.push(`${value} on ${nameOf(node, element)}`);
+    const style = styles[index]!;
+    const value = Number.parseFloat(style.opacity);
+    if (Number.isFinite(value) && value < 1) {
+      opacity *= value;
+      faint.push(`${value} on ${nameOf(node, element)}`);
+    }
+    for (const mask of [style.maskImage, style.webkitMaskImage, style.getPropertyValue('-webkit-mask-box-image-source'), style.getPropertyValue('mask-border-source')]) {
+      if (mask && mask !== 'none') return `masked by mask-image ${mask} on ${nameOf(node, element)}, which the runtime cannot check`;
+    }
+    if (!style.filter || style.filter === 'none') continue;
+    for (const filter of filterFunctions(style.filter)) {
+      if (filter.name === 'url') return `filtered by filter ${filter.text} on ${nameOf(node, element)}, which the runtime cannot check`;
+      if (filter.name === 'opacity') {
+        const amount = Math.min(1, amountOf(filter.args));
+        if (!Number.isFinite(amount)) return `filtered by filter ${filter.text} on ${nameOf(node, element)}, which the runtime cannot check`;
+        if (amount >= 1) continue;
+        opacity *= Math.max(0, amount);
+        filtered = true;
+        faint.push(`${Math.max(0, amount)} (filter ${filter.text}) on ${nameOf(node, element)}`);
+      } else if (filter.name === 'blur') {
+        const radius = filter.args === '' ? 0 : lengthOf(filter.args, 0);
+        if (!Number.isFinite(radius)) return `filtered by filter ${filter.text} on ${nameOf(node, element)}, which the runtime cannot check`;
+        if (radius <= 0) continue;
+        blurSquares += radius * radius;
+        blurs.push(`${filter.text} on ${nameOf(node, element)}`);
+      }
+    }
   }
   if (opacity < MIN_EFFECTIVE_OPACITY) {
-    const product = faint.length > 1 ? ` (effective ${Number(opacity.toFixed(3))})` : '';
+    const product = faint.length > 1 || filtered ? ` (effective ${Number(opacity.toFixed(3))})` : '';
     return `opacity ${faint.join(' × ')}${product}`;
+  }
+  const blur = Math.sqrt(blurSquares);
+  if (blur > MAX_BLUR_PX) {
+    const combined = blurs.length > 1 ? ` (combined ${px(blur)} px)` : '';
+    return `blurred beyond reading by filter ${blurs.join(' and ')}${combined}`;
   }
 
   for (const [index, node] of chain.entries()) {

@@ -22,19 +22,50 @@
  *   a page script or taken from another realm): the Navigation API's `navigate` event of a
  *   submission of this form is cancelled (`preventDefault()`), unless it is the person's own
  *   native submit that the caller let through.
+ * - `HTMLFormElement.prototype.submit` of another realm (a same-origin frame's, called on this
+ *   form after pointing its `target` at that frame, whose navigation this window's backstop
+ *   does not see): every same-origin child frame reachable through `window.frames` at arming is
+ *   patched the same way, and so are frames added (or loaded) while armed, found by a
+ *   MutationObserver and a capturing `load` listener; all are put back exactly at disarm;
+ * - a `target`/`<base target>`/`formtarget` that points elsewhere (readUnguardableReason) is
+ *   checked again whenever a submission is judged: while it does, every submission of the form
+ *   is blocked, the person's own included (reported through `onRefusedSubmit`).
+ * What counts as the person's act (anything else is a script's, blocked):
+ * - a trusted pointer click on the form's submit control;
+ * - Enter in an `<input>` of this form whose type submits implicitly (text, search, url, tel,
+ *   email, password, number, date and time types), not composing (IME), without modifiers:
+ *   what the browser itself submits on (never a textarea, select, checkbox, button or editable
+ *   element, where a page's own keydown handler would turn Enter into `requestSubmit()`);
+ * - keyboard activation of the submit control (Enter/Space, a trusted click with `detail` 0)
+ *   only when the person moved the focus onto it themselves: a trusted Tab/Shift+Tab in the
+ *   same task as the focus change, or a trusted pointerdown on it (in Chromium the focus event
+ *   must also carry `sourceCapabilities`, which `focus()` from a script never has). A focus the
+ *   page moved there makes keyboard activation of it refused until the person moves the focus.
  * The person's own submit goes through as the caller decides (fetch by the runtime, the
  * browser's native submission, or the site's own handler); once the site's handler has taken the
  * person's submit over, the guard stands down so the site can finish sending it its own way.
  * Not closed (README "Write tools"): a site's own `submit` handler that prevents default and
  * sends the data with `fetch`/XHR runs for every submit event; any page script can read the
- * filled controls and send them itself. The guard covers the browser's submission paths.
+ * filled controls and send them itself. The guard covers the browser's submission paths; of
+ * those, what remains open is a hostile script of this page that registered a window capture
+ * `submit` listener before the runtime, stops the event there (so the guard never judges it)
+ * and has pointed the form's `target` at a frame (whose navigation this window does not see);
+ * a frame's realm used in the same task that created the frame, before the observer runs; and a
+ * page that stops the focus events before the guard sees them. Such a script could as well read
+ * the filled controls and `fetch` them: that class is the site's own code, not a path the
+ * browser takes on its own.
  */
 
-/** The person's last input gesture, kept only until the task that carried it ends. */
+/**
+ * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
+ * trusted gesture that does not count (a keyboard activation of a control the page focused),
+ * with the reason the person is shown.
+ */
 interface Gesture {
   kind: 'click' | 'enter';
   target: EventTarget | null;
   event: Event;
+  refused?: string;
 }
 
 /** How a blocked submission tried to leave. */
@@ -54,8 +85,10 @@ export interface BlockedSubmit {
  *   none); `event` is the person's click (MouseEvent) or Enter (KeyboardEvent). Returns a reason
  *   to refuse (the submit is then blocked like a script's) or `undefined` to let it count. A
  *   check that throws refuses, with the error's message.
- * - `onRefusedSubmit(reason)`: the person's act was refused (by `consentCheck`, or because the
- *   page stopped the submit event before the guard could send it); show the reason to the person.
+ * - `onRefusedSubmit(reason)`: the person's act was refused (by `consentCheck`; a keyboard
+ *   activation of a submit control the page had focused; the form's target pointed elsewhere
+ *   since arming; or the page stopped the submit event before the guard could send it); show
+ *   the reason (English, one line) to the person. Also called with `consentCheck`'s own reason.
  * - `onBlockedSubmit(blocked)`: a submission that was not the person's was stopped.
  */
 export interface SubmitGuardOptions {
@@ -107,6 +140,36 @@ function isSelfTarget(target: string | null): boolean {
   return value === '' || value === '_self';
 }
 
+/** Input types the browser submits implicitly on Enter (HTML, "Implicit submission"). */
+const IMPLICIT_SUBMIT_TYPES: ReadonlySet<string> = new Set([
+  'text', 'search', 'url', 'tel', 'email', 'password', 'date', 'month', 'week', 'time', 'datetime-local', 'number',
+]);
+
+/** Every input type HTML knows; an unknown or missing `type` attribute is the text state. */
+const INPUT_TYPES: ReadonlySet<string> = new Set([
+  ...IMPLICIT_SUBMIT_TYPES, 'hidden', 'color', 'checkbox', 'radio', 'file', 'submit', 'image', 'reset', 'button', 'range',
+]);
+
+/**
+ * Whether `event` is an Enter with which the browser itself would submit `form` implicitly: a
+ * trusted keydown of Enter, not composing (`isComposing`, keyCode 229), without Ctrl, Alt, Meta
+ * or Shift, in an `<input>` of `form` whose type submits implicitly (IMPLICIT_SUBMIT_TYPES;
+ * read from the attribute, which a script cannot fake without changing the control).
+ * @returns false for a textarea, select, checkbox, button, contenteditable, composition, etc.
+ */
+export function isImplicitSubmitEnter(event: KeyboardEvent, form: HTMLFormElement): boolean {
+  if (!event.isTrusted || event.key !== 'Enter') return false;
+  if (event.isComposing || event.keyCode === 229) return false;
+  if (event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return false;
+  const target = event.target as Element | null;
+  if (!target || target.localName !== 'input' || target.namespaceURI !== 'http://www.w3.org/1999/xhtml') return false;
+  const input = target as HTMLInputElement;
+  if (input.form !== form) return false;
+  const attribute = (input.getAttribute('type') ?? '').trim().toLowerCase();
+  const type = INPUT_TYPES.has(attribute) ? attribute : 'text';
+  return IMPLICIT_SUBMIT_TYPES.has(type);
+}
+
 function isSubmitControl(element: Element): element is HTMLButtonElement | HTMLInputElement {
   const type = (element.getAttribute('type') ?? '').toLowerCase();
   if (element.localName === 'button') return type === '' || type === 'submit' || !['button', 'reset', 'menu'].includes(type);
@@ -154,13 +217,28 @@ interface RealmPatch {
   guards: Map<HTMLFormElement, Set<SubmitCallJudge>>;
 }
 
-const realmPatches = new WeakMap<Window, RealmPatch>();
+// Keyed by the realm's prototype, not its window: a frame's WindowProxy stays the same object
+// when the frame navigates to a new document (and realm).
+const realmPatches = new WeakMap<object, RealmPatch>();
 
-/** Registers `form` in its realm's `submit` patch, installing the patch for the first form. */
-function holdSubmitMethod(view: Window, form: HTMLFormElement, judge: SubmitCallJudge): () => void {
-  let patch = realmPatches.get(view);
+/** The `HTMLFormElement.prototype` of `view`'s realm, or undefined (cross-origin, gone). */
+function formPrototypeOf(view: Window): HTMLFormElement | undefined {
+  try {
+    const proto = (view as Window & { HTMLFormElement?: typeof HTMLFormElement }).HTMLFormElement?.prototype;
+    return proto && typeof proto === 'object' ? proto : undefined;
+  } catch {
+    // A cross-origin frame: its realm cannot reach this form's data through our prototype.
+    return undefined;
+  }
+}
+
+/**
+ * Registers `form` in the `submit` patch of the realm whose prototype is `proto`, installing the
+ * patch for the first form. @returns the release, which puts the original back after the last.
+ */
+function holdSubmitMethod(proto: HTMLFormElement, form: HTMLFormElement, judge: SubmitCallJudge): () => void {
+  let patch = realmPatches.get(proto);
   if (!patch) {
-    const proto = (view as Window & { HTMLFormElement: typeof HTMLFormElement }).HTMLFormElement.prototype;
     const original = Object.getOwnPropertyDescriptor(proto, 'submit');
     if (!original || typeof original.value !== 'function') return () => undefined;
     const nativeSubmit = original.value as (this: HTMLFormElement) => void;
@@ -174,7 +252,7 @@ function holdSubmitMethod(view: Window, form: HTMLFormElement, judge: SubmitCall
       },
     }.submit;
     patch = { proto, original, patched, guards };
-    realmPatches.set(view, patch);
+    realmPatches.set(proto, patch);
     Object.defineProperty(proto, 'submit', { ...original, value: patched });
   }
   const current = patch;
@@ -186,7 +264,7 @@ function holdSubmitMethod(view: Window, form: HTMLFormElement, judge: SubmitCall
     set?.delete(judge);
     if (set?.size === 0) current.guards.delete(form);
     if (current.guards.size > 0) return;
-    realmPatches.delete(view);
+    realmPatches.delete(current.proto);
     // Put the original back exactly, unless the page replaced the method since (then its own
     // function stays, and ours, if it kept it, passes every call through).
     if (Object.getOwnPropertyDescriptor(current.proto, 'submit')?.value === current.patched) {
@@ -195,10 +273,17 @@ function holdSubmitMethod(view: Window, form: HTMLFormElement, judge: SubmitCall
   };
 }
 
+/** At most this many frames (at any depth) get their realm's `submit` patched per guard. */
+export const MAX_GUARDED_FRAMES = 64;
+
+/** Elements whose insertion may add a frame (and with it a realm). */
+const FRAME_SELECTOR = 'iframe, frame, object, embed';
+
 /**
- * Arms the guard over `form` (see the module comment for every path it closes). Call it before
- * the first fill; `disarm()` after the last restore.
- * @param form the form the runtime fills; its document's window is guarded.
+ * Arms the guard over `form` (see the module comment for every path it closes and what counts
+ * as the person's act). Call it before the first fill; `disarm()` after the last restore.
+ * @param form the form the runtime fills; its document's window is guarded, and the realms of
+ *   the same-origin frames under that window (MAX_GUARDED_FRAMES at most).
  * @param options the caller's consent check and callbacks (SubmitGuardOptions).
  * @returns the armed SubmitGuard. Never throws.
  */
@@ -207,6 +292,13 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const view = (doc.defaultView ?? window) as Window;
   const blocked: BlockedSubmit[] = [];
   let gesture: Gesture | undefined;
+  // The person's trusted Tab keydown and pointerdown of the current task: what may move the
+  // focus in their name (each used for one focus change at most).
+  let tabKey: KeyboardEvent | undefined;
+  let pointerDown: Event | undefined;
+  // The element the person last moved the focus onto themselves; null when the last focus
+  // change the guard saw was not theirs (or it saw none since arming).
+  let personFocus: Element | null = null;
   let clearing: ReturnType<typeof setTimeout> | undefined;
   let onUserSubmit: ((event: SubmitEvent) => void) | undefined;
   let armed = true;
@@ -224,23 +316,82 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     blocked.push(entry);
     options.onBlockedSubmit?.(entry);
   };
-  const refuse = (reason: string) => {
-    block('submit-event', reason);
+  const refuse = (reason: string, way: BlockedSubmitWay = 'submit-event') => {
+    block(way, reason);
     options.onRefusedSubmit?.(reason);
   };
+  /** Why the form cannot be submitted now (its target was pointed elsewhere), or undefined. */
+  const retargeted = (): string | undefined => {
+    const reason = readUnguardableReason(form);
+    return reason === undefined ? undefined : `the page changed where the form submits: ${reason}; nothing was sent`;
+  };
 
-  const remember = (next: Gesture) => {
-    gesture = next;
+  // The submit a gesture causes is dispatched in the same task; after it the gesture is stale.
+  const clearSoon = () => {
     clearTimeout(clearing);
-    // The submit a gesture causes is dispatched in the same task; after it the gesture is stale.
-    clearing = setTimeout(() => { gesture = undefined; }, 0);
+    clearing = setTimeout(() => {
+      gesture = undefined;
+      tabKey = undefined;
+      pointerDown = undefined;
+    }, 0);
+  };
+  const remember = (next: Gesture | undefined) => {
+    gesture = next;
+    clearSoon();
   };
   const onClick = (event: MouseEvent) => {
-    if (event.isTrusted) remember({ kind: 'click', target: event.target, event });
+    if (!event.isTrusted) return;
+    // Keyboard activation (Enter/Space on a focused control) and the browser's own click on the
+    // default button for implicit submission: no pointer, click count 0.
+    const keyboard = event.detail === 0 || (event as PointerEvent).pointerType === '';
+    if (!keyboard) return remember({ kind: 'click', target: event.target, event });
+    // Implicit submission clicks the default button in the task of the person's Enter.
+    if (gesture?.kind === 'enter' && !gesture.refused) return;
+    const target = event.target as Node | null;
+    const focused = doc.activeElement;
+    const theirs = personFocus !== null && focused === personFocus && target !== null && personFocus.contains(target);
+    remember({
+      kind: 'click',
+      target: event.target,
+      event,
+      ...(theirs ? {} : { refused: 'the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent' }),
+    });
   };
   const onKeydown = (event: KeyboardEvent) => {
-    if (event.isTrusted && event.key === 'Enter') remember({ kind: 'enter', target: event.target, event });
+    if (!event.isTrusted) return;
+    pointerDown = undefined;
+    tabKey = event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey ? event : undefined;
+    if (event.key === 'Enter') remember(isImplicitSubmitEnter(event, form) ? { kind: 'enter', target: event.target, event } : undefined);
+    else clearSoon();
   };
+  const onPointerdown = (event: Event) => {
+    if (!event.isTrusted) return;
+    tabKey = undefined;
+    pointerDown = event;
+    clearSoon();
+  };
+  /** Whether the person made this focus change (see the module comment). */
+  const focusedByPerson = (event: FocusEvent): boolean => {
+    if (!event.isTrusted) return false;
+    // Chromium: a focus change by the person's input carries the device; `focus()` never does.
+    if ('sourceCapabilities' in event && (event as FocusEvent & { sourceCapabilities: unknown }).sourceCapabilities === null) return false;
+    const target = event.target as Node;
+    // Native Tab navigation runs after the keydown's dispatch (phase NONE), unless prevented.
+    if (tabKey && tabKey.eventPhase === Event.NONE && !tabKey.defaultPrevented) {
+      tabKey = undefined;
+      return true;
+    }
+    const pressed = pointerDown?.target as Node | null | undefined;
+    if (pressed && typeof pressed.nodeType === 'number' && target.contains(pressed)) {
+      pointerDown = undefined;
+      return true;
+    }
+    return false;
+  };
+  const onFocusin = (event: Event) => {
+    personFocus = focusedByPerson(event as FocusEvent) ? event.target as Element : null;
+  };
+
   /** The person's gesture that made this submit, or undefined (a script's submit). */
   const personGesture = (event: SubmitEvent): Gesture | undefined => {
     // In Chromium requestSubmit() and a script's button.click() make trusted submit events too.
@@ -249,6 +400,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     const target = gesture.target as Node | null;
     if (!target || typeof target.nodeType !== 'number') return undefined;
     if (gesture.kind === 'click') return submitter !== null && submitter.contains(target) ? gesture : undefined;
+    // isImplicitSubmitEnter already required an input of this form.
     return form.contains(target) ? gesture : undefined;
   };
 
@@ -262,6 +414,13 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return;
     }
     const siteTookOver = event.defaultPrevented;
+    // A handler of the page pointed the form elsewhere during the event: not sent natively.
+    const elsewhere = siteTookOver ? undefined : retargeted();
+    if (elsewhere) {
+      event.preventDefault();
+      refuse(elsewhere);
+      return;
+    }
     onUserSubmit(event);
     // The site's own script has the person's submit: it may go on to send it its own way
     // (`form.submit()` or `requestSubmit()` after an async check), so the guard stands down.
@@ -270,6 +429,12 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   };
   const judgeSubmitCall: SubmitCallJudge = () => {
     if (!armed) return true;
+    const elsewhere = retargeted();
+    if (elsewhere) {
+      if (personSubmitting) refuse(elsewhere, 'form.submit()');
+      else block('form.submit()', elsewhere);
+      return false;
+    }
     if (personSubmitting) {
       allowedNavigations += 1;
       return true;
@@ -282,8 +447,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (event.target !== form || !armed) return;
     const submit = event as SubmitEvent;
     const made = personGesture(submit);
-    let refusal: string | undefined;
-    if (made && options.consentCheck) {
+    let refusal = made?.refused ?? retargeted();
+    if (made && refusal === undefined && options.consentCheck) {
       try {
         refusal = options.consentCheck(submit.submitter ?? form, made.event);
       } catch (error) {
@@ -295,7 +460,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (!consent) {
       // Prevented before the page's handlers run: whatever they do, the browser does not submit.
       if (!submit.defaultPrevented) submit.preventDefault();
-      if (refusal !== undefined) refuse(refusal);
+      // A reason for the person only when it was their act; a script's submit is just blocked.
+      if (made && refusal !== undefined) refuse(refusal);
+      else if (refusal !== undefined) block('submit-event', refusal);
       else block('submit-event', 'a submit that was not the person\'s own act was blocked; nothing was sent by the browser');
       return;
     }
@@ -346,13 +513,64 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     }
   };
 
+  // The `submit` of this realm and of every same-origin frame's realm under it (another realm's
+  // `submit` called on this form after pointing its target at that frame leaves no trace here).
+  const releases = new Map<HTMLFormElement, () => void>();
+  const holdRealm = (realm: Window): void => {
+    const proto = formPrototypeOf(realm);
+    if (!proto || releases.has(proto)) return;
+    releases.set(proto, holdSubmitMethod(proto, form, judgeSubmitCall));
+  };
+  const holdFrames = (): void => {
+    const pending: Window[] = [view];
+    let seen = 0;
+    while (pending.length > 0 && seen < MAX_GUARDED_FRAMES) {
+      const parent = pending.shift()!;
+      let count = 0;
+      try {
+        count = parent.length;
+      } catch {
+        continue;
+      }
+      for (let index = 0; index < count && seen < MAX_GUARDED_FRAMES; index++) {
+        let child: Window | undefined;
+        try {
+          child = (parent as unknown as Record<number, Window | undefined>)[index];
+        } catch {
+          child = undefined;
+        }
+        if (!child) continue;
+        seen += 1;
+        // Cross-origin frames are skipped (formPrototypeOf is undefined) and not walked into.
+        if (!formPrototypeOf(child)) continue;
+        holdRealm(child);
+        pending.push(child);
+      }
+    }
+  };
+  const addsFrame = (node: Node): boolean => node.nodeType === Node.ELEMENT_NODE
+    && ((node as Element).matches(FRAME_SELECTOR) || (node as Element).querySelector(FRAME_SELECTOR) !== null);
+  const frameWatcher = new MutationObserver((records) => {
+    if (armed && records.some((record) => [...record.addedNodes].some(addsFrame))) holdFrames();
+  });
+  // A frame that loads a new document gets a new realm: patch it once it is there.
+  const onLoad = (event: Event) => {
+    const target = event.target as Element | null;
+    if (armed && target && typeof target.matches === 'function' && target.matches(FRAME_SELECTOR)) holdFrames();
+  };
+
   const navigation = (view as Window & { navigation?: EventTarget }).navigation;
   doc.addEventListener('click', onClick, true);
   doc.addEventListener('keydown', onKeydown, true);
+  doc.addEventListener('pointerdown', onPointerdown, true);
+  doc.addEventListener('focusin', onFocusin, true);
+  doc.addEventListener('load', onLoad, true);
   view.addEventListener('submit', onSubmitCapture, true);
   view.addEventListener('submit', onSubmitBubble);
   navigation?.addEventListener('navigate', onNavigate);
-  const releaseSubmitMethod = holdSubmitMethod(view, form, judgeSubmitCall);
+  holdRealm(view);
+  holdFrames();
+  frameWatcher.observe(doc, { childList: true, subtree: true });
 
   function turnOff(): void {
     if (!armed) return;
@@ -362,10 +580,15 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     clearTimeout(clearing);
     doc.removeEventListener('click', onClick, true);
     doc.removeEventListener('keydown', onKeydown, true);
+    doc.removeEventListener('pointerdown', onPointerdown, true);
+    doc.removeEventListener('focusin', onFocusin, true);
+    doc.removeEventListener('load', onLoad, true);
     view.removeEventListener('submit', onSubmitCapture, true);
     view.removeEventListener('submit', onSubmitBubble);
     navigation?.removeEventListener('navigate', onNavigate);
-    releaseSubmitMethod();
+    frameWatcher.disconnect();
+    for (const release of releases.values()) release();
+    releases.clear();
   }
 
   return {

@@ -7,7 +7,7 @@
  * frame, and the server's form sink counts it: "nothing was sent" is counted where it matters.
  */
 import { expect } from 'chai';
-import { sendMouse } from '@web/test-runner-commands';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import type { armSubmitGuard, readUnguardableReason } from '../../src/forms/submit-guard.ts';
 import type { planFill } from '../../src/forms/controls.ts';
 import type { fillControls, restoreControls } from '../../src/forms/fill.ts';
@@ -381,4 +381,166 @@ describe('submit guard: forms it cannot guard', () => {
     form.setAttribute('target', '');
     expect(modules.readUnguardableReason(form)).to.equal(undefined);
   });
+});
+
+describe('submit guard: what counts as the person\'s act (red team a10, a03)', () => {
+  it('a10: Enter for a new line in a textarea, which the page\'s keydown handler turns into requestSubmit, sends nothing', async () => {
+    await mountFrameForm(`<input name="name" aria-label="Name"><textarea name="message" aria-label="Message"></textarea><button type="submit">Send</button>`);
+    const message = form.elements.namedItem('message') as HTMLTextAreaElement;
+    message.addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
+    const guard = modules.armSubmitGuard(form);
+    fill({ name: 'Ada' });
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event));
+    await clickAsPerson(message);
+    await sendKeys({ press: 'Enter' });
+    expect(await sentCount()).to.equal(0);
+    expect(delivered).to.deep.equal([]);
+    expect(guard.blocked.map(({ way }) => way)).to.deep.equal(['submit-event']);
+    await guard.disarm();
+  });
+
+  it('a10: Enter in a select or on a checkbox of the form does not count either; Enter in a text input does', async () => {
+    await mountFrameForm(`<input name="name" aria-label="Name"><input type="checkbox" name="news" aria-label="News">
+      <select name="topic" aria-label="Topic"><option value="">Choose</option><option value="repair">Repair</option></select><button type="submit">Send</button>`);
+    for (const name of ['news', 'topic']) {
+      (form.elements.namedItem(name) as HTMLElement).addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
+    }
+    const guard = modules.armSubmitGuard(form);
+    fill({ name: 'Ada' });
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event));
+    (form.elements.namedItem('news') as HTMLInputElement).focus();
+    await sendKeys({ press: 'Enter' });
+    (form.elements.namedItem('topic') as HTMLSelectElement).focus();
+    await sendKeys({ press: 'Enter' });
+    expect(await sentCount()).to.equal(0);
+    expect(delivered).to.deep.equal([]);
+    // The browser's own implicit submission from a text field is the person's act.
+    await clickAsPerson(form.elements.namedItem('name') as HTMLInputElement);
+    await sendKeys({ press: 'Enter' });
+    expect(await sentAtLeastOnce()).to.equal(1);
+    expect(delivered).to.have.length(1);
+  });
+
+  /** A search box outside the form; on the person's "x" the page moves the focus to Send. */
+  function stealFocusOnTyping(): HTMLInputElement {
+    const search = form.ownerDocument.createElement('input');
+    search.setAttribute('aria-label', 'Search the shop');
+    form.ownerDocument.body.prepend(search);
+    const button = form.querySelector('button')!;
+    search.addEventListener('keydown', (event) => { if (event.key === 'x') setTimeout(() => button.focus(), 0); });
+    return search;
+  }
+
+  for (const key of ['Enter', 'Space']) {
+    it(`a03: the page moves the focus to the submit button while the person types elsewhere; ${key} on it sends nothing and the person is told`, async () => {
+      await mountFrameForm(FIELDS);
+      const search = stealFocusOnTyping();
+      const refused: string[] = [];
+      const guard = modules.armSubmitGuard(form, { onRefusedSubmit: (reason) => refused.push(reason) });
+      fill({ name: 'Ada' });
+      const delivered: unknown[] = [];
+      guard.connect((event) => delivered.push(event));
+      await clickAsPerson(search);
+      await sendKeys({ press: 'x' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(form.ownerDocument.activeElement).to.equal(form.querySelector('button'));
+      await sendKeys({ press: key });
+      expect(await sentCount()).to.equal(0);
+      expect(delivered).to.deep.equal([]);
+      expect(refused).to.deep.equal(['the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent']);
+      await guard.disarm();
+    });
+  }
+
+  it('a03: a programmatic focus() on the submit button is not the person\'s, until they move the focus there with Tab themselves', async () => {
+    await mountFrameForm(`<input name="name" aria-label="Name"><button type="submit">Send</button>`);
+    const guard = modules.armSubmitGuard(form);
+    fill({ name: 'Ada' });
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event));
+    const button = form.querySelector('button')!;
+    button.focus();
+    await sendKeys({ press: 'Enter' });
+    expect(await sentCount()).to.equal(0);
+    expect(delivered).to.deep.equal([]);
+    await clickAsPerson(form.elements.namedItem('name') as HTMLInputElement);
+    await sendKeys({ press: 'Tab' });
+    expect(form.ownerDocument.activeElement).to.equal(button);
+    await sendKeys({ press: 'Enter' });
+    expect(await sentAtLeastOnce()).to.equal(1);
+    expect(delivered).to.have.length(1);
+  });
+});
+
+describe('submit guard: the form\'s target and other realms (red team a02)', () => {
+  /** A same-origin frame named `name` inside the form's document. */
+  async function addSink(name: string): Promise<HTMLIFrameElement> {
+    const sink = form.ownerDocument.createElement('iframe');
+    sink.name = name;
+    sink.src = 'about:blank';
+    form.ownerDocument.body.append(sink);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return sink;
+  }
+
+  it('a02: a target pointed at a frame after arming blocks even the person\'s own click, and says why', async () => {
+    await mountFrameForm(FIELDS);
+    await addSink('sink');
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { onRefusedSubmit: (reason) => refused.push(reason) });
+    fill({ name: 'Ada' });
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event));
+    form.setAttribute('target', 'sink');
+    await clickAsPerson(form.querySelector('button')!);
+    expect(await sentCount()).to.equal(0);
+    expect(delivered).to.deep.equal([]);
+    expect(refused).to.deep.equal(['the page changed where the form submits: form #fixture submits to target="sink", another browsing context, where the runtime cannot hold its submission back; only forms that submit in this page can be filled; nothing was sent']);
+    await guard.disarm();
+  });
+
+  it('a02: a formtarget added after arming blocks a site handler\'s form.submit() inside the person\'s submit', async () => {
+    await mountFrameForm(FIELDS);
+    await addSink('sink');
+    form.addEventListener('submit', (event) => { event.preventDefault(); form.submit(); });
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { onRefusedSubmit: (reason) => refused.push(reason) });
+    fill({ name: 'Ada' });
+    guard.connect(() => undefined);
+    form.ownerDocument.body.insertAdjacentHTML('beforeend', '<button type="submit" form="fixture" formtarget="sink" style="display: none">Elsewhere</button>');
+    form.querySelector('button')!.removeAttribute('formtarget');
+    await clickAsPerson(form.querySelector('button')!);
+    expect(await sentCount()).to.equal(0);
+    expect(refused.some((reason) => /^the page changed where the form submits: a submit control of form #fixture has formtarget="sink"/.test(reason))).to.equal(true);
+    await guard.disarm();
+  });
+
+  for (const when of ['before arming', 'while armed']) {
+    it(`a02: another same-origin frame's HTMLFormElement.prototype.submit, called on the retargeted form, sends nothing (frame added ${when})`, async () => {
+      await mountFrameForm(FIELDS);
+      let sink = when === 'before arming' ? await addSink('sink') : undefined;
+      const before = sink && Object.getOwnPropertyDescriptor((sink.contentWindow as Window & typeof globalThis).HTMLFormElement.prototype, 'submit');
+      const guard = modules.armSubmitGuard(form);
+      fill({ name: 'Ada' });
+      sink ??= await addSink('sink');
+      const realm = sink.contentWindow as Window & typeof globalThis;
+      const descriptor = () => Object.getOwnPropertyDescriptor(realm.HTMLFormElement.prototype, 'submit');
+      // Patched while armed (a frame added while armed is patched as it loads, in the same task).
+      expect(Function.prototype.toString.call(descriptor()?.value)).to.not.contain('[native code]');
+      form.setAttribute('target', 'sink');
+      realm.HTMLFormElement.prototype.submit.call(form);
+      form.removeAttribute('target');
+      realm.HTMLFormElement.prototype.submit.call(form);
+      expect(await sentCount()).to.equal(0);
+      expect(guard.blocked.map(({ way }) => way)).to.deep.equal(['form.submit()', 'form.submit()']);
+      expect(guard.blocked[0]!.reason).to.match(/^the page changed where the form submits: form #fixture submits to target="sink"/);
+      await guard.disarm();
+      // Put back exactly: the frame's realm is as the page left it.
+      expect(Function.prototype.toString.call(descriptor()?.value)).to.contain('[native code]');
+      expect({ ...descriptor(), value: undefined }).to.deep.equal({ ...Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, 'submit'), value: undefined });
+      if (before) expect(descriptor()).to.deep.equal(before);
+    });
+  }
 });

@@ -476,6 +476,71 @@ test.describe('form.submit.contact: nothing leaves before the person acts (issue
     expect(await page.evaluate(() => (document.getElementById('contact-name') as HTMLInputElement).value)).toBe(PROPOSAL.name);
   });
 
+  test('a10: Enter for a new line in the message, which the page\'s keydown handler turns into requestSubmit, sends nothing', async ({ page, demo }) => {
+    await page.evaluate(() => {
+      const form = document.getElementById('contact') as HTMLFormElement;
+      (form.elements.namedItem('message') as HTMLTextAreaElement).addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await panel(page).waitArmed();
+    await page.locator('#contact-message').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('a03: the page moves the focus to the submit button while the person types in a search box; their Enter and Space send nothing', async ({ page, demo }) => {
+    await page.evaluate(() => {
+      const button = document.querySelector('#contact button[type="submit"]') as HTMLButtonElement;
+      const search = document.createElement('input');
+      search.id = 'search-box';
+      search.setAttribute('aria-label', 'Search the shop');
+      document.body.prepend(search);
+      search.addEventListener('keydown', (event) => { if (event.key === 'x') setTimeout(() => button.focus(), 0); });
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await panel(page).waitArmed();
+    await page.locator('#search-box').click();
+    await page.keyboard.press('x');
+    await page.waitForTimeout(50);
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('#contact button[type="submit"]'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact`);
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('a02: the form pointed at a same-origin frame after the fill and sent with that frame\'s submit() sends nothing', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel(page).waitOpen();
+    await page.evaluate(async () => {
+      const form = document.getElementById('contact') as HTMLFormElement;
+      const sink = document.createElement('iframe');
+      sink.name = 'sink';
+      sink.src = 'about:blank';
+      document.body.append(sink);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      form.setAttribute('target', 'sink');
+      (sink.contentWindow as Window & typeof globalThis).HTMLFormElement.prototype.submit.call(form);
+    });
+    await page.waitForTimeout(500);
+    expect(demo.formPosts).toEqual([]);
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+    expect(demo.formPosts).toEqual([]);
+  });
+
   test('a form with target=_blank is refused and nothing is filled', async ({ page, demo }) => {
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" target="_blank"'));
     await page.goto(`${demo.url}/contact`);
@@ -515,6 +580,10 @@ test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)'
     ['a zero-height wrapper', 'height: 0; overflow: hidden; margin: 0; padding: 0', /\(clipped by p \(overflow hidden, [\d.]+×0 px\)\)/],
     ['transform scale(0)', 'transform: scale(0)', /\(scaled to zero by transform matrix\(0, 0, 0, 0, 0, 0\) on p\)/],
     ['visibility hidden', 'visibility: hidden', /\(visibility: hidden on p\)/],
+    // a09: the styles the first check let through.
+    ['filter: opacity(0)', 'filter: opacity(0)', /\(opacity 0 \(filter opacity\(0\)\) on p \(effective 0\)\)/],
+    ['filter: blur(40px)', 'filter: blur(40px)', /\(blurred beyond reading by filter blur\(40px\) on p\)/],
+    ['mask-image (not checkable)', 'mask-image: linear-gradient(transparent, transparent); -webkit-mask-image: linear-gradient(transparent, transparent)', /\(masked by mask-image linear-gradient\(rgba\(0, 0, 0, 0\), rgba\(0, 0, 0, 0\)\) on p, which the runtime cannot check\)/],
   ];
   for (const [what, css, why] of techniques) {
     test(`a field hidden by ${what} is refused, naming the field; nothing is filled or sent`, async ({ page, demo }) => {
