@@ -53,8 +53,8 @@ export const MAX_SCHEMA_EVALUATIONS = 10_000;
 
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
-/** Resolves a local JSON Pointer fragment (`#/$defs/Q`) in `root`; `undefined` when absent or malformed. */
-function resolveLocalRef(root: unknown, ref: string): unknown {
+/** Resolves a local JSON Pointer fragment (`#/$defs/Q`, `%`-escapes decoded) in `root`; `undefined` when absent or malformed. */
+export function resolveLocalRef(root: unknown, ref: string): unknown {
   if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
