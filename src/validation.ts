@@ -6,7 +6,7 @@
  * (validation/linear-regex.ts) under a step budget per call; the rest of the validator's work is
  * counted before it runs (validation/work-bound.ts) and refused over MAX_VALIDATION_WORK.
  */
-import { format, Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { dereference, format, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { schemaDialect } from './declarations/schema-policy.js';
 import type { JSONSchema } from './declarations/tool-spec.js';
 import { LINEAR_FORMATS, useBudget } from './validation/formats.js';
@@ -30,8 +30,15 @@ export interface ValidationIssue {
   schemaError?: true;
 }
 
+/** What the validator's `validate` needs for one declared schema: the prepared copy, its dialect and `$ref` table. */
+interface Compiled {
+  schema: Schema;
+  draft: '2020-12' | '7';
+  lookup: ReturnType<typeof dereference>;
+}
+
 // Schemas are normalised once and never mutated, so a compiled validator per object is reused.
-const validators = new WeakMap<JSONSchema, Validator>();
+const validators = new WeakMap<JSONSchema, Compiled>();
 
 // The validator looks formats up in its own exported, mutable table: ours replace its regular
 // expressions, and each pattern is registered there under its synthetic name.
@@ -47,14 +54,15 @@ function registerPattern(source: string): void {
     : () => { throw new Error(`pattern ${JSON.stringify(source)} is not supported by the linear-time matcher (${compiled.reason})`); };
 }
 
-function validatorFor(schema: JSONSchema): Validator {
+function validatorFor(schema: JSONSchema): Compiled {
   if (!installed) {
     Object.assign(formats, LINEAR_FORMATS);
     installed = true;
   }
   let validator = validators.get(schema);
   if (!validator) {
-    validator = new Validator(prepareSchema(schema, registerPattern) as Schema, schemaDialect(schema), false);
+    const prepared = prepareSchema(schema, registerPattern) as Schema;
+    validator = { schema: prepared, draft: schemaDialect(schema), lookup: dereference(prepared) };
     validators.set(schema, validator);
   }
   return validator;
@@ -146,19 +154,24 @@ function insideAny(location: string, outer: ReadonlySet<string>): boolean {
  * unknown formats pass. `pattern` and `format` run in linear time and share one budget of
  * VALIDATION_STEP_BUDGET steps per call. Everything else is counted first (validationWork): a
  * value whose check would cost more than MAX_VALIDATION_WORK units is refused without running the
- * validator. Defaults are not applied (the server applies its own).
+ * validator, and a value whose every failure could not be listed within it is checked up to the
+ * first failure of each `items`/`properties` loop. Defaults are not applied (the server applies its own).
  * @returns issues (empty when valid), at most MAX_ISSUES plus one saying more were not listed;
  *   a step budget that ran out, or work over the bound, is one issue at `(root)`; never throws.
  */
 export function validateValue(schema: JSONSchema, value: unknown): ValidationIssue[] {
   let units: OutputUnit[];
-  if (validationWork(schema, value, MAX_VALIDATION_WORK) > MAX_VALIDATION_WORK) {
+  const cost = validationWork(schema, value, MAX_VALIDATION_WORK);
+  if (cost.work > MAX_VALIDATION_WORK) {
     return [{ path: '(root)', message: `checking the value against its schema needs more than ${MAX_VALIDATION_WORK} units of work (the bound that keeps the page responsive; a smaller value, e.g. fewer items, fits)` }];
   }
   budget = { left: VALIDATION_STEP_BUDGET };
   useBudget(budget);
   try {
-    const result = validatorFor(schema).validate(value);
+    // Every failure is listed only when listing them all fits the bound; otherwise each items or
+    // properties loop stops at its first failure (the same verdict, fewer issues).
+    const validator = validatorFor(schema);
+    const result = validate(value, validator.schema, validator.draft, validator.lookup, cost.exhaustive > MAX_VALIDATION_WORK);
     if (result.valid) return [];
     units = result.errors;
   } catch (error) {

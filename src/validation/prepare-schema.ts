@@ -39,7 +39,7 @@ export function capQuote(value: unknown): string {
       if (text.length + next.length + 1 > MAX_QUOTED_CHARS) break;
       text += `${text === '[' ? '' : ','}${next}`;
     }
-    return `${text},…] (${value.length} values)`;
+    return `${text === '[' ? '[' : `${text},`}…] (${value.length} values)`;
   }
   return `${json.slice(0, MAX_QUOTED_CHARS)}…`;
 }
