@@ -12,7 +12,7 @@ import type { JSONSchema } from './declarations/tool-spec.js';
 import { LINEAR_FORMATS, useBudget } from './validation/formats.js';
 import { compileLinear, LinearRegex, StepBudgetExceeded, VALIDATION_STEP_BUDGET } from './validation/linear-regex.js';
 import { MAX_QUOTED_CHARS, PATTERN_FORMAT, prepareSchema, QUOTED, type Quoted } from './validation/prepare-schema.js';
-import { MAX_VALIDATION_WORK, validationWork } from './validation/work-bound.js';
+import { MAX_VALIDATION_DEPTH, MAX_VALIDATION_WORK, validationWork } from './validation/work-bound.js';
 
 /** Most issues listed for one value; past it one more issue says that more were not listed. */
 export const MAX_ISSUES = 20;
@@ -155,7 +155,8 @@ function insideAny(location: string, outer: ReadonlySet<string>): boolean {
  * VALIDATION_STEP_BUDGET steps per call. Everything else is counted first (validationWork): a
  * value whose check would cost more than MAX_VALIDATION_WORK units is refused without running the
  * validator, and a value whose every failure could not be listed within it is checked up to the
- * first failure of each `items`/`properties` loop. Defaults are not applied (the server applies its own).
+ * first failure of each `items`/`properties` loop; a check nesting more than MAX_VALIDATION_DEPTH
+ * subschemas deep is refused too. Defaults are not applied (the server applies its own).
  * @returns issues (empty when valid), at most MAX_ISSUES plus one saying more were not listed;
  *   a step budget that ran out, or work over the bound, is one issue at `(root)`; never throws.
  */
@@ -164,6 +165,9 @@ export function validateValue(schema: JSONSchema, value: unknown): ValidationIss
   const cost = validationWork(schema, value, MAX_VALIDATION_WORK);
   if (cost.work > MAX_VALIDATION_WORK) {
     return [{ path: '(root)', message: `checking the value against its schema needs more than ${MAX_VALIDATION_WORK} units of work (the bound that keeps the page responsive; a smaller value, e.g. fewer items, fits)` }];
+  }
+  if (cost.tooDeep) {
+    return [{ path: '(root)', message: `checking the value against its schema goes more than ${MAX_VALIDATION_DEPTH} subschemas deep (the value is nested too deeply)` }];
   }
   budget = { left: VALIDATION_STEP_BUDGET };
   useBudget(budget);

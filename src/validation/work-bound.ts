@@ -12,9 +12,9 @@
  */
 import { resolveLocalRef } from '../declarations/schema-policy.js';
 import { isPlainObject } from '../is-plain-object.js';
-import { ERROR_UNITS, FAILING_DEPTH_UNITS, FAILING_UNITS, PAIR_UNITS } from './work-units.js';
+import { ERROR_UNITS, FAILING_DEPTH_UNITS, FAILING_UNITS, MAX_VALIDATION_DEPTH, PAIR_UNITS } from './work-units.js';
 
-export { MAX_VALIDATION_WORK } from './work-units.js';
+export { MAX_VALIDATION_DEPTH, MAX_VALIDATION_WORK } from './work-units.js';
 
 /**
  * What validating one value costs: `work` when the validator stops at the first failure of each
@@ -24,6 +24,8 @@ export { MAX_VALIDATION_WORK } from './work-units.js';
 export interface ValidationWork {
   work: number;
   exhaustive: number;
+  /** Set when a chain of applications went deeper than MAX_VALIDATION_DEPTH (counting stopped there). */
+  tooDeep?: true;
 }
 
 /** Nodes (values) in a JSON array or object, itself included; memoised per call for containers. */
@@ -71,7 +73,7 @@ function nodesOfEnum(members: unknown[]): number {
  * policy, so every local `$ref` resolves), in the units of MAX_VALIDATION_WORK.
  * @param limit the count stops as soon as it passes this.
  * @returns both counts (ValidationWork), exact up to the per-keyword weights; a `work` over
- *   `limit` means "over" (counting stopped there).
+ *   `limit` means "over", `tooDeep` a chain deeper than MAX_VALIDATION_DEPTH (counting stopped).
  */
 export function validationWork(schema: unknown, value: unknown, limit: number): ValidationWork {
   const nodes = nodeCounter();
@@ -88,6 +90,7 @@ export function validationWork(schema: unknown, value: unknown, limit: number): 
     work += speculative ? failing : PAIR_UNITS;
     exhaustive += failing;
     if (work > limit) return { work, exhaustive };
+    if (depth > MAX_VALIDATION_DEPTH) return { work, exhaustive, tooDeep: true };
     if (!isPlainObject(node)) continue; // a boolean schema
     const container = instance !== null && typeof instance === 'object';
     const next = depth + 1;

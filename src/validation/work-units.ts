@@ -29,3 +29,11 @@ export const FAILING_UNITS = 150;
 export const FAILING_DEPTH_UNITS = 15;
 export const ERROR_UNITS = 20;
 
+
+/**
+ * Deepest chain of subschema applications one check may take (each `$ref`, branch, property or
+ * item is one level). The validator recurses once per level and overflowed the stack from about
+ * 600 levels (a recursive `$ref` over an input nested 300 deep); past this bound the value is
+ * refused before the validator runs.
+ */
+export const MAX_VALIDATION_DEPTH = 256;
