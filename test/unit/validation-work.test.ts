@@ -35,11 +35,10 @@ describe('validationWork: the validator\'s work, counted before it runs', () => 
   });
 
   it('stops counting as soon as the limit is passed (red-team a06: 37000 items against a 7000-member enum)', () => {
-    const started = performance.now();
+    // The whole count would be 37000 × 7000 comparisons; it stops one item past the limit.
     const { work } = validationWork(arrayOf({ type: 'string', enum: ENUM }), { q: Array(37000).fill('zzzz') }, MAX_VALIDATION_WORK);
     assert.ok(work > MAX_VALIDATION_WORK);
     assert.ok(work < MAX_VALIDATION_WORK + 10_000);
-    assert.ok(performance.now() - started < 50);
   });
 });
 
@@ -47,7 +46,7 @@ describe('validateValue: the work bound and capped issues', () => {
   it('items: {enum: [7000 strings]} with a 259 KB input is refused with the work bound, without running the validator', () => {
     const started = performance.now();
     assert.deepEqual(validateValue(arrayOf({ type: 'string', enum: ENUM }), { q: Array(37000).fill('zzzz') }), [{ path: '(root)', message: WORK_REASON }]);
-    assert.ok(performance.now() - started < 200);
+    assert.ok(performance.now() - started < 2000); // the freeze was 20 s; a loaded shared machine is slow
   });
 
   it('items: {anyOf: [2500 const]} over 2000 items is refused with the work bound', () => {
