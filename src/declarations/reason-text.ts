@@ -9,6 +9,7 @@ import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
 import type { Rejection } from '../report.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
+import { MAX_VALIDATION_WORK } from '../validation/work-units.js';
 import { MAX_PATTERN_STATES } from '../validation/linear-regex.js';
 
 const show = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
@@ -74,6 +75,7 @@ export const REASON_TEXT = {
   patternSize: (value: string) => `${show(value)} needs more than ${MAX_PATTERN_STATES} matcher states (fewer or smaller counted repetitions)`,
   formatName: (value: string) => `${show(value)} is a JavaScript built-in name, not a format`,
   tooManyEvaluations: () => `checking one value would take more than ${MAX_SCHEMA_EVALUATIONS} subschema evaluations ($ref fan-out)`,
+  schemaWork: () => `checking one value of this shape would take more than ${MAX_VALIDATION_WORK} units of work (enum members, anyOf/oneOf/not branches, $ref expanded), the bound of a call`,
   schemaObject: () => 'must be a JSON Schema object',
   rootObject: () => 'the root must be "object" (MCP Tool inputSchema)',
   // Manifests.

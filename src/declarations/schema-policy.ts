@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from '../is-plain-object.js';
 import { compileLinear, LinearRegex } from '../validation/linear-regex.js';
+import { FAILING_UNITS, MAX_VALIDATION_WORK, PAIR_UNITS } from '../validation/work-units.js';
 import type { Reason } from './reason.js';
 import type { JSONSchema } from './tool-spec.js';
 
@@ -53,8 +54,8 @@ export const MAX_SCHEMA_EVALUATIONS = 10_000;
 
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
-/** Resolves a local JSON Pointer fragment (`#/$defs/Q`) in `root`; `undefined` when absent or malformed. */
-function resolveLocalRef(root: unknown, ref: string): unknown {
+/** Resolves a local JSON Pointer fragment (`#/$defs/Q`, `%`-escapes decoded) in `root`; `undefined` when absent or malformed. */
+export function resolveLocalRef(root: unknown, ref: string): unknown {
   if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
@@ -105,6 +106,7 @@ export function checkSchemaPolicy(schema: unknown, field: string): Reason[] {
     if (loop) reasons.push([field, 'refLoop', loop]);
     else if (countEvaluations(schema) > MAX_SCHEMA_EVALUATIONS) reasons.push([field, 'tooManyEvaluations']);
   }
+  if (reasons.length === 0 && valueWork(schema) > MAX_VALIDATION_WORK) reasons.push([field, 'schemaWork']);
   return reasons;
 }
 
@@ -141,6 +143,45 @@ function countEvaluations(root: unknown): number {
     return total;
   };
   return count(root);
+}
+
+/**
+ * The validation work (validation/work-units.ts) of one value that has every property the schema
+ * names and one item per array, each application failing where it may (inside `anyOf`, `oneOf`,
+ * `not`) and every `enum` compared in full, `$ref` expanded. Over MAX_VALIDATION_WORK no value of
+ * the declared shape could ever be checked: the tool would fail every call, so it is refused.
+ * Recursion through a `$ref` counts once, as in countEvaluations. Stops counting past the bound.
+ */
+function valueWork(root: unknown): number {
+  const counted = [new Map<object, number>(), new Map<object, number>()];
+  const counting = new Set<object>();
+  const count = (node: unknown, speculative: boolean): number => {
+    const price = speculative ? FAILING_UNITS : PAIR_UNITS;
+    if (!isPlainObject(node)) return price;
+    const memo = counted[speculative ? 1 : 0]!;
+    const known = memo.get(node);
+    if (known !== undefined) return known;
+    if (counting.has(node)) return price;
+    counting.add(node);
+    let total = price + (Array.isArray(node.enum) ? node.enum.length : 0);
+    if (typeof node.$ref === 'string') total += count(resolveLocalRef(root, node.$ref), speculative);
+    const parts: unknown[] = [node.additionalProperties, ...(Array.isArray(node.items) ? node.items : [node.items])];
+    if (isPlainObject(node.properties)) parts.push(...Object.values(node.properties));
+    for (const part of parts) if (part !== undefined) total += count(part, speculative);
+    if (node.not !== undefined) total += count(node.not, true);
+    for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+      const branches = node[keyword];
+      if (!Array.isArray(branches)) continue;
+      for (const branch of branches) {
+        total += count(branch, speculative || keyword !== 'allOf');
+        if (total > MAX_VALIDATION_WORK) break;
+      }
+    }
+    counting.delete(node);
+    memo.set(node, total);
+    return total;
+  };
+  return count(root, false);
 }
 
 /**

@@ -5,12 +5,51 @@
  *   decides (a node with its own `format` keeps it and gets the pattern in an added `allOf`);
  * - each local `$ref` is written the way the validator indexes schemas (`#/%24defs/a` →
  *   `#/$defs/a`): JSON Pointer fragments may be percent-encoded (RFC 6901 §6), the validator
- *   only compares them as written.
+ *   only compares them as written;
+ * - each `enum` (and each `const` whose JSON is longer than MAX_QUOTED_CHARS, as a one-member
+ *   `enum`) gets a `toJSON` that gives a short, capped quotation: the validator writes
+ *   `JSON.stringify(enum)` into the message of every failing value, which for a large enum and
+ *   many values took seconds and then ran out of string length (issue 7, item 4).
  */
 import { isPlainObject } from '../is-plain-object.js';
 
 /** Prefix of the synthetic format names that stand for a `pattern`; a NUL cannot start a real format name in a declaration. */
 export const PATTERN_FORMAT = '\u0000pattern\u0000';
+
+/** Longest quotation of an `enum` or `const` in an issue's message, in UTF-16 units (then `…`). */
+export const MAX_QUOTED_CHARS = 200;
+
+/** Key of the object an `enum`'s `toJSON` gives the validator, read back by `quotedFrom`. */
+export const QUOTED = '\u0000quoted';
+
+/** What an enum's `toJSON` gives the validator to quote: which keyword, and the capped JSON text. */
+export interface Quoted {
+  [QUOTED]: 'enum' | 'const';
+  text: string;
+}
+
+/** `value`'s JSON, capped at MAX_QUOTED_CHARS (an array cut at a member, with how many there are). */
+export function capQuote(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  if (json.length <= MAX_QUOTED_CHARS) return json;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (const member of value) {
+      const next = JSON.stringify(member) ?? 'null';
+      if (text.length + next.length + 1 > MAX_QUOTED_CHARS) break;
+      text += `${text === '[' ? '' : ','}${next}`;
+    }
+    return `${text === '[' ? '[' : `${text},`}…] (${value.length} values)`;
+  }
+  return `${json.slice(0, MAX_QUOTED_CHARS)}…`;
+}
+
+function quotable(members: unknown[], keyword: 'enum' | 'const', quoted: unknown): unknown[] {
+  const copy = members.slice();
+  const answer: Quoted = { [QUOTED]: keyword, text: capQuote(quoted) };
+  Object.defineProperty(copy, 'toJSON', { value: () => answer });
+  return copy;
+}
 
 const SCHEMA = ['not', 'additionalProperties', 'items'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'items'];
@@ -45,6 +84,14 @@ export function prepareSchema(schema: unknown, onPattern: (source: string) => vo
     if (isPlainObject(map)) copy[keyword] = Object.fromEntries(Object.entries(map).map(([key, sub]) => [key, prepareSchema(sub, onPattern)]));
   }
   if (typeof copy.$ref === 'string') copy.$ref = canonicalRef(copy.$ref);
+  if (Array.isArray(copy.enum)) copy.enum = quotable(copy.enum, 'enum', copy.enum);
+  if (copy.const !== undefined && (JSON.stringify(copy.const)?.length ?? 0) > MAX_QUOTED_CHARS) {
+    // Same test as const (=== for a primitive, deep equality otherwise), with a capped quotation.
+    const members = quotable([copy.const], 'const', copy.const);
+    delete copy.const;
+    if (copy.enum === undefined) copy.enum = members;
+    else copy.allOf = [...(Array.isArray(copy.allOf) ? copy.allOf : []), { enum: members }];
+  }
   if (typeof copy.pattern === 'string') {
     const name = PATTERN_FORMAT + copy.pattern;
     onPattern(copy.pattern);

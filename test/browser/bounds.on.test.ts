@@ -74,6 +74,77 @@ describe('No call can freeze the tab (issue 7, item 4)', () => {
   });
 });
 
+const ENUM = Array.from({ length: 7000 }, (_, i) => `v${i}`);
+const WORK_REASON = 'checking the value against its schema needs more than 1500000 units of work (the bound that keeps the page responsive; a smaller value, e.g. fewer items, fits)';
+
+describe('Schema work other than patterns has a bound (issue 7, item 4; red-team a06, a11)', () => {
+  beforeEach(async () => {
+    await startWith([
+      fixtureTool('fixture.enum', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'array', items: { type: 'string', enum: ENUM } } } } }),
+      fixtureTool('fixture.anyof', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'array', items: { anyOf: ENUM.slice(0, 2500).map((c) => ({ const: c })) } } } } }),
+      fixtureTool('fixture.objenum', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { enum: [Array(6000).fill(0), [...Array(5999).fill(0), 1]] } } } }),
+      fixtureTool('fixture.output', '/test-fixtures/many-items', { inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string', enum: ENUM } } }),
+      fixtureTool('fixture.listed', '/test-fixtures/few-items', { inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string', enum: ENUM } } }),
+    ]).ready;
+    resetRequestCount();
+    longTasks.length = 0;
+  });
+
+  async function timed(name: string, input: object) {
+    const started = performance.now();
+    const result = await callTool(name, input);
+    return { result, ms: performance.now() - started };
+  }
+
+  it('items: {enum: [7000 strings]} with a 259 KB input array is refused at once with the work bound, not a 20 s freeze and a crash', async () => {
+    const { result, ms } = await timed('fixture.enum', { q: Array(37000).fill('zzzz') });
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal(`invalid input for fixture.enum: (root): ${WORK_REASON}`);
+    expect(ms).to.be.below(1000);
+    expect(requestsTo('/test-fixtures/')).to.deep.equal([]);
+    // Within the bound the enum still decides, and its message quotes a capped enum, not 7000 members.
+    const refused = await callTool('fixture.enum', { q: ['v1', 'nope'] });
+    expect(refused.content[0]!.text).to.match(/^invalid input for fixture\.enum: q\.1: value does not match any of \["v0","v1",.*,…\] \(7000 values\) \(enum\)$/);
+    expect(refused.content[0]!.text.length).to.be.below(400);
+    const accepted = await callTool('fixture.enum', { q: ['v1', 'v6999'] });
+    expect(accepted.isError).to.equal(undefined);
+    expect(longTasks.every((duration) => duration < 1000)).to.equal(true);
+  });
+
+  it('items: {anyOf: [2500 const]} over 2000 and 20000 items is refused at once, and the page survives', async () => {
+    for (const count of [2000, 20000]) {
+      const { result, ms } = await timed('fixture.anyof', { q: Array(count).fill('zzzz') });
+      expect(result.content[0]!.text).to.equal(`invalid input for fixture.anyof: (root): ${WORK_REASON}`);
+      expect(ms).to.be.below(1000);
+    }
+    const accepted = await callTool('fixture.anyof', { q: ['v7', 'v2499'] });
+    expect(accepted.isError).to.equal(undefined);
+    expect(requestsTo('/test-fixtures/')).to.have.length(1);
+    expect(longTasks.every((duration) => duration < 1000)).to.equal(true);
+  });
+
+  it('an enum of two 6000-element arrays answers at once, matching or not', async () => {
+    const refused = await timed('fixture.objenum', { q: [...Array(5999).fill(0), 2] });
+    expect(refused.result.content[0]!.text).to.equal('invalid input for fixture.objenum: q: value does not match any of […] (2 values) (enum)');
+    expect(refused.ms).to.be.below(1000);
+    const accepted = await timed('fixture.objenum', { q: [...Array(5999).fill(0), 1] });
+    expect(accepted.result.content[0]!.text, accepted.result.content[0]!.text.slice(0, 300)).not.to.match(/^invalid input/);
+    // The matching value is sent (6000 query values through the echo route): that wall time is
+    // the request's, not the validator's; no task held the main thread.
+    expect(longTasks.every((duration) => duration < 1000), `long tasks ${longTasks.join(', ')}; call ${accepted.ms} ms`).to.equal(true);
+  });
+
+  it('an outputSchema enum over 20000 answer items is an isError at once, not a 20 s freeze and "Invalid string length"', async () => {
+    const { result, ms } = await timed('fixture.output', {});
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]!.text).to.equal(`the site's answer does not match fixture.output's outputSchema (a site error, not the agent's): (root): ${WORK_REASON}`);
+    expect(ms).to.be.below(1000);
+    const accepted = await callTool('fixture.listed', {});
+    expect(accepted.isError).to.equal(undefined);
+    expect(longTasks.every((duration) => duration < 1000)).to.equal(true);
+  });
+});
+
 describe('Answers have a size and depth bound (issue 7, smaller findings)', () => {
   beforeEach(async () => {
     await startWith([

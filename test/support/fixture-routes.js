@@ -94,6 +94,15 @@ const ROUTES = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(deepEnvelope(5000));
   },
+  // Issue 7 item 4 (red-team a11): 20000 answer items (~140 KB) that miss an outputSchema enum.
+  '/test-fixtures/many-items': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(ENVELOPE(Array.from({ length: 20000 }, () => 'zzzz')));
+  },
+  '/test-fixtures/few-items': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(ENVELOPE(['v1', 'v6999']));
+  },
   '/test-fixtures/output-mismatch': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(ENVELOPE({ sku: 42 }));
