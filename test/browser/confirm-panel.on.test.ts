@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { INPUT_PROTECTION_MS, type CapellConfirmWrite, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
+import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
 import { readControlDisguise, readVisibilityProblem } from '../../src/ui/click-guard.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
@@ -20,7 +20,7 @@ async function settle(root: ShadowRoot): Promise<void> {
   for (let tries = 0; tries < 50 && root.querySelector('section')?.dataset.armed !== 'true'; tries++) await sleep(100);
 }
 
-let panel: CapellConfirmWrite | undefined;
+let panel: ConfirmPanel | undefined;
 const cleanups: (() => void)[] = [];
 
 afterEach(() => {
@@ -33,11 +33,12 @@ afterEach(() => {
 async function presentRequest(items: ConfirmWriteItem[] = [{ label: 'Email', value: 'ada@example.test' }]) {
   const counts = { sent: 0, cancelled: 0 };
   const handlers = { onCancel: () => { counts.cancelled += 1; }, onSend: () => { counts.sent += 1; } };
-  panel = document.createElement('capell-confirm-write');
-  await panel.present({ mode: 'request', words: WORDS, items, request: 'POST /newsletter' }, handlers);
-  const root = panelRoot(panel);
+  const handle = createPanelHandle(document);
+  panel = handle;
+  expect(await handle.present({ mode: 'request', words: WORDS, items, request: 'POST /newsletter' }, handlers)).to.equal(true);
+  const root = panelRoot(handle.element);
   const send = () => root.querySelector<HTMLButtonElement>('button.send')!;
-  return { panel, root, send, counts, handlers };
+  return { panel: handle.element, handle, root, send, counts, handlers };
 }
 
 /** Adds a page stylesheet (removed after the test). */
@@ -154,11 +155,11 @@ describe('confirm panel: a click counts only on what the person can see', () => 
   });
 
   it('a changed proposal restarts the input protection', async () => {
-    const { panel: host, root, send, counts, handlers } = await presentRequest();
+    const { handle, root, send, counts, handlers } = await presentRequest();
     await settle(root);
     expect(send().getAttribute('aria-disabled')).to.equal('false');
     // The agent replaces its proposal just before the person's click lands.
-    await host.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter', notice: 'This replaces the assistant’s earlier proposal.' }, handlers);
+    await handle.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter', notice: 'This replaces the assistant’s earlier proposal.' }, handlers);
     expect(send().getAttribute('aria-disabled')).to.equal('true');
     await clickMiddle(send());
     expect(counts.sent).to.equal(0);
