@@ -571,6 +571,8 @@ const LOCKED_PROTOTYPES: readonly object[] = [CapellConfirmWrite.prototype, LitE
  * so that a page cannot shadow one (e.g. `render`) with `Object.defineProperty` on the element.
  */
 function lockInstance(panel: CapellConfirmWrite): void {
+  // Lit's constructor gives each element its own `enableUpdating` (see the freezing below).
+  if (Object.hasOwn(panel, 'enableUpdating')) Object.defineProperty(panel, 'enableUpdating', { writable: false, configurable: false });
   for (const proto of LOCKED_PROTOTYPES) {
     for (const key of Reflect.ownKeys(proto)) {
       if (key === 'constructor' || Object.hasOwn(panel, key)) continue;
@@ -720,6 +722,8 @@ declare global {
 // and the prototypes lit calls into can be frozen before `customElements.define` hands the class
 // to any page code that wrapped it.
 (CapellConfirmWrite as unknown as { finalize(): void }).finalize();
+// Lit's constructor assigns `this.enableUpdating`, which an inherited read-only method would forbid.
+delete (ReactiveElement.prototype as unknown as { enableUpdating?: unknown }).enableUpdating;
 for (const frozen of [...LOCKED_PROTOTYPES, CapellConfirmWrite]) Object.freeze(frozen);
 // A page that took the tag first keeps it; the panel then lives under a tag of its own.
 customElements.define(customElements.get(CONFIRM_WRITE_TAG) ? `${CONFIRM_WRITE_TAG}-${Math.random().toString(36).slice(2)}` : CONFIRM_WRITE_TAG, CapellConfirmWrite);
