@@ -8,8 +8,8 @@
  * (`popover="manual"`) at the end of `<body>`, and a click only counts when the panel and the
  * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
  */
-import { LitElement, adoptStyles, css, html, nothing, type PropertyDeclarations } from 'lit';
-import { ClickGuard, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
+import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
 
 export { INPUT_PROTECTION_MS };
@@ -19,6 +19,10 @@ export const CONFIRM_WRITE_TAG = 'capell-confirm-write';
 
 /** How long after opening the panel its announcement is written to the live region, in ms. */
 const ANNOUNCE_DELAY_MS = 50;
+
+/** The panel box's largest height, in CSS px (32rem) and as a share of the viewport's height. */
+const MAX_PANEL_HEIGHT_PX = 512;
+const MAX_PANEL_VIEWPORT_SHARE = 0.6;
 
 /** The accent used when a site sets none, or one that would make text unreadable. */
 const DEFAULT_ACCENT = 'rgb(31, 95, 139)';
@@ -60,6 +64,7 @@ export interface ConfirmWriteWords {
   reasonPanelHidden?: string;
   reasonControlHidden?: string;
   reasonChanged?: string;
+  reasonLayout?: string;
 }
 
 /**
@@ -92,47 +97,10 @@ export interface ConfirmWriteHandlers {
 
 type Dock = 'bottom' | 'top';
 
-/**
- * A non-modal dialog (`role="dialog"`, named by its heading) docked at the bottom (or, when the
- * form's submit control is there, the top) of the viewport, in the top layer. It takes focus when
- * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
- * itself through a polite live region, and never submits, clicks or sends anything itself: Send
- * only tells the runtime that a person clicked it.
- *
- * Theming: only `--capell-confirm-accent` (a colour; ignored when Send's label or the panel's
- * edges would fall below WCAG AA contrast), `--capell-confirm-radius` (clamped to 0–1rem) and
- * `--capell-confirm-font` (a font-family, for the heading and prose only: a web font can draw any
- * glyph for any character, so values, the request and the buttons use generic families).
- *
- * Capell Agent Schema: write tools use "the browser's user-mediation flow"; "Core does not
- * auto-submit them".
- *
- * @fires capell-webmcp:confirm-close - when the panel closes; `detail: { outcome }` with
- *   `outcome` one of `'cancelled'`, `'sent'`, `'closed'`, `'withdrawn'`. Informational only: the
- *   runtime never acts on events.
- * @cssprop --capell-confirm-accent - Send button and border colour, checked for contrast @default #1f5f8b
- * @cssprop --capell-confirm-radius - corner radius, clamped to 0–1rem @default 0.5rem
- * @cssprop --capell-confirm-font - font-family of the heading and prose @default system-ui, sans-serif
- * @example
- * const panel = document.createElement('capell-confirm-write');
- * await panel.present({ mode: 'form', words, items }, { onCancel: () => … });
- * panel.trackControls(submitButtons);
- * // in the person's submit: const refused = panel.consentRefusal(button, clickEvent);
- */
-export class CapellConfirmWrite extends LitElement {
-  static override properties: PropertyDeclarations = {
-    proposal: { attribute: false },
-    outcome: { state: true },
-    announcement: { state: true },
-    refusal: { state: true },
-    armed: { state: true },
-    dock: { state: true },
-  };
-
-  // `!important` in the shadow tree's :host wins over the page's declarations for the host, its
-  // !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
-  // unicode-bidi and custom properties; the first two are set here.
-  static override styles = css`
+// `!important` in the shadow tree's :host wins over the page's declarations for the host, its
+// !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
+// unicode-bidi and custom properties; the first two are set here.
+const PANEL_STYLES = css`
     :host {
       all: initial !important;
       display: block !important;
@@ -163,7 +131,7 @@ export class CapellConfirmWrite extends LitElement {
       border-radius: clamp(0px, var(--capell-confirm-radius, 0.5rem), 1rem);
       padding: 1rem 1.25rem;
       box-shadow: 0 0.25rem 1.5rem rgb(0 0 0 / 0.25);
-      font: 400 16px/1.45 system-ui, sans-serif;
+      font: 400 16px/1.45 sans-serif;
       text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none; text-indent: 0;
       pointer-events: auto;
     }
@@ -171,10 +139,10 @@ export class CapellConfirmWrite extends LitElement {
     section:focus { outline: none; }
     section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 3px; }
     .body { overflow: auto; min-height: 0; }
-    h2 { font: 600 18px/1.3 var(--capell-confirm-font, system-ui, sans-serif); margin: 0 0 0.5rem; }
-    .prose { font-family: var(--capell-confirm-font, system-ui, sans-serif); }
+    h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
+    .prose { font-family: var(--capell-confirm-font, sans-serif); }
     p { margin: 0.5rem 0; }
-    code { font: 600 15px/1.4 ui-monospace, monospace; overflow-wrap: anywhere; }
+    code { font: 600 15px/1.4 monospace; overflow-wrap: anywhere; }
     dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
     dl > div { display: contents; }
     dt { font-weight: 600; }
@@ -184,7 +152,7 @@ export class CapellConfirmWrite extends LitElement {
     .notice, .refusal { font-weight: 600; }
     .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.75rem; }
     button {
-      font: 400 16px/1.2 system-ui, sans-serif; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
+      font: 400 16px/1.2 sans-serif; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
       border: 2px solid #1f5f8b; background: #ffffff; color: #1b1f23; margin: 0;
     }
     button.use { padding: 0.25rem 0.6rem; margin-inline-start: 0.5rem; }
@@ -198,21 +166,61 @@ export class CapellConfirmWrite extends LitElement {
     .outcome { font-weight: 600; }
   `;
 
-  /** What the panel shows; set by `present()`. */
-  declare proposal: ConfirmWriteProposal | undefined;
-  /** After sending: the outcome text; the panel then shows it with a Close button. */
-  declare outcome: string | undefined;
-  /** Text of the live region. */
-  declare announcement: string;
-  /** Why the last click or submit did not count (shown in the panel), or ''. */
-  declare refusal: string;
-  /** Whether the input protection has passed (the buttons are not `aria-disabled`). */
-  declare armed: boolean;
-  /** Where the panel is docked in the viewport. */
-  declare dock: Dock;
+/** The private operations, set by the class's static block; never exported. */
+let panelOps!: {
+  present(panel: CapellConfirmWrite, proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void>;
+  trackControls(panel: CapellConfirmWrite, controls: readonly Element[]): void;
+  consentRefusal(panel: CapellConfirmWrite, control: Element, event: Event): string | undefined;
+  refuse(panel: CapellConfirmWrite, reason: string): void;
+  showOutcome(panel: CapellConfirmWrite, text: string): Promise<void>;
+  close(panel: CapellConfirmWrite, outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void;
+};
 
+/**
+ * A non-modal dialog (`role="dialog"`, named by its heading) docked at the bottom (or, when the
+ * form's submit control is there, the top) of the viewport, in the top layer. It takes focus when
+ * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
+ * itself through a polite live region, and never submits, clicks or sends anything itself: Send
+ * only tells the runtime that a person clicked it.
+ *
+ * Driven only through a ConfirmPanel handle (createPanelHandle): the element has no public method
+ * or property that changes what it shows or whom it tells (issue 7, a page script that wrapped
+ * `present` on the prototype sent without the person). Its state lives in private fields, its
+ * prototype chain (this class and the bundled lit's) is frozen before `customElements.define`
+ * runs, and every instance carries its methods as own, non-configurable properties, so neither
+ * the class a page gets from `customElements.get` nor the element it finds in the DOM can be
+ * patched to show something else or to reach the runtime's handlers.
+ *
+ * Theming: only `--capell-confirm-accent` (a colour; ignored when Send's label or the panel's
+ * edges would fall below WCAG AA contrast), `--capell-confirm-radius` (clamped to 0–1rem) and
+ * `--capell-confirm-font` (a font-family, for the heading and prose only: a web font can draw any
+ * glyph for any character, so values, the request and the buttons use the generic families
+ * `monospace` and `sans-serif`, which a page's `@font-face` cannot redefine).
+ *
+ * Capell Agent Schema: write tools use "the browser's user-mediation flow"; "Core does not
+ * auto-submit them".
+ *
+ * @fires capell-webmcp:confirm-close - when the panel closes; `detail: { outcome }` with
+ *   `outcome` one of `'cancelled'`, `'sent'`, `'closed'`, `'withdrawn'`. Informational only: the
+ *   runtime never acts on events.
+ * @cssprop --capell-confirm-accent - Send button and border colour, checked for contrast @default #1f5f8b
+ * @cssprop --capell-confirm-radius - corner radius, clamped to 0–1rem @default 0.5rem
+ * @cssprop --capell-confirm-font - font-family of the heading and prose @default sans-serif
+ * @example
+ * const panel = createPanelHandle(document);
+ * if (!await panel.present({ mode: 'form', words, items }, { onCancel: () => … })) withdraw();
+ * panel.trackControls(submitButtons);
+ * // in the person's submit: const refused = panel.consentRefusal(button, clickEvent);
+ */
+export class CapellConfirmWrite extends LitElement {
   #root: ShadowRoot | undefined;
   #handlers: ConfirmWriteHandlers | undefined;
+  #proposal: ConfirmWriteProposal | undefined;
+  #outcome: string | undefined;
+  #announcement = '';
+  #refusal = '';
+  #armed = false;
+  #dock: Dock = 'bottom';
   #returnFocus: HTMLElement | null = null;
   #announceTimer: ReturnType<typeof setTimeout> | undefined;
   #guard: ClickGuard | undefined;
@@ -220,32 +228,33 @@ export class CapellConfirmWrite extends LitElement {
   #controls: Element[] = [];
   #accent = { accent: DEFAULT_ACCENT, ink: INKS[0] as string };
 
-  constructor() {
-    super();
-    this.proposal = undefined;
-    this.outcome = undefined;
-    this.announcement = '';
-    this.refusal = '';
-    this.armed = false;
-    this.dock = 'bottom';
+  static {
+    // The only way to the private operations: module-private, handed to createPanelHandle.
+    panelOps = {
+      present: (panel, proposal, handlers) => panel.#present(proposal, handlers),
+      trackControls: (panel, controls) => panel.#trackControls(controls),
+      consentRefusal: (panel, control, event) => panel.#consentRefusal(control, event),
+      refuse: (panel, reason) => panel.#refuse(reason),
+      showOutcome: (panel, text) => panel.#showOutcome(text),
+      close: (panel, outcome) => panel.#close(outcome),
+    };
   }
 
-  // Closed: page scripts cannot reach in (and cannot restyle through parts: there are none).
+  constructor() {
+    super();
+    lockInstance(this);
+  }
+
+  // Closed: page scripts cannot reach in (and cannot restyle through parts: there are none). The
+  // styles are this module's own constant, not the class's (patchable) `elementStyles`.
   protected override createRenderRoot(): ShadowRoot {
     const root = this.attachShadow({ mode: 'closed' });
-    adoptStyles(root, (this.constructor as typeof LitElement).elementStyles);
+    adoptStyles(root, [PANEL_STYLES]);
     this.#root = root;
     return root;
   }
 
-  /**
-   * Shows a proposal, or replaces the one shown (a new proposal, a refill, a changed value): the
-   * input protection starts over either way. The first call places the panel at the end of
-   * `<body>` in the top layer, moves focus into it and announces it; later calls leave focus
-   * where it is (the person may be typing in the form) and announce only `notice`.
-   * @param handlers see ConfirmWriteHandlers; replaced by each call.
-   */
-  async present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void> {
+  async #present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void> {
     // Set before the first await: a second present() while the first renders is a change, not an opening.
     const first = !this.#opened;
     this.#opened = true;
@@ -261,11 +270,12 @@ export class CapellConfirmWrite extends LitElement {
       }
     }
     this.#handlers = handlers;
-    this.proposal = proposal;
-    this.outcome = undefined;
-    this.refusal = '';
-    this.armed = false;
-    if (first) this.announcement = '';
+    this.#proposal = proposal;
+    this.#outcome = undefined;
+    this.#refusal = '';
+    this.#armed = false;
+    if (first) this.#announcement = '';
+    this.requestUpdate();
     await this.updateComplete;
     if (!this.#guard) this.#guard = new ClickGuard(doc.defaultView ?? window, this.#onGuardChange);
     this.#readTheme();
@@ -281,66 +291,45 @@ export class CapellConfirmWrite extends LitElement {
       : proposal.notice ?? '';
     if (spoken) {
       clearTimeout(this.#announceTimer);
-      this.#announceTimer = setTimeout(() => { this.announcement = spoken; }, ANNOUNCE_DELAY_MS);
+      this.#announceTimer = setTimeout(() => { this.#say(spoken); }, ANNOUNCE_DELAY_MS);
     }
   }
 
-  /**
-   * The page's own controls whose clicks may count as consent (form mode: the form's submit
-   * buttons): they are observed for visibility and stillness like the panel's own buttons.
-   */
-  trackControls(controls: readonly Element[]): void {
+  #say(text: string): void {
+    this.#announcement = text;
+    this.requestUpdate();
+  }
+
+  #trackControls(controls: readonly Element[]): void {
     this.#controls = [...controls];
     this.#retrack();
     this.#place();
   }
 
-  /**
-   * The consent check for a control outside the panel (the form's own submit button, or the field
-   * in which the person pressed Enter), run inside the person's submit.
-   * @param control the submit button the person clicked, or the field they pressed Enter in.
-   * @param event the person's gesture (the trusted `click` or `keydown`); a pointer click's point
-   *   is hit-tested.
-   * @returns undefined when the act counts; else a one-line localised reason (e.g. "the “Send”
-   *   button was covered, hidden or disguised"), which the panel also shows and announces
-   *   (the proposal stays open).
-   */
-  consentRefusal(control: Element, event: Event): string | undefined {
+  #consentRefusal(control: Element, event: Event): string | undefined {
     const reason = this.#refusalFor(control, event, false);
-    if (reason) this.refuse(reason);
+    if (reason) this.#refuse(reason);
     return reason;
   }
 
-  /**
-   * Shows (and announces) that an act did not count, with `reason`; the proposal stays open.
-   * Used for consent refusals and for a submit refused because the form changed.
-   */
-  refuse(reason: string): void {
+  #refuse(reason: string): void {
     const text = fillPlaceholders(this.#word('refused'), { reason });
-    this.refusal = text;
-    this.announcement = text;
+    this.#refusal = text;
+    this.#say(text);
   }
 
-  /**
-   * Shows how sending ended (`text`, e.g. "Sent.") with a Close button that gets focus when the
-   * focus was in the panel. The runtime's handlers are dropped: the decision is made.
-   */
-  async showOutcome(text: string): Promise<void> {
+  async #showOutcome(text: string): Promise<void> {
     this.#handlers = undefined;
     clearTimeout(this.#announceTimer);
     const hadFocus = this.matches(':focus-within');
-    this.outcome = text;
-    this.refusal = '';
-    this.announcement = text;
+    this.#outcome = text;
+    this.#refusal = '';
+    this.#say(text);
     await this.updateComplete;
     if (hadFocus) this.#root?.querySelector<HTMLElement>('button.close')?.focus();
   }
 
-  /**
-   * Removes the panel. When the focus was in it, focus goes back to where it was before the panel
-   * opened. `outcome` is reported in the `capell-webmcp:confirm-close` event.
-   */
-  close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void {
+  #close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void {
     this.#handlers = undefined;
     clearTimeout(this.#announceTimer);
     this.#guard?.stop();
@@ -358,7 +347,7 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout'): string {
     const fallback = {
       formName: CONFIRM_TEXT_DEFAULTS.confirmFormName,
       personValue: CONFIRM_TEXT_DEFAULTS.confirmPersonValue,
@@ -369,12 +358,13 @@ export class CapellConfirmWrite extends LitElement {
       reasonPanelHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden,
       reasonControlHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonControlHidden,
       reasonChanged: CONFIRM_TEXT_DEFAULTS.confirmReasonChanged,
+      reasonLayout: CONFIRM_TEXT_DEFAULTS.confirmReasonLayout,
     }[key];
-    return this.proposal?.words[key] ?? fallback;
+    return this.#proposal?.words[key] ?? fallback;
   }
 
   #formLine(): string {
-    const name = this.proposal?.formName;
+    const name = this.#proposal?.formName;
     return name ? fillPlaceholders(this.#word('formName'), { form: name }) : '';
   }
 
@@ -383,8 +373,12 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   #onGuardChange = (): void => {
-    const armed = this.#guard?.settled ?? false;
-    if (armed !== this.armed) this.armed = armed;
+    const section = this.#section();
+    const armed = (this.#guard?.settled ?? false) && section !== null && readLayoutProblem(section) === undefined;
+    if (armed !== this.#armed) {
+      this.#armed = armed;
+      this.requestUpdate();
+    }
     this.#place();
   };
 
@@ -395,18 +389,27 @@ export class CapellConfirmWrite extends LitElement {
     this.#guard.track([section, ...section.querySelectorAll('button'), ...this.#controls]);
   }
 
-  /** Docks the panel away from the form's (first) submit control, so both can be seen. */
+  /**
+   * Docks the panel away from the form's (first) submit control, so both can be seen, and bounds
+   * its height so that the whole box fits in the viewport at the current zoom (its body scrolls).
+   */
   #place(): void {
     const section = this.#section();
-    const [control] = this.#controls;
-    if (!section || !control) return;
+    if (!section) return;
     const view = this.ownerDocument.defaultView ?? window;
+    const zoom = readZoom(section);
+    section.style.setProperty('max-height', `${Math.floor(Math.min(MAX_PANEL_HEIGHT_PX, view.innerHeight * MAX_PANEL_VIEWPORT_SHARE) / zoom)}px`);
+    const [control] = this.#controls;
+    if (!control) return;
     const box = control.getBoundingClientRect();
     const reach = section.offsetHeight + 32;
     const inBottom = box.bottom > view.innerHeight - reach && box.top < view.innerHeight;
     const inTop = box.top < reach && box.bottom > 0;
-    if (this.dock === 'bottom' && inBottom && !inTop) this.dock = 'top';
-    else if (this.dock === 'top' && inTop && !inBottom) this.dock = 'bottom';
+    const dock = this.#dock === 'bottom' && inBottom && !inTop ? 'top' : this.#dock === 'top' && inTop && !inBottom ? 'bottom' : this.#dock;
+    if (dock !== this.#dock) {
+      this.#dock = dock;
+      this.requestUpdate();
+    }
   }
 
   /**
@@ -429,6 +432,31 @@ export class CapellConfirmWrite extends LitElement {
     this.#accent = { accent: `rgb(${colour.r}, ${colour.g}, ${colour.b})`, ink: ink.candidate };
   }
 
+  /**
+   * Whether the closed root shows exactly the current proposal: its request line, every label and
+   * value, and the buttons' words. A render that did not happen (or was redirected) leaves old or
+   * other content on screen; a click on that does not count.
+   */
+  #showsProposal(section: HTMLElement): boolean {
+    const proposal = this.#proposal;
+    if (!proposal) return false;
+    const text = (node: Element | null | undefined) => node?.textContent ?? '';
+    if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
+    const terms = section.querySelectorAll('dt');
+    const details = section.querySelectorAll('dd');
+    if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
+    for (const [index, item] of proposal.items.entries()) {
+      if (text(terms[index]) !== item.label) return false;
+      const shown = text(details[index]);
+      if (!shown.startsWith(item.value)) return false;
+      if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
+    }
+    const send = section.querySelector('button.send');
+    if (proposal.mode === 'request' && this.#outcome === undefined && text(send) !== proposal.words.send) return false;
+    if (this.#outcome === undefined && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
+    return true;
+  }
+
   /** Why a click on `control` does not count, or undefined. `inside`: a control of the panel. */
   #refusalFor(control: Element, event: Event, inside: boolean): string | undefined {
     const guard = this.#guard;
@@ -437,9 +465,11 @@ export class CapellConfirmWrite extends LitElement {
     if (!this.#handlers || !guard || !section || !root) return this.#word('reasonPanelHidden');
     if (!event.isTrusted) return this.#word('reasonTooSoon');
     if (!guard.settled) return this.#word('reasonTooSoon');
+    if (!this.#showsProposal(section)) return this.#word('reasonPanelHidden');
     const sectionVisible = guard.isVisible(section);
     if (sectionVisible === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
     if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
+    if (readLayoutProblem(section)) return this.#word('reasonLayout');
     const point = readClickPoint(event);
     const tracked = inside || this.#controls.includes(control);
     const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
@@ -455,17 +485,18 @@ export class CapellConfirmWrite extends LitElement {
     if (!event.isTrusted) return;
     const reason = this.#refusalFor(event.currentTarget as Element, event, true);
     if (reason) {
-      this.refuse(reason);
+      this.#refuse(reason);
       return;
     }
-    this.refusal = '';
+    this.#refusal = '';
+    this.requestUpdate();
     if (this.#handlers) action(this.#handlers);
   }
 
   #cancel = (): void => {
     const handlers = this.#handlers;
     if (handlers) handlers.onCancel();
-    else if (this.outcome !== undefined) this.close('closed');
+    else if (this.#outcome !== undefined) this.#close('closed');
   };
 
   #send = (event: MouseEvent): void => this.#act(event, (handlers) => handlers.onSend?.());
@@ -477,13 +508,13 @@ export class CapellConfirmWrite extends LitElement {
   };
 
   protected override render(): unknown {
-    const proposal = this.proposal;
+    const proposal = this.#proposal;
     if (!proposal) return nothing;
     const { words } = proposal;
-    const done = this.outcome !== undefined;
-    const waiting = String(!this.armed);
+    const done = this.#outcome !== undefined;
+    const waiting = String(!this.#armed);
     // data-armed: whether the input protection has passed (tests read it through DevTools).
-    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.dock} data-armed=${String(this.armed)} @keydown=${this.#keydown}>
+    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} @keydown=${this.#keydown}>
       <div class="body">
         ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
         <h2 id="heading">${words.title}</h2>
@@ -494,14 +525,14 @@ export class CapellConfirmWrite extends LitElement {
           ? item.value
           : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
-        ${this.refusal && !done ? html`<p class="refusal">${this.refusal}</p>` : nothing}
-        ${done ? html`<p class="outcome">${this.outcome}</p>` : nothing}
+        ${this.#refusal && !done ? html`<p class="refusal">${this.#refusal}</p>` : nothing}
+        ${done ? html`<p class="outcome">${this.#outcome}</p>` : nothing}
       </div>
       <div class="actions">${done
-        ? html`<button type="button" class="close" @click=${() => this.close('closed')}>${words.close}</button>`
+        ? html`<button type="button" class="close" @click=${() => this.#close('closed')}>${words.close}</button>`
         : html`${proposal.mode === 'request' ? html`<button type="button" class="primary send" aria-disabled=${waiting} @click=${this.#send}>${words.send}</button>` : nothing}
           <button type="button" class="cancel" @click=${this.#cancel}>${words.cancel}</button>`}</div>
-      <p class="status" role="status" aria-live="polite">${this.announcement}</p>
+      <p class="status" role="status" aria-live="polite">${this.#announcement}</p>
       <span class="probe"></span>
     </section>`;
   }
@@ -531,6 +562,142 @@ export class CapellConfirmWrite extends LitElement {
   }
 }
 
+
+/** The prototypes whose methods lit calls on the element (this class and the bundled lit's). */
+const LOCKED_PROTOTYPES: readonly object[] = [CapellConfirmWrite.prototype, LitElement.prototype, ReactiveElement.prototype];
+
+/**
+ * Gives `panel` its prototype chain's methods and accessors as own, non-configurable properties,
+ * so that a page cannot shadow one (e.g. `render`) with `Object.defineProperty` on the element.
+ */
+function lockInstance(panel: CapellConfirmWrite): void {
+  // Lit's constructor gives each element its own `enableUpdating` (see the freezing below).
+  if (Object.hasOwn(panel, 'enableUpdating')) Object.defineProperty(panel, 'enableUpdating', { writable: false, configurable: false });
+  for (const proto of LOCKED_PROTOTYPES) {
+    for (const key of Reflect.ownKeys(proto)) {
+      if (key === 'constructor' || Object.hasOwn(panel, key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key);
+      if (!descriptor || ('value' in descriptor && typeof descriptor.value !== 'function')) continue;
+      Object.defineProperty(panel, key, { ...descriptor, configurable: false, ...('value' in descriptor ? { writable: false } : {}) });
+    }
+  }
+}
+
+/**
+ * The runtime's handle on one panel: the only way to show a proposal in it, check consent and
+ * close it. Held by the write executors (bindings/form.ts, bindings/endpoint-write.ts) in their
+ * closures, never reachable from the element, its class or the DOM. No method throws or rejects.
+ */
+export interface ConfirmPanel {
+  /**
+   * Shows a proposal, or replaces the one shown (a new proposal, a refill, a changed value): the
+   * input protection starts over either way. The first call places the panel at the end of
+   * `<body>` in the top layer, moves focus into it and announces it; later calls leave focus
+   * where it is (the person may be typing in the form) and announce only `notice`.
+   * @param handlers see ConfirmWriteHandlers; replaced by each call; kept in the element's private
+   *   state, never exposed.
+   * @returns true once the proposal is on screen; false when showing it failed (the caller
+   *   withdraws the proposal: nothing the person sees can be trusted). Never rejects.
+   */
+  present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<boolean>;
+  /**
+   * The page's own controls whose clicks may count as consent (form mode: the form's submit
+   * buttons): they are observed for visibility and stillness like the panel's own buttons.
+   */
+  trackControls(controls: readonly Element[]): void;
+  /**
+   * The consent check for a control outside the panel (the form's own submit button, or the field
+   * in which the person pressed Enter), run inside the person's submit.
+   * @param control the submit button the person clicked, or the field they pressed Enter in.
+   * @param event the person's gesture (the trusted `click` or `keydown`); a pointer click's point
+   *   is hit-tested.
+   * @returns undefined when the act counts; else a one-line localised reason (e.g. "the “Send”
+   *   button was covered, hidden or disguised"), which the panel also shows and announces
+   *   (the proposal stays open). A check that fails with an exception refuses.
+   */
+  consentRefusal(control: Element, event: Event): string | undefined;
+  /**
+   * Shows (and announces) that an act did not count, with `reason`; the proposal stays open.
+   * Used for consent refusals and for a submit refused because the form changed.
+   */
+  refuse(reason: string): void;
+  /**
+   * Shows how sending ended (`text`, e.g. "Sent.") with a Close button that gets focus when the
+   * focus was in the panel. The runtime's handlers are dropped: the decision is made.
+   */
+  showOutcome(text: string): Promise<void>;
+  /**
+   * Removes the panel. When the focus was in it, focus goes back to where it was before the panel
+   * opened. `outcome` is reported in the `capell-webmcp:confirm-close` event.
+   */
+  close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void;
+  /** The element (for tests and placement only; it has no methods that act). */
+  readonly element: CapellConfirmWrite;
+}
+
+/**
+ * Creates a panel in `doc` (not yet placed) and the runtime's handle on it.
+ * @throws when the element cannot be created (its tag could not be defined); callers turn that
+ *   into an `isError` result before they change the page.
+ */
+export function createPanelHandle(doc: Document): ConfirmPanel {
+  const panel = new CapellConfirmWrite();
+  if (panel.ownerDocument !== doc) doc.adoptNode(panel);
+  const ops = panelOps;
+  return Object.freeze({
+    element: panel,
+    present: async (proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers) => {
+      try {
+        await ops.present(panel, proposal, handlers);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    trackControls: (controls: readonly Element[]) => {
+      try {
+        ops.trackControls(panel, controls);
+      } catch {
+        // Untracked controls are judged without IntersectionObserver v2 (still hit-tested).
+      }
+    },
+    consentRefusal: (control: Element, event: Event) => {
+      try {
+        return ops.consentRefusal(panel, control, event);
+      } catch {
+        return CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden;
+      }
+    },
+    refuse: (reason: string) => {
+      try {
+        ops.refuse(panel, reason);
+      } catch {
+        // Nothing to show it in; the act was refused all the same.
+      }
+    },
+    showOutcome: async (text: string) => {
+      try {
+        await ops.showOutcome(panel, text);
+      } catch {
+        // The outcome reaches the agent regardless.
+      }
+    },
+    close: (outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn') => {
+      try {
+        ops.close(panel, outcome);
+      } catch {
+        panel.remove();
+      }
+    },
+  });
+}
+
+/** The zoom a box is drawn at (`currentCSSZoom`, Chromium 128+; 1 where unknown). */
+function readZoom(element: Element): number {
+  const zoom = (element as Element & { currentCSSZoom?: number }).currentCSSZoom;
+  return typeof zoom === 'number' && zoom > 0 ? zoom : 1;
+}
+
 /** A control's visible text, for a reason. */
 function controlText(control: Element): string {
   if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
@@ -544,10 +711,19 @@ function deepActiveElement(doc: Document): HTMLElement | null {
   return active instanceof HTMLElement ? active : null;
 }
 
-if (!customElements.get(CONFIRM_WRITE_TAG)) customElements.define(CONFIRM_WRITE_TAG, CapellConfirmWrite);
 
 declare global {
   interface HTMLElementTagNameMap {
     'capell-confirm-write': CapellConfirmWrite;
   }
 }
+
+// Lit finalises the class (static properties, styles) on first use; done here so that the class
+// and the prototypes lit calls into can be frozen before `customElements.define` hands the class
+// to any page code that wrapped it.
+(CapellConfirmWrite as unknown as { finalize(): void }).finalize();
+// Lit's constructor assigns `this.enableUpdating`, which an inherited read-only method would forbid.
+delete (ReactiveElement.prototype as unknown as { enableUpdating?: unknown }).enableUpdating;
+for (const frozen of [...LOCKED_PROTOTYPES, CapellConfirmWrite]) Object.freeze(frozen);
+// A page that took the tag first keeps it; the panel then lives under a tag of its own.
+customElements.define(customElements.get(CONFIRM_WRITE_TAG) ? `${CONFIRM_WRITE_TAG}-${Math.random().toString(36).slice(2)}` : CONFIRM_WRITE_TAG, CapellConfirmWrite);

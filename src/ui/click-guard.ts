@@ -103,6 +103,38 @@ export function readVisibilityProblem(element: Element, scope: DocumentOrShadowR
 }
 
 /**
+ * The range of CSS zoom (`currentCSSZoom`, the product of `zoom` over the element and its
+ * ancestors; browser zoom is not part of it) at which the panel counts as readable as designed.
+ * A page's `html { zoom: 0.2 }` shrank it to unreadable text; `zoom: 4` pushed its values out of
+ * the window while Send stayed clickable.
+ */
+export const MIN_PANEL_ZOOM = 0.75;
+export const MAX_PANEL_ZOOM = 2;
+
+/**
+ * Whether `panel` (the panel's box) is drawn at a zoom within MIN_PANEL_ZOOM–MAX_PANEL_ZOOM (its
+ * own and the root element's) and lies wholly inside the visual viewport (0.5 px tolerance).
+ * @returns a short English reason, or undefined when it passes.
+ */
+export function readLayoutProblem(panel: Element): string | undefined {
+  const doc = panel.ownerDocument;
+  for (const element of [panel, doc.documentElement, doc.body]) {
+    const zoom = element && (element as Element & { currentCSSZoom?: number }).currentCSSZoom;
+    if (typeof zoom === 'number' && !(zoom >= MIN_PANEL_ZOOM && zoom <= MAX_PANEL_ZOOM)) return `zoomed to ${zoom}`;
+  }
+  const view = doc.defaultView ?? window;
+  const viewport = view.visualViewport;
+  const left = viewport?.offsetLeft ?? 0;
+  const top = viewport?.offsetTop ?? 0;
+  const width = viewport?.width ?? view.innerWidth;
+  const height = viewport?.height ?? view.innerHeight;
+  const box = panel.getBoundingClientRect();
+  const slack = 0.5;
+  if (box.left < left - slack || box.top < top - slack || box.right > left + width + slack || box.bottom > top + height + slack) return 'not wholly inside the window';
+  return undefined;
+}
+
+/**
  * Without IntersectionObserver v2 only: a page element in the top layer (an open popover, a modal
  * dialog, a fullscreen element) that overlaps `box`. It may have been opened after the panel and
  * sit above it, letting clicks through (`pointer-events: none`), which hit-testing cannot see.

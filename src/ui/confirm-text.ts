@@ -43,6 +43,8 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmReasonControlHidden: 'the “{control}” button was covered, hidden or disguised',
   /** Reason: the form's values changed since the panel showed them. */
   confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
+  /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: click-guard.ts). */
+  confirmReasonLayout: 'this panel was zoomed too far or did not fit in the window, so it could not be read whole',
   /** Shown when a new proposal replaced one the person had on screen (its input protection restarts). */
   confirmReplaced: 'This replaces the assistant’s earlier proposal.',
   /** A checkbox the agent checks / leaves unchecked. */
@@ -89,5 +91,6 @@ export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords 
     reasonPanelHidden: text.confirmReasonPanelHidden,
     reasonControlHidden: text.confirmReasonControlHidden,
     reasonChanged: text.confirmReasonChanged,
+    reasonLayout: text.confirmReasonLayout,
   };
 }

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { INPUT_PROTECTION_MS, type CapellConfirmWrite, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
+import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
 import { readControlDisguise, readVisibilityProblem } from '../../src/ui/click-guard.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
@@ -20,7 +20,7 @@ async function settle(root: ShadowRoot): Promise<void> {
   for (let tries = 0; tries < 50 && root.querySelector('section')?.dataset.armed !== 'true'; tries++) await sleep(100);
 }
 
-let panel: CapellConfirmWrite | undefined;
+let panel: ConfirmPanel | undefined;
 const cleanups: (() => void)[] = [];
 
 afterEach(() => {
@@ -33,11 +33,12 @@ afterEach(() => {
 async function presentRequest(items: ConfirmWriteItem[] = [{ label: 'Email', value: 'ada@example.test' }]) {
   const counts = { sent: 0, cancelled: 0 };
   const handlers = { onCancel: () => { counts.cancelled += 1; }, onSend: () => { counts.sent += 1; } };
-  panel = document.createElement('capell-confirm-write');
-  await panel.present({ mode: 'request', words: WORDS, items, request: 'POST /newsletter' }, handlers);
-  const root = panelRoot(panel);
+  const handle = createPanelHandle(document);
+  panel = handle;
+  expect(await handle.present({ mode: 'request', words: WORDS, items, request: 'POST /newsletter' }, handlers)).to.equal(true);
+  const root = panelRoot(handle.element);
   const send = () => root.querySelector<HTMLButtonElement>('button.send')!;
-  return { panel, root, send, counts, handlers };
+  return { panel: handle.element, handle, root, send, counts, handlers };
 }
 
 /** Adds a page stylesheet (removed after the test). */
@@ -154,11 +155,11 @@ describe('confirm panel: a click counts only on what the person can see', () => 
   });
 
   it('a changed proposal restarts the input protection', async () => {
-    const { panel: host, root, send, counts, handlers } = await presentRequest();
+    const { handle, root, send, counts, handlers } = await presentRequest();
     await settle(root);
     expect(send().getAttribute('aria-disabled')).to.equal('false');
     // The agent replaces its proposal just before the person's click lands.
-    await host.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter', notice: 'This replaces the assistant’s earlier proposal.' }, handlers);
+    await handle.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter', notice: 'This replaces the assistant’s earlier proposal.' }, handlers);
     expect(send().getAttribute('aria-disabled')).to.equal('true');
     await clickMiddle(send());
     expect(counts.sent).to.equal(0);
@@ -240,5 +241,72 @@ describe('confirm panel: without IntersectionObserver v2', () => {
     // Over a gradient the contrast cannot be told: not refused for it.
     button.style.cssText = 'color: #ffffff; background: linear-gradient(#123, #456);';
     expect(readControlDisguise(button)).to.equal(undefined);
+  });
+});
+
+describe('confirm panel: page scripts cannot drive it (red-team a01, a05 font, a07)', () => {
+  it('a01 "A page script can fake the person\'s Send": the element and the class a page can reach have no method that shows a proposal or checks consent, and cannot be patched', async () => {
+    const { panel: host, handlers } = await presentRequest();
+    const Panel = customElements.get('capell-confirm-write')!;
+    for (const name of ['present', 'consentRefusal', 'refuse', 'showOutcome', 'trackControls', 'close', 'proposal']) {
+      expect(name in host, name).to.equal(false);
+    }
+    expect(Object.isFrozen(Panel.prototype)).to.equal(true);
+    expect(Object.isFrozen(Object.getPrototypeOf(Panel.prototype))).to.equal(true);
+    expect(() => Object.defineProperty(Panel.prototype, 'render', { value: () => 'forged' })).to.throw(TypeError);
+    expect(() => Object.defineProperty(host, 'render', { value: () => 'forged' })).to.throw(TypeError);
+    expect(() => Object.defineProperty(host, 'update', { value: () => undefined })).to.throw(TypeError);
+    // The runtime's handlers are on nothing the page can walk to.
+    const reachable = [host, Panel.prototype, Object.getPrototypeOf(Panel.prototype)].flatMap((object) => Reflect.ownKeys(object).map((key) => {
+      try { return (object as Record<PropertyKey, unknown>)[key]; } catch { return undefined; }
+    }));
+    expect(reachable).to.not.include(handlers);
+    expect(reachable).to.not.include(handlers.onSend);
+  });
+
+  it('a01: a render redirected away from the closed root leaves old values on screen, and a click on them does not count', async () => {
+    const { panel: host, handle, root, send, counts, handlers } = await presentRequest();
+    (host as unknown as { renderRoot: Element }).renderRoot = document.createElement('div');
+    await handle.present({ mode: 'request', words: WORDS, items: [{ label: 'Email', value: 'mallory@example.test' }], request: 'POST /newsletter' }, handlers);
+    expect(root.textContent).to.contain('ada@example.test');
+    await sleep(SETTLE_MS + 300);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+  });
+
+  it('a05 "@font-face{font-family:ui-monospace}" redraws the request line: a page @font-face named like any of the panel\'s families changes nothing the panel draws', async () => {
+    const { root } = await presentRequest([{ label: 'Email', value: 'ada@example.test' }, { label: 'Message', value: 'iiiiiiiiii WWWWWWWWWW' }]);
+    const widths = () => [...root.querySelectorAll('code, dt, dd, button, h2, p:not(.status)')].map((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return Math.round(range.getBoundingClientRect().width * 10) / 10;
+    });
+    // Probes in the page show the rules do take effect where a family is not generic.
+    const probe = (family: string) => {
+      const span = document.createElement('span');
+      span.style.cssText = `font: 16px ${family}; position: absolute; white-space: nowrap;`;
+      span.textContent = 'iiiiiiiiii WWWWWWWWWW';
+      document.body.append(span);
+      cleanups.push(() => span.remove());
+      return () => span.getBoundingClientRect().width;
+    };
+    const uiMonospace = probe('ui-monospace, monospace');
+    const before = { panel: widths(), uiMonospace: uiMonospace() };
+    const families = ['ui-monospace', 'monospace', 'sans-serif', 'system-ui', 'serif', 'ui-sans-serif'];
+    pageStyle(families.map((family) => `@font-face { font-family: ${family}; src: local("DejaVu Serif"), local("Liberation Serif"); }`).join('\n'));
+    await Promise.all(families.map((family) => document.fonts.load(`16px ${family}`).catch(() => undefined)));
+    await document.fonts.ready;
+    await sleep(200);
+    expect(uiMonospace(), 'the page rule applies to ui-monospace in the page').to.not.equal(before.uiMonospace);
+    expect(widths()).to.deep.equal(before.panel);
+  });
+
+  it('a07 "when the panel throws in present, the form stays filled until expiry": present never throws or rejects; it resolves false', async () => {
+    const handle = createPanelHandle(document);
+    panel = handle;
+    let outcome: Promise<boolean> | undefined;
+    expect(() => { outcome = handle.present({ mode: 'request', words: WORDS, items: null as unknown as ConfirmWriteItem[] }, { onCancel: () => undefined }); }).to.not.throw();
+    expect(await outcome).to.equal(false);
+    expect(handle.consentRefusal(document.body, new MouseEvent('click'))).to.be.a('string');
   });
 });

@@ -11,7 +11,7 @@ import { planFill, type FillPlan } from '../../src/forms/controls.ts';
 import { fillControls, restoreControls } from '../../src/forms/fill.ts';
 import { armSubmitGuard } from '../../src/forms/submit-guard.ts';
 import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
-import { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
+import { createPanelHandle, type CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
 import { findPanel, panelRoot, rootOf } from './closed-root.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
@@ -302,9 +302,10 @@ describe('forms: the CSRF token of write endpoints', () => {
 
 describe('forms: <capell-confirm-write>', () => {
   async function presentPanel(mode: 'form' | 'request', handlers: { onCancel(): void; onSend?(): void }): Promise<CapellConfirmWrite> {
-    const panel = document.createElement('capell-confirm-write');
+    const handle = createPanelHandle(document);
+    const panel = handle.element;
     document.body.append(panel);
-    await panel.present({
+    await handle.present({
       mode,
       words: { title: 'Check before sending', intro: 'Review it.', hint: mode === 'form' ? 'Use “Send”.' : undefined, send: 'Send', cancel: 'Cancel', close: 'Close' },
       items: [{ label: 'Name', value: 'Ada' }],

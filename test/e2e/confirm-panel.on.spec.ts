@@ -74,6 +74,25 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     expect(demo.formPosts).toHaveLength(1);
   });
 
+  test('a01 "A page script can fake the person\'s Send": a consentRefusal patched to approve everything does not let an early submit through', async ({ page, demo }) => {
+    await page.evaluate(() => {
+      const approve = () => undefined;
+      customElements.whenDefined('capell-confirm-write').then(() => {
+        try { Object.defineProperty(customElements.get('capell-confirm-write')!.prototype, 'consentRefusal', { value: approve }); } catch { /* frozen */ }
+      });
+      new MutationObserver(() => {
+        const host = document.querySelector('capell-confirm-write');
+        try { if (host) Object.defineProperty(host, 'consentRefusal', { value: approve }); } catch { /* locked */ }
+      }).observe(document.body, { childList: true });
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitOpen();
+    await page.locator(SUBMIT).click();
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('only just appeared or changed');
+  });
+
   test('a transparent submit button stretched over the page is not consent', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel.waitOpen();
@@ -283,5 +302,89 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     await panel.click('Send');
     expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: SUBSCRIBED });
     expect(demo.subscriptions).toEqual(['ada@example.test']);
+  });
+  test('a01 "A page script can fake the person\'s Send": wrapping the class\'s present/consentRefusal or shadowing them on the element reaches no handler, and nothing is sent', async ({ page, demo }) => {
+    // The hostile page script runs after the runtime started and keeps patching whatever it finds.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { patchLog: string[] }).patchLog = seen;
+      const fake = function (this: unknown, ...args: unknown[]) {
+        for (const arg of args) {
+          const handlers = arg as { onSend?: () => void } | null;
+          if (handlers && typeof handlers === 'object' && typeof handlers.onSend === 'function') {
+            seen.push('got handlers');
+            setTimeout(() => handlers.onSend!(), 0);
+          }
+        }
+        seen.push('called');
+        return undefined;
+      };
+      const patch = (target: object) => {
+        for (const name of ['present', 'consentRefusal', 'refuse', 'render', 'update', 'requestUpdate']) {
+          try { Object.defineProperty(target, name, { value: fake, configurable: true, writable: true }); } catch { seen.push(`refused ${name}`); }
+        }
+      };
+      customElements.whenDefined('capell-confirm-write').then(() => patch(customElements.get('capell-confirm-write')!.prototype));
+      new MutationObserver(() => {
+        const host = document.querySelector('capell-confirm-write');
+        if (host && !(host as unknown as { patched?: boolean }).patched) {
+          patch(host);
+          try { (host as unknown as { patched: boolean }).patched = true; } catch { /* sealed */ }
+        }
+      }).observe(document.body, { childList: true });
+    });
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    const state = await panel.waitOpen();
+    expect(state.text).toContain('ada@example.test');
+    await page.waitForTimeout(800);
+    expect(demo.subscriptions).toEqual([]);
+    const log = await page.evaluate(() => (window as unknown as { patchLog: string[] }).patchLog);
+    expect(log).not.toContain('got handlers');
+    expect(log).not.toContain('called');
+    // The person's own click still works.
+    await panel.click('Send');
+    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: SUBSCRIBED });
+    expect(demo.subscriptions).toEqual(['ada@example.test']);
+  });
+
+  for (const zoom of ['0.2', '4']) {
+    test(`a05 html { zoom: ${zoom} }: Send stays aria-disabled and a click on it is refused; nothing is sent`, async ({ page, demo }) => {
+      await page.setViewportSize({ width: 1000, height: 800 });
+      await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+      await panel.waitOpen();
+      await pageCSS(page, `html { zoom: ${zoom} !important; }`);
+      await page.waitForTimeout(1200);
+      const state = (await panel.state())!;
+      expect(state.armed).toBe(false);
+      expect(state.buttons.find((button) => button.text === 'Send')!.disabled).toBe(true);
+      await panel.clickNow('Send');
+      await page.waitForTimeout(300);
+      expect(demo.subscriptions).toEqual([]);
+      expect((await panel.state())!.refusal).toContain('That did not count');
+    });
+  }
+
+  test('a05 html { zoom: 1.5 } in a short window: the panel fits in the window (its body scrolls) and Send is accepted', async ({ page, demo }) => {
+    await page.setViewportSize({ width: 1000, height: 360 });
+    await pageCSS(page, 'html { zoom: 1.5 !important; }');
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    const state = await panel.waitOpen();
+    expect(state.box.y).toBeGreaterThanOrEqual(0);
+    expect(state.box.y + state.box.height).toBeLessThanOrEqual(360);
+    await panel.click('Send');
+    await expect.poll(() => demo.subscriptions.length).toBe(1);
+  });
+
+  test('a07 a substituted panel script that defines nothing: the call is an error at once and nothing is filled or sent', async ({ page, demo }) => {
+    await page.route('**/chunks/capell-confirm-write-*.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'export const CONFIRM_WRITE_TAG = "div";' }));
+    await page.reload();
+    await readyReport(page);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    const result = await callResult(page);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('did not load');
+    expect(await page.locator('#contact [name="name"]').inputValue()).toBe('');
+    expect(demo.subscriptions).toEqual([]);
+    expect(demo.formPosts).toEqual([]);
   });
 });
