@@ -59,7 +59,7 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
   function propose(panel: Awaited<ReturnType<typeof createConfirmPanel>>): void {
     write.open((why) => panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn'));
     // A panel that cannot show the proposal must not leave it open, unseen, until expiry.
-    Promise.resolve().then(() => panel.present({
+    void panel.present({
       mode: 'request',
       words: panelWords(text),
       ...(write.replaced ? { notice: text.confirmReplaced } : {}),
@@ -70,7 +70,7 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
       onSend: () => {
         if (write.send()) void send(spec.name, url, where, input, config, text, panel, write);
       },
-    })).catch(() => write.end('aborted'));
+    }).then((shownOK) => { if (!shownOK) write.end('aborted'); });
   }
 };
 

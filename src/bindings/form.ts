@@ -149,9 +149,16 @@ async function proposeFill(
   // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
   // The panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
   // Enter the control is the field that had it, for a click the submit button.
+  // The guard's own refusals (focus moved by the page, a changed target) are shown too; the
+  // panel already shows the ones its consent check gave.
+  let consentReason: string | undefined;
   const guard: SubmitGuard = armSubmitGuard(form, {
-    consentCheck: (control, gesture) => panel.consentRefusal(
-      gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture),
+    consentCheck: (control, gesture) => (consentReason = panel.consentRefusal(
+      gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture)),
+    onRefusedSubmit: (reason) => {
+      if (reason !== consentReason) panel.refuse(reason);
+      consentReason = undefined;
+    },
   });
   const filled: FillRecord[] = fillControls(agentSteps);
   // The panel lists the plan; it may only be shown when the form holds exactly that.
@@ -186,10 +193,9 @@ async function proposeFill(
       void show();
     },
   };
-  const show = () => Promise.resolve()
-    .then(() => panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request: named.request, items: shown, ...notice }, handlers))
+  const show = () => panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request: named.request, items: shown, ...notice }, handlers)
     // A panel that cannot show the proposal must not leave the form filled until expiry.
-    .catch(() => write.end('aborted'));
+    .then((shownOK) => { if (!shownOK) write.end('aborted'); });
   // The person edits the form (or the page's script does, with events): the panel follows,
   // and its input protection starts over.
   const onEdit = () => {
