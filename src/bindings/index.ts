@@ -15,7 +15,7 @@ import { executePropertyQuery } from './property-query.js';
 import { executeSearch } from './search.js';
 import type { ReadBindingType, WriteBindingType } from './supported.js';
 import { formatIssues, validateValue } from '../validation.js';
-import { isPlainObject } from '../is-plain-object.js';
+import { parseToolInput } from '../tool-input.js';
 
 /** Read executors by binding type. */
 const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
@@ -25,9 +25,6 @@ const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
   'property-query': executePropertyQuery,
 };
 
-/** Largest tool input accepted, in UTF-16 units of its JSON (about bytes); larger is refused unread. */
-export const MAX_INPUT_SIZE = 256 * 1024;
-
 /**
  * Write executors by binding type. Each loads its own chunk (form filling, the lit panel) on the
  * first write call, so read calls never pay for them.
@@ -36,23 +33,6 @@ const WRITE_EXECUTORS: Record<WriteBindingType, BindingExecutor> = {
   form: async (spec, input, context) => (await import('./form.js')).executeForm(spec, input, context),
   endpoint: async (spec, input, context) => (await import('./endpoint-write.js')).executeEndpointWrite(spec, input, context),
 };
-
-function parseInput(raw: unknown): { input: Record<string, unknown> } | { reason: string } {
-  if (raw === undefined || raw === null) return { input: {} };
-  let value = raw;
-  // Older engines and some polyfills pass the arguments as a JSON string.
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return { reason: 'input: not a JSON object' };
-    }
-  }
-  if (!isPlainObject(value)) return { reason: 'input: must be a JSON object' };
-  const size = JSON.stringify(value).length;
-  if (size > MAX_INPUT_SIZE) return { reason: `input: ${size} characters of JSON, at most ${MAX_INPUT_SIZE} allowed` };
-  return { input: value };
-}
 
 /**
  * Runs one tool call: the input is validated against `inputSchema` before any request; the
@@ -71,7 +51,7 @@ export async function callTool(
       ? WRITE_EXECUTORS[spec.binding.type as WriteBindingType]
       : READ_EXECUTORS[spec.binding.type as ReadBindingType];
     if (!executor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no ${spec.effect} executor`);
-    const parsed = parseInput(rawInput);
+    const parsed = parseToolInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
     const inputIssues = validateValue(spec.inputSchema, parsed.input);
     if (inputIssues.some((issue) => issue.schemaError)) {

@@ -5,7 +5,7 @@
 import type { RuntimeConfig } from '../config.js';
 import type { JSONValue } from '../declarations/tool-spec.js';
 import type { ExecuteOptions } from '../host.js';
-import { isPlainObject } from '../is-plain-object.js';
+import { parseToolInput } from '../tool-input.js';
 import { errorResult, toolResult, type CallToolResult } from '../result.js';
 import { statusAnswer } from './write-answers.js';
 import { MAX_WRITE_RECORDS, writeRegistryOf } from './write-registry.js';
@@ -15,16 +15,9 @@ import { WRITE_STATUS_TOOL } from './status-tool.js';
 const MAX_WRITE_ID_LENGTH = 100;
 
 function parse(raw: unknown, maxWaitMs: number): { writeId: string; waitMs: number } | { reason: string } {
-  let value = raw;
-  // Older engines and some polyfills pass the arguments as a JSON string.
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return { reason: 'input: not a JSON object' };
-    }
-  }
-  if (!isPlainObject(value)) return { reason: 'input: must be a JSON object' };
+  const parsed = parseToolInput(raw);
+  if ('reason' in parsed) return parsed;
+  const value = parsed.input;
   const extra = Object.keys(value).find((key) => key !== 'writeId' && key !== 'waitMs');
   if (extra !== undefined) return { reason: `${extra.slice(0, 50)}: not an allowed property (allowed: writeId, waitMs)` };
   const { writeId, waitMs = 0 } = value;
