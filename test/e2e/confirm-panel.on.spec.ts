@@ -8,30 +8,17 @@
 import type { Page } from '@playwright/test';
 import { expect, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
+import { startCall, callResult, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 
-type Result = { content: { type: string; text: string }[]; isError?: boolean };
+type Result = ToolResult;
 
-const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
 const SUBMIT = '#contact button[type="submit"]';
 /** The demo's JSON answer to a newsletter subscription (a write endpoint's answer is handed back). */
 const SUBSCRIBED = { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } };
 
-/** Starts a tool call in the page without waiting for it (the person decides later). */
-async function startCall(page: Page, name: string, input: object): Promise<void> {
-  await page.evaluate(({ name, input }) => {
-    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-    (window as unknown as { pendingCall: Promise<unknown> }).pendingCall = context.getTools()
-      .then((tools) => context.executeTool(tools.find((tool) => tool.name === name), input))
-      .then((text) => JSON.parse(text));
-  }, { name, input });
-}
 
-/** Waits for the call started by startCall. */
-function callResult(page: Page): Promise<Result> {
-  return page.evaluate(() => (window as unknown as { pendingCall: Promise<Result> }).pendingCall);
-}
 
 /**
  * Adds a page stylesheet the way the demo's CSP allows (a constructed sheet: no inline <style>),

@@ -9,30 +9,17 @@ import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { expect, listTools, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
+import { startCall, callResult, fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 
-type Result = { content: { type: string; text: string }[]; isError?: boolean };
+type Result = ToolResult;
 
-const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
 
-/** Starts a tool call in the page without waiting for it (the person decides later). */
-async function startCall(page: Page, name: string, input: object): Promise<void> {
-  await page.evaluate(({ name, input }) => {
-    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-    (window as unknown as { pendingCall: Promise<unknown> }).pendingCall = context.getTools()
-      .then((tools) => context.executeTool(tools.find((tool) => tool.name === name), input))
-      .then((text) => JSON.parse(text));
-  }, { name, input });
-}
 
-/** Waits for the call started by startCall. */
-function callResult(page: Page): Promise<Result> {
-  return page.evaluate(() => (window as unknown as { pendingCall: Promise<Result> }).pendingCall);
-}
 
 /** Runs a call to the end (for calls refused before any panel opens). */
 async function call(page: Page, name: string, input: object): Promise<Result> {
@@ -61,16 +48,6 @@ function openCallResult(page: Page, index: number): Promise<Result> {
   return page.evaluate((index) => (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls[index]!, index);
 }
 
-function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
-  return page.evaluate(() => {
-    const form = document.getElementById('contact') as HTMLFormElement;
-    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
-    return {
-      name: value('name'), email: value('email'), topic: value('topic'), message: value('message'),
-      newsletter: (form.elements.namedItem('newsletter') as HTMLInputElement).checked, website: value('website'),
-    };
-  });
-}
 
 /** Serves the demo's HTML for `path` with `edit` applied (data-* options, form attributes). */
 async function serveEdited(page: Page, url: string, edit: (html: string) => string): Promise<void> {

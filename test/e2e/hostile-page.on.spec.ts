@@ -8,22 +8,7 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
-
-const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
-
-/** Starts form.submit.contact (or `name`) in the page the way an agent does; the result is kept in `window.pendingCall`. */
-async function startCall(page: Page, input: object, name = 'form.submit.contact'): Promise<void> {
-  await page.evaluate(({ name, input }) => {
-    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-    (window as unknown as { pendingCall: Promise<unknown> }).pendingCall = context.getTools()
-      .then((tools) => context.executeTool(tools.find((tool) => tool.name === name), input))
-      .then((text) => JSON.parse(text));
-  }, { name, input });
-}
-
-function callResult(page: Page): Promise<{ content: { type: string; text: string }[]; isError?: boolean }> {
-  return page.evaluate(() => (window as unknown as { pendingCall: Promise<{ content: { type: string; text: string }[] }> }).pendingCall);
-}
+import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
 
 function fieldValue(page: Page, name: string): Promise<string> {
   return page.evaluate((name) => ((document.getElementById('contact') as HTMLFormElement).elements.namedItem(name) as HTMLInputElement).value, name);
@@ -38,14 +23,14 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
   });
 
   test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
-    await startCall(page, PROPOSAL);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
     const panel = new PanelDriver(page);
     await panel.waitText('POST /contact');
     await panel.waitText('“Send message”');
   });
 
   test('a send button relabelled "Cancel" after the panel opened: the person\'s click sends nothing, and the panel names the new label', async ({ page, demo }) => {
-    await startCall(page, PROPOSAL);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
     const panel = new PanelDriver(page);
     await panel.waitArmed();
     await page.evaluate(() => { document.querySelector('#contact button[type="submit"]')!.textContent = 'Cancel'; });
@@ -60,7 +45,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
   });
 
   test('a form pointed elsewhere after the panel opened: the person\'s click sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
-    await startCall(page, PROPOSAL);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
     const panel = new PanelDriver(page);
     await panel.waitArmed();
     await page.evaluate(() => { (document.getElementById('contact') as HTMLFormElement).action = '/signups'; });
@@ -72,7 +57,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
   });
 
   test('leaving the page puts the person\'s values back: coming back (history) finds no agent values to send', async ({ page, demo }) => {
-    await startCall(page, PROPOSAL);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
     await new PanelDriver(page).waitOpen();
     expect(await fieldValue(page, 'name')).toBe(PROPOSAL.name);
     await page.goto(`${demo.url}/`);
@@ -94,7 +79,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
     await page.route('**/chunks/capell-confirm-write-*.js', () => undefined);
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
-    await startCall(page, PROPOSAL);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
     const answer = answerOf(await callResult(page)) as { status: string; writeId: string };
     expect(answer.status).toBe('awaiting_person');
     expect(await fieldValue(page, 'name')).toBe('');

@@ -8,13 +8,13 @@
 import type { Page } from '@playwright/test';
 import { expect, readyReport, test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
+import { fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 import { PanelDriver } from './panel-driver.ts';
 
-type Result = { content: { type: string; text: string }[]; isError?: boolean };
+type Result = ToolResult;
 type Awaiting = { status: 'awaiting_person'; writeId: string; expiresAt: string; next: string };
 
-const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
 const EMPTY = { name: '', email: '', topic: '', message: '', newsletter: false, website: '' };
 
 /**
@@ -49,16 +49,6 @@ async function status(page: Page, writeId: string, waitMs?: number): Promise<Rec
   return answerOf(await call(page, 'capell.write.status', waitMs === undefined ? { writeId } : { writeId, waitMs })) as Record<string, unknown>;
 }
 
-function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
-  return page.evaluate(() => {
-    const form = document.getElementById('contact') as HTMLFormElement;
-    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
-    return {
-      name: value('name'), email: value('email'), topic: value('topic'), message: value('message'),
-      newsletter: (form.elements.namedItem('newsletter') as HTMLInputElement).checked, website: value('website'),
-    };
-  });
-}
 
 /** Opens the demo contact page with the runtime's script tag given `attributes`. */
 async function openContact(page: Page, url: string, attributes: string): Promise<void> {
