@@ -5,7 +5,6 @@
 import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { checkCapellDeclaration } from './declarations/check-declaration.js';
-import type { Messages } from './declarations/i18n.js';
 import type { PendingRejection } from './declarations/reason.js';
 import { nativeFormToolReason } from './forms/native-form.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
@@ -91,13 +90,13 @@ async function collectSpecs(
   return { specs, rejected };
 }
 
-function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSignal, messages: Messages): WebMCPTool {
+function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSignal): WebMCPTool {
   const tool: WebMCPTool = {
     name: spec.name,
     description: spec.description,
     inputSchema: spec.inputSchema,
     annotations: spec.annotations,
-    execute: createExecute(spec, config, stopSignal, messages),
+    execute: createExecute(spec, config, stopSignal),
   };
   if (spec.title !== undefined) tool.title = spec.title;
   return tool;
@@ -135,7 +134,7 @@ async function run(config: RuntimeConfig, stopController: AbortController): Prom
     if (stopController.signal.aborted) break;
     const controller = new AbortController();
     controllers.push(controller);
-    registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal, reading.messages), controller.signal)
+    registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal), controller.signal)
       .then((outcome) => ({ spec, outcome })));
   }
   let writes = 0;

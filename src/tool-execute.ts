@@ -4,7 +4,6 @@
  * (DESIGN section 6).
  */
 import type { RuntimeConfig } from './config.js';
-import type { Messages } from './declarations/i18n.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import type { ExecuteOptions } from './host.js';
 import { errorResult, type CallToolResult } from './result.js';
@@ -26,12 +25,12 @@ function loadCallModule(): Promise<CallModule> {
  * does. Resolves to a CallToolResult; never throws, also when the chunk cannot be loaded.
  */
 export function createExecute(
-  spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSignal, messages: Messages,
+  spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSignal,
 ): (input: unknown, options?: ExecuteOptions) => Promise<CallToolResult> {
   return async (input, options) => {
     try {
       const { callTool } = await loadCallModule();
-      return await callTool(spec, input, options, config, stopSignal, messages);
+      return await callTool(spec, input, options, config, stopSignal);
     } catch (error) {
       return errorResult(`${spec.name} could not run: the runtime's call module did not load (${(error as Error)?.message ?? String(error)})`);
     }

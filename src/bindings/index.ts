@@ -4,7 +4,6 @@
  * executor module plus one line in READ_EXECUTORS or WRITE_EXECUTORS (and its name in supported.ts).
  */
 import type { RuntimeConfig } from '../config.js';
-import type { Messages } from '../declarations/i18n.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
 import type { ExecuteOptions } from '../host.js';
 import { errorResult, toolResult, type CallToolResult } from '../result.js';
@@ -43,7 +42,6 @@ const WRITE_EXECUTORS: Record<WriteBindingType, BindingExecutor> = {
  */
 export async function callTool(
   spec: ToolSpec, rawInput: unknown, options: ExecuteOptions | undefined, config: RuntimeConfig, stopSignal: AbortSignal,
-  messages: Messages = {},
 ): Promise<CallToolResult> {
   try {
     // The runtime registers only supported bindings; this guards the tables, not the agent.
@@ -60,7 +58,7 @@ export async function callTool(
     if (inputIssues.length > 0) return errorResult(`invalid input for ${spec.name}: ${formatIssues(inputIssues)}`);
     const signal = options?.signal ? AbortSignal.any([options.signal, stopSignal]) : stopSignal;
     if (signal.aborted) return errorResult(`${spec.name} was aborted before it ran`);
-    const outcome = await executor(spec, parsed.input, { config, signal, stopSignal, messages });
+    const outcome = await executor(spec, parsed.input, { config, signal, stopSignal, messages: spec.messages });
     if (!outcome.ok) return errorResult(outcome.reason);
     // A write's answer is the runtime's own status object, not the site's data: nothing to check.
     if (spec.outputSchema && spec.effect === 'read') {

@@ -93,6 +93,7 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext):
     effect,
     binding: binding.binding,
     source: context.source,
+    messages: context.messages,
   };
   if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
   return { ok: true, spec };

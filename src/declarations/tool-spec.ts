@@ -2,6 +2,7 @@
  * The one internal shape every source becomes (DESIGN section 3). Both contracts meet here;
  * nothing downstream knows which manifest a tool came from.
  */
+import type { Messages } from './i18n.js';
 
 /** A JSON Schema object (JSON Schema 2020-12 or draft-07 dialect), as parsed JSON. */
 export type JSONSchema = { [keyword: string]: unknown };
@@ -57,4 +58,10 @@ export interface ToolSpec {
   effect: Effect;
   binding: Binding;
   source: string;
+  /**
+   * The translations of the source the tool came from (a Capell island's `messages`): the texts
+   * its call needs, such as the confirmation panel's words. Executors read them here and never
+   * ask which source a tool came from.
+   */
+  messages: Messages;
 }
