@@ -15,10 +15,17 @@ export const READY_EVENT = 'capell-webmcp:ready';
 /** Marker attribute that identifies the runtime's script element. */
 export const SCRIPT_MARKER = 'data-capell-webmcp';
 
-/** `window.capellWebMCP`: defined once, never overwritten. */
+/**
+ * `window.capellWebMCP`: defined once, never overwritten.
+ * - `ready`: the first Report (also fired as `capell-webmcp:ready`);
+ * - `report`: the current Report, updated after each change of the page's tools (each update also
+ *   fires `capell-webmcp:change` on `document` with the Report); undefined before the first;
+ * - `stop()`: undoes everything the runtime did (see Runtime.stop).
+ */
 export interface CapellWebMCPGlobal {
   readonly version: string;
   readonly ready: Promise<Report>;
+  readonly report: Report | undefined;
   stop(): void;
 }
 
@@ -67,9 +74,11 @@ function boot(): void {
   let stopped = false;
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
+  let stoppedReport: Report | undefined;
   const global: CapellWebMCPGlobal = Object.freeze({
     version: VERSION,
     ready,
+    get report() { return runtime?.report ?? stoppedReport; },
     stop: () => {
       stopped = true; // also before the document is parsed: then nothing starts
       runtime?.stop();
@@ -82,7 +91,10 @@ function boot(): void {
     document.dispatchEvent(new CustomEvent<Report>(READY_EVENT, { detail: report }));
   };
   const launch = () => {
-    if (stopped) return announce({ api: findHost(document).api, registered: [], rejected: [], audit: [] });
+    if (stopped) {
+      stoppedReport = { api: findHost(document).api, registered: [], rejected: [], audit: [] };
+      return announce(stoppedReport);
+    }
     runtime = startWith(options);
     void runtime.ready.then(announce);
   };

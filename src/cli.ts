@@ -17,9 +17,12 @@ import { parseHTML } from 'linkedom';
 import { auditSurfaces, coverageOf, type AuditLevel, type AuditRoot } from './audit.js';
 import type { Messages } from './declarations/i18n.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
+import { renderReason } from './declarations/reason-text.js';
+import { NameClaims, registrationRefusal } from './registration-rules.js';
+import { WRITE_STATUS_OWNER, WRITE_STATUS_TOOL } from './writes/status-tool.js';
 import { isPlainObject } from './is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from './report.js';
-import { readCapellIslands } from './sources/capell-islands.js';
+import { SOURCES } from './sources/index.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
 export const EXIT_OK = 0;
@@ -106,7 +109,8 @@ export function validateManifest(manifest: unknown, context: ValidateContext): s
     return [`${MANIFEST_LINE_NAME}: agent_tools: required, an array of declarations or "none" with an "${AGENT_TOOLS_REASON_KEY}"`];
   }
   const lines: string[] = [];
-  const owners = new Map<string, string>();
+  // The runtime's registration rules and wording: the first declaration of a name wins.
+  const claims = new NameClaims([[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]);
   tools.forEach((declaration, index) => {
     const source = `agent_tools[${index}]`;
     const result = normaliseCapellDeclaration(declaration, { source, origin: context.origin, messages: context.messages });
@@ -114,10 +118,8 @@ export function validateManifest(manifest: unknown, context: ValidateContext): s
       for (const reason of result.reasons) lines.push(`${result.name || source}: ${reason}`);
       return;
     }
-    const owner = owners.get(result.spec.name);
-    // Same rule and wording as the runtime: the first declaration of a name wins.
-    if (owner !== undefined) lines.push(`${result.spec.name}: name: ${JSON.stringify(result.spec.name)} is already declared by ${owner} (the first declaration wins)`);
-    else owners.set(result.spec.name, source);
+    const refusal = registrationRefusal(result.spec, source, claims);
+    if (refusal) lines.push(`${result.spec.name}: ${typeof refusal === 'string' ? refusal : renderReason(refusal)}`);
   });
   return lines;
 }
@@ -192,8 +194,8 @@ async function audit(args: string[], output: CLIOutput): Promise<number> {
   // The page's own setting, as the runtime reads it from its script tag; --strict overrides it.
   const pageLevel = document.querySelector('script[data-capell-webmcp]')?.getAttribute('data-audit') === 'error' ? 'error' : 'warning';
   const level: AuditLevel = values.strict ? 'error' : pageLevel;
-  const reading = readCapellIslands(root);
-  const entries = auditSurfaces(root, coverageOf(reading.declarations.map((raw) => raw.declaration)), level);
+  const declarations = SOURCES.flatMap((source) => source.read(root).flatMap((unit) => unit.declarations));
+  const entries = auditSurfaces(root, coverageOf(declarations), level);
   for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);
   output.err(`${target}: ${entries.length} audit ${entries.length === 1 ? 'entry' : 'entries'}`);
   return entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;

@@ -1,26 +1,33 @@
 /**
- * One start of the runtime: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3),
- * and the audit of the page's interactive surfaces.
+ * One runtime per document: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3),
+ * kept in step with the page as it changes (live-registry.ts, page-observer.ts), and the audit of
+ * the page's interactive surfaces.
  */
 import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
-import { checkCapellDeclaration } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
-import { nativeFormToolReason } from './forms/native-form.js';
-import type { ToolSpec } from './declarations/tool-spec.js';
-import { findHost, registerWithHost, type WebMCPTool } from './host.js';
-import { createExecute } from './tool-execute.js';
+import { findHost, type FoundHost } from './host.js';
+import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
+import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
-import { readCapellIslands, type IslandReading } from './sources/capell-islands.js';
-import { createWriteStatusTool, WRITE_STATUS_OWNER, WRITE_STATUS_TOOL } from './writes/status-tool.js';
+import { SOURCES } from './sources/index.js';
 
 /** A started runtime. */
 export interface Runtime {
-  /** Resolves once every tool is registered or rejected; never rejects. */
+  /** Resolves with the first update's Report once every tool is registered or rejected; never rejects. */
   readonly ready: Promise<Report>;
-  /** Removes every registered tool (aborts its signal) and aborts calls in flight. Idempotent. */
+  /** The Report of the latest settled update; undefined until the first settles. */
+  readonly report: Report | undefined;
+  /**
+   * Undoes everything `start()` did: the page observer and listeners, every registration, open
+   * confirmation panels (the person's values are put back) and calls in flight (they answer
+   * `isError`). Idempotent; a `start()` afterwards starts clean.
+   */
   stop(): void;
 }
+
+/** The event fired on the document after each later update, with the new Report as `detail`. */
+export const CHANGE_EVENT = 'capell-webmcp:change';
 
 /**
  * Longest stretch of start-up work between yields to the main thread, in ms. Keeps a page with
@@ -35,7 +42,7 @@ function yieldToMain(): Promise<void> {
 }
 
 /** Calls `yieldToMain` once START_SLICE_MS of work has passed since the last yield. */
-function createSlicer(): () => Promise<void> | undefined {
+function createSlicer(): Slicer {
   let sliceStart = performance.now();
   return () => {
     if (performance.now() - sliceStart < START_SLICE_MS) return undefined;
@@ -53,56 +60,6 @@ const ACTIVE_RUNTIME = Symbol.for('capell-webmcp.runtime');
 type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
 
 /**
- * Normalises every declaration read from the sources; the first declaration of a name wins, and
- * the runtime's own `capell.write.status` is always first (a declaration of it is a duplicate).
- */
-async function collectSpecs(
-  config: RuntimeConfig, reading: IslandReading, slice: () => Promise<void> | undefined,
-): Promise<{ specs: ToolSpec[]; rejected: PendingRejection[] }> {
-  const rejected = [...reading.rejected];
-  const specs: ToolSpec[] = [];
-  const owners = new Map<string, string>([[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]);
-  for (const { declaration, source, messages } of reading.declarations) {
-    await slice();
-    let result: ReturnType<typeof checkCapellDeclaration>;
-    try {
-      result = checkCapellDeclaration(declaration, { source, origin: config.origin, messages });
-    } catch (error) {
-      // The rules never throw by design; if one does, only this declaration is lost.
-      const name = typeof (declaration as { name?: unknown })?.name === 'string' ? (declaration as { name: string }).name : '';
-      result = { ok: false, name, reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
-    }
-    if (!result.ok) {
-      rejected.push({ name: result.name, source, reasons: result.reasons });
-      continue;
-    }
-    const { spec } = result;
-    const owner = owners.get(spec.name);
-    if (owner !== undefined) {
-      rejected.push({ name: spec.name, source, reasons: [['name', 'duplicate', spec.name, owner]] });
-      continue;
-    }
-    owners.set(spec.name, source);
-    const native = nativeFormToolReason(spec, config.document);
-    if (native) rejected.push({ name: spec.name, source, reasons: [native] });
-    else specs.push(spec);
-  }
-  return { specs, rejected };
-}
-
-function toWebMCPTool(spec: ToolSpec, config: RuntimeConfig, stopSignal: AbortSignal): WebMCPTool {
-  const tool: WebMCPTool = {
-    name: spec.name,
-    description: spec.description,
-    inputSchema: spec.inputSchema,
-    annotations: spec.annotations,
-    execute: createExecute(spec, config, stopSignal),
-  };
-  if (spec.title !== undefined) tool.title = spec.title;
-  return tool;
-}
-
-/**
  * Renders coded reasons into text. The texts are a chunk of their own, loaded only when
  * something was rejected: a page whose declarations are all valid requests nothing before ready.
  */
@@ -114,66 +71,77 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
   return texts.renderRejections(pending);
 }
 
-async function run(config: RuntimeConfig, stopController: AbortController): Promise<Report> {
-  const found = findHost(config.document);
-  const reading = readCapellIslands(config.document);
-  // The audit counts every raw declaration, rejected ones included, as covering its surface.
-  const audit = auditSurfaces(config.document, coverageOf(reading.declarations.map((raw) => raw.declaration)), config.audit);
-  // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
-  if (found.api === 'none') return { api: 'none', registered: [], rejected: [], audit };
-  const slice = createSlicer();
-  const { specs, rejected } = await collectSpecs(config, reading, slice);
-  const registered: string[] = [];
-  const registrations: Promise<{ spec: ToolSpec; outcome: Awaited<ReturnType<typeof registerWithHost>> }>[] = [];
-  const controllers: AbortController[] = []; // one per tool: aborting it removes that tool
-  stopController.signal.addEventListener('abort', () => {
-    for (const controller of controllers) controller.abort(stopController.signal.reason);
-  }, { once: true });
-  for (const spec of specs) {
-    await slice();
-    if (stopController.signal.aborted) break;
-    const controller = new AbortController();
-    controllers.push(controller);
-    registrations.push(registerWithHost(found.host, toWebMCPTool(spec, config, stopController.signal), controller.signal)
-      .then((outcome) => ({ spec, outcome })));
-  }
-  let writes = 0;
-  for (const { spec, outcome } of await Promise.all(registrations)) {
-    if (outcome.ok) {
-      registered.push(spec.name);
-      if (spec.effect === 'write') writes += 1;
-    } else rejected.push({ name: spec.name, source: spec.source, reasons: [outcome.reason] });
-  }
-  // The runtime's own tool, not a declaration: Report.registered lists only the site's tools.
-  if (writes > 0 && !stopController.signal.aborted) {
-    const controller = new AbortController();
-    controllers.push(controller);
-    const outcome = await registerWithHost(found.host, createWriteStatusTool(config, stopController.signal), controller.signal);
-    if (!outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [outcome.reason] });
-  }
-  const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
-  if (config.log === 'warn') {
+/** The Report of a browser without WebMCP: nothing read or registered, only the audit. */
+function reportWithoutWebMCP(config: RuntimeConfig): Report {
+  const declarations = SOURCES.flatMap((source) => source.read(config.document).flatMap((unit) => unit.declarations));
+  return { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
+}
+
+/** Logs what a Report newly rejects or flags (once per distinct line over the runtime's life). */
+function createLogger(config: RuntimeConfig): (report: Report) => void {
+  const logged = new Set<string>();
+  const warn = (line: string) => {
+    if (logged.has(line)) return;
+    logged.add(line);
+    console.warn(line);
+  };
+  return (report) => {
+    if (config.log !== 'warn') return;
     for (const rejection of report.rejected) {
-      console.warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
+      warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
     }
-    for (const entry of audit) console.warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
-  }
-  return report;
+    for (const entry of report.audit) warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
+  };
 }
 
 /**
- * Starts the runtime for a document: reads the Capell tool islands, normalises every declaration,
- * registers the valid ones with WebMCP (`document.modelContext.registerTool`, one AbortSignal per
- * tool) and reports the rest. Without WebMCP no declaration is read, nothing is registered or
- * logged, and `ready` still resolves with `api: 'none'` (use the CLI to validate declarations
- * outside a WebMCP browser). Makes no request when every declaration is valid; a rejection loads
- * the reason texts chunk to explain itself.
- * A second call for the same document while the first is running returns the first runtime, also
- * across copies of the runtime (script tag and library).
+ * Runs the live registry: the first update at once, then one per task in which the page changed
+ * (page-observer.ts). Updates run one after another; a Report is published when its update's
+ * registrations settled and no later update started meanwhile.
+ */
+function follow(
+  config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
+  publish: (report: Report, first: boolean) => void,
+): void {
+  const registry = new LiveRegistry(config, found.host, stopSignal);
+  const log = createLogger(config);
+  let queue = Promise.resolve();
+  let latest = 0;
+  const update = () => {
+    queue = queue.then(async () => {
+      if (stopSignal.aborted) return;
+      const generation = ++latest;
+      const { snapshot } = await registry.update(createSlicer());
+      void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => {
+        const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
+        if (stopSignal.aborted) return;
+        if (generation === 1 || generation === latest) publish(report, generation === 1);
+        if (generation === latest) log(report);
+      });
+    }).catch(() => {
+      // update() never throws by design; a broken update must not stop the ones after it.
+    });
+  };
+  observePage(config.document, SOURCES.map((source) => source.selector), update, stopSignal);
+  update();
+}
+
+/**
+ * Starts the runtime for a document: reads every source (Capell tools islands), normalises every
+ * declaration, registers the valid ones with WebMCP (`document.modelContext.registerTool`, one
+ * AbortSignal per tool, owned by the island it came from) and reports the rest; then follows the
+ * page: an island added, rewritten or removed, or a `toolname` form that appears or disappears,
+ * is reflected once its registrations settle, with a `capell-webmcp:change` event on the document
+ * (`detail`: the new Report). Without WebMCP no declaration is normalised, nothing is registered,
+ * observed or logged, and `ready` still resolves with `api: 'none'` and the audit.
+ * Makes no request when every declaration is valid; a rejection loads the reason texts chunk.
+ * A second call for the same document while one runs returns the running one, also across copies
+ * of the runtime (script tag and library); after `stop()` a call starts a new one.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
  * const report = await runtime.ready; // { api: 'document.modelContext', registered: ['page.lookup', …], … }
+ * document.addEventListener('capell-webmcp:change', (event) => console.log(event.detail.registered));
  * runtime.stop();
  */
 export function start(options: RuntimeOptions = {}): Runtime {
@@ -182,12 +150,29 @@ export function start(options: RuntimeOptions = {}): Runtime {
   const existing = holder[ACTIVE_RUNTIME];
   if (existing) return existing;
   const stopController = new AbortController();
-  const runtime: Runtime = {
-    ready: run(config, stopController).catch((error: unknown): Report => ({
-      // run() never throws by design; this keeps `ready` from ever rejecting if that breaks.
-      api: findHost(config.document).api, registered: [], audit: [],
+  let current: Report | undefined;
+  let resolveReady!: (report: Report) => void;
+  const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
+  const publish = (report: Report, first: boolean) => {
+    current = report;
+    if (first) resolveReady(report);
+    else config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
+  };
+  const found = findHost(config.document);
+  try {
+    // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
+    if (found.api === 'none') publish(reportWithoutWebMCP(config), true);
+    else follow(config, found, stopController.signal, publish);
+  } catch (error) {
+    // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
+    publish({
+      api: found.api, registered: [], audit: [],
       rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [String((error as Error)?.message ?? error)] }],
-    })),
+    }, true);
+  }
+  const runtime: Runtime = {
+    ready,
+    get report() { return current; },
     stop() {
       if (stopController.signal.aborted) return;
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));

@@ -5,7 +5,7 @@
  */
 import { BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
 import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
-import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH } from './names.js';
+import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
 import type { Rejection } from '../report.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
@@ -32,6 +32,7 @@ export const REASON_TEXT = {
   nameRequired: () => 'required, must be a string',
   nameLength: (length: number) => `${length} characters, at most ${MAX_NAME_LENGTH} allowed (WebMCP)`,
   namePattern: (name: string) => `${show(name)} is not a lowercase dotted name matching ${CAPELL_NAME_PATTERN.source} (Capell Agent Schema)`,
+  webmcpName: (name: string) => `${show(name)} is not a WebMCP tool name (${WEBMCP_NAME_PATTERN.source}: letters, digits, "_", "." and "-", 1 to ${MAX_NAME_LENGTH})`,
   duplicate: (name: string, owner: string) => `${show(name)} is already declared by ${owner} (the first declaration wins)`,
   // Descriptions.
   nonEmptyString: () => 'must be a non-empty string',

@@ -1,0 +1,229 @@
+/**
+ * The live registry: what is registered with WebMCP follows what the page's sources declare now.
+ * Each update reads every source (sources/index.ts), normalises only units that are new or whose
+ * content changed, applies the registration rules (registration-rules.ts) in table and document
+ * order, and then removes and registers exactly the tools that differ. Every tool is owned by the
+ * source node it came from, through that node's own AbortController: removing or changing the
+ * node aborts exactly its tools (WebMCP has no `unregisterTool`; aborting the signal given to
+ * `registerTool` removes the tool, synchronously in Chromium).
+ */
+import { auditSurfaces, coverageOf } from './audit.js';
+import type { RuntimeConfig } from './config.js';
+import type { PendingRejection } from './declarations/reason.js';
+import type { ToolSpec } from './declarations/tool-spec.js';
+import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
+import { NameClaims, registrationRefusal } from './registration-rules.js';
+import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
+import { SOURCES, type SourceUnit, type ToolSource } from './sources/index.js';
+import { createExecute } from './tool-execute.js';
+import { createWriteStatusTool, WRITE_STATUS_OWNER, WRITE_STATUS_TOOL } from './writes/status-tool.js';
+
+/** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
+export type Slicer = () => Promise<void> | undefined;
+
+/** What one update leaves, once its registrations settled: the Report before reasons are rendered. */
+export interface Snapshot {
+  registered: string[];
+  rejected: PendingRejection[];
+  audit: AuditEntry[];
+}
+
+/** A source unit as last normalised. */
+interface UnitState {
+  label: string;
+  fingerprint: string;
+  /** Aborting it removes every tool the unit owns. */
+  controller: AbortController;
+  declarations: readonly unknown[];
+  problem?: PendingRejection;
+  /** Declaration outcomes in declaration order. */
+  results: ({ spec: ToolSpec } | { rejection: PendingRejection })[];
+}
+
+/** A tool handed to `registerTool`. */
+interface ToolState {
+  spec: ToolSpec;
+  controller: AbortController;
+  outcome?: Awaited<ReturnType<typeof registerWithHost>>;
+  settled: Promise<void>;
+}
+
+/** Why a tool's signal aborts when its declaration is gone or changed. */
+const REMOVED = 'the declaration was removed or changed';
+
+function normaliseSafely(source: ToolSource, declaration: unknown, label: string, unit: SourceUnit, origin: string): ReturnType<ToolSource['normalise']> {
+  try {
+    return source.normalise(declaration, { source: label, origin, messages: unit.messages });
+  } catch (error) {
+    // The rules never throw by design; if one does, only this declaration is lost.
+    const name = typeof (declaration as { name?: unknown })?.name === 'string' ? (declaration as { name: string }).name : '';
+    return { ok: false, name, reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
+  }
+}
+
+/**
+ * Follows the page's sources and keeps WebMCP's registrations equal to what they declare.
+ * Updates must not overlap: the runtime runs them one after another (runtime.ts).
+ */
+export class LiveRegistry {
+  readonly #config: RuntimeConfig;
+  readonly #host: ModelContextHost;
+  readonly #stopSignal: AbortSignal;
+  readonly #units = new Map<Node, UnitState>();
+  readonly #tools = new Map<string, ToolState>();
+  /** Stable unit labels: a node keeps its label for its life; a new node gets the next number. */
+  readonly #labels = new WeakMap<Node, string>();
+  readonly #counts = new Map<string, number>();
+  #statusTool: ToolState | undefined;
+
+  /** @param stopSignal `stop()`: aborts every registration and every call in flight. */
+  constructor(config: RuntimeConfig, host: ModelContextHost, stopSignal: AbortSignal) {
+    this.#config = config;
+    this.#host = host;
+    this.#stopSignal = stopSignal;
+    stopSignal.addEventListener('abort', () => this.#clear(), { once: true });
+  }
+
+  #labelFor(kind: string, node: Node): string {
+    let label = this.#labels.get(node);
+    if (label === undefined) {
+      const count = this.#counts.get(kind) ?? 0;
+      this.#counts.set(kind, count + 1);
+      label = `${kind}[${count}]`;
+      this.#labels.set(node, label);
+    }
+    return label;
+  }
+
+  #toWebMCPTool(spec: ToolSpec): WebMCPTool {
+    const tool: WebMCPTool = {
+      name: spec.name,
+      description: spec.description,
+      inputSchema: spec.inputSchema,
+      annotations: spec.annotations,
+      execute: createExecute(spec, this.#config, this.#stopSignal),
+    };
+    if (spec.title !== undefined) tool.title = spec.title;
+    return tool;
+  }
+
+  #register(tool: WebMCPTool, owner: AbortSignal | undefined, spec: ToolSpec | undefined): ToolState {
+    const controller = new AbortController();
+    owner?.addEventListener('abort', () => controller.abort(owner.reason), { once: true, signal: controller.signal });
+    const state: ToolState = { spec: spec!, controller, settled: Promise.resolve() };
+    state.settled = registerWithHost(this.#host, tool, controller.signal).then((outcome) => { state.outcome = outcome; });
+    return state;
+  }
+
+  /**
+   * One update. Reads every source; units that are gone or changed abort their tools; new and
+   * changed units are normalised (calling `slice` between declarations); then the tools that
+   * are no longer declared, or declared differently or by another owner, are removed, and the
+   * newly declared ones registered.
+   * @returns once every registration is handed to WebMCP; `snapshot` resolves when they settled.
+   *   Never throws.
+   */
+  async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
+    const doc = this.#config.document;
+    const readings: { source: ToolSource; unit: SourceUnit }[] = [];
+    for (const source of SOURCES) for (const unit of source.read(doc)) readings.push({ source, unit });
+    const current = new Map(readings.map(({ unit }) => [unit.node, unit]));
+    for (const [node, state] of this.#units) {
+      if (current.get(node)?.fingerprint === state.fingerprint) continue;
+      state.controller.abort(REMOVED);
+      this.#units.delete(node);
+    }
+    for (const { source, unit } of readings) {
+      if (this.#units.has(unit.node)) continue;
+      const label = this.#labelFor(source.kind, unit.node);
+      const state: UnitState = { label, fingerprint: unit.fingerprint, controller: new AbortController(), declarations: unit.declarations, results: [] };
+      if (unit.problem) state.problem = { name: MANIFEST_REJECTION_NAME, source: label, reasons: [unit.problem] };
+      for (const declaration of unit.declarations) {
+        await slice();
+        if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
+        const result = normaliseSafely(source, declaration, label, unit, this.#config.origin);
+        state.results.push(result.ok ? { spec: result.spec } : { rejection: { name: result.name, source: label, reasons: result.reasons } });
+      }
+      this.#units.set(unit.node, state);
+    }
+
+    // The registration rules, in table and document order: the first declaration of a name wins.
+    const units = readings.map(({ unit }) => this.#units.get(unit.node)!);
+    const rejected: PendingRejection[] = units.flatMap((unit) => (unit.problem ? [unit.problem] : []));
+    const claims = new NameClaims([[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]);
+    const declared = new Map<string, { spec: ToolSpec; unit: UnitState }>();
+    for (const unit of units) {
+      for (const result of unit.results) {
+        if ('rejection' in result) {
+          rejected.push(result.rejection);
+          continue;
+        }
+        const refusal = registrationRefusal(result.spec, unit.label, claims, doc);
+        if (refusal) rejected.push({ name: result.spec.name, source: unit.label, reasons: [refusal] });
+        else declared.set(result.spec.name, { spec: result.spec, unit });
+      }
+    }
+
+    // Remove what changed before registering: a moved or replaced name is then free again.
+    for (const [name, tool] of this.#tools) {
+      if (declared.get(name)?.spec === tool.spec) continue;
+      tool.controller.abort(REMOVED);
+      this.#tools.delete(name);
+    }
+    for (const [name, { spec, unit }] of declared) {
+      if (this.#tools.has(name)) continue;
+      await slice();
+      if (this.#stopSignal.aborted) break;
+      if (unit.controller.signal.aborted) continue;
+      this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), unit.controller.signal, spec));
+    }
+    const mine = [...declared.keys()].flatMap((name) => {
+      const tool = this.#tools.get(name);
+      return tool ? [tool] : [];
+    });
+    return { snapshot: this.#settle(mine, rejected) };
+  }
+
+  /** Waits for this update's registrations, keeps the write status tool in step, and audits. */
+  async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
+    await Promise.all(tools.map((tool) => tool.settled));
+    const registered: string[] = [];
+    for (const tool of tools) {
+      // A registration a later update already withdrew belongs to neither Report.
+      if (tool.controller.signal.aborted || !tool.outcome) continue;
+      if (tool.outcome.ok) registered.push(tool.spec.name);
+      else rejected.push({ name: tool.spec.name, source: tool.spec.source, reasons: [tool.outcome.reason] });
+    }
+    await this.#keepStatusTool(rejected);
+    const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
+    return { registered, rejected, audit: auditSurfaces(this.#config.document, coverage, this.#config.audit) };
+  }
+
+  /**
+   * `capell.write.status` is registered while at least one write tool is (writes/status-tool.ts),
+   * and removed with the last one. Not a declaration: the Report lists it only when refused.
+   */
+  async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
+    if (this.#stopSignal.aborted) return;
+    const writes = [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.outcome?.ok && !tool.controller.signal.aborted);
+    if (writes && !this.#statusTool) {
+      const status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), undefined, undefined);
+      this.#statusTool = status;
+      await status.settled;
+      if (status.outcome && !status.outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [status.outcome.reason] });
+    } else if (!writes && this.#statusTool?.outcome) {
+      this.#statusTool.controller.abort(REMOVED);
+      this.#statusTool = undefined;
+    }
+  }
+
+  /** Removes every tool (`stop()`). */
+  #clear(): void {
+    for (const unit of this.#units.values()) unit.controller.abort(this.#stopSignal.reason);
+    for (const tool of this.#tools.values()) tool.controller.abort(this.#stopSignal.reason);
+    this.#statusTool?.controller.abort(this.#stopSignal.reason);
+    this.#units.clear();
+    this.#tools.clear();
+    this.#statusTool = undefined;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The rules that decide registration for every source alike, after a declaration passed its own
+ * contract: the first declaration of a name wins, a name must satisfy WebMCP's limits, and a form
+ * the browser already registers natively (`toolname`) is not registered twice. The runtime and
+ * the CLI both judge names here, so they never disagree on a duplicate.
+ */
+import { WEBMCP_NAME_PATTERN } from './declarations/names.js';
+import type { Reason } from './declarations/reason.js';
+import type { ToolSpec } from './declarations/tool-spec.js';
+import { nativeFormToolReason } from './forms/native-form.js';
+
+/**
+ * Who holds each tool name. The first claim of a name wins; a later one gets the `duplicate`
+ * reason naming the holder (Capell Agent Schema, "Tool declarations": tool names are unique on a
+ * page; WebMCP `registerTool` refuses a duplicate name with `InvalidStateError`).
+ */
+export class NameClaims {
+  readonly #holders = new Map<string, string>();
+
+  /** @param reserved names held before any declaration, as `[name, holder]` (the runtime's own tools). */
+  constructor(reserved: Iterable<readonly [string, string]> = []) {
+    for (const [name, holder] of reserved) this.#holders.set(name, holder);
+  }
+
+  /**
+   * Claims `name` for `holder` (a source label such as `capell-island[0]` or `agent_tools[3]`).
+   * @returns undefined when the claim holds, else `['name', 'duplicate', name, firstHolder]`.
+   */
+  claim(name: string, holder: string): Reason | undefined {
+    const first = this.#holders.get(name);
+    if (first !== undefined) return ['name', 'duplicate', name, first];
+    this.#holders.set(name, holder);
+    return undefined;
+  }
+}
+
+/**
+ * Checks the WebMCP name limits (`^[A-Za-z0-9_.-]{1,128}$`, DESIGN section 1: `registerTool`
+ * refuses other names with `InvalidStateError`), for sources whose own name rule does not
+ * already imply them. @returns the reason, or undefined when the name is registrable.
+ */
+export function webMCPNameReason(name: string): Reason | undefined {
+  return WEBMCP_NAME_PATTERN.test(name) ? undefined : ['name', 'webmcpName', name];
+}
+
+/**
+ * The registration rules for one normalised tool: the WebMCP name limits, the first claim of its
+ * name (`claims`), and, with a document, a form the browser registers itself.
+ * Claims the name only when the tool passes the other rules.
+ * @returns undefined when the tool may be registered, else a coded reason or (for the native
+ *   form rule) a text reason.
+ */
+export function registrationRefusal(
+  spec: ToolSpec, holder: string, claims: NameClaims, doc?: Document,
+): Reason | string | undefined {
+  const invalidName = webMCPNameReason(spec.name);
+  if (invalidName) return invalidName;
+  const duplicate = claims.claim(spec.name, holder);
+  if (duplicate) return duplicate;
+  return doc ? nativeFormToolReason(spec, doc) : undefined;
+}

@@ -1,0 +1,38 @@
+/**
+ * What a source of tool declarations is (DESIGN section 3: sources → normalise → ToolSpec[]):
+ * the seam a second contract (the AgentGate manifest) plugs into as one more row of the table in
+ * sources/index.ts. Nothing after normalisation knows which source a tool came from.
+ */
+import type { CheckResult, NormaliseContext } from '../declarations/check-declaration.js';
+import type { Messages } from '../declarations/i18n.js';
+import type { Reason } from '../declarations/reason.js';
+
+/**
+ * One unit of a source: the declarations one source node holds (a Capell tools island; later an
+ * AgentGate manifest). Every tool registered from a unit is owned by its `node`: removing the
+ * node removes exactly those tools.
+ * - `fingerprint`: changes whenever the unit's content does (an island's text), so an unchanged
+ *   unit is neither normalised nor registered again.
+ * - `problem`: set when the unit as a whole is unreadable; the Report names it `(manifest)`.
+ */
+export interface SourceUnit {
+  node: Node;
+  fingerprint: string;
+  declarations: readonly unknown[];
+  messages: Messages;
+  problem?: Reason;
+}
+
+/**
+ * A source of declarations.
+ * - `kind`: the label prefix of its units in the Report, e.g. `capell-island` → `capell-island[0]`.
+ * - `selector`: the elements that are its units, so the page observer knows which changes matter.
+ * - `read(root)`: its units in document order. Never throws.
+ * - `normalise(declaration, context)`: the contract's rules, a ToolSpec or coded reasons. Never throws.
+ */
+export interface ToolSource {
+  kind: string;
+  selector: string;
+  read(root: ParentNode): SourceUnit[];
+  normalise(declaration: unknown, context: NormaliseContext): CheckResult;
+}
