@@ -69,4 +69,32 @@ describe('with WebMCP off', () => {
     expect(output).to.deep.equal([]);
     expect(detail).to.deep.include({ api: 'none', registered: [] });
   });
+
+  it('follows nothing: islands and forms added after start cause no event, no request, no output', async () => {
+    mountToolsIsland({ capellAgentSchema: 1, tools: CORE_READ_TOOLS });
+    resetRequestCount();
+    let changes = 0;
+    const onChange = () => { changes += 1; };
+    document.addEventListener('capell-webmcp:change', onChange);
+    let report: unknown;
+    let later: unknown;
+    const form = document.createElement('form');
+    const output = await watchOutput(async () => {
+      const runtime = start();
+      report = await runtime.ready;
+      mountToolsIsland({ capellAgentSchema: 1, tools: [{ name: 'late.tool', description: 'Late.', effect: 'read', binding: { type: 'inline', target: 'page' } }] });
+      form.id = 'late';
+      form.setAttribute('toolname', 'late');
+      document.body.append(form);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      later = runtime.report;
+      runtime.stop();
+    });
+    form.remove();
+    document.removeEventListener('capell-webmcp:change', onChange);
+    expect(output).to.deep.equal([]);
+    expect(changes).to.equal(0);
+    expect(later).to.equal(report);
+    expect(requestsTo('/')).to.deep.equal([]);
+  });
 });

@@ -1,0 +1,380 @@
+/**
+ * The live registry in real Chromium with WebMCP on (issue 8, item 5): islands added, removed or
+ * rewritten after start, names that move between islands, forms found again at call time,
+ * `toolname` forms that appear and disappear, the change event, and `stop()` leaving nothing
+ * behind. Registrations are counted through `document.modelContext.getTools()`.
+ */
+import { expect } from 'chai';
+import { answerOf } from '../support/answer-of.ts';
+import { start, type Report, type Runtime } from '../../src/index.ts';
+import { findPanel, sleep } from './closed-root.ts';
+import { CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, unmountIslands } from './fixtures.ts';
+
+let runtime: Runtime | undefined;
+const added: Element[] = [];
+
+afterEach(() => {
+  runtime?.stop();
+  runtime = undefined;
+  unmountIslands();
+  for (const element of added.splice(0)) element.remove();
+});
+
+/** A read tool of the given name whose description tells which declaration it came from. */
+function readTool(name: string, description = `Tool ${name}.`): object {
+  return { name, description, effect: 'read', binding: { type: 'inline', target: 'page' } };
+}
+
+function island(...tools: object[]): object {
+  return { capellAgentSchema: 1, tools };
+}
+
+/** Every registered tool name, sorted, with repeats kept (a tool registered twice shows twice). */
+async function registeredNames(): Promise<string[]> {
+  return (await modelContext().getTools()).map((tool) => tool.name).sort();
+}
+
+async function descriptionOf(name: string): Promise<string[]> {
+  return (await modelContext().getTools()).filter((tool) => tool.name === name).map((tool) => tool.description);
+}
+
+/** The next `capell-webmcp:change` Report; fails the test after `ms`. */
+function nextChange(ms = 3000): Promise<Report> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no capell-webmcp:change within ${ms} ms`)), ms);
+    document.addEventListener('capell-webmcp:change', (event) => {
+      clearTimeout(timer);
+      resolve((event as CustomEvent<Report>).detail);
+    }, { once: true });
+  });
+}
+
+/** Counts change events until `stopCounting` is called. */
+function countChanges(): { count: () => number; stopCounting: () => void } {
+  let count = 0;
+  const listener = () => { count += 1; };
+  document.addEventListener('capell-webmcp:change', listener);
+  return { count: () => count, stopCounting: () => document.removeEventListener('capell-webmcp:change', listener) };
+}
+
+/** Waits until `condition` holds, polling every 20 ms; fails after `ms`. */
+async function until(condition: () => boolean, ms = 3000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+function escapeIsland(manifest: object): string {
+  return JSON.stringify(manifest).replace(/</g, '\\u003C');
+}
+
+describe('with WebMCP on: the live registry follows the page', () => {
+  beforeEach(() => mountPageGraph({ '@type': 'WebPage', name: 'Live' }));
+
+  it('a new island registers its tools once', async () => {
+    mountToolsIsland(island(readTool('first.tool')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const changed = nextChange();
+    mountToolsIsland(island(readTool('second.tool'), readTool('third.tool')));
+    const report = await changed;
+    expect(report.registered).to.deep.equal(['first.tool', 'second.tool', 'third.tool']);
+    expect(await registeredNames()).to.deep.equal(['first.tool', 'second.tool', 'third.tool']);
+    expect(runtime.report).to.equal(report);
+  });
+
+  it('a removed island aborts exactly the tools it owned', async () => {
+    mountToolsIsland(island(readTool('kept.one'), readTool('kept.two')));
+    const doomed = mountToolsIsland(island(readTool('gone.one'), readTool('gone.two')));
+    runtime = start({ log: 'silent' });
+    expect((await runtime.ready).registered).to.have.length(4);
+    const changed = nextChange();
+    doomed.remove();
+    const report = await changed;
+    expect(report.registered).to.deep.equal(['kept.one', 'kept.two']);
+    expect(await registeredNames()).to.deep.equal(['kept.one', 'kept.two']);
+  });
+
+  it('an island whose text changes re-registers its tools as now declared', async () => {
+    const live = mountToolsIsland(island(readTool('edit.me', 'Before.'), readTool('drop.me')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const changed = nextChange();
+    live.textContent = escapeIsland(island(readTool('edit.me', 'After.'), readTool('new.one')));
+    const report = await changed;
+    expect(report.registered).to.deep.equal(['edit.me', 'new.one']);
+    expect(await registeredNames()).to.deep.equal(['edit.me', 'new.one']);
+    expect(await descriptionOf('edit.me')).to.deep.equal(['After.']);
+  });
+
+  it('an island replaced twice within one task ends with exactly the newest declaration registered, in one update', async () => {
+    const live = mountToolsIsland(island(readTool('race.tool', 'Version 1.')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const changes = countChanges();
+    const changed = nextChange();
+    // Two replacements in one task, across microtasks: an element swap, then a text rewrite.
+    const second = document.createElement('script');
+    second.type = 'application/json';
+    second.setAttribute('data-capell-agent-tools', '');
+    second.textContent = escapeIsland(island(readTool('race.tool', 'Version 2.')));
+    live.replaceWith(second);
+    added.push(second);
+    await Promise.resolve();
+    second.textContent = escapeIsland(island(readTool('race.tool', 'Version 3.')));
+    const report = await changed;
+    await sleep(100);
+    changes.stopCounting();
+    expect(changes.count()).to.equal(1);
+    expect(report.registered).to.deep.equal(['race.tool']);
+    expect(await descriptionOf('race.tool')).to.deep.equal(['Version 3.']);
+  });
+
+  it('an island replaced in consecutive tasks ends with the newest declaration, never a stale one', async () => {
+    const live = mountToolsIsland(island(readTool('race.tool', 'Version 1.')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    for (let version = 2; version <= 6; version += 1) {
+      live.textContent = escapeIsland(island(readTool('race.tool', `Version ${version}.`)));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await sleep(200);
+    expect(await descriptionOf('race.tool')).to.deep.equal(['Version 6.']);
+    expect(runtime.report?.registered).to.deep.equal(['race.tool']);
+  });
+
+  it('a tool whose name moves from one island to another is registered once, by its new owner', async () => {
+    const from = mountToolsIsland(island(readTool('moving.tool', 'Old owner.'), readTool('stays.here')));
+    const to = mountToolsIsland(island(readTool('other.tool')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const changed = nextChange();
+    from.textContent = escapeIsland(island(readTool('stays.here')));
+    to.textContent = escapeIsland(island(readTool('other.tool'), readTool('moving.tool', 'New owner.')));
+    const report = await changed;
+    expect(report.rejected).to.deep.equal([]);
+    expect(await registeredNames()).to.deep.equal(['moving.tool', 'other.tool', 'stays.here']);
+    expect(await descriptionOf('moving.tool')).to.deep.equal(['New owner.']);
+  });
+
+  it('a duplicate in a later island registers once its first declaration is removed', async () => {
+    const first = mountToolsIsland(island(readTool('shared.name', 'First.')));
+    mountToolsIsland(island(readTool('shared.name', 'Second.')));
+    runtime = start({ log: 'silent' });
+    const ready = await runtime.ready;
+    expect(ready.rejected).to.have.length(1);
+    expect(ready.rejected[0]).to.include({ name: 'shared.name', source: 'capell-island[1]' });
+    const changed = nextChange();
+    first.remove();
+    const report = await changed;
+    expect(report.rejected).to.deep.equal([]);
+    expect(await descriptionOf('shared.name')).to.deep.equal(['Second.']);
+  });
+
+  it('labels its islands stably: a removed island does not renumber the others, a new one gets the next label', async () => {
+    const zero = mountToolsIsland(island(readTool('zero.tool')));
+    mountToolsIsland('{"capellAgentSchema":1,"tools":'); // capell-island[1], unreadable
+    runtime = start({ log: 'silent' });
+    expect((await runtime.ready).rejected.map((rejection) => rejection.source)).to.deep.equal(['capell-island[1]']);
+    const changed = nextChange();
+    zero.remove();
+    mountToolsIsland('not json either');
+    const report = await changed;
+    expect(report.rejected.map((rejection) => rejection.source)).to.deep.equal(['capell-island[1]', 'capell-island[2]']);
+  });
+
+  it('many changes in one task are one update', async () => {
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const changes = countChanges();
+    const changed = nextChange();
+    for (let index = 0; index < 20; index += 1) mountToolsIsland(island(readTool(`bulk.tool${index}`)));
+    const report = await changed;
+    await sleep(100);
+    changes.stopCounting();
+    expect(changes.count()).to.equal(1);
+    expect(report.registered).to.have.length(20);
+    expect(await registeredNames()).to.have.length(20);
+  });
+
+  it('changes elsewhere in the page cause no update', async () => {
+    mountToolsIsland(island(readTool('quiet.tool')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const changes = countChanges();
+    const div = document.createElement('div');
+    div.id = 'unrelated';
+    div.textContent = 'text';
+    document.body.append(div);
+    added.push(div);
+    div.textContent = 'other text';
+    div.setAttribute('class', 'x');
+    await sleep(100);
+    changes.stopCounting();
+    expect(changes.count()).to.equal(0);
+  });
+
+  it('ready settles once, with the first Report; later updates change report and fire the event', async () => {
+    mountToolsIsland(island(readTool('early.tool')));
+    runtime = start({ log: 'silent' });
+    const first = await runtime.ready;
+    expect(first.registered).to.deep.equal(['early.tool']);
+    const changed = nextChange();
+    mountToolsIsland(island(readTool('late.tool')));
+    const later = await changed;
+    expect(await runtime.ready).to.equal(first);
+    expect(first.registered).to.deep.equal(['early.tool']);
+    expect(later.registered).to.deep.equal(['early.tool', 'late.tool']);
+    expect(runtime.report).to.equal(later);
+  });
+});
+
+describe('with WebMCP on: form tools follow their form', () => {
+  const FORM_TOOL = {
+    name: 'form.submit.live',
+    description: 'Send the live form.',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+    effect: 'write',
+    binding: { type: 'form', target: 'live' },
+  };
+
+  function mountForm(marker: string): HTMLFormElement {
+    const form = document.createElement('form');
+    form.id = 'live';
+    form.action = '/test-fixtures/echo';
+    form.method = 'post';
+    form.dataset.marker = marker;
+    form.innerHTML = '<label>Name <input name="name"></label><button>Send</button>';
+    document.body.append(form);
+    added.push(form);
+    return form;
+  }
+
+  it('a removed form gives isError naming it, at call time', async () => {
+    const form = mountForm('only');
+    mountToolsIsland(island(FORM_TOOL));
+    runtime = start({ log: 'silent' });
+    expect((await runtime.ready).registered).to.deep.equal(['form.submit.live']);
+    form.remove();
+    const result = await callTool('form.submit.live', { name: 'Ada' });
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]?.text).to.match(/no form #live on this page/);
+  });
+
+  it('a form replaced after start is found again by id: the call fills the new form, not the old one', async () => {
+    const old = mountForm('old');
+    mountToolsIsland(island(FORM_TOOL));
+    runtime = start({ log: 'silent', writeWaitMs: 200 });
+    await runtime.ready;
+    old.remove();
+    const fresh = mountForm('new');
+    const result = await callTool('form.submit.live', { name: 'Ada' });
+    expect(result.isError, result.content[0]?.text).to.not.equal(true);
+    await until(() => findPanel() !== undefined);
+    expect((fresh.elements.namedItem('name') as HTMLInputElement).value).to.equal('Ada');
+    expect((old.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
+  });
+
+  it('a toolname form that appears unregisters the form tool, and registers it again when it disappears', async () => {
+    const form = mountForm('native');
+    mountToolsIsland(island(FORM_TOOL));
+    runtime = start({ log: 'silent' });
+    expect((await runtime.ready).registered).to.deep.equal(['form.submit.live']);
+    let changed = nextChange();
+    form.setAttribute('toolname', 'live_form');
+    form.setAttribute('tooldescription', 'The live form.');
+    let report = await changed;
+    expect(report.registered).to.deep.equal([]);
+    expect(report.rejected[0]?.reasons[0]).to.match(/carries toolname="live_form"/);
+    expect((await registeredNames()).filter((name) => name === 'form.submit.live')).to.deep.equal([]);
+    changed = nextChange();
+    form.removeAttribute('toolname');
+    report = await changed;
+    expect(report.registered).to.deep.equal(['form.submit.live']);
+    expect((await registeredNames()).filter((name) => name === 'form.submit.live')).to.deep.equal(['form.submit.live']);
+  });
+
+  it('the write status tool follows the write tools: registered with the first, removed with the last', async () => {
+    mountForm('status');
+    const live = mountToolsIsland(island(FORM_TOOL));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    expect(await registeredNames()).to.include('capell.write.status');
+    const changed = nextChange();
+    live.textContent = escapeIsland(island(readTool('read.only')));
+    await changed;
+    expect(await registeredNames()).to.deep.equal(['read.only']);
+  });
+});
+
+describe('with WebMCP on: stop() undoes everything start() did', () => {
+  it('removes every tool, stops observing, and fires no more events', async () => {
+    mountPageGraph({ '@type': 'WebPage' });
+    mountToolsIsland(island(...CORE_READ_TOOLS));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    runtime.stop();
+    expect(await registeredNames()).to.deep.equal([]);
+    const changes = countChanges();
+    mountToolsIsland(island(readTool('after.stop')));
+    await sleep(100);
+    changes.stopCounting();
+    expect(changes.count()).to.equal(0);
+    expect(await registeredNames()).to.deep.equal([]);
+  });
+
+  it('answers a call in flight with isError when stopped', async () => {
+    mountToolsIsland(island(fixtureTool('slow.read', '/test-fixtures/slow')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const pending = callTool('slow.read', {});
+    await sleep(100);
+    runtime.stop();
+    const result = await pending;
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]?.text).to.match(/aborted before \/test-fixtures\/slow answered/);
+  });
+
+  it('closes an open confirmation panel and puts the person\'s values back', async () => {
+    const form = document.createElement('form');
+    form.id = 'stopform';
+    form.action = '/test-fixtures/echo';
+    form.method = 'post';
+    form.innerHTML = '<label>Name <input name="name" value="Person"></label><button>Send</button>';
+    document.body.append(form);
+    added.push(form);
+    mountToolsIsland(island({
+      name: 'form.submit.stopform', description: 'Send it.', effect: 'write', binding: { type: 'form', target: 'stopform' },
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
+    }));
+    runtime = start({ log: 'silent', writeWaitMs: 300 });
+    await runtime.ready;
+    const result = await callTool('form.submit.stopform', { name: 'Agent' });
+    expect(answerOf(result)).to.deep.include({ status: 'awaiting_person' });
+    await until(() => findPanel() !== undefined);
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Agent');
+    expect(findPanel()).to.not.equal(undefined);
+    runtime.stop();
+    await sleep(50);
+    expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('Person');
+    expect(findPanel()).to.equal(undefined);
+  });
+
+  it('a start() after stop() starts clean', async () => {
+    mountPageGraph({ '@type': 'WebPage' });
+    mountToolsIsland(island(readTool('again.tool')));
+    const first = start({ log: 'silent' });
+    await first.ready;
+    first.stop();
+    runtime = start({ log: 'silent' });
+    expect(runtime).to.not.equal(first);
+    const report = await runtime.ready;
+    expect(report.registered).to.deep.equal(['again.tool']);
+    expect(await registeredNames()).to.deep.equal(['again.tool']);
+    const changed = nextChange();
+    mountToolsIsland(island(readTool('later.tool')));
+    expect((await changed).registered).to.deep.equal(['again.tool', 'later.tool']);
+  });
+});
