@@ -21,6 +21,9 @@ export default defineConfig({
       fileName: (_format, name) => `${name}.js`,
     },
     rollupOptions: {
+      // Start-up code stays in the entry file itself (no facade re-exporting a start chunk: that
+      // cost every visitor a second round trip); later chunks may import from the entry.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         chunkFileNames: 'chunks/[name]-[hash].js',
         minify: true,
@@ -30,8 +33,7 @@ export default defineConfig({
         // ones: it is always needed together, on the first write call.
         codeSplitting: {
           groups: [
-            { name: 'start', tags: ['$initial'] },
-            { name: 'write', test: /src[\\/](bindings[\\/](form|endpoint-write|write-answer)|forms[\\/]|writes[\\/](pending-write|write-registry|write-answers|read-write-answer|status-call))/ },
+            { name: 'write', includeDependenciesRecursively: false, test: /src[\\/](bindings[\\/](form|endpoint-write|write-answer)|forms[\\/]|writes[\\/](pending-write|write-registry|write-answers|read-write-answer|status-call))/ },
           ],
         },
       },

@@ -19,7 +19,6 @@ import type { Messages } from './declarations/i18n.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
 import { renderReason } from './declarations/reason-text.js';
 import { NameClaims, registrationRefusal } from './registration-rules.js';
-import { WRITE_STATUS_OWNER, WRITE_STATUS_TOOL } from './writes/status-tool.js';
 import { isPlainObject } from './is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from './report.js';
 import { SOURCES } from './sources/index.js';
@@ -110,7 +109,7 @@ export function validateManifest(manifest: unknown, context: ValidateContext): s
   }
   const lines: string[] = [];
   // The runtime's registration rules and wording: the first declaration of a name wins.
-  const claims = new NameClaims([[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]);
+  const claims = new NameClaims();
   tools.forEach((declaration, index) => {
     const source = `agent_tools[${index}]`;
     const result = normaliseCapellDeclaration(declaration, { source, origin: context.origin, messages: context.messages });

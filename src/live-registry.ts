@@ -12,11 +12,10 @@ import type { RuntimeConfig } from './config.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal } from './registration-rules.js';
+import { NameClaims, registrationRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
-import { SOURCES, type SourceUnit, type ToolSource } from './sources/index.js';
+import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
 import { createExecute } from './tool-execute.js';
-import { createWriteStatusTool, WRITE_STATUS_OWNER, WRITE_STATUS_TOOL } from './writes/status-tool.js';
 
 /** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
 export type Slicer = () => Promise<void> | undefined;
@@ -51,13 +50,17 @@ interface ToolState {
 /** Why a tool's signal aborts when its declaration is gone or changed. */
 const REMOVED = 'the declaration was removed or changed';
 
-function normaliseSafely(source: ToolSource, declaration: unknown, label: string, unit: SourceUnit, origin: string): ReturnType<ToolSource['normalise']> {
+function nameOf(declaration: unknown): string {
+  const name = (declaration as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : '';
+}
+
+function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): ReturnType<Normalise> {
   try {
-    return source.normalise(declaration, { source: label, origin, messages: unit.messages });
+    return normalise(declaration, { source: label, origin, messages: unit.messages });
   } catch (error) {
     // The rules never throw by design; if one does, only this declaration is lost.
-    const name = typeof (declaration as { name?: unknown })?.name === 'string' ? (declaration as { name: string }).name : '';
-    return { ok: false, name, reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
+    return { ok: false, name: nameOf(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
   }
 }
 
@@ -75,6 +78,7 @@ export class LiveRegistry {
   readonly #labels = new WeakMap<Node, string>();
   readonly #counts = new Map<string, number>();
   #statusTool: ToolState | undefined;
+  readonly #normalisers = new Map<ToolSource, Promise<Normalise>>();
 
   /** @param stopSignal `stop()`: aborts every registration and every call in flight. */
   constructor(config: RuntimeConfig, host: ModelContextHost, stopSignal: AbortSignal) {
@@ -82,6 +86,24 @@ export class LiveRegistry {
     this.#host = host;
     this.#stopSignal = stopSignal;
     stopSignal.addEventListener('abort', () => this.#clear(), { once: true });
+  }
+
+  /**
+   * A source's rules, loaded once (a chunk of their own: script-tag pages without WebMCP never
+   * load them). @returns the rules, or the reason they could not load; a later update retries.
+   */
+  async #normaliser(source: ToolSource): Promise<Normalise | string> {
+    let loading = this.#normalisers.get(source);
+    if (!loading) {
+      loading = source.normaliser();
+      this.#normalisers.set(source, loading);
+    }
+    try {
+      return await loading;
+    } catch (error) {
+      this.#normalisers.delete(source);
+      return `declaration: not checked, the rules did not load (${(error as Error)?.message ?? String(error)})`;
+    }
   }
 
   #labelFor(kind: string, node: Node): string {
@@ -138,19 +160,24 @@ export class LiveRegistry {
       const label = this.#labelFor(source.kind, unit.node);
       const state: UnitState = { label, fingerprint: unit.fingerprint, controller: new AbortController(), declarations: unit.declarations, results: [] };
       if (unit.problem) state.problem = { name: MANIFEST_REJECTION_NAME, source: label, reasons: [unit.problem] };
+      const normalise = unit.declarations.length > 0 ? await this.#normaliser(source) : undefined;
       for (const declaration of unit.declarations) {
         await slice();
         if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
-        const result = normaliseSafely(source, declaration, label, unit, this.#config.origin);
+        const result = typeof normalise === 'string'
+          ? { ok: false as const, name: nameOf(declaration), reasons: [normalise] }
+          : normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
         state.results.push(result.ok ? { spec: result.spec } : { rejection: { name: result.name, source: label, reasons: result.reasons } });
       }
+      // Rules that did not load leave the unit unchecked: the next update checks it again.
+      if (typeof normalise === 'string') state.fingerprint = `${unit.fingerprint}\u0000unchecked`;
       this.#units.set(unit.node, state);
     }
 
     // The registration rules, in table and document order: the first declaration of a name wins.
     const units = readings.map(({ unit }) => this.#units.get(unit.node)!);
     const rejected: PendingRejection[] = units.flatMap((unit) => (unit.problem ? [unit.problem] : []));
-    const claims = new NameClaims([[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]);
+    const claims = new NameClaims();
     const declared = new Map<string, { spec: ToolSpec; unit: UnitState }>();
     for (const unit of units) {
       for (const result of unit.results) {
@@ -207,7 +234,18 @@ export class LiveRegistry {
     if (this.#stopSignal.aborted) return;
     const writes = [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.outcome?.ok && !tool.controller.signal.aborted);
     if (writes && !this.#statusTool) {
-      const status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), undefined, undefined);
+      const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
+      this.#statusTool = placeholder; // claimed before the await: two settling updates register it once
+      let status: ToolState;
+      try {
+        const { createWriteStatusTool } = await import('./writes/status-tool.js');
+        if (placeholder.controller.signal.aborted) return;
+        status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller.signal, undefined);
+      } catch (error) {
+        this.#statusTool = undefined; // retried by the next update
+        rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
+        return;
+      }
       this.#statusTool = status;
       await status.settled;
       if (status.outcome && !status.outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [status.outcome.reason] });

@@ -7,7 +7,12 @@
 import { WEBMCP_NAME_PATTERN } from './declarations/names.js';
 import type { Reason } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
-import { nativeFormToolReason } from './forms/native-form.js';
+
+/** The runtime's own write status tool (writes/status-tool.ts): its name is never a site's. */
+export const WRITE_STATUS_TOOL = 'capell.write.status';
+
+/** Who holds the runtime's own tool names, as a duplicate reason names them. */
+export const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
 
 /**
  * Who holds each tool name. The first claim of a name wins; a later one gets the `duplicate`
@@ -17,8 +22,11 @@ import { nativeFormToolReason } from './forms/native-form.js';
 export class NameClaims {
   readonly #holders = new Map<string, string>();
 
-  /** @param reserved names held before any declaration, as `[name, holder]` (the runtime's own tools). */
-  constructor(reserved: Iterable<readonly [string, string]> = []) {
+  /**
+   * @param reserved names held before any declaration, as `[name, holder]`; by default the
+   *   runtime's own tools, so a declaration of `capell.write.status` is a duplicate everywhere.
+   */
+  constructor(reserved: Iterable<readonly [string, string]> = [[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]) {
     for (const [name, holder] of reserved) this.#holders.set(name, holder);
   }
 
@@ -58,4 +66,22 @@ export function registrationRefusal(
   const duplicate = claims.claim(spec.name, holder);
   if (duplicate) return duplicate;
   return doc ? nativeFormToolReason(spec, doc) : undefined;
+}
+
+/**
+ * Why a form tool must not be registered because its form is already a browser tool, or
+ * `undefined`. Declarative WebMCP forms: a `<form toolname="…">` is registered by the browser
+ * itself (WebMCP explainer, "Declarative API"; DESIGN section 1), so a second registration would
+ * give the agent two tools for one form. Checked at registration (the Report carries it as a
+ * Rejection; the live registry checks again when `toolname` appears or disappears) and again at
+ * call time. Works on any DOM with `getElementById` (the browser's, or linkedom's in the CLI).
+ * @returns e.g. `form #contact carries toolname="contact": the browser registers it natively, so
+ *   capell-webmcp does not register it a second time`.
+ */
+export function nativeFormToolReason(spec: ToolSpec, doc: Pick<Document, 'getElementById'>): string | undefined {
+  if (spec.binding.type !== 'form') return undefined;
+  const form = doc.getElementById(spec.binding.target);
+  const toolname = form?.localName === 'form' ? form.getAttribute('toolname') : null;
+  if (toolname === null || toolname === undefined) return undefined;
+  return `form #${spec.binding.target} carries toolname=${JSON.stringify(toolname)}: the browser registers it natively, so capell-webmcp does not register it a second time`;
 }

@@ -12,7 +12,7 @@ import { planFill, type FillStep } from '../forms/controls.js';
 import { fillControls, restoreControls, unheldSteps, type FillRecord } from '../forms/fill.js';
 import { readFormOptOutReason } from '../forms/form-opt-out.js';
 import { readFormProperty } from '../forms/form-property.js';
-import { nativeFormToolReason } from '../forms/native-form.js';
+import { nativeFormToolReason } from '../registration-rules.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from '../forms/proposal-items.js';
 import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from '../forms/submit-guard.js';

@@ -3,7 +3,6 @@
  * `<script type="application/json" data-capell-agent-tools>` (one or more). The page graph island
  * is read by the inline binding, at call time (reads/inline.ts).
  */
-import { checkCapellDeclaration } from '../declarations/check-declaration.js';
 import type { Reason } from '../declarations/reason.js';
 import { isPlainObject } from '../is-plain-object.js';
 import type { SourceUnit, ToolSource } from './source.js';
@@ -46,5 +45,5 @@ export const capellIslands: ToolSource = {
   kind: 'capell-island',
   selector: TOOLS_ISLAND_SELECTOR,
   read: (root) => [...root.querySelectorAll(TOOLS_ISLAND_SELECTOR)].map(readIsland),
-  normalise: checkCapellDeclaration,
+  normaliser: async () => (await import('../declarations/check-declaration.js')).checkCapellDeclaration,
 };

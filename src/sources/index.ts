@@ -6,7 +6,7 @@
 import { capellIslands } from './capell-islands.js';
 import type { ToolSource } from './source.js';
 
-export type { SourceUnit, ToolSource } from './source.js';
+export type { Normalise, SourceUnit, ToolSource } from './source.js';
 
 /** The sources, first row first. */
 export const SOURCES: readonly ToolSource[] = [capellIslands];

@@ -23,16 +23,21 @@ export interface SourceUnit {
   problem?: Reason;
 }
 
+/** A contract's rules for one declaration: a ToolSpec or coded reasons. Never throws. */
+export type Normalise = (declaration: unknown, context: NormaliseContext) => CheckResult;
+
 /**
  * A source of declarations.
  * - `kind`: the label prefix of its units in the Report, e.g. `capell-island` → `capell-island[0]`.
  * - `selector`: the elements that are its units, so the page observer knows which changes matter.
  * - `read(root)`: its units in document order. Never throws.
- * - `normalise(declaration, context)`: the contract's rules, a ToolSpec or coded reasons. Never throws.
+ * - `normaliser()`: loads the contract's rules (`normalise`). A function, not the rules
+ *   themselves, so the script tag's first load carries no rules: they load only where WebMCP
+ *   exists and a unit has declarations to check. Rejects only when the chunk cannot load.
  */
 export interface ToolSource {
   kind: string;
   selector: string;
   read(root: ParentNode): SourceUnit[];
-  normalise(declaration: unknown, context: NormaliseContext): CheckResult;
+  normaliser(): Promise<Normalise>;
 }

@@ -2,17 +2,16 @@
  * `capell.write.status`: the runtime's own read-only tool that answers a write's outcome by
  * writeId (issue 7: "A read-only runtime tool answers a writeId's outcome for as long as the page
  * lives"). Registered by the runtime when at least one write tool registered; not a declaration.
- * Only this descriptor is in the start-up chunk; the call loads with the write machinery.
+ * Loaded when the first write tool registers; the call loads with the write machinery.
  */
 import type { RuntimeConfig } from '../config.js';
 import type { WebMCPTool } from '../host.js';
 import { errorResult } from '../result.js';
 
-/** The tool's name. A site declaration of this name is rejected: the runtime owns it. */
-export const WRITE_STATUS_TOOL = 'capell.write.status';
+import { WRITE_STATUS_TOOL } from '../registration-rules.js';
 
-/** Who owns the name in the Report's duplicate reason. */
-export const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
+/** The tool's name (reserved by registration-rules.ts: a site declaration of it is a duplicate). */
+export { WRITE_STATUS_TOOL };
 
 /**
  * The tool for `registerTool`: input `{ writeId: string, waitMs?: integer 0..writeWaitMs }`,
