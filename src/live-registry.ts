@@ -72,10 +72,10 @@ export class LiveRegistry {
   readonly #config: RuntimeConfig;
   readonly #host: ModelContextHost;
   readonly #stopSignal: AbortSignal;
-  readonly #units = new Map<Node, UnitState>();
+  readonly #units = new Map<object, UnitState>();
   readonly #tools = new Map<string, ToolState>();
   /** Stable unit labels: a node keeps its label for its life; a new node gets the next number. */
-  readonly #labels = new WeakMap<Node, string>();
+  readonly #labels = new WeakMap<object, string>();
   readonly #counts = new Map<string, number>();
   #statusTool: ToolState | undefined;
   readonly #normalisers = new Map<ToolSource, Promise<Normalise>>();
@@ -106,13 +106,13 @@ export class LiveRegistry {
     }
   }
 
-  #labelFor(kind: string, node: Node): string {
-    let label = this.#labels.get(node);
+  #labelFor(kind: string, owner: object): string {
+    let label = this.#labels.get(owner);
     if (label === undefined) {
       const count = this.#counts.get(kind) ?? 0;
       this.#counts.set(kind, count + 1);
       label = `${kind}[${count}]`;
-      this.#labels.set(node, label);
+      this.#labels.set(owner, label);
     }
     return label;
   }
@@ -149,15 +149,15 @@ export class LiveRegistry {
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
     for (const source of SOURCES) for (const unit of source.read(doc)) readings.push({ source, unit });
-    const current = new Map(readings.map(({ unit }) => [unit.node, unit]));
+    const current = new Map(readings.map(({ unit }) => [unit.owner, unit]));
     for (const [node, state] of this.#units) {
       if (current.get(node)?.fingerprint === state.fingerprint) continue;
       state.controller.abort(REMOVED);
       this.#units.delete(node);
     }
     for (const { source, unit } of readings) {
-      if (this.#units.has(unit.node)) continue;
-      const label = this.#labelFor(source.kind, unit.node);
+      if (this.#units.has(unit.owner)) continue;
+      const label = this.#labelFor(source.kind, unit.owner);
       const state: UnitState = { label, fingerprint: unit.fingerprint, controller: new AbortController(), declarations: unit.declarations, results: [] };
       if (unit.problem) state.problem = { name: MANIFEST_REJECTION_NAME, source: label, reasons: [unit.problem] };
       const normalise = unit.declarations.length > 0 ? await this.#normaliser(source) : undefined;
@@ -171,11 +171,11 @@ export class LiveRegistry {
       }
       // Rules that did not load leave the unit unchecked: the next update checks it again.
       if (typeof normalise === 'string') state.fingerprint = `${unit.fingerprint}\u0000unchecked`;
-      this.#units.set(unit.node, state);
+      this.#units.set(unit.owner, state);
     }
 
     // The registration rules, in table and document order: the first declaration of a name wins.
-    const units = readings.map(({ unit }) => this.#units.get(unit.node)!);
+    const units = readings.map(({ unit }) => this.#units.get(unit.owner)!);
     const rejected: PendingRejection[] = units.flatMap((unit) => (unit.problem ? [unit.problem] : []));
     const claims = new NameClaims();
     const declared = new Map<string, { spec: ToolSpec; unit: UnitState }>();

@@ -21,7 +21,7 @@ export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
  */
 export function readIsland(island: Element): SourceUnit {
   const text = island.textContent ?? '';
-  const unit = (problem: Reason): SourceUnit => ({ node: island, fingerprint: text, declarations: [], messages: {}, problem });
+  const unit = (problem: Reason): SourceUnit => ({ owner: island, fingerprint: text, declarations: [], messages: {}, problem });
   let manifest: unknown;
   try {
     manifest = JSON.parse(text);
@@ -34,7 +34,7 @@ export function readIsland(island: Element): SourceUnit {
   }
   if (!Array.isArray(manifest.tools)) return unit(['manifest.tools', 'manifestTools']);
   const messages = isPlainObject(manifest.messages) ? manifest.messages : {};
-  return { node: island, fingerprint: text, declarations: manifest.tools, messages };
+  return { owner: island, fingerprint: text, declarations: manifest.tools, messages };
 }
 
 /**

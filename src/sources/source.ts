@@ -9,14 +9,15 @@ import type { Reason } from '../declarations/reason.js';
 
 /**
  * One unit of a source: the declarations one source node holds (a Capell tools island; later an
- * AgentGate manifest). Every tool registered from a unit is owned by its `node`: removing the
- * node removes exactly those tools.
+ * AgentGate manifest). Every tool registered from a unit is owned by its `owner` (the island
+ * element; for a fetched manifest, one object kept per manifest URL): when the owner is gone or
+ * its content changed, exactly its tools are removed.
  * - `fingerprint`: changes whenever the unit's content does (an island's text), so an unchanged
  *   unit is neither normalised nor registered again.
  * - `problem`: set when the unit as a whole is unreadable; the Report names it `(manifest)`.
  */
 export interface SourceUnit {
-  node: Node;
+  owner: object;
   fingerprint: string;
   declarations: readonly unknown[];
   messages: Messages;
