@@ -195,7 +195,7 @@ describe('loadStoredSigner', () => {
     assert.equal(second.signer.keyid, first.signer.keyid);
     const signature = await second.signer.sign(new TextEncoder().encode('x'));
     const publicKey = await crypto.subtle.importKey('jwk', first.publicJwk as JsonWebKey, { name: 'Ed25519' }, false, ['verify']);
-    assert.ok(await crypto.subtle.verify('Ed25519', publicKey, signature, new TextEncoder().encode('x')));
+    assert.ok(await crypto.subtle.verify('Ed25519', publicKey, new Uint8Array(signature), new TextEncoder().encode('x')));
   });
 
   test('ed25519: a given private JWK is imported once, non-extractable', async () => {
