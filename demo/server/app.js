@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAgentGate } from './agentgate/routes.js';
 import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
 import { CONTACT_ACTIONS } from './html/contact-form.js';
@@ -83,6 +84,7 @@ function matchApiBase(path) {
  *   subscriptions: string[],
  *   formPosts: { path: string, accept: string | undefined }[],
  *   refused: RefusedRequest[],
+ *   agentGate: ReturnType<typeof createAgentGate>,
  * }} `requests` records every request below an agent API base (no route exposes it);
  *   `submissions` the contact messages delivered (listed at `/contact/messages`); `signups` the
  *   newsletter and back-in-stock sign-ups (`POST /signups`); `subscriptions` the addresses
@@ -109,6 +111,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const refused = [];
   const sessions = createSessions();
   const root = resolve(distDir);
+  const agentGate = createAgentGate({ now: () => now().getTime() });
 
   /**
    * @param {import('node:http').IncomingMessage} req
@@ -125,6 +128,9 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       const { accept, cookie, origin } = req.headers;
       requests.push({ method: req.method ?? 'GET', path, query: url.search, headers: { accept, cookie, origin } });
     }
+    // AgentGate (agentgate/routes.js): the manifest, and signed calls that prove themselves by
+    // their signature, not by a session or Origin, so they come before the Origin check.
+    if (await agentGate.handle(req, res, url)) return;
     const refusal = checkOrigin(req);
     if (refusal) {
       refused.push({ method: req.method ?? 'POST', path, origin: req.headers.origin, reason: refusal });
@@ -218,5 +224,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     subscriptions,
     formPosts,
     refused,
+    agentGate,
   };
 }

@@ -12,7 +12,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const demo = await startDemoServer({ host, port });
-console.log(`capell-webmcp demo: ${demo.url}/`);
+console.log(`capell-webmcp demo: ${demo.url}/ (demo agent: ${demo.agentUrl}/)`);
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {

@@ -1,0 +1,73 @@
+import { createServer } from 'node:http';
+import { send } from '../responses.js';
+import { DEMO_AGENT_PUBLIC_JWK } from './demo-keys.js';
+import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from './verifier.js';
+import { createHash } from 'node:crypto';
+
+/**
+ * The demo agent's origin, on its own loopback port: it publishes the demo agent's public key
+ * (DEMO KEY, see demo-keys.js) at `/.well-known/http-message-signatures-directory`, the URL its
+ * signed calls name in `Signature-Agent`.
+ */
+
+/** The directory document of the demo agent: its one key, with `kid` = its JWK thumbprint. */
+export function demoAgentDirectory() {
+  const kid = createHash('sha256').update(JSON.stringify({ crv: DEMO_AGENT_PUBLIC_JWK.crv, kty: DEMO_AGENT_PUBLIC_JWK.kty, x: DEMO_AGENT_PUBLIC_JWK.x })).digest('base64url');
+  return { keys: [{ ...DEMO_AGENT_PUBLIC_JWK, kid }] };
+}
+
+/**
+ * A node handler serving a key directory.
+ * @param {{ keys: object[] }} directory the JWKS to publish
+ * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
+ */
+export function createDirectoryHandler(directory) {
+  const body = JSON.stringify(directory);
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://agent.invalid').pathname;
+    req.resume();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(req, res, 405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, 'Method not allowed\n');
+    } else if (path === DIRECTORY_PATH) {
+      send(req, res, 200, { 'Content-Type': DIRECTORY_MEDIA_TYPE, 'Cache-Control': 'max-age=60' }, body);
+    } else if (path === '/') {
+      send(req, res, 200, { 'Content-Type': 'text/plain; charset=utf-8' }, `capell-webmcp demo agent (DEMO KEY, never trust it elsewhere). Key directory: ${DIRECTORY_PATH}\n`);
+    } else {
+      send(req, res, 404, { 'Content-Type': 'text/plain; charset=utf-8' }, 'Not found\n');
+    }
+  };
+}
+
+/**
+ * Start the demo agent's origin.
+ * @param {object} [options]
+ * @param {string} [options.host] default '127.0.0.1'
+ * @param {number} [options.port] 0 picks a free one (default 0)
+ * @param {{ keys: object[] }} [options.directory] default demoAgentDirectory()
+ * @returns {Promise<{ url: string, server: import('node:http').Server, close: () => Promise<void> }>}
+ *   `url` is the origin to name in `Signature-Agent`, e.g. `http://127.0.0.1:5174`
+ * @throws the listen error when the port cannot be bound
+ */
+export async function startDemoAgent({ host = '127.0.0.1', port = 0, directory = demoAgentDirectory() } = {}) {
+  const server = createServer(createDirectoryHandler(directory));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(undefined);
+    });
+  });
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address !== null ? address.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${boundPort}`,
+    server,
+    close() {
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The AgentGate tools manifest the demo site publishes (`agentgate-tools/1`): each tool is an MCP
+ * `Tool` plus `action`, `endpoint` (absolute URL on the site's own origin, exact route) and `auth`.
+ */
+
+/** The manifest format this demo speaks. */
+export const MANIFEST_VERSION = 'agentgate-tools/1';
+
+/** Path of the manifest found by host (and by `?siteKey=`). */
+export const WELL_KNOWN_PATH = '/.well-known/agentgate-tools.json';
+
+/** Prefix of the manifest found by site key: `/v1/agent-tools/{siteKey}`. */
+export const BY_SITE_KEY_PREFIX = '/v1/agent-tools/';
+
+/** Route of `send_message` (web-bot-auth). */
+export const SEND_MESSAGE_PATH = '/agent/submit';
+
+/** Route of `message_status` (shared-key). */
+export const MESSAGE_STATUS_PATH = '/agent/message-status';
+
+/** Components every signed call must cover (plus, for web-bot-auth, the signature-agent member). */
+export const SIGNED_COMPONENTS = Object.freeze(['@authority', '@method', '@path', 'content-digest']);
+
+/** `send_message` bounds, in code points (as JSON Schema counts). */
+export const MESSAGE_ID_LENGTH = Object.freeze({ min: 8, max: 128 });
+export const MESSAGE_LENGTH = Object.freeze({ min: 1, max: 1000 });
+
+/**
+ * @typedef {object} DemoSite
+ * @property {string} siteKey
+ * @property {string} name
+ * @property {string[]} hostnames the hosts (without port) the site answers as
+ */
+
+/** The sites this demo plays: one, on the loopback names. */
+export const SITES = /** @type {readonly DemoSite[]} */ (Object.freeze([
+  { siteKey: 'site_demo', name: 'Capell demo shop (AgentGate demo)', hostnames: ['127.0.0.1', 'localhost', '[::1]'] },
+]));
+
+/**
+ * The site a host name belongs to.
+ * @param {string} hostname lower-case, brackets kept for IPv6 (as `URL.hostname` gives it)
+ * @returns {DemoSite | undefined}
+ */
+export function siteForHostname(hostname) {
+  return SITES.find((site) => site.hostnames.includes(hostname));
+}
+
+/**
+ * The site with this key.
+ * @param {string} siteKey
+ * @returns {DemoSite | undefined}
+ */
+export function siteForKey(siteKey) {
+  return SITES.find((site) => site.siteKey === siteKey);
+}
+
+/**
+ * The tools of a site, with endpoints on `origin`.
+ * @param {string} origin the site's own origin, e.g. `http://127.0.0.1:5173`
+ * @returns {object[]} MCP-shaped tools with `action`, `endpoint`, `auth`
+ */
+export function siteTools(origin) {
+  return [
+    {
+      name: 'send_message',
+      title: 'Send a message',
+      description: 'Send a message to the site\'s inbox. Retrying with the same id and message is safe; the same id with another message is refused.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', minLength: MESSAGE_ID_LENGTH.min, maxLength: MESSAGE_ID_LENGTH.max, description: 'Your id for this message, reused when you retry it.' },
+          message: { type: 'string', minLength: MESSAGE_LENGTH.min, maxLength: MESSAGE_LENGTH.max },
+        },
+        required: ['id', 'message'],
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object', properties: { status: { type: 'string', enum: ['accepted', 'already_accepted'] } }, required: ['status'] },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      action: 'agent_submit',
+      endpoint: { method: 'POST', url: `${origin}${SEND_MESSAGE_PATH}`, contentType: 'application/json' },
+      auth: [{ type: 'web-bot-auth', components: [...SIGNED_COMPONENTS], tag: 'web-bot-auth' }],
+    },
+    {
+      name: 'message_status',
+      title: 'Check a message',
+      description: 'Whether the site\'s inbox has accepted the message with this id. For agents the site issued a shared key to.',
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string', minLength: MESSAGE_ID_LENGTH.min, maxLength: MESSAGE_ID_LENGTH.max } },
+        required: ['id'],
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object', properties: { status: { type: 'string', enum: ['accepted', 'unknown'] } }, required: ['status'] },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      action: 'agent_message_status',
+      endpoint: { method: 'POST', url: `${origin}${MESSAGE_STATUS_PATH}`, contentType: 'application/json' },
+      auth: [{ type: 'shared-key', components: [...SIGNED_COMPONENTS] }],
+    },
+  ];
+}
+
+/**
+ * The manifest document of a site and its strong ETag (sha-256 of the JSON, so an unchanged
+ * manifest keeps its tag and revalidates with 304).
+ * @param {DemoSite} site
+ * @param {string} origin the site's own origin
+ * @returns {{ json: string, etag: string }}
+ */
+export function renderManifest(site, origin) {
+  const json = JSON.stringify({ version: MANIFEST_VERSION, site: { siteKey: site.siteKey, name: site.name }, tools: siteTools(origin) });
+  const etag = `"${createHash('sha256').update(json).digest('base64url')}"`;
+  return { json, etag };
+}
+
+/**
+ * The route table entry of a signed endpoint path: its tool name and declared `auth[0]`.
+ * @param {string} path
+ * @returns {{ tool: string, auth: { type: 'web-bot-auth' | 'shared-key', components: string[], tag?: string } } | undefined}
+ */
+export function endpointForPath(path) {
+  const tool = siteTools('http://site.invalid').find((candidate) => new URL(candidate.endpoint.url).pathname === path);
+  return tool ? { tool: tool.name, auth: /** @type {any} */ (tool.auth[0]) } : undefined;
+}

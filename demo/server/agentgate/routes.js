@@ -1,0 +1,203 @@
+import { readOwnOrigin } from '../origin-check.js';
+import { sendJSON, send } from '../responses.js';
+import { DEMO_SHARED_KEY } from './demo-keys.js';
+import {
+  BY_SITE_KEY_PREFIX, MESSAGE_ID_LENGTH, MESSAGE_LENGTH, MESSAGE_STATUS_PATH, SEND_MESSAGE_PATH, SITES, WELL_KNOWN_PATH,
+  endpointForPath, renderManifest, siteForHostname, siteForKey,
+} from './manifest.js';
+import { createVerifier } from './verifier.js';
+
+/** Largest signed request body read, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * @typedef {object} AgentGateLogEntry one signed call, verified or refused
+ * @property {string} at ISO time
+ * @property {string} path
+ * @property {string | undefined} tool
+ * @property {'verified' | 'refused'} outcome `verified`: the signature checked out (the tool's own
+ *   answer, e.g. 409, is in `status`); `refused`: the verifier refused it
+ * @property {number} status the HTTP status answered
+ * @property {string} [reason] the one-line reason of a refusal
+ * @property {string} [keyid]
+ * @property {string} [agent] the Signature-Agent of a web-bot-auth call
+ */
+
+/**
+ * @typedef {object} InboxMessage a message `send_message` accepted
+ * @property {string} id
+ * @property {string} message
+ * @property {string} keyid the key that signed it
+ * @property {string | undefined} agent the signing agent's Signature-Agent
+ * @property {string} at ISO time
+ */
+
+/** Length in code points, as JSON Schema's minLength/maxLength count. */
+function codePoints(text) {
+  return [...text].length;
+}
+
+/**
+ * Read a body up to MAX_BODY_BYTES.
+ * @returns {Promise<Buffer | undefined>} undefined when larger
+ */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Validate a JSON body against a tool's input rules.
+ * @param {unknown} input
+ * @param {string[]} fields the allowed (and required) string fields
+ * @returns {Record<string, string[]> | undefined} errors by field, undefined when valid
+ */
+function inputErrors(input, fields) {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { body: ['The body must be a JSON object.'] };
+  /** @type {Record<string, string[]>} */
+  const errors = {};
+  for (const key of Object.keys(input)) if (!fields.includes(key)) errors[key] = [`The ${key} field is not allowed.`];
+  const bounds = { id: MESSAGE_ID_LENGTH, message: MESSAGE_LENGTH };
+  for (const field of fields) {
+    const value = /** @type {Record<string, unknown>} */ (input)[field];
+    const { min, max } = bounds[/** @type {'id' | 'message'} */ (field)];
+    if (typeof value !== 'string') errors[field] = [`The ${field} field is required and must be a string.`];
+    else if (codePoints(value) < min || codePoints(value) > max) errors[field] = [`The ${field} field must be ${min} to ${max} characters.`];
+  }
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
+/**
+ * The demo site's AgentGate half: the tools manifest (by host at WELL_KNOWN_PATH, by `?siteKey=`
+ * there, and at `/v1/agent-tools/{siteKey}`, with an ETag), and the signed endpoints of its two
+ * tools, each call verified (verifier.js) before the tool runs.
+ *
+ * @param {object} [options]
+ * @param {() => number} [options.now] clock in milliseconds (default Date.now)
+ * @returns {{
+ *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL) => Promise<boolean>,
+ *   log: AgentGateLogEntry[],
+ *   messages: Map<string, InboxMessage>,
+ *   clearDirectoryCache: () => void,
+ * }} `handle` answers and returns true for AgentGate paths, false for any other; `log` lists
+ *   every signed call (verified or refused, with its reason); `messages` the inbox by id.
+ */
+export function createAgentGate({ now = Date.now } = {}) {
+  /** @type {AgentGateLogEntry[]} */
+  const log = [];
+  /** @type {Map<string, InboxMessage>} */
+  const messages = new Map();
+  const verifier = createVerifier({ now, sharedKeys: { [DEMO_SHARED_KEY.keyid]: DEMO_SHARED_KEY.secret } });
+
+  /** Answer the manifest of `site`, or 304 when the client's ETag still matches. */
+  function serveManifest(req, res, site) {
+    const origin = readOwnOrigin(req);
+    if (origin === undefined) return sendJSON(req, res, 400, { message: 'The request has no valid Host header, so the manifest cannot name endpoint URLs.' });
+    if (!site) return sendJSON(req, res, 404, { message: 'No AgentGate site is known by that host or site key.' });
+    const { json, etag } = renderManifest(site, origin);
+    const headers = { ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Host' };
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, '')).includes(etag)) {
+      send(req, res, 304, headers, '');
+      return;
+    }
+    sendJSON(req, res, 200, JSON.parse(json), headers);
+  }
+
+  /** Verify and run one signed tool call. */
+  async function serveEndpoint(req, res, path, endpoint) {
+    const entry = { at: new Date(now()).toISOString(), path, tool: endpoint.tool };
+    const finish = (status, body, extra = {}, headers = {}) => {
+      log.push({ ...entry, ...extra, status });
+      sendJSON(req, res, status, body, headers);
+    };
+    if (req.method !== 'POST') {
+      req.resume();
+      return finish(405, { message: 'Method not allowed; this endpoint takes a signed POST.' }, { outcome: 'refused', reason: 'method not allowed' }, { Allow: 'POST' });
+    }
+    const body = await readBody(req);
+    if (body === undefined) return finish(413, { message: `Payload too large (over ${MAX_BODY_BYTES} bytes).` }, { outcome: 'refused', reason: 'payload too large' });
+    const scheme = /** @type {{ encrypted?: boolean }} */ (req.socket).encrypted ? 'https' : 'http';
+    let url;
+    try {
+      url = new URL(`${scheme}://${req.headers.host ?? ''}${req.url ?? '/'}`);
+    } catch {
+      return finish(400, { message: 'The request has no valid Host header.' }, { outcome: 'refused', reason: 'no valid Host' });
+    }
+    const port = req.socket.localPort;
+    const defaultPort = scheme === 'https' ? 443 : 80;
+    const ownAuthorities = SITES.flatMap((site) => site.hostnames.map((hostname) => (port === defaultPort ? hostname : `${hostname}:${port}`)));
+    const verdict = await verifier.verify({ method: req.method, url: url.href, headers: req.headers, body }, endpoint.auth, ownAuthorities);
+    if (!verdict.ok) return finish(verdict.status, { message: verdict.reason }, { outcome: 'refused', reason: verdict.reason }, verdict.headers);
+    const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}) };
+
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (contentType !== 'application/json') return finish(415, { message: 'The body must be application/json.' }, who);
+    let input;
+    try {
+      input = JSON.parse(body.toString('utf8'));
+    } catch {
+      return finish(400, { message: 'The body is not valid JSON.' }, who);
+    }
+    if (path === SEND_MESSAGE_PATH) {
+      const errors = inputErrors(input, ['id', 'message']);
+      if (errors) return finish(422, { message: Object.values(errors)[0]?.[0] ?? 'Invalid input.', errors }, who);
+      const { id, message } = input;
+      const known = messages.get(id);
+      if (known && known.message !== message) {
+        return finish(409, { message: `A different message was already accepted with id ${id}; use a new id for a new message.` }, who);
+      }
+      if (known) return finish(200, { status: 'already_accepted' }, who);
+      messages.set(id, { id, message, keyid: verdict.keyid, agent: verdict.agent, at: entry.at });
+      return finish(200, { status: 'accepted' }, who);
+    }
+    const errors = inputErrors(input, ['id']);
+    if (errors) return finish(422, { message: Object.values(errors)[0]?.[0] ?? 'Invalid input.', errors }, who);
+    return finish(200, { status: messages.has(input.id) ? 'accepted' : 'unknown' }, who);
+  }
+
+  return {
+    async handle(req, res, url) {
+      const path = url.pathname;
+      if (path === WELL_KNOWN_PATH || path.startsWith(BY_SITE_KEY_PREFIX)) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          req.resume();
+          sendJSON(req, res, 405, { message: 'Method not allowed.' }, { Allow: 'GET, HEAD' });
+          return true;
+        }
+        if (path === WELL_KNOWN_PATH) {
+          const siteKey = url.searchParams.get('siteKey');
+          const hostname = (() => {
+            try {
+              return new URL(`http://${req.headers.host ?? ''}`).hostname;
+            } catch {
+              return '';
+            }
+          })();
+          serveManifest(req, res, siteKey === null ? siteForHostname(hostname) : siteForKey(siteKey));
+        } else {
+          const siteKey = path.slice(BY_SITE_KEY_PREFIX.length);
+          serveManifest(req, res, siteKey.includes('/') ? undefined : siteForKey(decodeURIComponent(siteKey)));
+        }
+        return true;
+      }
+      const endpoint = path === SEND_MESSAGE_PATH || path === MESSAGE_STATUS_PATH ? endpointForPath(path) : undefined;
+      if (!endpoint) return false;
+      await serveEndpoint(req, res, path, endpoint);
+      return true;
+    },
+    log,
+    messages,
+    clearDirectoryCache: verifier.clearDirectoryCache,
+  };
+}
