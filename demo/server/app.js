@@ -92,6 +92,8 @@ function matchApiBase(path) {
  *   action, accepted or not (tests count them); `refused` every request the Origin check
  *   refused (those reach no handler: they are in neither `formPosts` nor `submissions`).
  *   `requests` also lists refused API requests (it is written before the check).
+ *   `agentGate` is the AgentGate half (agentgate/routes.js): its `log` of signed calls, verified or
+ *   refused with the reason, and its `messages` inbox.
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
