@@ -78,8 +78,8 @@ async function ed25519Signer(jwk: JsonWebKey, signatureAgent: string): Promise<S
   return signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(jwk as Json), signatureAgent });
 }
 
-/** A loopback origin whose directory answers as `answer` does (a misbehaving agent). */
-async function startBadAgent(answer: (res: import('node:http').ServerResponse) => void): Promise<string> {
+/** A loopback agent origin of the test's own, whose directory answers as `answer` does (e.g. misbehaving). */
+async function startFixtureAgent(answer: (res: import('node:http').ServerResponse) => void): Promise<string> {
   const server = createServer((req, res) => {
     req.resume();
     answer(res);
@@ -167,6 +167,19 @@ describe('AgentGate signed calls, accepted', () => {
     assert.equal(conflict.status, 409);
     assert.match(conflict.json.message, /different message was already accepted/);
     assert.equal(demo.app.agentGate.messages.get(id)?.message, 'hello');
+  });
+
+  test('the agent\'s key directory is fetched once and reused for a while', async () => {
+    let fetches = 0;
+    const agent = await startFixtureAgent((res) => {
+      fetches += 1;
+      res.writeHead(200, { 'Content-Type': 'application/http-message-signatures-directory+json' });
+      res.end(JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: DEMO_AGENT_PRIVATE_JWK.x }] }));
+    });
+    const signer = await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, agent);
+    assert.equal((await signAndSend('/agent/submit', { id: freshId(), message: 'one' }, signer)).status, 200);
+    assert.equal((await signAndSend('/agent/submit', { id: freshId(), message: 'two' }, signer)).status, 200);
+    assert.equal(fetches, 1);
   });
 
   test('send_message input is checked after the signature: a 7-character id is 422', async () => {
@@ -267,7 +280,7 @@ describe('AgentGate refusals', () => {
   });
 
   test('a directory that redirects', async () => {
-    const agent = await startBadAgent((res) => {
+    const agent = await startFixtureAgent((res) => {
       res.writeHead(302, { Location: `${demo.agentUrl}/.well-known/http-message-signatures-directory` });
       res.end();
     });
@@ -276,7 +289,7 @@ describe('AgentGate refusals', () => {
   });
 
   test('a directory with the wrong media type', async () => {
-    const agent = await startBadAgent((res) => {
+    const agent = await startFixtureAgent((res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: DEMO_AGENT_PRIVATE_JWK.x }] }));
     });
