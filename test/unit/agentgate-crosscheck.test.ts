@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { parseDictionary, type InnerList, type Parameters } from 'structured-headers';
 import { signatureHeaders, verify as webBotAuthVerify } from 'web-bot-auth';
 import { signerFromJWK, verifierFromJWK } from 'web-bot-auth/crypto';
@@ -87,6 +88,32 @@ describe('web-bot-auth (Cloudflare), on @authority, @method, @path, content-dige
     assert.equal(params.get('keyid'), await jwkThumbprint(PUBLIC_KEY), 'its keyid is our thumbprint');
     assert.equal(params.get('tag'), 'web-bot-auth');
     assert.ok(await verifyWithRuntimeBase(signed));
+  });
+});
+
+describe('web-bot-auth (Cloudflare), the signature-agent member', () => {
+  const version = JSON.parse(readFileSync(new URL('../../node_modules/web-bot-auth/package.json', import.meta.url), 'utf8')).version as string;
+
+  test(`web-bot-auth ${version}: 0.1.x covers the whole Signature-Agent header where RFC 9421 §2.1.2 says the member; later versions must agree with the runtime`, async () => {
+    const request = new Request('https://shop.example/agent/submit', { method: 'POST', headers: { 'Signature-Agent': `sig1="${AGENT}"` } });
+    const now = Date.now();
+    const member = { name: 'signature-agent', parameters: new Map([['key', 'sig1']]) };
+    const headers = await signatureHeaders(request, await signerFromJWK(TEST_KEY), { created: new Date(now), expires: new Date(now + 60_000), components: ['@authority', member as Json] });
+    const signed = new Request(request.url, { method: 'POST', headers: { 'Signature-Agent': `sig1="${AGENT}"`, Signature: headers.Signature, 'Signature-Input': headers['Signature-Input'] } });
+    if (!version.startsWith('0.1.')) {
+      assert.ok(await verifyWithRuntimeBase(signed), 'a fixed web-bot-auth signs the member value: move its cross-check to the full request');
+      return;
+    }
+    assert.equal(await verifyWithRuntimeBase(signed), false);
+    // The exact divergence: its base has the whole field value on the member's line.
+    const [items, params] = parseDictionary(headers['Signature-Input']).get('sig1') as InnerList as [[string, Parameters][], Parameters];
+    const components: Component[] = items.map(([name, p]) => (p.has('key') ? { name, key: String(p.get('key')) } : name));
+    const ours = buildSignatureBase(signed, components, Object.fromEntries(params)).base;
+    const theirs = ours.replace(`"signature-agent";key="sig1": "${AGENT}"`, `"signature-agent";key="sig1": sig1="${AGENT}"`);
+    assert.notEqual(theirs, ours);
+    const key = await crypto.subtle.importKey('jwk', PUBLIC_KEY, { name: 'Ed25519' }, false, ['verify']);
+    const signature = parseDictionary(headers.Signature).get('sig1')?.[0] as ArrayBuffer;
+    assert.ok(await crypto.subtle.verify('Ed25519', key, signature, new TextEncoder().encode(theirs)));
   });
 });
 
