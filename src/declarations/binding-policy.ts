@@ -7,7 +7,8 @@ import type { Binding, BindingType, Effect } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
 import { validateEndpointTarget } from './endpoint-target.js';
 
-export { validateEndpointTarget } from './endpoint-target.js';
+// Kept importable from here: the endpoint target rule is one of the binding rules.
+export { validateEndpointTarget };
 
 /** The binding types the Capell Agent Schema defines. */
 export const BINDING_TYPES: readonly BindingType[] = ['inline', 'endpoint', 'search', 'property-query', 'form'];
