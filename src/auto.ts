@@ -3,7 +3,7 @@
  * configuration of its own `<script>`, starts once per page, publishes `window.capellWebMCP`
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
-import { normaliseOptions, readScriptOptions, type RuntimeOptions } from './config.js';
+import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
 import { findHost } from './host.js';
 import type { Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
@@ -12,8 +12,7 @@ import { VERSION } from './version.js';
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
 export const READY_EVENT = 'capell-webmcp:ready';
 
-/** Marker attribute that identifies the runtime's script element. */
-export const SCRIPT_MARKER = 'data-capell-webmcp';
+export { SCRIPT_MARKER } from './config.js';
 
 /**
  * `window.capellWebMCP`: defined once, never overwritten.
@@ -48,24 +47,15 @@ function readOwnScript(): HTMLScriptElement | null {
 
 /**
  * Starts with the script's options, leaving out each one that is invalid (a bad data-* attribute
- * must not cost the page its tools or its other settings), with one warning per dropped option
- * when WebMCP is present and the log is not silenced.
+ * must not cost the page its tools or its other settings), with one warning per dropped option,
+ * naming its attribute and the value as written, when WebMCP is present and the log is not silenced:
+ * `[capell-webmcp] data-timeout-ms="fast" is not an integer from 1 to 600000 (ms); using its default`.
  */
-function startWith(options: RuntimeOptions): Runtime {
-  const kept: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [option, value] of Object.entries(options)) {
-    try {
-      normaliseOptions({ [option]: value });
-      kept[option] = value;
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
+function startWith({ options, problems }: OptionReading): Runtime {
+  if (options.log !== 'silent' && findHost(document).api !== 'none') {
+    for (const problem of problems) console.warn(`[capell-webmcp] ${problem.message}; using its default`);
   }
-  if (kept.log !== 'silent' && findHost(document).api !== 'none') {
-    for (const problem of problems) console.warn(`[capell-webmcp] ${problem}; using its default`);
-  }
-  return start(kept);
+  return start(options);
 }
 
 function boot(): void {
@@ -85,7 +75,7 @@ function boot(): void {
     },
   });
   Object.defineProperty(window, 'capellWebMCP', { value: global, enumerable: true });
-  const options = readScriptOptions(readOwnScript());
+  const reading = readOptions({ script: readOwnScript() }, location.origin);
   const announce = (report: Report) => {
     resolveReady(report);
     document.dispatchEvent(new CustomEvent<Report>(READY_EVENT, { detail: report }));
@@ -95,7 +85,7 @@ function boot(): void {
       stoppedReport = { api: findHost(document).api, registered: [], rejected: [], audit: [] };
       return announce(stoppedReport);
     }
-    runtime = startWith(options);
+    runtime = startWith(reading);
     void runtime.ready.then(announce);
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', launch, { once: true });

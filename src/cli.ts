@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { parseHTML } from 'linkedom';
 import { auditSurfaces, coverageOf, type AuditLevel, type AuditRoot } from './audit.js';
+import { readOptions, SCRIPT_MARKER } from './config.js';
 import type { Messages } from './declarations/i18n.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
 import { renderReason } from './declarations/reason-text.js';
@@ -190,9 +191,12 @@ async function audit(args: string[], output: CLIOutput): Promise<number> {
   const target = positionals[0]!;
   const { document } = parseHTML(await readPage(target));
   const root = document as unknown as AuditRoot & ParentNode;
-  // The page's own setting, as the runtime reads it from its script tag; --strict overrides it.
-  const pageLevel = document.querySelector('script[data-capell-webmcp]')?.getAttribute('data-audit') === 'error' ? 'error' : 'warning';
-  const level: AuditLevel = values.strict ? 'error' : pageLevel;
+  // The page's own settings, read from its script tag as the runtime reads them (an invalid one
+  // is at its default, with the same message); --strict overrides data-audit.
+  const origin = /^https?:\/\//i.test(target) ? new URL(target).origin : DEFAULT_ORIGIN;
+  const page = readOptions({ script: root.querySelector<HTMLScriptElement>(`script[${SCRIPT_MARKER}]`) }, origin);
+  for (const problem of page.problems) output.err(`capell-webmcp: ${target}: ${problem.message}; using its default`);
+  const level: AuditLevel = values.strict ? 'error' : page.settings.audit;
   const declarations = SOURCES.flatMap((source) => source.read(root).flatMap((unit) => unit.declarations));
   const entries = auditSurfaces(root, coverageOf(declarations), level);
   for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);

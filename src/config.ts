@@ -1,4 +1,4 @@
-import { validateEndpointTarget } from './declarations/binding-policy.js';
+import { validateEndpointTarget } from './declarations/endpoint-target.js';
 
 /**
  * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`
@@ -77,65 +77,149 @@ export interface RuntimeConfig {
   writeWaitMs: number;
 }
 
+/** Marker attribute that identifies the runtime's script element (auto.ts; the CLI's audit reads the same tag). */
+export const SCRIPT_MARKER = 'data-capell-webmcp';
+
+/** The options a `data-*` attribute of the script tag can set: every RuntimeOptions member but `document`. */
+export type OptionName = Exclude<keyof RuntimeOptions, 'document'>;
+
+/**
+ * How one option is given and checked: the `data-*` attribute that sets it (its dataset name is
+ * the option's name), its default, what a valid value is (range or words, with the unit), and
+ * the value an attribute's text stands for.
+ */
+export interface OptionRule<Value> {
+  readonly attribute: `data-${string}`;
+  /** The default, as `start()` would take it (e.g. `'/agent/v1'`). */
+  readonly default: unknown;
+  /** A valid value, for messages: `an integer from 1 to 600000 (ms)`. */
+  readonly expected: string;
+  /** The value an attribute's text gives (the ms options: `Number(text)`); the text itself otherwise. */
+  readonly fromText?: (text: string) => unknown;
+  /** The value the runtime uses, or `undefined` when `value` is not valid. */
+  readonly accept: (value: unknown, origin: string) => Value | undefined;
+}
+
+function msOption(attribute: `data-${string}`, fallback: number, max: number): OptionRule<number> {
+  return {
+    attribute, default: fallback, expected: `an integer from 1 to ${max} (ms)`, fromText: Number,
+    accept: (value) => (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= max ? value as number : undefined),
+  };
+}
+
+/** An option that takes one of a few words; the first is the default. */
+function wordOption<Word extends string>(attribute: `data-${string}`, words: readonly [Word, ...Word[]]): OptionRule<Word> {
+  return {
+    attribute, default: words[0], expected: words.map((word) => `"${word}"`).join(' or '),
+    accept: (value) => ((words as readonly unknown[]).includes(value) ? value as Word : undefined),
+  };
+}
+
+/** Every option's rule, in the order they are checked (`start()` names the first invalid one). */
+export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeConfig[Name]> } = {
+  apiBase: {
+    attribute: 'data-api-base', default: DEFAULT_API_BASE, expected: 'a same-origin path such as "/agent/v1"',
+    // The same rule as endpoint targets (Capell Agent Schema: same-origin paths), minus a query.
+    accept: (value, origin) => (typeof value === 'string' && !value.includes('?') && validateEndpointTarget(value, origin).length === 0
+      ? new URL(value.replace(/\/+$/, ''), origin)
+      : undefined),
+  },
+  timeoutMs: msOption('data-timeout-ms', DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS),
+  confirmTimeoutMs: msOption('data-confirm-timeout-ms', DEFAULT_CONFIRM_TIMEOUT_MS, MAX_CONFIRM_TIMEOUT_MS),
+  writeWaitMs: msOption('data-write-wait-ms', DEFAULT_WRITE_WAIT_MS, MAX_WRITE_WAIT_MS),
+  log: wordOption('data-log', ['warn', 'silent']),
+  audit: wordOption('data-audit', ['warning', 'error']),
+};
+
+/** Where options come from: `start()`'s values, or the `data-*` attributes of the runtime's script element. */
+export type OptionInput =
+  | { values: RuntimeOptions }
+  | { script: { readonly dataset: DOMStringMap } | null };
+
+/** One invalid option, left at its default. */
+export interface OptionProblem {
+  option: OptionName;
+  attribute: string;
+  /** The value as given: `start()`'s value, or the attribute's text. */
+  given: unknown;
+  /**
+   * The problem named the way the option was given: `option "timeoutMs": "fast" is not an integer
+   * from 1 to 600000 (ms)` for `start()`, `data-timeout-ms="fast" is not an integer from 1 to
+   * 600000 (ms)` for the script tag.
+   */
+  message: string;
+}
+
+/** What `readOptions` found. */
+export interface OptionReading {
+  /** Every option, defaults applied; an invalid one is at its default. */
+  settings: Omit<RuntimeConfig, 'document' | 'origin'>;
+  /** The valid options that were given, as `start()` takes them (attribute texts converted: `timeoutMs: 5000`). */
+  options: RuntimeOptions;
+  /** One per invalid option, in OPTION_RULES order. */
+  problems: OptionProblem[];
+}
+
+/**
+ * The one options normaliser, shared by `start()` (`normaliseOptions`), the script tag (auto.ts)
+ * and the CLI's audit: reads every option of OPTION_RULES from `start()`'s values or from the
+ * script element's `data-*` attributes, applies defaults (an absent, `undefined` or `null` value
+ * is the default) and checks each against its range or words. Never throws: each invalid option
+ * is left at its default and reported once, named as it was given.
+ * @param origin the page's origin, e.g. `https://shop.example` (`apiBase` must stay on it).
+ * @example readOptions({ script }, 'https://shop.example') // script has data-timeout-ms="fast"
+ * // → { settings: { timeoutMs: 15000, … }, options: {}, problems: [{ option: 'timeoutMs',
+ * //     message: 'data-timeout-ms="fast" is not an integer from 1 to 600000 (ms)', … }] }
+ */
+export function readOptions(input: OptionInput, origin: string): OptionReading {
+  const settings: Record<string, unknown> = {};
+  const options: Record<string, unknown> = {};
+  const problems: OptionProblem[] = [];
+  const dataset = 'script' in input ? input.script?.dataset ?? {} : undefined;
+  const values = 'values' in input ? input.values : {};
+  for (const [option, rule] of Object.entries(OPTION_RULES) as [OptionName, OptionRule<unknown>][]) {
+    const given = dataset ? dataset[option] : values[option];
+    const value = dataset && given !== undefined && rule.fromText ? rule.fromText(given as string) : given;
+    const accepted = value == null ? undefined : rule.accept(value, origin);
+    if (accepted !== undefined) options[option] = value;
+    else if (value != null) {
+      const message = dataset
+        ? `${rule.attribute}=${JSON.stringify(given)} is not ${rule.expected}`
+        : `option "${option}": ${JSON.stringify(given)} is not ${rule.expected}`;
+      problems.push({ option, attribute: rule.attribute, given, message });
+    }
+    settings[option] = accepted ?? rule.accept(rule.default, origin);
+  }
+  return { settings: settings as OptionReading['settings'], options: options as RuntimeOptions, problems };
+}
+
 function originOf(doc: Document): string {
   // The location, never document.baseURI: a <base> element must not move where calls go.
   return new URL(doc.location?.href ?? globalThis.location.href).origin;
 }
 
-/** The millisecond options: default and largest accepted value (the smallest is 1). */
-const MS_OPTIONS = {
-  timeoutMs: [DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS],
-  confirmTimeoutMs: [DEFAULT_CONFIRM_TIMEOUT_MS, MAX_CONFIRM_TIMEOUT_MS],
-  writeWaitMs: [DEFAULT_WRITE_WAIT_MS, MAX_WRITE_WAIT_MS],
-} as const;
-
-/** The options that take one of a few words; the first is the default. */
-const WORD_OPTIONS = {
-  log: ['warn', 'silent'],
-  audit: ['warning', 'error'],
-} as const;
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
-
 /**
- * Applies defaults and checks every option.
- * @throws TypeError naming the option when a value is out of range (misuse of the API).
+ * Applies defaults and checks every option (`readOptions`), for `start()`.
+ * @throws TypeError naming the first invalid option, e.g. `capell-webmcp: option "timeoutMs": 0
+ *   is not an integer from 1 to 600000 (ms)` (misuse of the API).
  */
 export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   const doc = options.document ?? globalThis.document;
   if (!doc) throw new TypeError('capell-webmcp: option "document": no document to read');
   const origin = originOf(doc);
-  const misuse = (option: string, value: unknown, expected: string) =>
-    new TypeError(`capell-webmcp: option "${option}": ${JSON.stringify(value)} is not ${expected}`);
-  const apiBasePath = options.apiBase ?? DEFAULT_API_BASE;
-  // The same rule as endpoint targets (Capell Agent Schema: same-origin paths), minus a query.
-  if (typeof apiBasePath !== 'string' || apiBasePath.includes('?') || validateEndpointTarget(apiBasePath, origin).length > 0) {
-    throw misuse('apiBase', apiBasePath, 'a same-origin path such as "/agent/v1"');
-  }
-  const config = { document: doc, origin, apiBase: new URL(apiBasePath.replace(/\/+$/, ''), origin) } as Writable<RuntimeConfig>;
-  for (const [option, [fallback, max]] of Object.entries(MS_OPTIONS) as [keyof typeof MS_OPTIONS, readonly [number, number]][]) {
-    const value = options[option] ?? fallback;
-    if (!Number.isInteger(value) || value < 1 || value > max) throw misuse(option, value, `an integer from 1 to ${max} (ms)`);
-    config[option] = value;
-  }
-  for (const [option, words] of Object.entries(WORD_OPTIONS) as [keyof typeof WORD_OPTIONS, readonly string[]][]) {
-    const value = options[option] ?? words[0];
-    if (!words.includes(value as string)) throw misuse(option, value, words.map((word) => `"${word}"`).join(' or '));
-    (config as Record<string, unknown>)[option] = value;
-  }
-  return config;
+  const { settings, problems } = readOptions({ values: options }, origin);
+  if (problems[0]) throw new TypeError(`capell-webmcp: ${problems[0].message}`);
+  return { document: doc, origin, ...settings };
 }
 
 /**
- * Reads `data-*` configuration from the runtime's own `<script>` element:
+ * Reads the options the runtime's own `<script>` element sets in `data-*` attributes:
  * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
- * `data-write-wait-ms` (each the dataset name of the option it sets).
- * @returns the options; values are checked later by `normaliseOptions`.
+ * `data-write-wait-ms` (OPTION_RULES; each the dataset name of the option it sets).
+ * @param origin the page's origin; `apiBase` must stay on it. @default the current location's
+ * @returns the valid options, as `start()` takes them; invalid ones are left out (`readOptions`
+ *   also names them).
  */
-export function readScriptOptions(script: HTMLScriptElement | null): RuntimeOptions {
-  const options: Record<string, unknown> = {};
-  const dataset = script?.dataset ?? {};
-  for (const option of ['apiBase', ...Object.keys(WORD_OPTIONS)]) if (dataset[option] !== undefined) options[option] = dataset[option];
-  for (const option of Object.keys(MS_OPTIONS)) if (dataset[option] !== undefined) options[option] = Number(dataset[option]);
-  return options as RuntimeOptions;
+export function readScriptOptions(script: { readonly dataset: DOMStringMap } | null, origin: string = globalThis.location?.origin ?? ''): RuntimeOptions {
+  return readOptions({ script }, origin).options;
 }

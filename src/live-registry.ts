@@ -9,6 +9,7 @@
  */
 import { auditSurfaces, coverageOf } from './audit.js';
 import type { RuntimeConfig } from './config.js';
+import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
@@ -55,9 +56,9 @@ function nameOf(declaration: unknown): string {
   return typeof name === 'string' ? name : '';
 }
 
-function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): ReturnType<Normalise> {
+async function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): Promise<CheckResult> {
   try {
-    return normalise(declaration, { source: label, origin, messages: unit.messages });
+    return await normalise(declaration, { source: label, origin, messages: unit.messages });
   } catch (error) {
     // The rules never throw by design; if one does, only this declaration is lost.
     return { ok: false, name: nameOf(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
@@ -166,7 +167,7 @@ export class LiveRegistry {
         if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
         const result = typeof normalise === 'string'
           ? { ok: false as const, name: nameOf(declaration), reasons: [normalise] }
-          : normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
+          : await normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
         state.results.push(result.ok ? { spec: result.spec } : { rejection: { name: result.name, source: label, reasons: result.reasons } });
       }
       // Rules that did not load leave the unit unchecked: the next update checks it again.

@@ -5,6 +5,10 @@
 import type { Reason } from './reason.js';
 import type { Binding, BindingType, Effect } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { validateEndpointTarget } from './endpoint-target.js';
+
+// Kept importable from here: the endpoint target rule is one of the binding rules.
+export { validateEndpointTarget };
 
 /** The binding types the Capell Agent Schema defines. */
 export const BINDING_TYPES: readonly BindingType[] = ['inline', 'endpoint', 'search', 'property-query', 'form'];
@@ -14,36 +18,6 @@ export const IDENTIFIER_TARGET_PATTERN = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/;
 
 // Control characters (C0, DEL, C1) never belong in a target.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-
-/**
- * Checks an endpoint target: an origin-relative path (`/` not followed by `/` or `\`), no
- * whitespace, no fragment, and after URL parsing against `origin` still on `origin`.
- * Capell Agent Schema: "Endpoint targets are same-origin paths"; the normaliser rejects foreign
- * URLs and fragments.
- * @param origin the page's origin, e.g. `https://shop.example` (never `document.baseURI`: a
- *   `<base>` element must not move targets).
- * @returns reasons; empty when the target is a same-origin path.
- */
-export function validateEndpointTarget(target: string, origin: string): Reason[] {
-  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
-    return [['binding.target', 'notOriginRelative', target]];
-  }
-  if (/\s/u.test(target)) return [['binding.target', 'whitespace', target]];
-  if (target.includes('#')) return [['binding.target', 'fragment', target]];
-  if (target.includes('\\')) return [['binding.target', 'backslash', target]];
-  // `.` and `..` segments (also %2e-encoded) are resolved away by URL parsing: what is shown and
-  // checked would not be what is requested.
-  if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(target.split('?')[0]!)) return [['binding.target', 'dotSegments', target]];
-  let url: URL;
-  try {
-    url = new URL(target, origin);
-  } catch {
-    return [['binding.target', 'badPath', target]];
-  }
-  if (url.origin !== origin) return [['binding.target', 'otherOrigin', target, url.origin]];
-  if (url.pathname.startsWith('//')) return [['binding.target', 'notOriginRelative', target]];
-  return [];
-}
 
 /**
  * Normalises a declaration's `binding` for its `effect`.

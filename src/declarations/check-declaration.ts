@@ -3,11 +3,15 @@
  * it was rejected out, as coded Reasons (rendered by reason-text.ts only when needed). Pure (no
  * DOM, no network) so the browser and the CLI reach the same verdict; `normalise.ts` is the
  * rendering front the CLI and the library use.
+ *
+ * The `$ref` graph checks (ref-checks.ts) are passed in, not imported: the runtime's start-up
+ * code holds none of them and loads them only for a declaration whose schemas have a `$ref`
+ * (`checkCapellDeclarationAsync`); the CLI, the library and the tests pass `REF_CHECKS`.
  */
 import { normaliseBinding } from './binding-policy.js';
 import { resolveDescription, type Messages } from './i18n.js';
 import { validateCapellName } from './names.js';
-import { checkOutputSchema, normaliseInputSchema } from './schema-policy.js';
+import { checkOutputSchema, normaliseInputSchema, type RefChecks } from './schema-policy.js';
 import type { Reason } from './reason.js';
 import type { Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
@@ -50,12 +54,16 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  * `inputSchema` / `outputSchema` under the schema policy. Collects every reason (coded), never throws.
  * Search and property-query tools get optional `cursor` and `limit` inputs they lack, unless their
  * root is a `$ref` or a combinator (DESIGN section 4: every paginated tool accepts them).
+ * @param refChecks the `$ref` graph checks (`REF_CHECKS` of ref-checks.ts, or `await
+ *   loadRefChecks()`); needed only when `needsRefChecks(raw)`.
+ * @throws TypeError when a schema has a local `$ref` and `refChecks` is missing (a caller's
+ *   mistake; every rule's own verdict is a reason, never a throw).
  * @example
  * checkCapellDeclaration({ name: 'page.lookup', description: 'This page', effect: 'read',
  *   binding: { type: 'inline', target: 'page' } }, { source: 'capell-island[0]', origin, messages: {} })
  * // → { ok: true, spec: { name: 'page.lookup', inputSchema: { type: 'object', additionalProperties: false }, … } }
  */
-export function checkCapellDeclaration(raw: unknown, context: NormaliseContext): CheckResult {
+export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, refChecks?: RefChecks): CheckResult {
   if (!isPlainObject(raw)) return { ok: false, name: '', reasons: [['declaration', 'declarationObject']] };
   const name = typeof raw.name === 'string' ? raw.name : '';
   const reasons: Reason[] = [];
@@ -71,9 +79,9 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext):
   if (raw.ownerPackage !== undefined && typeof raw.ownerPackage !== 'string') reasons.push(['ownerPackage', 'string']);
   const binding = normaliseBinding(raw.binding, effect, context.origin);
   if (binding.reasons) reasons.push(...binding.reasons);
-  const input = normaliseInputSchema(raw.inputSchema);
+  const input = normaliseInputSchema(raw.inputSchema, refChecks);
   reasons.push(...input.reasons);
-  reasons.push(...checkOutputSchema(raw.outputSchema));
+  reasons.push(...checkOutputSchema(raw.outputSchema, refChecks));
   if (reasons.length > 0 || !effect || !binding.binding || description.description === undefined) {
     return { ok: false, name, reasons };
   }
@@ -97,4 +105,48 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext):
   };
   if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
   return { ok: true, spec };
+}
+
+/**
+ * Whether checking a declaration needs the `$ref` graph checks: true when its `inputSchema` or
+ * `outputSchema` holds a `"$ref"` key anywhere (a cheap over-estimate: a property named `$ref`
+ * also counts; a schema that cannot be serialised is rejected before any `$ref` is looked at).
+ */
+export function needsRefChecks(raw: unknown): boolean {
+  if (!isPlainObject(raw)) return false;
+  return [raw.inputSchema, raw.outputSchema].some((schema) => {
+    try {
+      return JSON.stringify(schema)?.includes('"$ref"') ?? false;
+    } catch {
+      return false;
+    }
+  });
+}
+
+let refChecksLoading: Promise<RefChecks> | undefined;
+
+/**
+ * Loads the `$ref` graph checks (a chunk of their own in the script-tag build), once per page.
+ * @returns the checks to pass to `checkCapellDeclaration`.
+ * @throws (rejects) when the chunk cannot be loaded; a later call tries again.
+ */
+export function loadRefChecks(): Promise<RefChecks> {
+  refChecksLoading ??= import('./ref-checks.js').then(
+    (module) => module.REF_CHECKS,
+    (error: unknown) => {
+      refChecksLoading = undefined;
+      throw error;
+    },
+  );
+  return refChecksLoading;
+}
+
+/**
+ * The runtime's entry: `checkCapellDeclaration` with the `$ref` graph checks loaded first when
+ * the declaration needs them (`needsRefChecks`), so a page without `$ref` never loads them.
+ * @returns the same verdict as `checkCapellDeclaration(raw, context, REF_CHECKS)`.
+ * @throws (rejects) only when the `$ref` checks chunk cannot be loaded.
+ */
+export async function checkCapellDeclarationAsync(raw: unknown, context: NormaliseContext): Promise<CheckResult> {
+  return checkCapellDeclaration(raw, context, needsRefChecks(raw) ? await loadRefChecks() : undefined);
 }

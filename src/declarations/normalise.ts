@@ -1,12 +1,16 @@
 /**
  * The Capell declaration normaliser with readable reasons: what the CLI, the library and the
- * tests call. The runtime uses `checkCapellDeclaration` directly and renders reasons lazily.
+ * tests call, with every rule loaded up front (the `$ref` graph checks included). The runtime
+ * uses `checkCapellDeclarationAsync` (check-declaration.ts), which loads the `$ref` checks and
+ * the texts only when needed.
  */
 import { checkCapellDeclaration, type NormaliseContext } from './check-declaration.js';
+import { REF_CHECKS } from './ref-checks.js';
 import { renderReason } from './reason-text.js';
 import type { ToolSpec } from './tool-spec.js';
 
 export { ALLOWED_DECLARATION_KEYS, checkCapellDeclaration, type CheckResult, type NormaliseContext } from './check-declaration.js';
+export { REF_CHECKS } from './ref-checks.js';
 
 /** The outcome of normalising one declaration; never thrown. Reasons read `<field>: <rule>`. */
 export type NormaliseResult =
@@ -22,6 +26,6 @@ export type NormaliseResult =
  * // → { ok: false, name: 'Catalogue Lookup', reasons: ['name: "Catalogue Lookup" is not a lowercase dotted name matching …'] }
  */
 export function normaliseCapellDeclaration(raw: unknown, context: NormaliseContext): NormaliseResult {
-  const result = checkCapellDeclaration(raw, context);
+  const result = checkCapellDeclaration(raw, context, REF_CHECKS);
   return result.ok ? result : { ok: false, name: result.name, reasons: result.reasons.map(renderReason) };
 }

@@ -1,14 +1,16 @@
 /**
  * The texts of declaration rejection reasons. Kept out of the start-up chunk: a page whose
  * declarations are all valid never loads it; the runtime imports it only to explain a rejection
- * (and the CLI always). Each entry renders the part after `<field>: `.
+ * (and the CLI always). Each entry renders the part after `<field>: `; the codes, their arguments
+ * and the rules they cite are the catalogue's (rules.ts).
  */
 import { BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
 import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
 import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
 import type { Rejection } from '../report.js';
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE, type KeywordKind } from './schema-policy.js';
+import type { KeywordKind, ReasonArgs, ReasonCode } from './rules.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE } from './schema-policy.js';
 import { MAX_VALIDATION_WORK } from '../validation/work-units.js';
 import { MAX_PATTERN_STATES } from '../validation/linear-regex.js';
 
@@ -21,8 +23,11 @@ const EXPECTED: Partial<Record<KeywordKind, string>> = {
   schemaMap: 'an object of schemas', schemas: 'a non-empty array of schemas',
 };
 
-/** Reason code → text of the rule it breaks. */
-export const REASON_TEXT = {
+/**
+ * Reason code → text of the rule it breaks, with the reason's arguments. Typed by the rule
+ * catalogue (rules.ts): every code has a text, and a text takes exactly its code's arguments.
+ */
+export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<Code>) => string } = {
   // Declaration (Core's normaliser).
   declarationObject: () => 'must be a JSON object',
   declarationKey: (allowed: string) => `not an allowed declaration key (${allowed})`,
@@ -84,9 +89,9 @@ export const REASON_TEXT = {
   manifestObject: () => 'must be a JSON object',
   manifestVersion: (value: unknown, supported: number) => `${JSON.stringify(value) ?? 'missing'} is not a supported version (this runtime reads ${supported})`,
   manifestTools: () => 'must be an array of declarations',
-} satisfies Record<string, (...args: never[]) => string>;
+};
 
-/** The catalogue's type, for `Reason`. */
+/** The texts' type: one renderer per reason code. */
 export type ReasonTexts = typeof REASON_TEXT;
 
 /**

@@ -3,12 +3,12 @@
  * and the rule's arguments. Start-up code records reasons in this form so that the texts
  * (reason-text.ts) load only when something is rejected.
  */
-import type { ReasonTexts } from './reason-text.js';
+import type { ReasonArgs, ReasonCode } from './rules.js';
 
-/** `[field, code, ...args]`, type-checked against the text catalogue. */
+/** `[field, code, ...args]`, type-checked against the rule catalogue (rules.ts). */
 export type Reason = {
-  [Code in keyof ReasonTexts]: readonly [field: string, code: Code, ...args: Parameters<ReasonTexts[Code]>];
-}[keyof ReasonTexts];
+  [Code in ReasonCode]: readonly [field: string, code: Code, ...args: ReasonArgs<Code>];
+}[ReasonCode];
 
 /**
  * A Rejection (report.ts) whose reasons may still be coded: text from the platform (a host error)

@@ -3,17 +3,42 @@
  * keyword allow-list; everything it accepts the runtime's validator checks at call time, and
  * everything else is rejected here, before registration, so no tool registers and then fails on
  * every call.
+ *
+ * The checks of the `$ref` graph (resolution, loops, fan-out) are a module of their own
+ * (ref-checks.ts), passed in as `RefChecks`: most schemas have no `$ref`, and the runtime loads
+ * that module only for one that has (check-declaration.ts, `loadRefChecks`).
  */
 import { isPlainObject } from '../is-plain-object.js';
 import { compileLinear, LinearRegex } from '../validation/linear-regex.js';
 import { FAILING_UNITS, MAX_VALIDATION_WORK, PAIR_UNITS } from '../validation/work-units.js';
 import type { Reason } from './reason.js';
+import type { KeywordKind } from './rules.js';
 import type { JSONSchema } from './tool-spec.js';
 
-/** What a keyword's value must be; sub-schema kinds are walked, the others checked. */
-export type KeywordKind =
-  | 'schema' | 'schemas' | 'schemaMap' | 'items'
-  | 'count' | 'number' | 'string' | 'format' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
+export type { KeywordKind } from './rules.js';
+
+/**
+ * The `$ref` graph checks, implemented by ref-checks.ts (`REF_CHECKS`) and injected so that the
+ * policy itself never loads them. Needed only for a schema with a local `$ref`.
+ */
+export interface RefChecks {
+  /**
+   * Checks the local `$ref`s a policy walk found: each resolves to a schema; and, when `clean`
+   * (no reason so far), that no `$ref` loops back without consuming part of the value and that
+   * one value costs at most MAX_SCHEMA_EVALUATIONS subschema evaluations.
+   * @param refs `[JSON Pointer of the keyword, its value]`, e.g. `['inputSchema/properties/a/$ref', '#/$defs/a']`.
+   * @param schemas every schema node the walk saw (a `$ref` must land on one of them).
+   * @returns reasons (codes unresolvedRef, refNotSchema, refLoop, tooManyEvaluations); empty when fine.
+   */
+  checkRefs(root: unknown, field: string, refs: readonly (readonly [at: string, ref: string])[], schemas: ReadonlySet<object>, clean: boolean): Reason[];
+  /** Resolves a local `$ref` (`#/$defs/Q`) in `root`; `undefined` when absent or malformed. */
+  resolve(root: unknown, ref: string): unknown;
+}
+
+/** Thrown when a schema with a local `$ref` is checked without RefChecks: a caller's mistake. */
+function missingRefChecks(): TypeError {
+  return new TypeError('capell-webmcp: a schema with a $ref needs the $ref checks (REF_CHECKS of ref-checks.ts, or loadRefChecks())');
+}
 
 /** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use, by kind. */
 const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
@@ -52,38 +77,24 @@ export const MAX_SCHEMA_SIZE = 64 * 1024;
  */
 export const MAX_SCHEMA_EVALUATIONS = 10_000;
 
-const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
+/** The check of a schema without `$ref`: nothing to resolve. */
+const NO_REFS = (): undefined => undefined;
 
-/** Resolves a local JSON Pointer fragment (`#/$defs/Q`, `%`-escapes decoded) in `root`; `undefined` when absent or malformed. */
-export function resolveLocalRef(root: unknown, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    let token: string;
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined; // a malformed %-escape is a reason, never a throw
-    }
-    if (!isPlainObject(node) && !Array.isArray(node)) return undefined;
-    if (!Object.hasOwn(node, token)) return undefined;
-    node = (node as Record<string, unknown>)[token];
-  }
-  return node;
-}
+const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
 /**
  * Checks a schema against the policy: allowed keywords only (recursively, in schema positions),
  * keyword values of the right JSON type, `pattern`s the linear-time matcher compiles (valid with
  * flag `u`, no lookaround or backreference, at most MAX_PATTERN_STATES states),
  * only local `$ref`s that resolve, a known `$schema` dialect, depth ≤ MAX_SCHEMA_DEPTH and size
- * ≤ MAX_SCHEMA_SIZE.
+ * ≤ MAX_SCHEMA_SIZE, and no more than MAX_VALIDATION_WORK units of work for one value.
  * @param schema the parsed schema (object or boolean).
  * @param field label for reasons, e.g. `inputSchema`.
+ * @param refChecks the `$ref` graph checks; required when the schema has a local `$ref`.
  * @returns reasons, each naming the JSON Pointer of the offending keyword; empty when allowed.
+ * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing (see RefChecks).
  */
-export function checkSchemaPolicy(schema: unknown, field: string): Reason[] {
+export function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks): Reason[] {
   let size: number;
   try {
     size = JSON.stringify(schema)?.length ?? 0;
@@ -94,55 +105,16 @@ export function checkSchemaPolicy(schema: unknown, field: string): Reason[] {
   const state: WalkState = { root: schema, reasons: [], schemas: new Set(), refs: [] };
   walk(schema, `${field}`, 0, state);
   const { reasons } = state;
-  for (const [at, ref] of state.refs) {
-    const target = resolveLocalRef(schema, ref);
-    if (target === undefined) reasons.push([at, 'unresolvedRef', ref]);
-    else if (typeof target !== 'boolean' && !state.schemas.has(target as object)) reasons.push([at, 'refNotSchema', ref]);
+  // Without a $ref a schema is a finite tree of at most MAX_SCHEMA_SIZE characters: nothing to
+  // resolve, and it can neither loop nor fan out.
+  let resolve: RefChecks['resolve'] = NO_REFS;
+  if (state.refs.length > 0) {
+    if (!refChecks) throw missingRefChecks();
+    reasons.push(...refChecks.checkRefs(schema, field, state.refs, state.schemas, reasons.length === 0));
+    resolve = refChecks.resolve;
   }
-  // Without a $ref a schema is a finite tree of at most MAX_SCHEMA_SIZE characters: it can
-  // neither loop nor fan out, so the two whole-schema passes below are skipped.
-  if (reasons.length === 0 && state.refs.length > 0) {
-    const loop = findEndlessRef(schema);
-    if (loop) reasons.push([field, 'refLoop', loop]);
-    else if (countEvaluations(schema) > MAX_SCHEMA_EVALUATIONS) reasons.push([field, 'tooManyEvaluations']);
-  }
-  if (reasons.length === 0 && valueWork(schema) > MAX_VALIDATION_WORK) reasons.push([field, 'schemaWork']);
+  if (reasons.length === 0 && valueWork(schema, resolve) > MAX_VALIDATION_WORK) reasons.push([field, 'schemaWork']);
   return reasons;
-}
-
-/** Subschemas of a schema node: those applied to the same value and those applied to its parts. */
-function subschemas(node: Record<string, unknown>): unknown[] {
-  const list: unknown[] = [node.not, node.additionalProperties, ...(Array.isArray(node.items) ? node.items : [node.items])];
-  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[keyword])) list.push(...node[keyword]);
-  if (isPlainObject(node.properties)) list.push(...Object.values(node.properties));
-  return list;
-}
-
-/**
- * Counts the subschema evaluations of one pass over a value, expanding every `$ref` (a schema
- * referenced twice is counted twice). Recursion through a `$ref` back into a schema being counted
- * counts once: each such step consumes part of the value. Stops counting past the limit.
- */
-function countEvaluations(root: unknown): number {
-  const counted = new Map<object, number>();
-  const counting = new Set<object>();
-  const count = (node: unknown): number => {
-    if (!isPlainObject(node)) return 0;
-    const known = counted.get(node);
-    if (known !== undefined) return known;
-    if (counting.has(node)) return 1;
-    counting.add(node);
-    let total = 1;
-    if (typeof node.$ref === 'string') total += count(resolveLocalRef(root, node.$ref));
-    for (const sub of subschemas(node)) {
-      total += count(sub);
-      if (total > MAX_SCHEMA_EVALUATIONS) break;
-    }
-    counting.delete(node);
-    counted.set(node, total);
-    return total;
-  };
-  return count(root);
 }
 
 /**
@@ -150,9 +122,10 @@ function countEvaluations(root: unknown): number {
  * names and one item per array, each application failing where it may (inside `anyOf`, `oneOf`,
  * `not`) and every `enum` compared in full, `$ref` expanded. Over MAX_VALIDATION_WORK no value of
  * the declared shape could ever be checked: the tool would fail every call, so it is refused.
- * Recursion through a `$ref` counts once, as in countEvaluations. Stops counting past the bound.
+ * Recursion through a `$ref` counts once (each such step consumes part of the value). Stops
+ * counting past the bound. `resolve` finds a `$ref`'s target (RefChecks).
  */
-function valueWork(root: unknown): number {
+function valueWork(root: unknown, resolve: RefChecks['resolve']): number {
   const counted = [new Map<object, number>(), new Map<object, number>()];
   const counting = new Set<object>();
   const count = (node: unknown, speculative: boolean): number => {
@@ -164,7 +137,7 @@ function valueWork(root: unknown): number {
     if (counting.has(node)) return price;
     counting.add(node);
     let total = price + (Array.isArray(node.enum) ? node.enum.length : 0);
-    if (typeof node.$ref === 'string') total += count(resolveLocalRef(root, node.$ref), speculative);
+    if (typeof node.$ref === 'string') total += count(resolve(root, node.$ref), speculative);
     const parts: unknown[] = [node.additionalProperties, ...(Array.isArray(node.items) ? node.items : [node.items])];
     if (isPlainObject(node.properties)) parts.push(...Object.values(node.properties));
     for (const part of parts) if (part !== undefined) total += count(part, speculative);
@@ -182,41 +155,6 @@ function valueWork(root: unknown): number {
     return total;
   };
   return count(root, false);
-}
-
-/**
- * Finds a `$ref` that leads back to a schema already being applied to the same value (through
- * `$ref`, `allOf`, `anyOf`, `oneOf`, `not` only), which no validator can finish. Recursion that
- * goes through `properties`, `items` or `additionalProperties` is fine: each step consumes part of
- * the value. Call only on a schema that passed `walk` (every local `$ref` resolves).
- * @returns the `$ref` that closes the loop, or `undefined`.
- */
-function findEndlessRef(root: unknown): string | undefined {
-  const finished = new Set<object>(); // explored: no endless chain starts here
-  const exploring = new Set<object>(); // on the current path: met again through a part, it is fine
-  const visit = (node: unknown, chain: Set<object>, ref?: string): string | undefined => {
-    if (!isPlainObject(node) || finished.has(node)) return undefined;
-    if (chain.has(node)) return ref ?? '#';
-    if (exploring.has(node)) return undefined;
-    chain.add(node);
-    exploring.add(node);
-    let loop: string | undefined;
-    if (typeof node.$ref === 'string') loop = visit(resolveLocalRef(root, node.$ref), chain, node.$ref);
-    for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
-      const members = node[keyword];
-      if (Array.isArray(members)) for (const member of members) loop ??= visit(member, chain, ref);
-    }
-    loop ??= visit(node.not, chain, ref);
-    chain.delete(node);
-    // Sub-schemas applied to parts of the value start chains of their own.
-    const parts: unknown[] = [node.additionalProperties, ...(Array.isArray(node.items) ? node.items : [node.items])];
-    if (isPlainObject(node.properties)) parts.push(...Object.values(node.properties));
-    for (const part of parts) loop ??= visit(part, new Set());
-    exploring.delete(node);
-    if (!loop) finished.add(node);
-    return loop;
-  };
-  return visit(root, new Set());
 }
 
 /** What one policy walk collects: reasons, every schema node seen, and `$ref`s to check after. */
@@ -321,17 +259,21 @@ const COMPOSITION_KEYWORDS = ['properties', 'additionalProperties', '$ref', 'any
  * Normalises a tool's `inputSchema` to what WebMCP and MCP expect: a root `type: "object"`.
  * A missing schema, or one that constrains no arguments at all (e.g. only `$schema`), means "no
  * arguments" and becomes `additionalProperties: false`, so any non-empty input is rejected.
+ * @param refChecks the `$ref` graph checks; required when the schema has a local `$ref`.
  * @returns the normalised copy, or reasons (policy violations, or a root that is not an object).
+ * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing.
  */
-export function normaliseInputSchema(schema: unknown): { schema: JSONSchema; reasons: Reason[] } {
+export function normaliseInputSchema(schema: unknown, refChecks?: RefChecks): { schema: JSONSchema; reasons: Reason[] } {
   if (schema === undefined) return { schema: { type: 'object', additionalProperties: false }, reasons: [] };
   if (!isPlainObject(schema)) return { schema: {}, reasons: [['inputSchema', 'schemaObject']] };
-  const reasons = checkSchemaPolicy(schema, 'inputSchema');
+  const reasons = checkSchemaPolicy(schema, 'inputSchema', refChecks);
   if (schema.type !== undefined && schema.type !== 'object') {
     reasons.push(['inputSchema/type', 'rootObject']);
   } else if (reasons.length === 0 && typeof schema.$ref === 'string') {
-    // A root that refers to a non-object schema would refuse every input.
-    const target = resolveLocalRef(schema, schema.$ref);
+    // A root that refers to a non-object schema would refuse every input. A $ref that passed the
+    // policy is local, so checkSchemaPolicy had refChecks.
+    if (!refChecks) throw missingRefChecks();
+    const target = refChecks.resolve(schema, schema.$ref);
     const types = isPlainObject(target) ? target.type : undefined;
     if (types !== undefined && !(Array.isArray(types) ? types : [types]).includes('object')) reasons.push(['inputSchema/$ref', 'rootObject']);
   }
@@ -343,10 +285,12 @@ export function normaliseInputSchema(schema: unknown): { schema: JSONSchema; rea
 
 /**
  * Checks an `outputSchema` against the policy (any root type is allowed).
+ * @param refChecks the `$ref` graph checks; required when the schema has a local `$ref`.
  * @returns reasons; empty when allowed or absent.
+ * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing.
  */
-export function checkOutputSchema(schema: unknown): Reason[] {
+export function checkOutputSchema(schema: unknown, refChecks?: RefChecks): Reason[] {
   if (schema === undefined) return [];
   if (!isPlainObject(schema) && typeof schema !== 'boolean') return [['outputSchema', 'schemaObject']];
-  return checkSchemaPolicy(schema, 'outputSchema');
+  return checkSchemaPolicy(schema, 'outputSchema', refChecks);
 }

@@ -39,11 +39,12 @@ export function readIsland(island: Element): SourceUnit {
 
 /**
  * The Capell tools islands as a source: every island in document order is one unit, owned by its
- * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclaration`).
+ * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclarationAsync`:
+ * the `$ref` graph checks load only for a declaration with a `$ref`).
  */
 export const capellIslands: ToolSource = {
   kind: 'capell-island',
   selector: TOOLS_ISLAND_SELECTOR,
   read: (root) => [...root.querySelectorAll(TOOLS_ISLAND_SELECTOR)].map(readIsland),
-  normaliser: async () => (await import('../declarations/check-declaration.js')).checkCapellDeclaration,
+  normaliser: async () => (await import('../declarations/check-declaration.js')).checkCapellDeclarationAsync,
 };

@@ -24,8 +24,12 @@ export interface SourceUnit {
   problem?: Reason;
 }
 
-/** A contract's rules for one declaration: a ToolSpec or coded reasons. Never throws. */
-export type Normalise = (declaration: unknown, context: NormaliseContext) => CheckResult;
+/**
+ * A contract's rules for one declaration: a ToolSpec or coded reasons. Never throws. May answer
+ * asynchronously when a declaration needs rules loaded on demand (Capell: the `$ref` graph checks,
+ * only for a schema with a `$ref`); it then rejects only when those cannot load.
+ */
+export type Normalise = (declaration: unknown, context: NormaliseContext) => CheckResult | Promise<CheckResult>;
 
 /**
  * A source of declarations.

@@ -10,7 +10,7 @@
  * the count is that work, not a product of sizes; it is iterative (no recursion, nothing to
  * overflow) and stops as soon as the count passes the limit.
  */
-import { resolveLocalRef } from '../declarations/schema-policy.js';
+import { resolveLocalRef } from '../declarations/local-ref.js';
 import { isPlainObject } from '../is-plain-object.js';
 import { ERROR_UNITS, FAILING_DEPTH_UNITS, FAILING_UNITS, MAX_VALIDATION_DEPTH, PAIR_UNITS } from './work-units.js';
 

@@ -40,6 +40,28 @@ test('one bad data-* value drops only itself: the other options, data-log="silen
   expect(console).toEqual([]);
 });
 
+test('a bad data-* value warns once, naming the attribute and the value as written, and the other options still apply', async ({ page, demo }) => {
+  const console: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'warning') console.push(message.text()); });
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-api-base="/de/agent/v1" data-timeout-ms="fast"></script>'),
+  }));
+  await page.goto(`${demo.url}/fixture`);
+  const report = await readyReport(page);
+  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  demo.requests.length = 0;
+  await page.evaluate(async () => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+    await context.executeTool(tool, { q: 'Rucksack' });
+  });
+  expect(demo.requests.map((request) => request.path)).toEqual(['/de/agent/v1/search']);
+  expect(console.filter((text) => !text.includes(' audit '))).toEqual([
+    '[capell-webmcp] data-timeout-ms="fast" is not an integer from 1 to 600000 (ms); using its default',
+  ]);
+});
+
 test('stop() before the document is parsed starts nothing, and ready still resolves', async ({ page, demo }) => {
   await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
     contentType: 'text/html',

@@ -1,10 +1,12 @@
 /**
  * The rows of the Capell declaration normaliser table: one row per rule, accepted and rejected.
- * Rules cite the Capell Agent Schema ("Tool declarations") and Core's normaliser facts
- * (shared/research-notes.md, "Capell"). Shared by the unit table (test/unit/normalise.test.ts)
- * and the CLI/runtime parity test (test/e2e/cli-runtime-parity.on.spec.ts), so both judge the
- * same declarations.
+ * Each row cites its source rule from the rule catalogue (src/declarations/rules.ts): the Capell
+ * Agent Schema ("Tool declarations"), Core's normaliser facts (shared/research-notes.md,
+ * "Capell"), WebMCP, MCP Tool, JSON Schema and the runtime validator's bounds. Shared by the unit
+ * table (test/unit/normalise.test.ts, test/unit/rules.test.ts) and the CLI/runtime parity test
+ * (test/e2e/cli-runtime-parity.on.spec.ts), so both judge the same declarations.
  */
+import { SOURCES, type RuleSource } from '../../src/declarations/rules.ts';
 
 /** The page origin the rows are judged on (endpoint targets must stay on it). */
 export const ORIGIN = 'https://shop.example';
@@ -20,10 +22,14 @@ export const BASE_DECLARATION = {
 };
 
 /**
- * One rule: `change` is applied to BASE_DECLARATION (a key set to `undefined` is removed);
+ * One rule: `source` is the source rule it checks (a citation of the rule catalogue,
+ * src/declarations/rules.ts; a rejecting row's matching reason cites it, test/unit/rules.test.ts);
+ * `change` is applied to BASE_DECLARATION (a key set to `undefined` is removed);
  * `messages` are the translations; `rejects` matches one of the reasons when the rule rejects.
  */
-export type DeclarationRow = { rule: string; change: Record<string, unknown>; messages?: Record<string, string>; rejects?: RegExp };
+export type DeclarationRow = {
+  rule: string; source: RuleSource; change: Record<string, unknown>; messages?: Record<string, string>; rejects?: RegExp;
+};
 
 function withBinding(type: string, target: string, effect = 'read'): Record<string, unknown> {
   return { binding: { type, target }, effect };
@@ -32,95 +38,95 @@ function withBinding(type: string, target: string, effect = 'read'): Record<stri
 /** The rows, one per rule. */
 export const DECLARATION_ROWS: DeclarationRow[] = [
   // Allowed keys (Core normaliser).
-  { rule: 'a declaration with every allowed key is accepted', change: { ownerPackage: 'vendor/catalogue' } },
-  { rule: 'an unknown key is rejected', change: { handler: 'App\\Tool@run' }, rejects: /^handler: not an allowed declaration key/ },
-  { rule: 'an annotations key is not a Capell declaration key', change: { annotations: { readOnlyHint: true } }, rejects: /^annotations: not an allowed/ },
+  { rule: 'a declaration with every allowed key is accepted', source: SOURCES.declarationKeys, change: { ownerPackage: 'vendor/catalogue' } },
+  { rule: 'an unknown key is rejected', source: SOURCES.declarationKeys, change: { handler: 'App\\Tool@run' }, rejects: /^handler: not an allowed declaration key/ },
+  { rule: 'an annotations key is not a Capell declaration key', source: SOURCES.declarationKeys, change: { annotations: { readOnlyHint: true } }, rejects: /^annotations: not an allowed/ },
   // Name: Core's pattern and WebMCP's.
-  { rule: 'a lowercase dotted name is accepted', change: { name: 'form.submit.contact2', ...withBinding('form', 'contact', 'write') } },
-  { rule: 'a name with a space is rejected', change: { name: 'Catalogue Lookup' }, rejects: /^name: "Catalogue Lookup" is not a lowercase dotted name/ },
-  { rule: 'a name without a dot is rejected', change: { name: 'lookup' }, rejects: /^name: "lookup" is not a lowercase dotted name/ },
-  { rule: 'a name with a zero-width space is rejected', change: { name: 'tool\u200bname' }, rejects: /^name: / },
-  { rule: 'a name with a colon is rejected', change: { name: 'form:submit' }, rejects: /^name: / },
-  { rule: 'a name of 129 characters is rejected', change: { name: `a.${'b'.repeat(127)}` }, rejects: /^name: 129 characters, at most 128/ },
-  { rule: 'a name of 128 characters is accepted', change: { name: `a.${'b'.repeat(126)}` } },
-  { rule: 'a missing name is rejected', change: { name: undefined }, rejects: /^name: required/ },
+  { rule: 'a lowercase dotted name is accepted', source: SOURCES.name, change: { name: 'form.submit.contact2', ...withBinding('form', 'contact', 'write') } },
+  { rule: 'a name with a space is rejected', source: SOURCES.name, change: { name: 'Catalogue Lookup' }, rejects: /^name: "Catalogue Lookup" is not a lowercase dotted name/ },
+  { rule: 'a name without a dot is rejected', source: SOURCES.name, change: { name: 'lookup' }, rejects: /^name: "lookup" is not a lowercase dotted name/ },
+  { rule: 'a name with a zero-width space is rejected', source: SOURCES.name, change: { name: 'tool\u200bname' }, rejects: /^name: / },
+  { rule: 'a name with a colon is rejected', source: SOURCES.name, change: { name: 'form:submit' }, rejects: /^name: / },
+  { rule: 'a name of 129 characters is rejected', source: SOURCES.webmcpName, change: { name: `a.${'b'.repeat(127)}` }, rejects: /^name: 129 characters, at most 128/ },
+  { rule: 'a name of 128 characters is accepted', source: SOURCES.webmcpName, change: { name: `a.${'b'.repeat(126)}` } },
+  { rule: 'a missing name is rejected', source: SOURCES.name, change: { name: undefined }, rejects: /^name: required/ },
   // Description.
-  { rule: 'a description of 500 code points is accepted', change: { description: '😀'.repeat(500) } },
-  { rule: 'a description of 501 code points is rejected', change: { description: 'x'.repeat(501) }, rejects: /^description: 501 code points, at most 500/ },
-  { rule: 'an empty description is rejected', change: { description: '' }, rejects: /^description: empty/ },
-  { rule: 'a missing description is rejected', change: { description: undefined }, rejects: /^description: required/ },
-  { rule: 'a right-to-left description passes through unchanged', change: { description: '\u202Eابحث في الكتالوج' } },
-  { rule: 'a descriptionKey with a translation is accepted', change: { description: undefined, descriptionKey: 'vendor-catalogue::agent.lookup' }, messages: { 'vendor-catalogue::agent.lookup': 'Look up a product.' } },
-  { rule: 'a descriptionKey without a translation is rejected', change: { description: undefined, descriptionKey: 'vendor-catalogue::agent.lookup' }, rejects: /^descriptionKey: no translation for "vendor-catalogue::agent.lookup"/ },
+  { rule: 'a description of 500 code points is accepted', source: SOURCES.descriptionLength, change: { description: '😀'.repeat(500) } },
+  { rule: 'a description of 501 code points is rejected', source: SOURCES.descriptionLength, change: { description: 'x'.repeat(501) }, rejects: /^description: 501 code points, at most 500/ },
+  { rule: 'an empty description is rejected', source: SOURCES.descriptionLength, change: { description: '' }, rejects: /^description: empty/ },
+  { rule: 'a missing description is rejected', source: SOURCES.description, change: { description: undefined }, rejects: /^description: required/ },
+  { rule: 'a right-to-left description passes through unchanged', source: SOURCES.description, change: { description: '\u202Eابحث في الكتالوج' } },
+  { rule: 'a descriptionKey with a translation is accepted', source: SOURCES.description, change: { description: undefined, descriptionKey: 'vendor-catalogue::agent.lookup' }, messages: { 'vendor-catalogue::agent.lookup': 'Look up a product.' } },
+  { rule: 'a descriptionKey without a translation is rejected', source: SOURCES.description, change: { description: undefined, descriptionKey: 'vendor-catalogue::agent.lookup' }, rejects: /^descriptionKey: no translation for "vendor-catalogue::agent.lookup"/ },
   // Effect.
-  { rule: 'a missing effect is rejected', change: { effect: undefined }, rejects: /^effect: required, must be "read" or "write"/ },
-  { rule: 'an effect other than read or write is rejected', change: { effect: 'delete' }, rejects: /^effect: required, must be "read" or "write" \(got "delete"\)/ },
+  { rule: 'a missing effect is rejected', source: SOURCES.effect, change: { effect: undefined }, rejects: /^effect: required, must be "read" or "write"/ },
+  { rule: 'an effect other than read or write is rejected', source: SOURCES.effect, change: { effect: 'delete' }, rejects: /^effect: required, must be "read" or "write" \(got "delete"\)/ },
   // Binding keys and types.
-  { rule: 'a binding with an extra key is rejected', change: { binding: { type: 'endpoint', target: '/agent/v1/x', method: 'POST' } }, rejects: /^binding\.method: not allowed/ },
-  { rule: 'a callback binding type is rejected', change: { binding: { type: 'callback', target: 'run' } }, rejects: /^binding\.type: "callback" is not one of/ },
-  { rule: 'a binding without target is rejected', change: { binding: { type: 'endpoint' } }, rejects: /^binding\.target: required/ },
-  { rule: 'a target with "::" is rejected', change: withBinding('search', 'vendor::search'), rejects: /^binding\.target: "vendor::search" contains "::"/ },
-  { rule: 'a target with a control character is rejected', change: withBinding('endpoint', '/agent/v1/x\u0000'), rejects: /^binding\.target: contains control characters/ },
+  { rule: 'a binding with an extra key is rejected', source: SOURCES.bindingShape, change: { binding: { type: 'endpoint', target: '/agent/v1/x', method: 'POST' } }, rejects: /^binding\.method: not allowed/ },
+  { rule: 'a callback binding type is rejected', source: SOURCES.bindingData, change: { binding: { type: 'callback', target: 'run' } }, rejects: /^binding\.type: "callback" is not one of/ },
+  { rule: 'a binding without target is rejected', source: SOURCES.bindingShape, change: { binding: { type: 'endpoint' } }, rejects: /^binding\.target: required/ },
+  { rule: 'a target with "::" is rejected', source: SOURCES.bindingData, change: withBinding('search', 'vendor::search'), rejects: /^binding\.target: "vendor::search" contains "::"/ },
+  { rule: 'a target with a control character is rejected', source: SOURCES.bindingShape, change: withBinding('endpoint', '/agent/v1/x\u0000'), rejects: /^binding\.target: contains control characters/ },
   // Inline.
-  { rule: 'inline target page is accepted', change: withBinding('inline', 'page') },
-  { rule: 'inline with another target is rejected', change: withBinding('inline', 'menu'), rejects: /^binding\.target: the inline binding is reserved/ },
-  { rule: 'inline cannot write', change: withBinding('inline', 'page', 'write'), rejects: /^effect: a inline binding is read-only/ },
+  { rule: 'inline target page is accepted', source: SOURCES.inlineTarget, change: withBinding('inline', 'page') },
+  { rule: 'inline with another target is rejected', source: SOURCES.inlineTarget, change: withBinding('inline', 'menu'), rejects: /^binding\.target: the inline binding is reserved/ },
+  { rule: 'inline cannot write', source: SOURCES.publicReads, change: withBinding('inline', 'page', 'write'), rejects: /^effect: a inline binding is read-only/ },
   // Endpoint targets: same-origin paths.
-  { rule: 'an origin-relative path is accepted', change: withBinding('endpoint', '/agent/v1/navigation') },
-  { rule: 'a protocol-relative URL is rejected', change: withBinding('endpoint', '//evil.example/x'), rejects: /^binding\.target: "\/\/evil\.example\/x" is not an origin-relative path/ },
-  { rule: 'an absolute URL is rejected', change: withBinding('endpoint', 'https://evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
-  { rule: 'a fragment is rejected', change: withBinding('endpoint', '/agent/v1/x#frag'), rejects: /^binding\.target: "\/agent\/v1\/x#frag" contains a fragment/ },
-  { rule: 'a backslash path that browsers read as // is rejected', change: withBinding('endpoint', '/\\evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
-  { rule: 'a path with .. segments is rejected', change: { binding: { type: 'endpoint', target: '/..//evil.example/x' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
-  { rule: 'a path with %2e-encoded dot segments is rejected', change: { binding: { type: 'endpoint', target: '/agent/%2e%2e/admin' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
-  { rule: 'dots inside a segment are fine', change: { binding: { type: 'endpoint', target: '/agent/v1/file.v2..json' }, effect: 'read' } },
-  { rule: 'whitespace in a path is rejected', change: withBinding('endpoint', '/agent/v1/a b'), rejects: /contains whitespace/ },
-  { rule: 'a javascript: URL is rejected', change: withBinding('endpoint', 'javascript:alert(1)'), rejects: /is not an origin-relative path/ },
+  { rule: 'an origin-relative path is accepted', source: SOURCES.endpointTargets, change: withBinding('endpoint', '/agent/v1/navigation') },
+  { rule: 'a protocol-relative URL is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', '//evil.example/x'), rejects: /^binding\.target: "\/\/evil\.example\/x" is not an origin-relative path/ },
+  { rule: 'an absolute URL is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', 'https://evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
+  { rule: 'a fragment is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', '/agent/v1/x#frag'), rejects: /^binding\.target: "\/agent\/v1\/x#frag" contains a fragment/ },
+  { rule: 'a backslash path that browsers read as // is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', '/\\evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
+  { rule: 'a path with .. segments is rejected', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/..//evil.example/x' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
+  { rule: 'a path with %2e-encoded dot segments is rejected', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/%2e%2e/admin' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
+  { rule: 'dots inside a segment are fine', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/v1/file.v2..json' }, effect: 'read' } },
+  { rule: 'whitespace in a path is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', '/agent/v1/a b'), rejects: /contains whitespace/ },
+  { rule: 'a javascript: URL is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', 'javascript:alert(1)'), rejects: /is not an origin-relative path/ },
   // Identifier targets.
-  { rule: 'a search identifier is accepted', change: withBinding('search', 'pages') },
-  { rule: 'a search selector is rejected', change: withBinding('search', '#pages'), rejects: /^binding\.target: "#pages" is not a stable identifier/ },
-  { rule: 'a property-query identifier is accepted', change: withBinding('property-query', 'product') },
-  { rule: 'a form DOM id is accepted with effect write', change: withBinding('form', 'contact', 'write') },
-  { rule: 'a form selector is rejected', change: withBinding('form', 'form.contact > input', 'write'), rejects: /is not a stable identifier/ },
-  { rule: 'a read form binding is rejected', change: withBinding('form', 'contact', 'read'), rejects: /^effect: a form binding must declare effect "write"/ },
-  { rule: 'a write search binding is rejected', change: withBinding('search', 'pages', 'write'), rejects: /^effect: a search binding is read-only/ },
+  { rule: 'a search identifier is accepted', source: SOURCES.identifierTargets, change: withBinding('search', 'pages') },
+  { rule: 'a search selector is rejected', source: SOURCES.identifierTargets, change: withBinding('search', '#pages'), rejects: /^binding\.target: "#pages" is not a stable identifier/ },
+  { rule: 'a property-query identifier is accepted', source: SOURCES.identifierTargets, change: withBinding('property-query', 'product') },
+  { rule: 'a form DOM id is accepted with effect write', source: SOURCES.identifierTargets, change: withBinding('form', 'contact', 'write') },
+  { rule: 'a form selector is rejected', source: SOURCES.identifierTargets, change: withBinding('form', 'form.contact > input', 'write'), rejects: /is not a stable identifier/ },
+  { rule: 'a read form binding is rejected', source: SOURCES.writeForms, change: withBinding('form', 'contact', 'read'), rejects: /^effect: a form binding must declare effect "write"/ },
+  { rule: 'a write search binding is rejected', source: SOURCES.publicReads, change: withBinding('search', 'pages', 'write'), rejects: /^effect: a search binding is read-only/ },
   // Schemas.
-  { rule: 'a missing inputSchema means no arguments', change: { inputSchema: undefined } },
-  { rule: 'an inputSchema with a non-object root is rejected', change: { inputSchema: { type: 'string' } }, rejects: /^inputSchema\/type: the root must be "object"/ },
-  { rule: 'an unsupported schema keyword is rejected', change: { inputSchema: { type: 'object', patternProperties: { '^x': {} } } }, rejects: /^inputSchema\/patternProperties: unsupported schema keyword/ },
-  { rule: 'an unsupported nested keyword is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } }, rejects: /^inputSchema\/properties\/a\/uniqueItems: unsupported/ },
-  { rule: 'a property named like a keyword is not a keyword', change: { inputSchema: { type: 'object', properties: { uniqueItems: { type: 'boolean' } } } } },
-  { rule: 'a remote $ref is rejected', change: { inputSchema: { type: 'object', properties: { a: { $ref: 'https://evil.example/s.json' } } } }, rejects: /not a local reference/ },
-  { rule: 'a local $ref that does not resolve is rejected', change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } } }, rejects: /does not resolve/ },
-  { rule: 'a local $ref to $defs is accepted', change: { inputSchema: { type: 'object', properties: { query: { $ref: '#/$defs/Q' } }, $defs: { Q: { type: 'object' } } } } },
-  { rule: 'an invalid pattern is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(' } } } }, rejects: /inputSchema\/properties\/a\/pattern: "\(" is not a valid regular expression/ },
-  { rule: 'a keyword of the wrong type is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', maxLength: '5' } } } }, rejects: /maxLength: must be a non-negative integer/ },
-  { rule: 'an unknown type name is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'text' } } } }, rejects: /type: must be a JSON type name/ },
-  { rule: 'a type array is accepted', change: { inputSchema: { type: 'object', properties: { note: { type: ['string', 'null'] } } } } },
-  { rule: '$schema draft-07 is accepted', change: { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } } },
-  { rule: '$schema 2020-12 is accepted', change: { inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } } },
-  { rule: 'an unknown $schema is rejected', change: { inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, rejects: /is not JSON Schema 2020-12 or draft-07/ },
-  { rule: 'a schema nested deeper than 32 levels is rejected', change: { inputSchema: { type: 'object', properties: { a: nest(40) } } }, rejects: /nested deeper than 32 levels/ },
-  { rule: 'a schema over 64 KiB is rejected', change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
-  { rule: 'a $ref with a malformed %-escape is rejected, not thrown', change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
-  { rule: 'a $ref to something that is not a schema is rejected', change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },
+  { rule: 'a missing inputSchema means no arguments', source: SOURCES.rootObject, change: { inputSchema: undefined } },
+  { rule: 'an inputSchema with a non-object root is rejected', source: SOURCES.rootObject, change: { inputSchema: { type: 'string' } }, rejects: /^inputSchema\/type: the root must be "object"/ },
+  { rule: 'an unsupported schema keyword is rejected', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', patternProperties: { '^x': {} } } }, rejects: /^inputSchema\/patternProperties: unsupported schema keyword/ },
+  { rule: 'an unsupported nested keyword is rejected', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } }, rejects: /^inputSchema\/properties\/a\/uniqueItems: unsupported/ },
+  { rule: 'a property named like a keyword is not a keyword', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', properties: { uniqueItems: { type: 'boolean' } } } } },
+  { rule: 'a remote $ref is rejected', source: SOURCES.localRefs, change: { inputSchema: { type: 'object', properties: { a: { $ref: 'https://evil.example/s.json' } } } }, rejects: /not a local reference/ },
+  { rule: 'a local $ref that does not resolve is rejected', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } } }, rejects: /does not resolve/ },
+  { rule: 'a local $ref to $defs is accepted', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { query: { $ref: '#/$defs/Q' } }, $defs: { Q: { type: 'object' } } } } },
+  { rule: 'an invalid pattern is rejected', source: SOURCES.patternSyntax, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(' } } } }, rejects: /inputSchema\/properties\/a\/pattern: "\(" is not a valid regular expression/ },
+  { rule: 'a keyword of the wrong type is rejected', source: SOURCES.schemaValues, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', maxLength: '5' } } } }, rejects: /maxLength: must be a non-negative integer/ },
+  { rule: 'an unknown type name is rejected', source: SOURCES.schemaValues, change: { inputSchema: { type: 'object', properties: { a: { type: 'text' } } } }, rejects: /type: must be a JSON type name/ },
+  { rule: 'a type array is accepted', source: SOURCES.schemaValues, change: { inputSchema: { type: 'object', properties: { note: { type: ['string', 'null'] } } } } },
+  { rule: '$schema draft-07 is accepted', source: SOURCES.dialect, change: { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } } },
+  { rule: '$schema 2020-12 is accepted', source: SOURCES.dialect, change: { inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } } },
+  { rule: 'an unknown $schema is rejected', source: SOURCES.dialect, change: { inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, rejects: /is not JSON Schema 2020-12 or draft-07/ },
+  { rule: 'a schema nested deeper than 32 levels is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: nest(40) } } }, rejects: /nested deeper than 32 levels/ },
+  { rule: 'a schema over 64 KiB is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
+  { rule: 'a $ref with a malformed %-escape is rejected, not thrown', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
+  { rule: 'a $ref to something that is not a schema is rejected', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },
   // Patterns run through the linear-time matcher (issue 7, item 4): nested quantifiers are safe, what it cannot run is refused.
-  { rule: 'a pattern with nested quantifiers is accepted: the linear matcher cannot backtrack', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } } },
-  { rule: 'a slug pattern whose repetitions start with an optional atom is accepted (it froze the tab with a backtracking matcher)', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:[._-]?[a-z0-9]+)*$' } } } } },
-  { rule: 'a slug pattern whose repetitions start with a literal is accepted', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } } } } },
-  { rule: 'a pattern with a lookahead is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?=.*\\d).+' } } } }, rejects: /pattern: "\(\?=\.\*\\\\d\)\.\+" uses a lookahead, which the runtime's linear-time matcher does not run/ },
-  { rule: 'a pattern with a lookbehind is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?<!x)y' } } } }, rejects: /uses a lookbehind/ },
-  { rule: 'a pattern with a backreference is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(a)\\1' } } } }, rejects: /pattern: "\(a\)\\\\1" uses a backreference/ },
-  { rule: 'a pattern with a named backreference is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?<q>a)\\k<q>' } } } }, rejects: /uses a backreference/ },
-  { rule: 'a pattern over 10000 matcher states is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?:[a-z]{1,100}){100}$' } } } }, rejects: /needs more than 10000 matcher states/ },
-  { rule: 'a $ref with a percent-escaped pointer (#/%24defs/a) is accepted, and the validator resolves it', change: { inputSchema: { type: 'object', properties: { q: { $ref: '#/%24defs/a' } }, $defs: { a: { type: 'string' } } } } },
-  { rule: 'a format named like a JavaScript built-in is rejected', change: { inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'hasOwnProperty' } } } }, rejects: /format: "hasOwnProperty" is a JavaScript built-in name/ },
-  { rule: 'a schema that fans out through $ref is rejected', change: { inputSchema: fanOut(16) }, rejects: /more than 10000 subschema evaluations/ },
-  { rule: 'an anyOf of 2500 consts (red-team a06) is accepted: the call-time work bound decides', change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { anyOf: Array.from({ length: 2500 }, (_, i) => ({ const: `v${i}` })) } } } } } },
-  { rule: 'an enum of 7000 members (red-team a06) is accepted: the call-time work bound decides', change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { enum: Array.from({ length: 7000 }, (_, i) => `v${i}`) } } } } } },
-  { rule: 'a schema no value of which could be checked within the work bound is rejected', change: { inputSchema: { type: 'object', properties: { v: { $ref: '#/$defs/e' }, w: { anyOf: Array.from({ length: 400 }, () => ({ $ref: '#/$defs/e' })) } }, $defs: { e: { enum: Array.from({ length: 4000 }, (_, i) => i) } } } }, rejects: /^inputSchema: checking one value of this shape would take more than 1500000 units of work/ },
-  { rule: 'a root $ref to a non-object schema is rejected', change: { inputSchema: { $ref: '#/$defs/S', $defs: { S: { type: 'string' } } } }, rejects: /^inputSchema\/\$ref: the root must be "object"/ },
-  { rule: 'an outputSchema with an unsupported keyword is rejected', change: { outputSchema: { type: 'object', if: {} } }, rejects: /^outputSchema\/if: unsupported schema keyword/ },
+  { rule: 'a pattern with nested quantifiers is accepted: the linear matcher cannot backtrack', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } } },
+  { rule: 'a slug pattern whose repetitions start with an optional atom is accepted (it froze the tab with a backtracking matcher)', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:[._-]?[a-z0-9]+)*$' } } } } },
+  { rule: 'a slug pattern whose repetitions start with a literal is accepted', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } } } } },
+  { rule: 'a pattern with a lookahead is rejected', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?=.*\\d).+' } } } }, rejects: /pattern: "\(\?=\.\*\\\\d\)\.\+" uses a lookahead, which the runtime's linear-time matcher does not run/ },
+  { rule: 'a pattern with a lookbehind is rejected', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?<!x)y' } } } }, rejects: /uses a lookbehind/ },
+  { rule: 'a pattern with a backreference is rejected', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(a)\\1' } } } }, rejects: /pattern: "\(a\)\\\\1" uses a backreference/ },
+  { rule: 'a pattern with a named backreference is rejected', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?<q>a)\\k<q>' } } } }, rejects: /uses a backreference/ },
+  { rule: 'a pattern over 10000 matcher states is rejected', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?:[a-z]{1,100}){100}$' } } } }, rejects: /needs more than 10000 matcher states/ },
+  { rule: 'a $ref with a percent-escaped pointer (#/%24defs/a) is accepted, and the validator resolves it', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { q: { $ref: '#/%24defs/a' } }, $defs: { a: { type: 'string' } } } } },
+  { rule: 'a format named like a JavaScript built-in is rejected', source: SOURCES.formatNames, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'hasOwnProperty' } } } }, rejects: /format: "hasOwnProperty" is a JavaScript built-in name/ },
+  { rule: 'a schema that fans out through $ref is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: fanOut(16) }, rejects: /more than 10000 subschema evaluations/ },
+  { rule: 'an anyOf of 2500 consts (red-team a06) is accepted: the call-time work bound decides', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { anyOf: Array.from({ length: 2500 }, (_, i) => ({ const: `v${i}` })) } } } } } },
+  { rule: 'an enum of 7000 members (red-team a06) is accepted: the call-time work bound decides', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { enum: Array.from({ length: 7000 }, (_, i) => `v${i}`) } } } } } },
+  { rule: 'a schema no value of which could be checked within the work bound is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { v: { $ref: '#/$defs/e' }, w: { anyOf: Array.from({ length: 400 }, () => ({ $ref: '#/$defs/e' })) } }, $defs: { e: { enum: Array.from({ length: 4000 }, (_, i) => i) } } } }, rejects: /^inputSchema: checking one value of this shape would take more than 1500000 units of work/ },
+  { rule: 'a root $ref to a non-object schema is rejected', source: SOURCES.rootObject, change: { inputSchema: { $ref: '#/$defs/S', $defs: { S: { type: 'string' } } } }, rejects: /^inputSchema\/\$ref: the root must be "object"/ },
+  { rule: 'an outputSchema with an unsupported keyword is rejected', source: SOURCES.schemaKeywords, change: { outputSchema: { type: 'object', if: {} } }, rejects: /^outputSchema\/if: unsupported schema keyword/ },
 ];
 
 /** Each level `anyOf` two `$ref`s to the next: small to write, 2^levels evaluations to check. */

@@ -161,6 +161,15 @@ describe('capell-webmcp audit', () => {
     assert.deepEqual(result.stdout, ['error: form#quote: no tool declaration covers this form, and it is not marked data-agent-tools="none"']);
   });
 
+  it('reads the page\'s script tag options as the runtime does: an invalid data-audit is named as written and left at its default', async () => {
+    const page = writeJSON('bad-option-page.html', '<!doctype html><script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-audit="strict" data-timeout-ms="fast"></script><form id="quote"></form>');
+    const result = await cli('audit', page);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(result.stdout, ['warning: form#quote: no tool declaration covers this form, and it is not marked data-agent-tools="none"']);
+    assert.ok(result.stderr.includes(`capell-webmcp: ${page}: data-timeout-ms="fast" is not an integer from 1 to 600000 (ms); using its default\n`), result.stderr);
+    assert.ok(result.stderr.includes(`capell-webmcp: ${page}: data-audit="strict" is not "warning" or "error"; using its default\n`), result.stderr);
+  });
+
   it('counts a form covered by a declaration in the page\'s island, even a rejected one', async () => {
     const island = JSON.stringify({ capellAgentSchema: 1, tools: [{ name: 'form.submit.quote', description: 'Ask for a quote.', effect: 'read', binding: { type: 'form', target: 'quote' } }] });
     const page = writeJSON('covered.html', `<!doctype html><script type="application/json" data-capell-agent-tools>${island}</script><form id="quote"></form>`);

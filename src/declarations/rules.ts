@@ -1,0 +1,138 @@
+/**
+ * The rule catalogue: every reason code a declaration (or a tools island) can be rejected with,
+ * the arguments its reason carries, and the source rule it cites. One row per code.
+ *
+ * Everything else refers to this module: `Reason` (reason.ts) is derived from it, the texts
+ * (reason-text.ts) are typed by it, and the declaration test rows cite its sources. Start-up code
+ * imports only its types, so the citations are never part of the script tag's first load.
+ */
+
+/**
+ * What a keyword's value must be in the schema policy (schema-policy.ts); the argument of
+ * `mustBe`. Sub-schema kinds (`schema`, `schemas`, `schemaMap`, `items`) are walked, the others
+ * checked.
+ */
+export type KeywordKind =
+  | 'schema' | 'schemas' | 'schemaMap' | 'items'
+  | 'count' | 'number' | 'string' | 'format' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
+
+/**
+ * The source rules the codes cite: the Capell Agent Schema (shared/seeds/capell-agent-schema.md),
+ * Core's normaliser and Capell's frontend markup (shared/research-notes.md, "Capell"), WebMCP and
+ * MCP Tool (research notes), JSON Schema, and the runtime's own validator bounds.
+ */
+export const SOURCES = {
+  declarationKeys: 'Core normaliser: a declaration is a JSON object with only the keys name, description, descriptionKey, inputSchema, outputSchema, effect, binding, ownerPackage, each of its JSON type',
+  name: 'Capell Agent Schema, Tool declarations: a stable lowercase dotted name (Core normaliser: ^[a-z][a-z0-9]*(?:\\.[a-z0-9]+)+$)',
+  webmcpName: 'WebMCP: registerTool refuses names outside ^[A-Za-z0-9_.-]{1,128}$',
+  duplicateName: 'WebMCP: registerTool refuses a duplicate name (InvalidStateError); the first declaration of a name wins',
+  description: 'Capell Agent Schema, Tool declarations: a provider-authored description or translation key',
+  descriptionLength: 'Core normaliser: a description has 1–500 characters after translation',
+  effect: 'Capell Agent Schema, Tool declarations: a read/write effect (Core normaliser: effect is required, "read" or "write")',
+  writeForms: 'Capell Agent Schema, Navigation, forms, and admin tools: write tools use existing public forms and must declare effect: write',
+  publicReads: 'Capell Agent Schema, What is public: Core\'s page lookup, property queries and search are read access',
+  bindingData: 'Capell Agent Schema, Tool declarations: bindings are data, never callbacks, executable source or arbitrary handlers',
+  bindingShape: 'Core normaliser: binding keys are only type and target; a target is a string free of control characters and "::"',
+  inlineTarget: 'Capell Agent Schema, Tool declarations: the inline binding is reserved for Core\'s page payload',
+  endpointTargets: 'Capell Agent Schema, Tool declarations: endpoint targets are same-origin paths',
+  identifierTargets: 'Capell Agent Schema, Tool declarations: form targets are stable DOM ids; search and property-query targets are stable identifiers',
+  schemaKeywords: 'Capell Agent Schema, Tool declarations: the normaliser rejects unsupported schema fields (Core\'s keyword allow-list)',
+  schemaValues: 'JSON Schema 2020-12 (and draft-07): a schema is an object or a boolean, each keyword\'s value of the type its vocabulary gives',
+  patternSyntax: 'JSON Schema 2020-12: pattern is an ECMA-262 regular expression',
+  dialect: 'MCP Tool: the JSON Schema dialect defaults to 2020-12, named by $schema at the root (the runtime validates 2020-12 and draft-07)',
+  localRefs: 'MCP Tool: never dereference network $refs',
+  refResolution: 'JSON Schema 2020-12: a $ref resolves, within the schema, to a schema',
+  rootObject: 'MCP Tool: inputSchema root is an object',
+  serialisable: 'WebMCP: registerTool refuses a schema that is not serialisable (TypeError)',
+  validatorFinishes: 'capell-webmcp validator: every schema the normaliser accepts is validated at call time, so a schema the validator could not finish (size, depth, $ref loops or fan-out, work per value) is refused before registration',
+  linearPatterns: 'capell-webmcp validator: patterns run on a linear-time matcher (no lookaround or backreferences, bounded states)',
+  formatNames: 'capell-webmcp validator: a format is looked up by name, and no JavaScript built-in name is a format',
+  toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
+} as const;
+
+/** One source rule's citation, e.g. `SOURCES.endpointTargets`. */
+export type RuleSource = (typeof SOURCES)[keyof typeof SOURCES];
+
+/**
+ * One code's row: the source rule it cites. `Args` is the type of the arguments its reason
+ * carries after `[field, code]` (type only: `args` is never set).
+ */
+export interface Rule<Args extends readonly unknown[] = []> {
+  readonly source: RuleSource;
+  readonly args?: Args;
+}
+
+function rule<Args extends readonly unknown[] = []>(source: RuleSource): Rule<Args> {
+  return { source };
+}
+
+/** Reason code → the arguments its reason carries and the source rule it cites. */
+export const RULES = {
+  // Declarations (Core's normaliser).
+  declarationObject: rule(SOURCES.declarationKeys),
+  declarationKey: rule<[allowed: string]>(SOURCES.declarationKeys),
+  string: rule(SOURCES.declarationKeys),
+  effect: rule<[value: unknown]>(SOURCES.effect),
+  // Names.
+  nameRequired: rule(SOURCES.name),
+  namePattern: rule<[name: string]>(SOURCES.name),
+  nameLength: rule<[length: number]>(SOURCES.webmcpName),
+  webmcpName: rule<[name: string]>(SOURCES.webmcpName),
+  duplicate: rule<[name: string, owner: string]>(SOURCES.duplicateName),
+  // Descriptions.
+  nonEmptyString: rule(SOURCES.description),
+  noTranslation: rule<[key: string]>(SOURCES.description),
+  descriptionRequired: rule(SOURCES.description),
+  emptyText: rule(SOURCES.descriptionLength),
+  textLength: rule<[length: number]>(SOURCES.descriptionLength),
+  // Bindings.
+  bindingObject: rule(SOURCES.bindingData),
+  bindingType: rule<[type: unknown]>(SOURCES.bindingData),
+  handler: rule<[target: string]>(SOURCES.bindingData),
+  bindingKey: rule(SOURCES.bindingShape),
+  targetRequired: rule(SOURCES.bindingShape),
+  controlCharacters: rule(SOURCES.bindingShape),
+  inlineTarget: rule(SOURCES.inlineTarget),
+  identifier: rule<[target: string]>(SOURCES.identifierTargets),
+  formRead: rule(SOURCES.writeForms),
+  readOnlyBinding: rule<[type: string]>(SOURCES.publicReads),
+  notOriginRelative: rule<[target: string]>(SOURCES.endpointTargets),
+  whitespace: rule<[target: string]>(SOURCES.endpointTargets),
+  fragment: rule<[target: string]>(SOURCES.endpointTargets),
+  backslash: rule<[target: string]>(SOURCES.endpointTargets),
+  dotSegments: rule<[target: string]>(SOURCES.endpointTargets),
+  badPath: rule<[target: string]>(SOURCES.endpointTargets),
+  otherOrigin: rule<[target: string, origin: string]>(SOURCES.endpointTargets),
+  // Schemas.
+  notSerialisable: rule(SOURCES.serialisable),
+  schemaSize: rule<[size: number]>(SOURCES.validatorFinishes),
+  tooDeep: rule(SOURCES.validatorFinishes),
+  refLoop: rule<[ref: string]>(SOURCES.validatorFinishes),
+  tooManyEvaluations: rule(SOURCES.validatorFinishes),
+  schemaWork: rule(SOURCES.validatorFinishes),
+  keyword: rule<[keyword: string]>(SOURCES.schemaKeywords),
+  schemaShape: rule(SOURCES.schemaValues),
+  schemaObject: rule(SOURCES.schemaValues),
+  mustBe: rule<[kind: KeywordKind]>(SOURCES.schemaValues),
+  pattern: rule<[value: unknown]>(SOURCES.patternSyntax),
+  patternFeature: rule<[value: string, feature: string]>(SOURCES.linearPatterns),
+  patternSize: rule<[value: string]>(SOURCES.linearPatterns),
+  formatName: rule<[value: string]>(SOURCES.formatNames),
+  dialectPlacement: rule(SOURCES.dialect),
+  dialect: rule<[value: unknown]>(SOURCES.dialect),
+  remoteRef: rule<[value: unknown]>(SOURCES.localRefs),
+  unresolvedRef: rule<[value: string]>(SOURCES.refResolution),
+  refNotSchema: rule<[value: string]>(SOURCES.refResolution),
+  rootObject: rule(SOURCES.rootObject),
+  // Tools islands.
+  manifestJSON: rule<[message: string]>(SOURCES.toolsIsland),
+  manifestObject: rule(SOURCES.toolsIsland),
+  manifestVersion: rule<[value: unknown, supported: number]>(SOURCES.toolsIsland),
+  manifestTools: rule(SOURCES.toolsIsland),
+};
+
+/** Every reason code, e.g. `'fragment'`. */
+export type ReasonCode = keyof typeof RULES;
+
+/** The arguments a code's reason carries after `[field, code]`, e.g. `[target: string]` for `fragment`. */
+export type ReasonArgs<Code extends ReasonCode> = (typeof RULES)[Code] extends Rule<infer Args> ? Args : never;

@@ -1,0 +1,110 @@
+/**
+ * The one options normaliser (src/config.ts, readOptions) that start(), the script tag and the
+ * CLI share: defaults, ranges and words, and each problem named the way the option was given
+ * (start()'s option name, or the script tag's data-* attribute and its text as written).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseHTML } from 'linkedom';
+import {
+  DEFAULT_API_BASE, DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, OPTION_RULES, normaliseOptions,
+  readOptions, readScriptOptions, SCRIPT_MARKER, type OptionName,
+} from '../../src/config.ts';
+
+const ORIGIN = 'https://shop.example';
+
+/** A real script element (linkedom) with the given attributes. */
+function scriptWith(attributes: Record<string, string>): HTMLScriptElement {
+  const text = Object.entries(attributes).map(([name, value]) => ` ${name}="${value.replace(/"/g, '&quot;')}"`).join('');
+  const { document } = parseHTML(`<!doctype html><script ${SCRIPT_MARKER}${text}></script>`);
+  return document.querySelector(`script[${SCRIPT_MARKER}]`) as unknown as HTMLScriptElement;
+}
+
+describe('readOptions: defaults', () => {
+  it('applies every default when nothing is given, from start() or from a tag without attributes', () => {
+    const expected = {
+      apiBase: new URL(DEFAULT_API_BASE, ORIGIN), timeoutMs: DEFAULT_TIMEOUT_MS, confirmTimeoutMs: DEFAULT_CONFIRM_TIMEOUT_MS,
+      writeWaitMs: DEFAULT_WRITE_WAIT_MS, log: 'warn', audit: 'warning',
+    };
+    for (const reading of [readOptions({ values: {} }, ORIGIN), readOptions({ script: scriptWith({}) }, ORIGIN), readOptions({ script: null }, ORIGIN)]) {
+      assert.deepEqual(reading.settings, expected);
+      assert.deepEqual(reading.options, {});
+      assert.deepEqual(reading.problems, []);
+    }
+  });
+
+  it('treats undefined and null from start() as "use the default"', () => {
+    const reading = readOptions({ values: { timeoutMs: undefined, log: null as never } }, ORIGIN);
+    assert.equal(reading.settings.timeoutMs, DEFAULT_TIMEOUT_MS);
+    assert.equal(reading.settings.log, 'warn');
+    assert.deepEqual(reading.problems, []);
+  });
+});
+
+describe('readOptions: the script tag', () => {
+  it('reads each option from its data-* attribute (the dataset name of the option)', () => {
+    const given = {
+      'data-api-base': '/de/agent/v1/', 'data-timeout-ms': '5000', 'data-confirm-timeout-ms': '700', 'data-write-wait-ms': '250',
+      'data-log': 'silent', 'data-audit': 'error',
+    };
+    assert.deepEqual(Object.values(OPTION_RULES).map((rule) => rule.attribute).sort(), Object.keys(given).sort());
+    const reading = readOptions({ script: scriptWith(given) }, ORIGIN);
+    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error' });
+    assert.equal(reading.settings.apiBase.href, 'https://shop.example/de/agent/v1');
+    assert.deepEqual(reading.problems, []);
+  });
+
+  it('drops each invalid option, keeps the others, and names the attribute and the value as written', () => {
+    const reading = readOptions({ script: scriptWith({ 'data-timeout-ms': 'fast', 'data-log': 'silent', 'data-api-base': '//evil.example/x', 'data-audit': 'error' }) }, ORIGIN);
+    assert.deepEqual(reading.options, { log: 'silent', audit: 'error' });
+    assert.equal(reading.settings.timeoutMs, DEFAULT_TIMEOUT_MS);
+    assert.equal(reading.settings.apiBase.href, 'https://shop.example/agent/v1');
+    assert.deepEqual(reading.problems.map((problem) => problem.message), [
+      'data-api-base="//evil.example/x" is not a same-origin path such as "/agent/v1"',
+      'data-timeout-ms="fast" is not an integer from 1 to 600000 (ms)',
+    ]);
+    assert.deepEqual(reading.problems.map(({ option, attribute, given }) => ({ option, attribute, given })), [
+      { option: 'apiBase', attribute: 'data-api-base', given: '//evil.example/x' },
+      { option: 'timeoutMs', attribute: 'data-timeout-ms', given: 'fast' },
+    ]);
+  });
+
+  it('checks each ms option against its own range, with its unit', () => {
+    const cases: [OptionName, string, string][] = [
+      ['timeoutMs', 'data-timeout-ms', '600001'], ['confirmTimeoutMs', 'data-confirm-timeout-ms', '0'], ['writeWaitMs', 'data-write-wait-ms', '2.5'],
+    ];
+    for (const [option, attribute, text] of cases) {
+      const reading = readOptions({ script: scriptWith({ [attribute]: text }) }, ORIGIN);
+      assert.equal(reading.problems.length, 1, option);
+      assert.match(reading.problems[0]!.message, new RegExp(`^${attribute}="${text.replace('.', '\\.')}" is not an integer from 1 to \\d+ \\(ms\\)$`));
+    }
+    assert.equal(readOptions({ script: scriptWith({ 'data-confirm-timeout-ms': '3600000' }) }, ORIGIN).settings.confirmTimeoutMs, 3_600_000);
+  });
+
+  it('names the words an option takes', () => {
+    const reading = readOptions({ script: scriptWith({ 'data-log': 'loud', 'data-audit': '' }) }, ORIGIN);
+    assert.deepEqual(reading.problems.map((problem) => problem.message), [
+      'data-log="loud" is not "warn" or "silent"',
+      'data-audit="" is not "warning" or "error"',
+    ]);
+  });
+
+  it('readScriptOptions gives the valid options as start() takes them', () => {
+    assert.deepEqual(readScriptOptions(scriptWith({ 'data-timeout-ms': '5s', 'data-write-wait-ms': '250' }), ORIGIN), { writeWaitMs: 250 });
+  });
+});
+
+describe('readOptions: start()', () => {
+  it('names the option and the value given, as normaliseOptions throws it', () => {
+    const document = { location: { href: `${ORIGIN}/contact` } } as unknown as Document;
+    assert.deepEqual(readOptions({ values: { timeoutMs: 0 } }, ORIGIN).problems.map((problem) => problem.message), ['option "timeoutMs": 0 is not an integer from 1 to 600000 (ms)']);
+    assert.throws(() => normaliseOptions({ document, timeoutMs: 'fast' as never }), { name: 'TypeError', message: 'capell-webmcp: option "timeoutMs": "fast" is not an integer from 1 to 600000 (ms)' });
+    assert.throws(() => normaliseOptions({ document, log: 'loud' as never, apiBase: 'https://evil.example' }), { name: 'TypeError', message: /^capell-webmcp: option "apiBase": "https:\/\/evil\.example" is not a same-origin path/ });
+  });
+
+  it('takes start()\'s values as they are: no text conversion', () => {
+    const reading = readOptions({ values: { timeoutMs: '5000' as never } }, ORIGIN);
+    assert.equal(reading.problems.length, 1);
+    assert.equal(reading.settings.timeoutMs, DEFAULT_TIMEOUT_MS);
+  });
+});
