@@ -56,12 +56,21 @@ function nameOf(declaration: unknown): string {
   return typeof name === 'string' ? name : '';
 }
 
-async function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): Promise<CheckResult> {
-  try {
-    return await normalise(declaration, { source: label, origin, messages: unit.messages });
-  } catch (error) {
+/**
+ * Runs a source's rules on one declaration. Synchronous when the rules are (most declarations:
+ * awaiting each one would cost a microtask per tool at start-up); a promise only when they load
+ * more rules first (a schema with `$ref`). Never throws or rejects.
+ */
+function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): CheckResult | Promise<CheckResult> {
+  const failed = (error: unknown): CheckResult => (
     // The rules never throw by design; if one does, only this declaration is lost.
-    return { ok: false, name: nameOf(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never };
+    { ok: false, name: nameOf(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never }
+  );
+  try {
+    const result = normalise(declaration, { source: label, origin, messages: unit.messages });
+    return result instanceof Promise ? result.catch(failed) : result;
+  } catch (error) {
+    return failed(error);
   }
 }
 
@@ -163,11 +172,13 @@ export class LiveRegistry {
       if (unit.problem) state.problem = { name: MANIFEST_REJECTION_NAME, source: label, reasons: [unit.problem] };
       const normalise = unit.declarations.length > 0 ? await this.#normaliser(source) : undefined;
       for (const declaration of unit.declarations) {
-        await slice();
+        const pause = slice();
+        if (pause) await pause;
         if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
-        const result = typeof normalise === 'string'
+        let result = typeof normalise === 'string'
           ? { ok: false as const, name: nameOf(declaration), reasons: [normalise] }
-          : await normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
+          : normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
+        if (result instanceof Promise) result = await result;
         state.results.push(result.ok ? { spec: result.spec } : { rejection: { name: result.name, source: label, reasons: result.reasons } });
       }
       // Rules that did not load leave the unit unchecked: the next update checks it again.
@@ -200,7 +211,8 @@ export class LiveRegistry {
     }
     for (const [name, { spec, unit }] of declared) {
       if (this.#tools.has(name)) continue;
-      await slice();
+      const pause = slice();
+      if (pause) await pause;
       if (this.#stopSignal.aborted) break;
       if (unit.controller.signal.aborted) continue;
       this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), unit.controller.signal, spec));

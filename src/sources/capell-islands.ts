@@ -46,5 +46,9 @@ export const capellIslands: ToolSource = {
   kind: 'capell-island',
   selector: TOOLS_ISLAND_SELECTOR,
   read: (root) => [...root.querySelectorAll(TOOLS_ISLAND_SELECTOR)].map(readIsland),
-  normaliser: async () => (await import('../declarations/check-declaration.js')).checkCapellDeclarationAsync,
+  normaliser: async () => {
+    const rules = await import('../declarations/check-declaration.js');
+    // Synchronous unless a schema has a $ref: only then are the $ref graph checks loaded.
+    return (raw, context) => (rules.needsRefChecks(raw) ? rules.checkCapellDeclarationAsync(raw, context) : rules.checkCapellDeclaration(raw, context));
+  },
 };
