@@ -2,8 +2,8 @@
  * Sending the person's submit with `fetch`, so the agent learns the HTTP status. Only ever
  * called from inside the person's own (trusted, consented) submit event.
  */
-import type { JSONValue } from '../declarations/tool-spec.js';
-import { readWriteAnswer } from '../writes/read-write-answer.js';
+import type { JSONValue } from '../../declarations/tool-spec.js';
+import { readWriteAnswer } from '../read-write-answer.js';
 import { readFormProperty } from './form-property.js';
 
 /**

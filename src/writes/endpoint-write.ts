@@ -8,11 +8,12 @@ import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-tex
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import type { RuntimeConfig } from '../config.js';
 import type { ConfirmText } from '../ui/confirm-text.js';
-import { readWriteAnswer } from '../writes/read-write-answer.js';
-import { PendingWrite } from '../writes/pending-write.js';
-import type { BindingExecutor } from './binding-executor.js';
+import { readWriteAnswer } from './read-write-answer.js';
+import { PendingWrite } from './pending-write.js';
+import type { BindingExecutor } from '../bindings/binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
-import { serverMessage, sessionExpiredReason } from './write-answer.js';
+import { serverMessage } from '../bindings/server-message.js';
+import { sessionExpiredReason } from './write-answer.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);

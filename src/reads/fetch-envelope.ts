@@ -4,8 +4,8 @@
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
-import { parseBoundedJSON, readBoundedText } from './bounded-json.js';
-import { serverMessage } from './write-answer.js';
+import { parseBoundedJSON, readBoundedText } from '../bindings/bounded-json.js';
+import { serverMessage } from '../bindings/server-message.js';
 
 /** A Capell Agent Schema v1 envelope. */
 export interface Envelope {
