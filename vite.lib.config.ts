@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { roomChunkGroups } from './vite.rooms.ts';
 
 /**
  * Library build `dist/index.js` (`import { start } from 'capell-webmcp'`): no side effects on
@@ -22,7 +23,8 @@ export default defineConfig({
       onwarn(warning, warn) {
         if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
       },
-      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
+      // The same rooms as the script build (vite.rooms.ts): a read call never loads the write room.
+      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true, codeSplitting: { groups: roomChunkGroups() } },
     },
   },
 });
