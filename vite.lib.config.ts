@@ -1,5 +1,4 @@
 import { defineConfig } from 'vite';
-import { roomChunkGroups } from './vite.rooms.ts';
 
 /**
  * Library build `dist/index.js` (`import { start } from 'capell-webmcp'`): no side effects on
@@ -23,8 +22,11 @@ export default defineConfig({
       onwarn(warning, warn) {
         if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
       },
-      // The same rooms as the script build (vite.rooms.ts): a read call never loads the write room.
-      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true, codeSplitting: { groups: roomChunkGroups() } },
+      // Automatic splitting, not the script build's room groups (vite.rooms.ts): those need the
+      // entry to export internals to its chunks (preserveEntrySignatures 'allow-extension'), which
+      // a package's public module must not. The rooms hold anyway: no read module imports a write
+      // module, so no read chunk imports the write room's chunks.
+      output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
     },
   },
 });

@@ -1,4 +1,4 @@
-import { validateEndpointTarget } from './declarations/binding-policy.js';
+import { validateEndpointTarget } from './bindings/targets.js';
 
 /**
  * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`
