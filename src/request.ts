@@ -59,7 +59,7 @@ const messageOf = (error: unknown): string => (error as Error)?.message ?? Strin
  * Sends one request and reads its answer as text within `maxAnswerBytes`.
  * @returns the response and its text, or a failure with a one-line reason, one text per kind:
  *   - timeout: `the request to /x was sent but no answer came within 5000 ms`;
- *   - aborted: `the call was aborted before the request to /x was answered`;
+ *   - aborted: `the call was aborted before /x answered`;
  *   - network: `the request to /x failed: network error or a redirect (redirects are refused) (…)`
  *     (with `redirect` other than `error`: `… failed: network error (…)`);
  *   - tooLarge: `the answer from /x is larger than 1048576 bytes` (bounded-json.ts);
@@ -95,7 +95,7 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
     if (timeout.aborted) {
       return { ok: false, failure: 'timeout', reason: `${description} was sent but no answer came within ${options.timeoutMs} ms` };
     }
-    if (options.signal?.aborted) return { ok: false, failure: 'aborted', reason: `the call was aborted before ${description} was answered` };
+    if (options.signal?.aborted) return { ok: false, failure: 'aborted', reason: `the call was aborted before ${where} answered` };
     const kind = redirect === 'error' ? 'network error or a redirect (redirects are refused)' : 'network error';
     return { ok: false, failure: 'network', reason: `${description} failed: ${kind} (${messageOf(error)})` };
   }

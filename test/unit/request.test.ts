@@ -110,7 +110,7 @@ describe('request', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const sent = await request(url('/slow'), { timeoutMs: 5_000, signal: controller.signal });
-    assert.deepEqual(sent, { ok: false, failure: 'aborted', reason: 'the call was aborted before the request to /slow was answered' });
+    assert.deepEqual(sent, { ok: false, failure: 'aborted', reason: 'the call was aborted before /slow answered' });
   });
 
   it('a redirect is refused by default (network), and followed when asked', async () => {
