@@ -3,7 +3,8 @@ import { linearFormatsOnly } from './vite.formats.ts';
 
 /**
  * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules. An IIFE
- * cannot load chunks, so the lazily imported modules are inlined: same behaviour, larger file.
+ * cannot load chunks, so the lazily imported modules (the read and write rooms, the panel:
+ * vite.rooms.ts) are inlined: same behaviour, larger file.
  */
 export default defineConfig({
   plugins: [linearFormatsOnly()],

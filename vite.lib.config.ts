@@ -22,6 +22,10 @@ export default defineConfig({
       onwarn(warning, warn) {
         if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
       },
+      // Automatic splitting, not the script build's room groups (vite.rooms.ts): those need the
+      // entry to export internals to its chunks (preserveEntrySignatures 'allow-extension'), which
+      // a package's public module must not. The rooms hold anyway: no read module imports a write
+      // module, so no read chunk imports the write room's chunks.
       output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
     },
   },

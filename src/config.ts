@@ -1,4 +1,4 @@
-import { validateEndpointTarget } from './declarations/endpoint-target.js';
+import { validateEndpointTarget } from './bindings/targets.js';
 
 /**
  * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`

@@ -1,37 +1,16 @@
 /**
- * Binding type → executor, and one tool call from raw input to CallToolResult. Loaded as a chunk
- * on the first call (with the validator), never at start-up. Adding a binding type is one
- * executor module plus one line in READ_EXECUTORS or WRITE_EXECUTORS (and its name in supported.ts).
+ * One tool call from raw input to CallToolResult. Loaded as a chunk on the first call (with the
+ * validator), never at start-up; the executor of the tool's binding type and effect is loaded from
+ * its row in the binding registry (registry.ts): reads from src/reads/, writes from src/writes/, so
+ * a read call never loads the write machinery.
  */
 import type { RuntimeConfig } from '../config.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
 import type { ExecuteOptions } from '../host.js';
 import { errorResult, toolResult, type CallToolResult } from '../result.js';
-import type { BindingExecutor } from './binding-executor.js';
-import { executeEndpoint } from './endpoint.js';
-import { executeInline } from './inline.js';
-import { executePropertyQuery } from './property-query.js';
-import { executeSearch } from './search.js';
-import type { ReadBindingType, WriteBindingType } from './supported.js';
+import { bindingRow } from './registry.js';
 import { formatIssues, validateValue } from '../validation.js';
 import { parseToolInput } from '../tool-input.js';
-
-/** Read executors by binding type. */
-const READ_EXECUTORS: Record<ReadBindingType, BindingExecutor> = {
-  inline: executeInline,
-  endpoint: executeEndpoint,
-  search: executeSearch,
-  'property-query': executePropertyQuery,
-};
-
-/**
- * Write executors by binding type. Each loads its own chunk (form filling, the lit panel) on the
- * first write call, so read calls never pay for them.
- */
-const WRITE_EXECUTORS: Record<WriteBindingType, BindingExecutor> = {
-  form: async (spec, input, context) => (await import('./form.js')).executeForm(spec, input, context),
-  endpoint: async (spec, input, context) => (await import('./endpoint-write.js')).executeEndpointWrite(spec, input, context),
-};
 
 /**
  * Runs one tool call: the input is validated against `inputSchema` before any request; the
@@ -44,11 +23,9 @@ export async function callTool(
   spec: ToolSpec, rawInput: unknown, options: ExecuteOptions | undefined, config: RuntimeConfig, stopSignal: AbortSignal,
 ): Promise<CallToolResult> {
   try {
-    // The runtime registers only supported bindings; this guards the tables, not the agent.
-    const executor: BindingExecutor | undefined = spec.effect === 'write'
-      ? WRITE_EXECUTORS[spec.binding.type as WriteBindingType]
-      : READ_EXECUTORS[spec.binding.type as ReadBindingType];
-    if (!executor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no ${spec.effect} executor`);
+    // The runtime registers only allowed bindings; this guards the table, not the agent.
+    const loadExecutor = bindingRow(spec.binding.type)?.executors[spec.effect];
+    if (!loadExecutor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no ${spec.effect} executor`);
     const parsed = parseToolInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
     const inputIssues = validateValue(spec.inputSchema, parsed.input);
@@ -58,6 +35,7 @@ export async function callTool(
     if (inputIssues.length > 0) return errorResult(`invalid input for ${spec.name}: ${formatIssues(inputIssues)}`);
     const signal = options?.signal ? AbortSignal.any([options.signal, stopSignal]) : stopSignal;
     if (signal.aborted) return errorResult(`${spec.name} was aborted before it ran`);
+    const executor = await loadExecutor();
     const outcome = await executor(spec, parsed.input, { config, signal, stopSignal, messages: spec.messages });
     if (!outcome.ok) return errorResult(outcome.reason);
     // A write's answer is the runtime's own status object, not the site's data: nothing to check.

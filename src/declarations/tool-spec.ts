@@ -2,6 +2,7 @@
  * The one internal shape every source becomes (DESIGN section 3). Both contracts meet here;
  * nothing downstream knows which manifest a tool came from.
  */
+import type { BindingType } from '../bindings/registry.js';
 import type { Messages } from './i18n.js';
 
 /** A JSON Schema object (JSON Schema 2020-12 or draft-07 dialect), as parsed JSON. */
@@ -14,20 +15,17 @@ export type JSONValue = null | boolean | number | string | JSONValue[] | { [key:
 export type Effect = 'read' | 'write';
 
 /**
- * A declarative binding: data that says what `execute` does, never code.
+ * A declarative binding: data that says what `execute` does, never code. A union discriminated on
+ * `type`, one member per row of the binding registry (bindings/registry.ts, where each type's
+ * target rules are).
  * Capell Agent Schema, "Tool declarations": endpoint targets are same-origin paths; form
  * targets are stable DOM ids; search and property-query targets are stable identifiers; the
- * inline binding is reserved for Core's page payload.
+ * inline binding is reserved for Core's page payload (target `page`).
  */
-export type Binding =
-  | { type: 'inline'; target: 'page' }
-  | { type: 'endpoint'; target: string }
-  | { type: 'search'; target: string }
-  | { type: 'property-query'; target: string }
-  | { type: 'form'; target: string };
+export type Binding = { [Type in BindingType]: { type: Type; target: string } }[BindingType];
 
-/** The binding type names, in the order the contract lists them. */
-export type BindingType = Binding['type'];
+/** The binding type names, in the order the contract lists them (the registry's keys). */
+export type { BindingType };
 
 /**
  * WebMCP tool annotations (WebMCP draft, `ModelContextTool.annotations`). MCP-only hints such as

@@ -585,7 +585,7 @@ function lockInstance(panel: CapellConfirmWrite): void {
 
 /**
  * The runtime's handle on one panel: the only way to show a proposal in it, check consent and
- * close it. Held by the write executors (bindings/form.ts, bindings/endpoint-write.ts) in their
+ * close it. Held by the write executors (writes/form.ts, writes/endpoint-write.ts) in their
  * closures, never reachable from the element, its class or the DOM. No method throws or rejects.
  */
 export interface ConfirmPanel {

@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
-import { planFill, type FillPlan } from '../../src/forms/controls.ts';
-import { fillControls, restoreControls } from '../../src/forms/fill.ts';
-import { armSubmitGuard } from '../../src/forms/submit-guard.ts';
-import { readCSRFHeader } from '../../src/bindings/csrf-token.ts';
+import { planFill, type FillPlan } from '../../src/writes/forms/controls.ts';
+import { fillControls, restoreControls } from '../../src/writes/forms/fill.ts';
+import { armSubmitGuard } from '../../src/writes/forms/submit-guard.ts';
+import { readCSRFHeader } from '../../src/writes/csrf-token.ts';
 import { createPanelHandle, type CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
 import { findPanel, panelRoot, rootOf } from './closed-root.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * The submit guard (src/forms/submit-guard.ts) in real Chromium, against the page scripts that
+ * The submit guard (src/writes/forms/submit-guard.ts) in real Chromium, against the page scripts that
  * sent a filled form without the person: a site's "submit on change" handler firing on the
  * runtime's own fill and restore events, `form.submit()`, the prototype's `submit`, and a site
  * handler that stops the submit event. The form lives in a same-origin iframe whose realm runs
@@ -8,9 +8,9 @@
  */
 import { expect } from 'chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import type { armSubmitGuard, readUnguardableReason } from '../../src/forms/submit-guard.ts';
-import type { planFill } from '../../src/forms/controls.ts';
-import type { fillControls, restoreControls } from '../../src/forms/fill.ts';
+import type { armSubmitGuard, readUnguardableReason } from '../../src/writes/forms/submit-guard.ts';
+import type { planFill } from '../../src/writes/forms/controls.ts';
+import type { fillControls, restoreControls } from '../../src/writes/forms/fill.ts';
 
 interface RuntimeModules {
   armSubmitGuard: typeof armSubmitGuard;

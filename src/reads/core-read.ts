@@ -1,5 +1,5 @@
-import { findBracketKey, withQuery } from '../query-string.js';
-import type { BindingOutcome, CallContext } from './binding-executor.js';
+import { findBracketKey, withQuery } from './query-string.js';
+import type { BindingOutcome, CallContext } from '../bindings/binding-executor.js';
 import { fetchEnvelope } from './fetch-envelope.js';
 
 /**

@@ -1,9 +1,30 @@
 /**
- * The endpoint target rule on its own (Capell Agent Schema, "Tool declarations": endpoint targets
- * are same-origin paths): the binding policy checks targets with it, and the options check
- * `apiBase` with it at start-up (config.ts), without loading the rest of the binding policy.
+ * The target checks binding policies share (bindings/registry.ts rows use them): pure, no DOM and
+ * no network, so the normaliser runs them at start-up and in Node. Capell Agent Schema, "Tool
+ * declarations": endpoint targets are same-origin paths; form, search and property-query targets
+ * are stable identifiers; the inline binding is reserved for Core's page payload.
  */
-import type { Reason } from './reason.js';
+import type { Reason } from '../declarations/reason.js';
+
+/** Core's normaliser: form, search and property-query targets are stable identifiers. */
+export const IDENTIFIER_TARGET_PATTERN = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/;
+
+/**
+ * Checks a stable-identifier target (a DOM id for forms, a scope or property name): it matches
+ * IDENTIFIER_TARGET_PATTERN, so it is never a selector, path or URL.
+ * @returns `[['binding.target', 'identifier', target]]`, or `[]` when it is an identifier.
+ */
+export function checkIdentifierTarget(target: string): Reason[] {
+  return IDENTIFIER_TARGET_PATTERN.test(target) ? [] : [['binding.target', 'identifier', target]];
+}
+
+/**
+ * Checks the inline binding's target: only `page` (Core's page payload).
+ * @returns `[['binding.target', 'inlineTarget']]`, or `[]` for `page`.
+ */
+export function checkInlineTarget(target: string): Reason[] {
+  return target === 'page' ? [] : [['binding.target', 'inlineTarget']];
+}
 
 /**
  * Checks an endpoint target: an origin-relative path (`/` not followed by `/` or `\`), no

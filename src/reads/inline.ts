@@ -1,6 +1,6 @@
 import type { JSONValue } from '../declarations/tool-spec.js';
-import type { BindingExecutor } from './binding-executor.js';
-import { parseBoundedJSON } from './bounded-json.js';
+import type { BindingExecutor } from '../bindings/binding-executor.js';
+import { parseBoundedJSON } from '../bindings/bounded-json.js';
 
 /** Selector of the page graph island: `<script type="application/ld+json" data-capell-agent-schema>`. */
 export const PAGE_GRAPH_SELECTOR = 'script[data-capell-agent-schema]';

@@ -8,18 +8,18 @@
  */
 import type { RuntimeConfig } from '../config.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
-import { planFill, type FillStep } from '../forms/controls.js';
-import { fillControls, restoreControls, unheldSteps, type FillRecord } from '../forms/fill.js';
-import { readFormOptOutReason } from '../forms/form-opt-out.js';
-import { readFormProperty } from '../forms/form-property.js';
+import { planFill, type FillStep } from './forms/controls.js';
+import { fillControls, restoreControls, unheldSteps, type FillRecord } from './forms/fill.js';
+import { readFormOptOutReason } from './forms/form-opt-out.js';
+import { readFormProperty } from './forms/form-property.js';
 import { nativeFormToolReason } from '../registration-rules.js';
-import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from '../forms/proposal-items.js';
-import { sendFormRequest, toFormRequest } from '../forms/send-form.js';
-import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from '../forms/submit-guard.js';
+import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from './forms/proposal-items.js';
+import { sendFormRequest, toFormRequest } from './forms/send-form.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
 import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
-import { PendingWrite } from '../writes/pending-write.js';
-import type { BindingExecutor, CallContext } from './binding-executor.js';
+import { PendingWrite } from './pending-write.js';
+import type { BindingExecutor, CallContext } from '../bindings/binding-executor.js';
 import { sessionExpiredReason } from './write-answer.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */

@@ -8,11 +8,13 @@ import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-tex
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import type { RuntimeConfig } from '../config.js';
 import type { ConfirmText } from '../ui/confirm-text.js';
-import { readWriteAnswer } from '../writes/read-write-answer.js';
-import { PendingWrite } from '../writes/pending-write.js';
-import type { BindingExecutor } from './binding-executor.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './read-write-answer.js';
+import { request } from '../request.js';
+import { PendingWrite } from './pending-write.js';
+import type { BindingExecutor } from '../bindings/binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
-import { serverMessage, sessionExpiredReason } from './write-answer.js';
+import { serverMessage } from '../bindings/server-message.js';
+import { sessionExpiredReason } from './write-answer.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
@@ -82,20 +84,16 @@ async function send(
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
   const csrf = readCSRFHeader(config.document);
   if (csrf) headers[csrf.name] = csrf.value;
-  const timeout = AbortSignal.timeout(config.timeoutMs);
-  let response: Response;
-  let body: Awaited<ReturnType<typeof readWriteAnswer>>;
-  try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(input), credentials: 'same-origin', redirect: 'error', signal: timeout });
-    body = await readWriteAnswer(response);
-  } catch (error) {
-    const reason = timeout.aborted
-      ? `the request to ${where} was sent but no answer came within ${config.timeoutMs} ms`
-      : `the request to ${where} failed: network error or a redirect (redirects are refused) (${(error as Error).message})`;
-    void panel.showOutcome(reason);
-    write.failed(`${name}: ${reason}`);
+  const sent = readWriteOutcome(await request(url, {
+    method: 'POST', headers, body: JSON.stringify(input), credentials: 'same-origin', redirect: 'error',
+    timeoutMs: config.timeoutMs, where, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES,
+  }));
+  if ('reason' in sent) {
+    void panel.showOutcome(sent.reason);
+    write.failed(`${name}: ${sent.reason}`);
     return;
   }
+  const { response, body } = sent;
   const accepted = response.status >= 200 && response.status < 300;
   void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(response.status) }));
   const expired = sessionExpiredReason(response.status, where);

@@ -2,8 +2,9 @@
  * Sending the person's submit with `fetch`, so the agent learns the HTTP status. Only ever
  * called from inside the person's own (trusted, consented) submit event.
  */
-import type { JSONValue } from '../declarations/tool-spec.js';
-import { readWriteAnswer } from '../writes/read-write-answer.js';
+import type { JSONValue } from '../../declarations/tool-spec.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../read-write-answer.js';
+import { request } from '../../request.js';
 import { readFormProperty } from './form-property.js';
 
 /**
@@ -42,25 +43,25 @@ export function toFormRequest(form: HTMLFormElement, submitter: HTMLElement | nu
 }
 
 /**
- * Sends a form request same-origin with the person's cookies (`credentials: 'same-origin'`: it
- * is their submit, as the browser would send it), following redirects as a navigation would.
+ * Sends a form request (request.ts) same-origin with the person's cookies (`credentials:
+ * 'same-origin'`: it is their submit, as the browser would send it), following redirects as a
+ * navigation would.
  * @param timeoutMs how long to wait for the answer, in ms.
  * @returns the final status (with the site's JSON answer when it answered JSON within
- *   MAX_WRITE_ANSWER_BYTES), or a one-line reason (network error, timeout).
+ *   MAX_WRITE_ANSWER_BYTES), or a one-line reason naming `the person's submit to <path>` (network
+ *   error, timeout).
  */
-export async function sendFormRequest(request: { url: URL; init: RequestInit }, timeoutMs: number): Promise<FormSendOutcome> {
-  const where = `${request.url.pathname}${request.url.search}`;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    const response = await fetch(request.url, { ...request.init, credentials: 'same-origin', redirect: 'follow', signal: timeout });
-    // Read (bounded) also when it is not JSON: that lets the connection be reused.
-    const { answer, note } = await readWriteAnswer(response);
-    const outcome: FormSendOutcome = { ok: true, httpStatus: response.status, url: response.url, redirected: response.redirected };
-    if (answer !== undefined) outcome.answer = answer;
-    if (note !== undefined) outcome.answerNote = note;
-    return outcome;
-  } catch (error) {
-    if (timeout.aborted) return { ok: false, reason: `the person's submit went to ${where} but no answer came within ${timeoutMs} ms` };
-    return { ok: false, reason: `the person's submit to ${where} failed: network error (${(error as Error).message})` };
-  }
+export async function sendFormRequest(form: { url: URL; init: RequestInit }, timeoutMs: number): Promise<FormSendOutcome> {
+  const where = `${form.url.pathname}${form.url.search}`;
+  // The answer is read (bounded) also when it is not JSON: that lets the connection be reused.
+  const sent = readWriteOutcome(await request(form.url, {
+    method: form.init.method ?? 'GET', body: form.init.body ?? null, credentials: 'same-origin', redirect: 'follow',
+    timeoutMs, where, description: `the person's submit to ${where}`, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES,
+  }));
+  if ('reason' in sent) return { ok: false, reason: sent.reason };
+  const { response, body: { answer, note } } = sent;
+  const outcome: FormSendOutcome = { ok: true, httpStatus: response.status, url: response.url, redirected: response.redirected };
+  if (answer !== undefined) outcome.answer = answer;
+  if (note !== undefined) outcome.answerNote = note;
+  return outcome;
 }

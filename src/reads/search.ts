@@ -1,4 +1,4 @@
-import type { BindingExecutor } from './binding-executor.js';
+import type { BindingExecutor } from '../bindings/binding-executor.js';
 import { readFromCore } from './core-read.js';
 
 /**

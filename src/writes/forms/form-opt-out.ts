@@ -6,7 +6,7 @@
  * Capell Agent Schema, "Tool declarations": "A package may use agent_tools: none with a
  * human-readable reason for an intentionally non-actionable surface."
  */
-import { AGENT_TOOLS_ATTRIBUTE, AGENT_TOOLS_REASON_ATTRIBUTE } from '../audit.js';
+import { AGENT_TOOLS_ATTRIBUTE, AGENT_TOOLS_REASON_ATTRIBUTE } from '../../audit.js';
 
 /**
  * Why `form` must not be filled because the site opted it out, or `undefined`.

@@ -4,8 +4,9 @@
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
-import { parseBoundedJSON, readBoundedText } from './bounded-json.js';
-import { serverMessage } from './write-answer.js';
+import { parseBoundedJSON } from '../bindings/bounded-json.js';
+import { request } from '../request.js';
+import { serverMessage } from '../bindings/server-message.js';
 
 /** A Capell Agent Schema v1 envelope. */
 export interface Envelope {
@@ -32,35 +33,23 @@ export function checkEnvelope(value: unknown): string | undefined {
 
 
 /**
- * GETs `url` with `Accept: application/json`, `credentials: 'omit'` (public reads are anonymous
- * by contract, so an editor's session never widens a public tool) and `redirect: 'error'` (no
- * answer from elsewhere), aborting on `signal` or after `timeoutMs`.
+ * GETs `url` (request.ts) with `Accept: application/json`, `credentials: 'omit'` (public reads are
+ * anonymous by contract, so an editor's session never widens a public tool) and `redirect: 'error'`
+ * (no answer from elsewhere), aborting on `signal` or after `timeoutMs`. Reasons name the path only,
+ * not the query (the agent's input).
  * @returns the envelope, or a one-line reason: network failure or refused redirect, timeout,
- *   abort, HTTP status (with the server's `message`), a body over MAX_ANSWER_BYTES or nested
- *   deeper than MAX_ANSWER_DEPTH (bounded-json.ts), a body that is not JSON, a wrong envelope.
+ *   abort (request.ts texts), HTTP status (with the server's `message`), a body over
+ *   MAX_ANSWER_BYTES or nested deeper than MAX_ANSWER_DEPTH (bounded-json.ts), a body that is not
+ *   JSON, a wrong envelope.
  */
 export async function fetchEnvelope(url: URL, signal: AbortSignal | undefined, timeoutMs: number): Promise<EnvelopeOutcome> {
-  const where = `${url.pathname}`;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let response: Response;
-  let body: string;
-  try {
-    response = await fetch(url, {
-      method: 'GET',
-      headers: { Accept: 'application/json' },
-      credentials: 'omit',
-      redirect: 'error',
-      signal: combined,
-    });
-    const read = await readBoundedText(response, `the answer from ${where}`);
-    if (!read.ok) return read;
-    body = read.text;
-  } catch (error) {
-    if (timeout.aborted) return { ok: false, reason: `no answer from ${where} within ${timeoutMs} ms` };
-    if (signal?.aborted) return { ok: false, reason: `the call was aborted before ${where} answered` };
-    return { ok: false, reason: `request to ${where} failed: network error or a redirect (redirects are refused) (${(error as Error).message})` };
-  }
+  const where = url.pathname;
+  const sent = await request(url, {
+    method: 'GET', headers: { Accept: 'application/json' }, credentials: 'omit', redirect: 'error', timeoutMs, where,
+    ...(signal ? { signal } : {}),
+  });
+  if (!sent.ok) return sent;
+  const { response, text: body } = sent;
   if (!response.ok) return { ok: false, reason: `HTTP ${response.status} from ${where}${serverMessage(body)}` };
   const parsing = parseBoundedJSON(body, `the answer from ${where}`);
   if (!parsing.ok) {

@@ -1,0 +1,63 @@
+/**
+ * The rooms in the built bundle (vite.rooms.ts), in real Chromium with WebMCP on: the chunks under
+ * /dist/chunks/ the page requests are recorded, by name. The first read call loads the call chunk (the
+ * validator, the request path and the read room) and nothing of the write machinery; a write
+ * call then loads the write room and, when it proposes, the panel.
+ */
+import { readdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { executeTool, expect, readyReport, test } from './demo-fixture.ts';
+import { startCall } from './agent-calls.ts';
+
+/** Chunk name → its room, from the file name (`chunks/<name>-<hash>.js`). */
+const chunkName = (file: string): string => file.replace(/^.*\/chunks\//, '').replace(/-[\w-]{8}\.js$/, '');
+
+/** Records every /dist/chunks/*.js the page requests, by chunk name, in order. */
+function recordChunks(page: Page): string[] {
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (/^\/dist\/chunks\/[^/]+\.js$/.test(pathname)) requested.push(chunkName(pathname));
+  });
+  return requested;
+}
+
+test.describe('chunks by room', () => {
+  test('the build has the call, write and panel chunks this spec tells apart', () => {
+    const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
+    expect(names).toEqual(expect.arrayContaining(['call', 'write', 'capell-confirm-write']));
+  });
+
+  test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {
+    const requested = recordChunks(page);
+    await page.goto(`${demo.url}/contact`);
+    const report = await readyReport(page);
+    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.lookup', 'newsletter.subscribe', 'form.submit.contact']));
+    // Start-up (the entry, the declaration rules, the status tool's descriptor) loads no room.
+    expect(requested).not.toContain('call');
+    expect(requested).not.toContain('write');
+    expect(requested).not.toContain('capell-confirm-write');
+
+    const search = await executeTool(page, 'site.search', { q: 'trail' });
+    expect(search.isError).toBeUndefined();
+    const lookup = await executeTool(page, 'page.lookup', {});
+    expect(lookup.isError).toBeUndefined();
+    expect(requested).toContain('call');
+    expect(requested).not.toContain('write');
+    expect(requested).not.toContain('capell-confirm-write');
+
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    await expect.poll(() => requested.includes('write') && requested.includes('capell-confirm-write')).toBe(true);
+    // Nothing is sent before the person decides.
+    expect(demo.requests.filter((request) => request.path === '/agent/v1/newsletter')).toEqual([]);
+  });
+
+  test('a form write on a fresh page loads the write chunk; the read room came with the call chunk', async ({ page, demo }) => {
+    const requested = recordChunks(page);
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    await startCall(page, 'form.submit.contact', { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'Hello', newsletter: false });
+    await expect.poll(() => requested.includes('write') && requested.includes('capell-confirm-write')).toBe(true);
+    expect(requested.indexOf('call')).toBeLessThan(requested.indexOf('write'));
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Chunks by room for the browser module builds (vite.config.ts, vite.lib.config.ts), so what a
+ * call loads is what it needs (DESIGN section 6):
+ * - call: the call module, the validator, the request path and the read room (src/reads): the
+ *   first call of any tool loads it, and a read needs nothing more;
+ * - write: the write room (src/writes: form filling, write endpoints, CSRF, the person's decision
+ *   and its records) and the panel's seam in src/ui: loaded on the first write call only;
+ * - capell-confirm-write: the lit panel, which the write room imports on its first proposal.
+ * A module joins its room's chunk only when every module that imports it statically is in a room
+ * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
+ * src/validation) stay where the automatic chunking puts them, and never make the entry or the
+ * rules load a room. Each group takes only the modules named for it, not their imports.
+ */
+import type { ChunkingContext } from 'rolldown';
+
+/** The call machinery and the read room (src/bindings, src/reads, the request path, the validator). */
+const CALL_ROOM = /src[\\/](bindings|reads|validation)[\\/]|src[\\/](request|validation|tool-input)\.ts$|node_modules[\\/]@cfworker[\\/]/;
+/**
+ * The write room and the UI seam the writes use; not the write status tool, which is registered
+ * (without the write machinery) as soon as a write tool is.
+ */
+const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
+/** The confirmation panel (lit), its own chunk. */
+const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
+
+/** The room a module's path names, or null. */
+function namedRoom(id: string): string | null {
+  if (PANEL.test(id)) return 'capell-confirm-write';
+  if (CALL_ROOM.test(id)) return 'call';
+  if (WRITE_ROOM.test(id)) return 'write';
+  return null;
+}
+
+/**
+ * Whether `id` may leave for its room's chunk: it names a room, is no entry, and every module
+ * that imports it statically may leave for a room too (a module in an import cycle counts as
+ * one that may).
+ */
+function inRoom(id: string, context: ChunkingContext, seen = new Set<string>()): boolean {
+  if (seen.has(id)) return true;
+  seen.add(id);
+  const info = context.getModuleInfo(id);
+  if (!info || info.isEntry || namedRoom(id) === null) return false;
+  return info.importers.every((importer) => inRoom(importer, context, seen));
+}
+
+/** The room chunk of a module, or null to leave it to the automatic chunking. */
+function roomOf(id: string, context: ChunkingContext): string | null {
+  return inRoom(id, context) ? namedRoom(id) : null;
+}
+
+/** The `output.codeSplitting.groups` of a module build. */
+export function roomChunkGroups() {
+  return [{ name: roomOf, debugName: 'rooms', includeDependenciesRecursively: false }];
+}
