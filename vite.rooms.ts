@@ -23,8 +23,17 @@ const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
 /** The confirmation panel (lit), its own chunk. */
 const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
 
+/**
+ * The live registry and the declaration rules it runs (not the reason texts, loaded only to
+ * explain a rejection, nor the $ref checks, loaded only for a schema with a $ref): one chunk the
+ * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
+ * it gets registry and rules in one round trip.
+ */
+const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {
+  if (REGISTRY.test(id)) return 'registry';
   if (PANEL.test(id)) return 'capell-confirm-write';
   if (CALL_ROOM.test(id)) return 'call';
   if (WRITE_ROOM.test(id)) return 'write';
@@ -44,8 +53,22 @@ function inRoom(id: string, context: ChunkingContext, seen = new Set<string>()):
   return info.importers.every((importer) => inRoom(importer, context, seen));
 }
 
-/** The room chunk of a module, or null to leave it to the automatic chunking. */
+/** Whether the entry imports `id` statically, directly or through other modules. */
+function atStartUp(id: string, context: ChunkingContext, seen = new Set<string>()): boolean {
+  if (seen.has(id)) return false;
+  seen.add(id);
+  const info = context.getModuleInfo(id);
+  if (!info) return false;
+  return info.isEntry || info.importers.some((importer) => atStartUp(importer, context, seen));
+}
+
+/**
+ * The room chunk of a module, or null to leave it to the automatic chunking. The registry room
+ * takes every module it names that start-up does not need (lazily loaded importers such as the
+ * reason texts then import from it: they never load before it).
+ */
 function roomOf(id: string, context: ChunkingContext): string | null {
+  if (REGISTRY.test(id)) return atStartUp(id, context) ? null : 'registry';
   return inRoom(id, context) ? namedRoom(id) : null;
 }
 

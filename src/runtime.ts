@@ -7,7 +7,7 @@ import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import type { PendingRejection } from './declarations/reason.js';
 import { findHost, type FoundHost } from './host.js';
-import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
+import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
 import { SOURCES } from './sources/index.js';
@@ -103,7 +103,19 @@ function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
   publish: (report: Report, first: boolean) => void,
 ): void {
-  const registry = new LiveRegistry(config, found.host, stopSignal);
+  // The registry and the rules load only here, where WebMCP exists: a browser without it fetches
+  // the entry alone. A chunk that does not load is retried by the next update.
+  let loading: Promise<LiveRegistry> | undefined;
+  const loadRegistry = () => {
+    loading ??= import('./live-registry.js').then(
+      ({ LiveRegistry }) => new LiveRegistry(config, found.host, stopSignal),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
   const log = createLogger(config);
   let queue = Promise.resolve();
   let latest = 0;
@@ -111,6 +123,17 @@ function follow(
     queue = queue.then(async () => {
       if (stopSignal.aborted) return;
       const generation = ++latest;
+      let registry: LiveRegistry;
+      try {
+        registry = await loadRegistry();
+      } catch (error) {
+        publish({
+          api: found.api, registered: [], audit: [],
+          rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`the registry did not load (${String((error as Error)?.message ?? error)}); nothing was registered`] }],
+        }, generation === 1);
+        return;
+      }
+      if (stopSignal.aborted) return;
       const { snapshot } = await registry.update(createSlicer());
       void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => {
         const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
