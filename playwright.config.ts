@@ -8,7 +8,9 @@ import { launchOptions } from './test/support/chromium.js';
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 30_000,
-  workers: 1,
+  // Two workers for two cores: much of an e2e test is waiting (the page, the panel's input protection,
+  // write timeouts). Each worker starts its own demo server (demo-fixture.ts); files run whole in one worker.
+  workers: 2,
   reporter: 'list',
   projects: [
     { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, use: { launchOptions: launchOptions({ webmcp: true }) } },

@@ -39,7 +39,9 @@ const LOOKUP = {
 };
 const SEARCH = { name: 'site.search', description: 'Search.', effect: 'read', binding: { type: 'search', target: 'pages' } };
 
-describe('capell-webmcp validate', () => {
+// Each test writes files of its own names and runs its own processes, so the tests of a suite run
+// at once (node:test runs them one after another by default, and most of their time is a process starting).
+describe('capell-webmcp validate', { concurrency: true }, () => {
   it('exits 0 and prints no rejection for a valid capell.json', async () => {
     const result = await cli('validate', writeJSON('valid.json', { name: 'vendor/x', agent_tools: [SEARCH] }));
     assert.equal(result.code, 0, result.stderr);
@@ -133,9 +135,12 @@ describe('capell-webmcp validate', () => {
 
   it('exits 2 on usage errors: no file, an unknown option, a bad --origin, a missing file', async () => {
     const valid = writeJSON('valid2.json', { agent_tools: [SEARCH] });
+    const runs: Promise<{ args: string[]; result: Awaited<ReturnType<typeof cli>> }>[] = [];
     for (const args of [['validate'], ['validate', valid, '--bogus'], ['validate', valid, '--origin', 'ftp://x'],
       ['validate', join(DIR, 'nope.json')], ['validate', valid, '--translations', join(DIR, 'nope.json')], [], ['publish']]) {
-      const result = await cli(...args);
+      runs.push(cli(...args).then((result) => ({ args, result })));
+    }
+    for (const { args, result } of await Promise.all(runs)) {
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout.join('\n')}`);
       assert.match(result.stderr, /^capell-webmcp: /);
     }
@@ -149,7 +154,7 @@ describe('capell-webmcp validate', () => {
   });
 });
 
-describe('capell-webmcp audit', () => {
+describe('capell-webmcp audit', { concurrency: true }, () => {
   let server: Awaited<ReturnType<typeof startDemoServer>>;
   before(async () => { server = await startDemoServer({ host: '127.0.0.1', port: 0 }); });
   after(async () => { await server.close(); });
