@@ -115,6 +115,24 @@ describe('attacks on the live registry: hostile markup', () => {
     expect(await registeredNames()).to.deep.equal(['after.clobber']);
   });
 
+  it('named elements that shadow document methods (querySelectorAll, getElementById, dispatchEvent) do not stop the registry', async () => {
+    mountElement('<img name="querySelectorAll" alt="">');
+    mountElement('<form name="getElementById"></form>');
+    mountElement('<img name="dispatchEvent" alt="">');
+    mountToolsIsland(island(readTool('document.clobbered')));
+    runtime = start({ log: 'silent' });
+    expect((await within(runtime.ready, 3000, 'ready')).registered).to.deep.equal(['document.clobbered']);
+    let changes = 0;
+    const listener = () => { changes += 1; };
+    document.addEventListener('capell-webmcp:change', listener);
+    mountToolsIsland(island(readTool('document.later')));
+    await settled();
+    document.removeEventListener('capell-webmcp:change', listener);
+    expect(await registeredNames()).to.deep.equal(['document.clobbered', 'document.later']);
+    expect(runtime.report?.registered).to.deep.equal(['document.clobbered', 'document.later']);
+    expect(changes).to.equal(1);
+  });
+
   it('islands inside a template, a shadow root and a same-origin iframe are not registered and break nothing', async () => {
     const template = mountElement<HTMLTemplateElement>('<template></template>');
     template.content.append(newIslandElement(island(readTool('in.template'))));
@@ -290,12 +308,14 @@ describe('attacks on the live registry: load', () => {
   it('2000 islands added in one task register once each without long tasks', async () => {
     runtime = start({ log: 'silent' });
     await runtime.ready;
+    // Built before measuring: the page's own work of making 2000 elements is not the runtime's.
+    const fragment = document.createDocumentFragment();
+    const scripts: HTMLScriptElement[] = [];
+    for (let index = 0; index < 2000; index += 1) scripts.push(newIslandElement(island(readTool(`many.tool${index}`))));
+    fragment.append(...scripts);
+    await sleep(50);
     const longTasks = await longTasksDuring(async () => {
       const changed = nextChange(20_000);
-      const fragment = document.createDocumentFragment();
-      const scripts: HTMLScriptElement[] = [];
-      for (let index = 0; index < 2000; index += 1) scripts.push(newIslandElement(island(readTool(`many.tool${index}`))));
-      fragment.append(...scripts);
       document.head.append(fragment);
       added.push(...scripts);
       const report = await changed;
@@ -347,24 +367,24 @@ describe('attacks on the live registry: stop and start at awkward moments', () =
     expect(await registeredNames()).to.deep.equal(['twice.tool']);
   });
 
-  it('the write status tool is not left registered when the only write tool is removed while the status tool loads', async () => {
-    const form = mountElement<HTMLFormElement>('<form id="statusrace" action="/test-fixtures/echo" method="post"><input name="name"></form>');
-    void form;
+  // Runs last in the file on purpose: it needs the status tool's chunk not yet loaded in this page.
+  it('a write tool dropped while the status tool loads leaves no status tool registered and no stale report', async () => {
+    mountElement('<form id="statusrace" action="/test-fixtures/echo" method="post"><input name="name"></form>');
     const live = mountToolsIsland(island({
       name: 'form.submit.statusrace', description: 'Send it.', effect: 'write', binding: { type: 'form', target: 'statusrace' },
       inputSchema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
     }));
     runtime = start({ log: 'silent' });
+    const order: string[] = [];
+    document.addEventListener('capell-webmcp:change', () => order.push('change'), { once: true });
+    void runtime.ready.then(() => order.push('ready'));
     // As soon as the write tool is registered (the status tool's chunk is then loading), drop it.
-    for (;;) {
-      if ((await registeredNames()).includes('form.submit.statusrace')) break;
-      await sleep(0);
-    }
+    while (!(await registeredNames()).includes('form.submit.statusrace')) await sleep(0);
     live.textContent = islandText(island(readTool('read.only')));
-    await runtime.ready;
-    await sleep(300);
-    await settled();
-    expect(await registeredNames()).to.deep.equal(['read.only']);
-    expect(runtime.report?.registered).to.deep.equal(['read.only']);
+    await within(runtime.ready, 3000, 'ready');
+    await settled(300);
+    expect(await registeredNames(), 'registered with WebMCP').to.deep.equal(['read.only']);
+    expect(runtime.report?.registered, 'runtime.report').to.deep.equal(['read.only']);
+    expect(order, 'ready first, then the change').to.deep.equal(['ready', 'change']);
   });
 });
