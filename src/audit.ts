@@ -8,6 +8,7 @@
  * `document` in the browser (start-up chunk: keep it small) and on a parsed HTML document in Node
  * (the CLI's `audit`).
  */
+import { builtIn, callBuiltIn } from './dom-builtin.js';
 import type { AuditEntry } from './report.js';
 
 /**
@@ -85,15 +86,17 @@ export function coverageOf(declarations: readonly unknown[]): AuditCoverage {
 export function auditSurfaces(root: AuditRoot, coverage: AuditCoverage, level: AuditLevel = 'warning'): AuditEntry[] {
   const entries: AuditEntry[] = [];
   let forms = 0;
-  for (const element of Array.from(root.querySelectorAll(`form,[${ACTION_ATTRIBUTE}]`))) {
-    const attribute = (name: string) => element.getAttribute(name)?.trim() || '';
-    const tag = element.tagName.toLowerCase();
+  for (const element of Array.from(callBuiltIn<ArrayLike<AuditElement>>(root, 'querySelectorAll', `form,[${ACTION_ATTRIBUTE}]`))) {
+    // Past DOM clobbering: a form's field may be named getAttribute or tagName (dom-builtin.ts).
+    const read = (name: string) => callBuiltIn<string | null>(element, 'getAttribute', name);
+    const attribute = (name: string) => read(name)?.trim() || '';
+    const tag = builtIn<string>(element, 'tagName').toLowerCase();
     const id = attribute('id');
     const action = attribute(ACTION_ATTRIBUTE);
     const isForm = tag === 'form';
     const surface = id ? `${tag}#${id}` : isForm ? `form[${forms}]` : `${tag}[${ACTION_ATTRIBUTE}="${action}"]`;
     if (isForm) forms++;
-    const marker = element.getAttribute(AGENT_TOOLS_ATTRIBUTE);
+    const marker = read(AGENT_TOOLS_ATTRIBUTE);
     let message: string | undefined;
     if (marker !== null) {
       // A typo ("None") or a missing reason must not silence a surface.

@@ -5,6 +5,7 @@
  * one task become one update.
  */
 import { ACTION_ATTRIBUTE } from './audit.js';
+import { builtIn, callBuiltIn } from './dom-builtin.js';
 
 /** Attributes whose change can change a tool: a native form tool, a form's id, an island marker. */
 const WATCHED_ATTRIBUTES = ['toolname', 'id', 'data-capell-agent-tools', ACTION_ATTRIBUTE];
@@ -28,24 +29,28 @@ export function observePage(doc: Document, unitSelectors: readonly string[], onC
       onChange();
     }, 0);
   };
-  const touches = (node: Node): boolean => node instanceof Element && (node.matches(relevant) || node.querySelector(relevant) !== null);
+  // Built-ins read past DOM clobbering: a form may have fields named matches or querySelector.
+  const matches = (element: Element, selector: string) => callBuiltIn<boolean>(element, 'matches', selector);
+  const touches = (node: Node): boolean => node instanceof Element
+    && (matches(node, relevant) || callBuiltIn<Element | null>(node, 'querySelector', relevant) !== null);
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       const { target } = record;
-      const owner = target instanceof Element ? target : target.parentElement;
-      if (record.type === 'attributes' ? owner?.matches(relevant) || record.attributeName === 'data-capell-agent-tools'
-        : owner?.closest(unitSelector) || [...record.addedNodes, ...record.removedNodes].some(touches)) {
+      const owner = target instanceof Element ? target : builtIn<Element | null>(target, 'parentElement');
+      if (record.type === 'attributes' ? (owner && matches(owner, relevant)) || record.attributeName === 'data-capell-agent-tools'
+        : (owner && callBuiltIn<Element | null>(owner, 'closest', unitSelector)) || [...record.addedNodes, ...record.removedNodes].some(touches)) {
         schedule();
         return;
       }
     }
   });
   observer.observe(doc, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
+  const view = builtIn<Window | null>(doc, 'defaultView');
   const onPageShow = (event: PageTransitionEvent) => { if (event.persisted) schedule(); };
-  doc.defaultView?.addEventListener('pageshow', onPageShow);
+  view?.addEventListener('pageshow', onPageShow);
   signal.addEventListener('abort', () => {
     observer.disconnect();
-    doc.defaultView?.removeEventListener('pageshow', onPageShow);
+    view?.removeEventListener('pageshow', onPageShow);
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
   }, { once: true });

@@ -5,6 +5,7 @@
  * the CLI both judge names here, so they never disagree on a duplicate.
  */
 import { WEBMCP_NAME_PATTERN } from './declarations/names.js';
+import { builtIn, callBuiltIn } from './dom-builtin.js';
 import type { Reason } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 
@@ -80,8 +81,9 @@ export function registrationRefusal(
  */
 export function nativeFormToolReason(spec: ToolSpec, doc: Pick<Document, 'getElementById'>): string | undefined {
   if (spec.binding.type !== 'form') return undefined;
-  const form = doc.getElementById(spec.binding.target);
-  const toolname = form?.localName === 'form' ? form.getAttribute('toolname') : null;
+  // Past DOM clobbering (dom-builtin.ts): a named element may shadow getElementById, a field localName.
+  const form = callBuiltIn<Element | null>(doc, 'getElementById', spec.binding.target);
+  const toolname = form && builtIn<string>(form, 'localName') === 'form' ? callBuiltIn<string | null>(form, 'getAttribute', 'toolname') : null;
   if (toolname === null || toolname === undefined) return undefined;
   return `form #${spec.binding.target} carries toolname=${JSON.stringify(toolname)}: the browser registers it natively, so capell-webmcp does not register it a second time`;
 }

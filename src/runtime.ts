@@ -6,6 +6,7 @@
 import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import type { PendingRejection } from './declarations/reason.js';
+import { callBuiltIn } from './dom-builtin.js';
 import { findHost, type FoundHost } from './host.js';
 import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
@@ -179,7 +180,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   const publish = (report: Report, first: boolean) => {
     current = report;
     if (first) resolveReady(report);
-    else config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
+    else callBuiltIn(config.document, 'dispatchEvent', new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
   };
   const found = findHost(config.document);
   try {

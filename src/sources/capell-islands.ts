@@ -4,6 +4,7 @@
  * is read by the inline binding, at call time (reads/inline.ts).
  */
 import type { Reason } from '../declarations/reason.js';
+import { callBuiltIn } from '../dom-builtin.js';
 import { isPlainObject } from '../is-plain-object.js';
 import type { SourceUnit, ToolSource } from './source.js';
 
@@ -45,7 +46,8 @@ export function readIsland(island: Element): SourceUnit {
 export const capellIslands: ToolSource = {
   kind: 'capell-island',
   selector: TOOLS_ISLAND_SELECTOR,
-  read: (root) => [...root.querySelectorAll(TOOLS_ISLAND_SELECTOR)].map(readIsland),
+  // Past DOM clobbering: an <img name="querySelectorAll"> shadows the document's method.
+  read: (root) => [...callBuiltIn<NodeListOf<Element>>(root, 'querySelectorAll', TOOLS_ISLAND_SELECTOR)].map(readIsland),
   normaliser: async () => {
     const rules = await import('../declarations/check-declaration.js');
     // Synchronous unless a schema has a $ref: only then are the $ref graph checks loaded.
