@@ -15,7 +15,10 @@ import { SOURCES } from './sources/index.js';
 
 /** A started runtime. */
 export interface Runtime {
-  /** Resolves with the first update's Report once every tool is registered or rejected; never rejects. */
+  /**
+   * Resolves with the first update's Report once every tool is registered or rejected, or with an
+   * empty Report when `stop()` came first; never rejects.
+   */
   readonly ready: Promise<Report>;
   /** The Report of the latest settled update; undefined until the first settles. */
   readonly report: Report | undefined;
@@ -135,15 +138,28 @@ function follow(
         return;
       }
       if (stopSignal.aborted) return;
-      const { snapshot } = await registry.update(createSlicer());
-      void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => {
-        const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
+      // update() and the snapshot never fail by design; if one does (a page that breaks a DOM
+      // built-in), the update still publishes, naming the failure, so `ready` settles.
+      const failed = (error: unknown): Report => ({
+        api: found.api, registered: [], audit: [],
+        rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`the update failed (${String((error as Error)?.message ?? error)})`] }],
+      });
+      // The next update starts once this one handed its registrations over, not when they settle.
+      let snapshot: Promise<Snapshot>;
+      try {
+        ({ snapshot } = await registry.update(createSlicer()));
+      } catch (error) {
+        snapshot = Promise.reject(error);
+      }
+      void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => (
+        { api: found.api, registered, rejected: await renderRejections(rejected), audit } as Report
+      )).catch(failed).then((report) => {
         if (stopSignal.aborted) return;
         if (generation === 1 || generation === latest) publish(report, generation === 1);
         if (generation === latest) log(report);
       });
     }).catch(() => {
-      // update() never throws by design; a broken update must not stop the ones after it.
+      // A broken update must not stop the ones after it.
     });
   };
   observePage(config.document, SOURCES.map((source) => source.selector), update, stopSignal);
@@ -201,6 +217,8 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (stopController.signal.aborted) return;
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));
       if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
+      // Stopped before the first update settled: `ready` still settles, with nothing registered.
+      if (current === undefined) publish({ api: found.api, registered: [], rejected: [], audit: [] }, true);
     },
   };
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
