@@ -245,7 +245,7 @@ export class LiveRegistry {
    */
   async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
     if (this.#stopSignal.aborted) return;
-    const writes = [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.outcome?.ok && !tool.controller.signal.aborted);
+    const writes = this.#hasWriteTool();
     if (writes && !this.#statusTool) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
       this.#statusTool = placeholder; // claimed before the await: two settling updates register it once
@@ -253,6 +253,11 @@ export class LiveRegistry {
       try {
         const { createWriteStatusTool } = await import('./writes/status-tool.js');
         if (placeholder.controller.signal.aborted) return;
+        // A later update may have removed the last write tool while the module loaded.
+        if (!this.#hasWriteTool()) {
+          this.#statusTool = undefined;
+          return;
+        }
         status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller.signal, undefined);
       } catch (error) {
         this.#statusTool = undefined; // retried by the next update
@@ -266,6 +271,11 @@ export class LiveRegistry {
       this.#statusTool.controller.abort(REMOVED);
       this.#statusTool = undefined;
     }
+  }
+
+  /** Whether a write tool is registered now. */
+  #hasWriteTool(): boolean {
+    return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.outcome?.ok && !tool.controller.signal.aborted);
   }
 
   /** Removes every tool (`stop()`). */
