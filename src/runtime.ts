@@ -101,11 +101,12 @@ function createLogger(config: RuntimeConfig): (report: Report) => void {
 /**
  * Runs the live registry: the first update at once, then one per task in which the page changed
  * (page-observer.ts). Updates run one after another; a Report is published when its update's
- * registrations settled and no later update started meanwhile.
+ * registrations settled and no later update started meanwhile, and never before the first one
+ * (`ready` comes first; a slower first Report never replaces a newer one as `report`).
  */
 function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
-  publish: (report: Report, first: boolean) => void,
+  publish: (report: Report, first: boolean) => void, ready: Promise<Report>,
 ): void {
   // The registry and the rules load only here, where WebMCP exists: a browser without it fetches
   // the entry alone. A chunk that does not load is retried by the next update.
@@ -153,7 +154,10 @@ function follow(
       }
       void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => (
         { api: found.api, registered, rejected: await renderRejections(rejected), audit } as Report
-      )).catch(failed).then((report) => {
+      )).catch(failed).then(async (report) => {
+        // A later update that settles before the first waits for it: `ready` comes before any
+        // change event, and the first Report never overwrites a newer one as `report`.
+        if (generation !== 1) await ready;
         if (stopSignal.aborted) return;
         if (generation === 1 || generation === latest) publish(report, generation === 1);
         if (generation === latest) log(report);
@@ -202,7 +206,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
     if (found.api === 'none') publish(reportWithoutWebMCP(config), true);
-    else follow(config, found, stopController.signal, publish);
+    else follow(config, found, stopController.signal, publish, ready);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
     publish({
