@@ -139,6 +139,15 @@ describe('attacks on the live registry: hostile markup', () => {
     expect(changes).to.equal(1);
   });
 
+  it('an element named modelContext does not hide WebMCP from the runtime', async () => {
+    mountElement('<img name="modelContext" alt="">');
+    mountToolsIsland(island(readTool('host.clobbered')));
+    runtime = start({ log: 'silent' });
+    const report = await within(runtime.ready, 3000, 'ready');
+    expect(report.api).to.equal('document.modelContext');
+    expect(report.registered).to.deep.equal(['host.clobbered']);
+  });
+
   it('islands inside a template, a shadow root and a same-origin iframe are not registered and break nothing', async () => {
     const template = mountElement<HTMLTemplateElement>('<template></template>');
     template.content.append(newIslandElement(island(readTool('in.template'))));
