@@ -2,6 +2,7 @@
  * The WebMCP host: finding `document.modelContext` (or a legacy `navigator.modelContext`) and
  * registering tools with it. Host failures become data that keeps the platform error's `name`.
  */
+import { builtIn } from './dom-builtin.js';
 import type { HostAPI } from './report.js';
 import type { CallToolResult } from './result.js';
 import type { JSONSchema, ToolAnnotations } from './declarations/tool-spec.js';
@@ -40,7 +41,8 @@ function isHost(value: unknown): value is ModelContextHost {
  */
 export function findHost(doc: Document = document, nav: Navigator | undefined = globalThis.navigator): FoundHost {
   try {
-    const onDocument = (doc as Document & { modelContext?: unknown }).modelContext;
+    // Past DOM clobbering: an <img name="modelContext"> would shadow the document's own (dom-builtin.ts).
+    const onDocument = builtIn<unknown>(doc, 'modelContext');
     if (isHost(onDocument)) return { api: 'document.modelContext', host: onDocument };
     const onNavigator = (nav as (Navigator & { modelContext?: unknown }) | undefined)?.modelContext;
     if (isHost(onNavigator)) return { api: 'navigator.modelContext', host: onNavigator };
