@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { start, type Report, type Runtime } from '../../src/index.ts';
+import { readIsland } from '../../src/sources/capell-islands.ts';
 import { sleep } from './closed-root.ts';
 import { modelContext, mountPageGraph, mountToolsIsland, unmountIslands } from './fixtures.ts';
 
@@ -318,6 +319,17 @@ describe('attacks on the live registry: load', () => {
     expect(names).to.have.length(500);
     expect(new Set(names).size).to.equal(500);
     expect(await descriptionOf('big.tool499')).to.deep.equal(['Tool 499!']);
+  });
+
+  it('an update on a page of many islands parses only the island that changed', async () => {
+    const still = mountToolsIsland(island(readTool('parse.still')));
+    const live = mountToolsIsland(island(readTool('parse.live', 'One.')));
+    const before = [readIsland(still), readIsland(live)];
+    live.textContent = islandText(island(readTool('parse.live', 'Two.')));
+    const after = [readIsland(still), readIsland(live)];
+    expect(after[0], 'the unchanged island is not parsed again').to.equal(before[0]);
+    expect(after[1]).to.not.equal(before[1]);
+    expect((after[1]!.declarations[0] as { description: string }).description).to.equal('Two.');
   });
 
   it('2000 islands added in one task register once each', async () => {
