@@ -18,10 +18,23 @@ export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
  * Reads one tools island. An island that is not valid JSON, has no `capellAgentSchema: 1`, or no
  * `tools` array yields no declarations and its reason (the Report names it `(manifest)`).
  * Capell Agent Schema, "Tool declarations": the manifest island carries `capellAgentSchema`,
- * `tools` and `messages`. Never throws.
+ * `tools` and `messages`. Never throws. An island whose text did not change since its last
+ * reading gives that reading again (the same object), without parsing.
  */
 export function readIsland(island: Element): SourceUnit {
   const text = island.textContent ?? '';
+  // Every update reads every island: parse only the ones that are new or whose text changed.
+  const known = lastReading.get(island);
+  if (known?.fingerprint === text) return known;
+  const reading = parseIsland(island, text);
+  lastReading.set(island, reading);
+  return reading;
+}
+
+/** Each island's last reading, kept while the island lives. */
+const lastReading = new WeakMap<Element, SourceUnit>();
+
+function parseIsland(island: Element, text: string): SourceUnit {
   const unit = (problem: Reason): SourceUnit => ({ owner: island, fingerprint: text, declarations: [], messages: {}, problem });
   let manifest: unknown;
   try {
