@@ -4,6 +4,7 @@
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
+import { builtIn, callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
 import type { Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
@@ -34,15 +35,16 @@ declare global {
   }
 }
 
-// A classic script sees itself only now, synchronously; a module never does.
-const current = document.currentScript as HTMLScriptElement | null;
+// The document's built-ins are read past DOM clobbering (an <img name="addEventListener"> would
+// shadow its own; dom-builtin.ts). A classic script sees itself only now; a module never does.
+const current = builtIn<HTMLScriptElement | null>(document, 'currentScript');
 
 function readOwnScript(): HTMLScriptElement | null {
   if (current) return current;
-  const marked = document.querySelector<HTMLScriptElement>(`script[${SCRIPT_MARKER}]`);
+  const marked = callBuiltIn<HTMLScriptElement | null>(document, 'querySelector', `script[${SCRIPT_MARKER}]`);
   if (marked) return marked;
   const here = import.meta.url;
-  return [...document.scripts].find((script) => script.src === here) ?? null;
+  return [...builtIn<HTMLCollectionOf<HTMLScriptElement>>(document, 'scripts')].find((script) => script.src === here) ?? null;
 }
 
 /**
@@ -78,7 +80,7 @@ function boot(): void {
   const reading = readOptions({ script: readOwnScript() }, location.origin);
   const announce = (report: Report) => {
     resolveReady(report);
-    document.dispatchEvent(new CustomEvent<Report>(READY_EVENT, { detail: report }));
+    callBuiltIn(document, 'dispatchEvent', new CustomEvent<Report>(READY_EVENT, { detail: report }));
   };
   const launch = () => {
     if (stopped) {
@@ -88,7 +90,7 @@ function boot(): void {
     runtime = startWith(reading);
     void runtime.ready.then(announce);
   };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', launch, { once: true });
+  if (builtIn<DocumentReadyState>(document, 'readyState') === 'loading') callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', launch, { once: true });
   else launch();
 }
 
