@@ -13,7 +13,7 @@ import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
+import { NameClaims, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
 import { createExecute } from './tool-execute.js';
@@ -158,7 +158,11 @@ export class LiveRegistry {
   async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
-    for (const source of SOURCES) for (const unit of source.read(doc)) readings.push({ source, unit });
+    // A fetching source (AgentGate) answers with a promise: the first update waits for it, so
+    // the first Report holds its tools; a later update finds its reading cached.
+    const read = await Promise.all(SOURCES.map((source) => source.read(doc, this.#config)));
+    SOURCES.forEach((source, index) => { for (const unit of read[index]!) readings.push({ source, unit }); });
+    if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
     const current = new Map(readings.map(({ unit }) => [unit.owner, unit]));
     for (const [node, state] of this.#units) {
       if (current.get(node)?.fingerprint === state.fingerprint) continue;
@@ -197,7 +201,7 @@ export class LiveRegistry {
           rejected.push(result.rejection);
           continue;
         }
-        const refusal = registrationRefusal(result.spec, unit.label, claims, doc);
+        const refusal = signerRefusal(result.spec, this.#config.signers) ?? registrationRefusal(result.spec, unit.label, claims, doc);
         if (refusal) rejected.push({ name: result.spec.name, source: unit.label, reasons: [refusal] });
         else declared.set(result.spec.name, { spec: result.spec, unit });
       }
@@ -245,7 +249,10 @@ export class LiveRegistry {
    */
   async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
     if (this.#stopSignal.aborted) return;
-    const writes = [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.outcome?.ok && !tool.controller.signal.aborted);
+    // An AgentGate write is the agent's own signed call (binding row `personConfirms: false`):
+    // nothing waits for the person, so it needs no status tool. Checked by type here, so the
+    // start-up code does not hold the binding registry.
+    const writes = [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
     if (writes && !this.#statusTool) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
       this.#statusTool = placeholder; // claimed before the await: two settling updates register it once

@@ -3,6 +3,7 @@
  * kept in step with the page as it changes (live-registry.ts, page-observer.ts), and the audit of
  * the page's interactive surfaces.
  */
+import type { Signer } from './agentgate/signer.js';
 import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import type { PendingRejection } from './declarations/reason.js';
@@ -10,7 +11,7 @@ import { findHost, type FoundHost } from './host.js';
 import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
-import { SOURCES } from './sources/index.js';
+import { readPageDeclarations, SOURCES } from './sources/index.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -24,6 +25,15 @@ export interface Runtime {
    * `isError`). Idempotent; a `start()` afterwards starts clean.
    */
   stop(): void;
+  /**
+   * Gives the runtime the agent's signer for AgentGate calls (the key is the agent's, never the
+   * page's): it replaces the signer of the same kind (`ed25519` → web-bot-auth tools,
+   * `hmac-sha256` → shared-key tools), and the tools that were waiting for it register (a new
+   * update, announced with `capell-webmcp:change`). Does nothing after `stop()`.
+   * @throws TypeError when `signer` is not a Signer `{ label, keyid, alg, sign, signatureAgent? }`.
+   * @example runtime.setSigner((await loadStoredSigner({ alg: 'ed25519', signatureAgent })).signer)
+   */
+  setSigner(signer: Signer): void;
 }
 
 /** The event fired on the document after each later update, with the new Report as `detail`. */
@@ -73,7 +83,7 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
 
 /** The Report of a browser without WebMCP: nothing read or registered, only the audit. */
 function reportWithoutWebMCP(config: RuntimeConfig): Report {
-  const declarations = SOURCES.flatMap((source) => source.read(config.document).flatMap((unit) => unit.declarations));
+  const declarations = readPageDeclarations(config.document);
   return { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
 }
 
@@ -102,7 +112,7 @@ function createLogger(config: RuntimeConfig): (report: Report) => void {
 function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
   publish: (report: Report, first: boolean) => void,
-): void {
+): () => void {
   const registry = new LiveRegistry(config, found.host, stopSignal);
   const log = createLogger(config);
   let queue = Promise.resolve();
@@ -124,6 +134,7 @@ function follow(
   };
   observePage(config.document, SOURCES.map((source) => source.selector), update, stopSignal);
   update();
+  return update;
 }
 
 /**
@@ -159,10 +170,11 @@ export function start(options: RuntimeOptions = {}): Runtime {
     else config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
   };
   const found = findHost(config.document);
+  let update: (() => void) | undefined;
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
     if (found.api === 'none') publish(reportWithoutWebMCP(config), true);
-    else follow(config, found, stopController.signal, publish);
+    else update = follow(config, found, stopController.signal, publish);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
     publish({
@@ -177,6 +189,10 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (stopController.signal.aborted) return;
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));
       if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
+    },
+    setSigner(signer) {
+      config.signers.set(signer, 'setSigner');
+      if (!stopController.signal.aborted) update?.();
     },
   };
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
