@@ -5,7 +5,9 @@
  *   first call of any tool loads it, and a read needs nothing more;
  * - write: the write room (src/writes: form filling, write endpoints, CSRF, the person's decision
  *   and its records) and the panel's seam in src/ui: loaded on the first write call only;
- * - capell-confirm-write: the lit panel, which the write room imports on its first proposal.
+ * - capell-confirm-write: the lit panel, which the write room imports on its first proposal;
+ * - agentgate: the AgentGate manifest's fetch and rules, on a page that names AgentGate;
+ *   agentgate-call: its signed call (executor, signer, structured-headers), on the first call.
  * A module joins its room's chunk only when every module that imports it statically is in a room
  * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
  * src/validation) stay where the automatic chunking puts them, and never make the entry or the
@@ -23,8 +25,15 @@ const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
 /** The confirmation panel (lit), its own chunk. */
 const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
 
+/** AgentGate discovery (the manifest's fetch and rules): loaded on a page that names AgentGate. */
+const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules)\.ts$|src[\\/]bindings[\\/]agentgate-endpoint\.ts$/;
+/** AgentGate's signed call (the executor, the signer, structured-headers): loaded on the first AgentGate call. */
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {
+  if (AGENTGATE.test(id)) return 'agentgate';
+  if (AGENTGATE_CALL.test(id)) return 'agentgate-call';
   if (PANEL.test(id)) return 'capell-confirm-write';
   if (CALL_ROOM.test(id)) return 'call';
   if (WRITE_ROOM.test(id)) return 'write';

@@ -1,0 +1,114 @@
+/**
+ * AgentGate end to end, WebMCP on (issue 9): a page whose script tag names AgentGate
+ * (`data-agentgate`) finds the demo site's manifest; without a signer its tools wait (absent from
+ * WebMCP, listed in the Report); the agent gives its signer with `window.capellWebMCP.setSigner`
+ * (made by the library's `loadStoredSigner` from the demo agent's key, kept non-extractable in
+ * IndexedDB), `send_message` registers, and calling it through WebMCP makes signed calls the demo
+ * site verifies against the demo agent's published key directory.
+ */
+import type { Page } from '@playwright/test';
+import { DEMO_AGENT_PRIVATE_JWK } from '../../demo/server/agentgate/demo-keys.js';
+import { executeTool, expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
+
+type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
+
+/** Serves a page at /agentgate-fixture whose runtime script tag carries `attributes`. */
+async function openFixture(page: Page, demo: Demo, attributes: string): Promise<void> {
+  await page.route(`${demo.url}/agentgate-fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentGate fixture</title>
+<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp ${attributes}></script></head><body><h1>AgentGate</h1></body></html>`,
+  }));
+  await page.goto(`${demo.url}/agentgate-fixture`);
+}
+
+/** Gives the page's runtime the demo agent's signer (via the library build) and waits for the update it starts. */
+function giveDemoSigner(page: Page, demo: Demo): Promise<Report> {
+  return page.evaluate(async ({ agentUrl, jwk }) => {
+    const library = '/dist/lib/index.js';
+    const { loadStoredSigner } = await import(library);
+    const { signer } = await loadStoredSigner({ alg: 'ed25519', signatureAgent: agentUrl, privateJwk: jwk, storageKey: 'capell-webmcp:e2e:demo-agent' });
+    const changed = new Promise((resolve) => document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent).detail), { once: true }));
+    window.capellWebMCP!.setSigner(signer);
+    return changed;
+  }, { agentUrl: demo.agentUrl, jwk: { ...DEMO_AGENT_PRIVATE_JWK } }) as Promise<Report>;
+}
+
+const answerOf = (result: { content: { text: string }[]; isError?: boolean }) => JSON.parse(result.content[0]!.text) as unknown;
+
+test.describe('AgentGate', () => {
+  test('without a signer its tools are absent and listed as waiting; after setSigner send_message registers, and a call and its retry are verified', async ({ page, demo }) => {
+    const manifestRequests: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.includes('agentgate-tools') || url.pathname.startsWith('/v1/agent-tools/')) manifestRequests.push(`${url.pathname}${url.search}`);
+    });
+    await openFixture(page, demo, 'data-agentgate');
+    const first = await readyReport(page) as Report;
+    expect(manifestRequests).toEqual(['/.well-known/agentgate-tools.json']);
+    expect(first.registered).not.toContain('send_message');
+    expect(first.rejected).toEqual(expect.arrayContaining([
+      { name: 'send_message', source: 'agentgate[0]', reasons: [expect.stringMatching(/^auth: waiting for a signer: this tool needs a web-bot-auth \(ed25519, with signatureAgent\) signer/)] },
+      { name: 'message_status', source: 'agentgate[0]', reasons: [expect.stringMatching(/^auth: waiting for a signer: this tool needs a shared-key/)] },
+    ]));
+    expect((await listTools(page)).map((tool) => tool.name)).not.toContain('send_message');
+
+    const after = await giveDemoSigner(page, demo);
+    expect(after.registered).toContain('send_message');
+    expect(after.rejected.map((rejection) => rejection.name)).toEqual(['message_status']); // still no shared-key signer
+    expect(manifestRequests).toHaveLength(1); // the manifest read once is reused
+    const tool = (await listTools(page)).find((candidate) => candidate.name === 'send_message');
+    expect(tool?.inputSchema).toMatchObject({ type: 'object', required: ['id', 'message'] });
+
+    const logBefore = demo.agentGateLog.length;
+    const input = { id: `e2e-${Date.now()}-0001`, message: 'Hello from the e2e agent' };
+    const accepted = await executeTool(page, 'send_message', input);
+    expect(accepted.isError).toBeUndefined();
+    expect(answerOf(accepted)).toEqual({ status: 'accepted' });
+    const retried = await executeTool(page, 'send_message', input);
+    expect(answerOf(retried)).toEqual({ status: 'already_accepted' });
+    const calls = demo.agentGateLog.slice(logBefore);
+    expect(calls).toEqual([
+      expect.objectContaining({ path: '/agent/submit', tool: 'send_message', outcome: 'verified', status: 200, agent: demo.agentUrl }),
+      expect.objectContaining({ path: '/agent/submit', tool: 'send_message', outcome: 'verified', status: 200, agent: demo.agentUrl }),
+    ]);
+  });
+
+  test('input is checked against inputSchema before anything is sent; a refused call is the site\'s reason', async ({ page, demo }) => {
+    await openFixture(page, demo, 'data-agentgate');
+    await readyReport(page);
+    await giveDemoSigner(page, demo);
+    const logBefore = demo.agentGateLog.length;
+    const short = await executeTool(page, 'send_message', { id: 'short', message: 'x' });
+    expect(short.isError).toBe(true);
+    expect(short.content[0]!.text).toMatch(/^invalid input for send_message: /);
+    expect(demo.agentGateLog.length).toBe(logBefore);
+    const id = `e2e-${Date.now()}-0002`;
+    await executeTool(page, 'send_message', { id, message: 'first' });
+    const conflict = await executeTool(page, 'send_message', { id, message: 'another' });
+    expect(conflict.isError).toBe(true);
+    expect(conflict.content[0]!.text).toMatch(/^the site refused the signed call to \/agent\/submit with 409: A different message was already accepted/);
+    expect(demo.agentGateLog.slice(logBefore).map((entry) => [entry.outcome, entry.status])).toEqual([['verified', 200], ['verified', 409]]);
+  });
+
+  test('a site key names the manifest at /v1/agent-tools/{siteKey}', async ({ page, demo }) => {
+    const manifestRequests: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.includes('agentgate-tools') || url.pathname.startsWith('/v1/agent-tools/')) manifestRequests.push(url.pathname);
+    });
+    await openFixture(page, demo, 'data-agentgate data-agentgate-site-key="site_demo"');
+    const report = await readyReport(page) as Report;
+    expect(manifestRequests).toEqual(['/v1/agent-tools/site_demo']);
+    expect(report.rejected.map((rejection) => rejection.name)).toEqual(expect.arrayContaining(['send_message', 'message_status']));
+  });
+
+  test('a page that does not name AgentGate fetches no manifest', async ({ page, demo }) => {
+    const manifestRequests: string[] = [];
+    page.on('request', (request) => { if (/agentgate-tools|\/v1\/agent-tools\//.test(request.url())) manifestRequests.push(request.url()); });
+    await openFixture(page, demo, '');
+    const report = await readyReport(page) as Report;
+    expect(report.api).toBe('document.modelContext');
+    expect(manifestRequests).toEqual([]);
+  });
+});
