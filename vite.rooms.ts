@@ -25,8 +25,8 @@ const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
 /** The confirmation panel (lit), its own chunk. */
 const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
 
-/** AgentGate discovery (the manifest's fetch and rules): loaded on a page that names AgentGate. */
-const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules)\.ts$|src[\\/]bindings[\\/]agentgate-endpoint\.ts$/;
+/** AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval): loaded on a page that names AgentGate. */
+const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]|src[\\/]bindings[\\/]agentgate-endpoint\.ts$/;
 /** AgentGate's signed call (the executor, the signer, structured-headers): loaded on the first AgentGate call. */
 const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 

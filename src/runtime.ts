@@ -11,7 +11,7 @@ import { findHost, type FoundHost } from './host.js';
 import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
-import { readPageDeclarations, SOURCES } from './sources/index.js';
+import { readPageDeclarations, SOURCE_CHANGE_EVENT, SOURCES } from './sources/index.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -133,6 +133,8 @@ function follow(
     });
   };
   observePage(config.document, SOURCES.map((source) => source.selector), update, stopSignal);
+  // A fetching source (AgentGate) announces a change it found outside the page.
+  config.document.addEventListener(SOURCE_CHANGE_EVENT, update, { signal: stopSignal });
   update();
   return update;
 }

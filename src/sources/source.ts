@@ -33,6 +33,13 @@ export interface SourceUnit {
 export type Normalise = (declaration: unknown, context: NormaliseContext) => CheckResult | Promise<CheckResult>;
 
 /**
+ * Fired on the document by a fetching source when what it read changed outside the page (an
+ * AgentGate manifest revalidated with a new version): the runtime then updates, as for a change
+ * of the page.
+ */
+export const SOURCE_CHANGE_EVENT = 'capell-webmcp:source-change';
+
+/**
  * A source of declarations.
  * - `kind`: the label prefix of its units in the Report, e.g. `capell-island` → `capell-island[0]`.
  * - `selector`: the elements that are its units, so the page observer knows which changes matter.

@@ -112,3 +112,59 @@ test.describe('AgentGate', () => {
     expect(manifestRequests).toEqual([]);
   });
 });
+
+/** Records every capell-webmcp:change Report of the next documents, from before their scripts run. */
+async function recordChanges(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const changes: unknown[] = [];
+    (window as unknown as { changes: unknown[] }).changes = changes;
+    document.addEventListener('capell-webmcp:change', (event) => changes.push((event as CustomEvent).detail));
+  });
+}
+
+function changesOf(page: Page): Promise<Report[]> {
+  return page.evaluate(() => (window as unknown as { changes: unknown[] }).changes) as Promise<Report[]>;
+}
+
+test.describe('AgentGate manifest cache (idb-keyval, ETag)', () => {
+  test('a repeat visit registers from the cache without waiting for the network, then revalidates with If-None-Match (304: no change)', async ({ page, demo }) => {
+    await openFixture(page, demo, 'data-agentgate');
+    await readyReport(page); // the first visit fetched the manifest and kept it with its ETag
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const revalidations: (string | undefined)[] = [];
+    await page.route('**/.well-known/agentgate-tools.json', async (route) => {
+      revalidations.push(route.request().headers()['if-none-match']);
+      await held;
+      await route.continue();
+    });
+    await recordChanges(page);
+    await page.goto(`${demo.url}/agentgate-fixture`);
+    const report = await readyReport(page) as Report;
+    // Ready while the manifest request is still held: the tools came from the cache.
+    expect(report.rejected.map((rejection) => rejection.name)).toEqual(expect.arrayContaining(['send_message', 'message_status']));
+    await expect.poll(() => revalidations.length).toBe(1);
+    expect(revalidations[0]).toMatch(/^"[\w-]+"$/);
+    const response = page.waitForResponse('**/.well-known/agentgate-tools.json');
+    release();
+    expect((await response).status()).toBe(304);
+    await page.waitForTimeout(300);
+    expect(await changesOf(page)).toEqual([]);
+  });
+
+  test('a changed manifest found on revalidation replaces the cached tools (capell-webmcp:change)', async ({ page, demo }) => {
+    await openFixture(page, demo, 'data-agentgate');
+    await readyReport(page);
+    // The site now publishes send_message only.
+    const served = await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).json() as { tools: { name: string }[] };
+    const changed = JSON.stringify({ ...served, tools: served.tools.filter((tool) => tool.name === 'send_message') });
+    await page.route('**/.well-known/agentgate-tools.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', headers: { etag: '"changed-1"' }, body: changed }));
+    await recordChanges(page);
+    await page.goto(`${demo.url}/agentgate-fixture`);
+    const first = await readyReport(page) as Report;
+    expect(first.rejected.map((rejection) => rejection.name)).toEqual(expect.arrayContaining(['send_message', 'message_status'])); // from the cache
+    await expect.poll(async () => (await changesOf(page)).length).toBe(1);
+    expect((await changesOf(page))[0]!.rejected.map((rejection) => rejection.name)).toEqual(['send_message']);
+  });
+});
