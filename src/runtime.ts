@@ -101,7 +101,7 @@ function createLogger(config: RuntimeConfig): (report: Report) => void {
  */
 function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
-  publish: (report: Report, first: boolean) => void,
+  publish: (report: Report, generation: number) => void,
 ): void {
   // The registry and the rules load only here, where WebMCP exists: a browser without it fetches
   // the entry alone. A chunk that does not load is retried by the next update.
@@ -130,7 +130,7 @@ function follow(
         publish({
           api: found.api, registered: [], audit: [],
           rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`the registry did not load (${String((error as Error)?.message ?? error)}); nothing was registered`] }],
-        }, generation === 1);
+        }, generation);
         return;
       }
       if (stopSignal.aborted) return;
@@ -138,7 +138,7 @@ function follow(
       void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => {
         const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
         if (stopSignal.aborted) return;
-        if (generation === 1 || generation === latest) publish(report, generation === 1);
+        if (generation === 1 || generation === latest) publish(report, generation);
         if (generation === latest) log(report);
       });
     }).catch(() => {
@@ -176,22 +176,27 @@ export function start(options: RuntimeOptions = {}): Runtime {
   let current: Report | undefined;
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
-  const publish = (report: Report, first: boolean) => {
+  let shown = 0;
+  /** Update `generation` (1 = the first) settled with `report`. */
+  const publish = (report: Report, generation: number) => {
+    if (generation === 1) resolveReady(report);
+    // An older update that settles late (its registrations were slower) never replaces a newer Report.
+    if (generation <= shown) return;
+    shown = generation;
     current = report;
-    if (first) resolveReady(report);
-    else config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
+    if (generation > 1) config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
   };
   const found = findHost(config.document);
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
-    if (found.api === 'none') publish(reportWithoutWebMCP(config), true);
+    if (found.api === 'none') publish(reportWithoutWebMCP(config), 1);
     else follow(config, found, stopController.signal, publish);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
     publish({
       api: found.api, registered: [], audit: [],
       rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [String((error as Error)?.message ?? error)] }],
-    }, true);
+    }, 1);
   }
   const runtime: Runtime = {
     ready,
