@@ -2,16 +2,28 @@ import { defineConfig } from '@playwright/test';
 import { launchOptions } from './test/support/chromium.js';
 
 /**
+ * Specs that assert a person's click lands inside a short window (the panel's input protection,
+ * INPUT_PROTECTION_MS = 500 ms after it opens): they run in a project of their own, on one worker,
+ * and `npm test` (scripts/test-all.js) runs that project after the others, so no second worker
+ * competes with them for the two cores while they time a click.
+ */
+export const TIMED_SPECS = /confirm-panel\.on\.spec\.ts$/;
+
+/**
  * End-to-end tests: the real demo server (started per worker by test/e2e/demo-fixture.ts) and
- * the built bundle in system Chromium, with WebMCP on (project "webmcp-on") and off ("webmcp-off").
+ * the built bundle in system Chromium, with WebMCP on (projects "webmcp-on" and "webmcp-on-timed")
+ * and off ("webmcp-off").
  */
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 30_000,
-  workers: 1,
+  // Two workers for two cores: much of an e2e test is waiting (page loads, the panel's input
+  // protection, write timeouts). Each worker starts its own demo server; a file runs whole in one worker.
+  workers: 2,
   reporter: 'list',
   projects: [
-    { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, use: { launchOptions: launchOptions({ webmcp: true }) } },
+    { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, testIgnore: TIMED_SPECS, use: { launchOptions: launchOptions({ webmcp: true }) } },
     { name: 'webmcp-off', testMatch: /\.off\.spec\.ts$/, use: { launchOptions: launchOptions({ webmcp: false }) } },
+    { name: 'webmcp-on-timed', testMatch: TIMED_SPECS, workers: 1, use: { launchOptions: launchOptions({ webmcp: true }) } },
   ],
 });

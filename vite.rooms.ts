@@ -25,13 +25,22 @@ const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
 /** The confirmation panel (lit), its own chunk. */
 const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
 
+/**
+ * The live registry and the declaration rules it runs (not the reason texts, loaded only to
+ * explain a rejection, nor the $ref checks, loaded only for a schema with a $ref): one chunk the
+ * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
+ * it gets registry and rules in one round trip.
+ */
+const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+
 /** AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval): loaded on a page that names AgentGate. */
-const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]|src[\\/]bindings[\\/]agentgate-endpoint\.ts$/;
+const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
 /** AgentGate's signed call (the executor, the signer, structured-headers): loaded on the first AgentGate call. */
 const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {
+  if (REGISTRY.test(id)) return 'registry';
   if (AGENTGATE.test(id)) return 'agentgate';
   if (AGENTGATE_CALL.test(id)) return 'agentgate-call';
   if (PANEL.test(id)) return 'capell-confirm-write';
@@ -53,8 +62,22 @@ function inRoom(id: string, context: ChunkingContext, seen = new Set<string>()):
   return info.importers.every((importer) => inRoom(importer, context, seen));
 }
 
-/** The room chunk of a module, or null to leave it to the automatic chunking. */
+/** Whether the entry imports `id` statically, directly or through other modules. */
+function atStartUp(id: string, context: ChunkingContext, seen = new Set<string>()): boolean {
+  if (seen.has(id)) return false;
+  seen.add(id);
+  const info = context.getModuleInfo(id);
+  if (!info) return false;
+  return info.isEntry || info.importers.some((importer) => atStartUp(importer, context, seen));
+}
+
+/**
+ * The room chunk of a module, or null to leave it to the automatic chunking. The registry room
+ * takes every module it names that start-up does not need (lazily loaded importers such as the
+ * reason texts then import from it: they never load before it).
+ */
 function roomOf(id: string, context: ChunkingContext): string | null {
+  if (REGISTRY.test(id)) return atStartUp(id, context) ? null : 'registry';
   return inRoom(id, context) ? namedRoom(id) : null;
 }
 

@@ -32,6 +32,14 @@ function firstLoad(entry, seen = new Set()) {
   return seen;
 }
 
+/** The chunks whose names start with one of `prefixes`, with everything they import statically. */
+function loadOf(prefixes, seen = firstLoad(ENTRY)) {
+  for (const file of readdirSync(join(DIST, 'chunks'))) {
+    if (file.endsWith('.js') && prefixes.some((prefix) => file.startsWith(prefix))) firstLoad(join(DIST, 'chunks', file), seen);
+  }
+  return [...seen];
+}
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
 const row = (label, { raw, gzip }) => console.log(`${label.padEnd(44)} ${kb(raw).padStart(10)} ${kb(gzip).padStart(10)}`);
 const sum = (files) => files.map(sizes).reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
@@ -44,5 +52,9 @@ console.log('');
 const first = sum([...firstLoad(ENTRY)]);
 const total = sum(moduleFiles);
 row(`first load (${[...firstLoad(ENTRY)].length} files), budget ${kb(FIRST_LOAD_BUDGET)}`, first);
+// What a visit loads, by what the agent does (the rest is never fetched).
+row('with WebMCP: ready (registry and rules)', sum(loadOf(['registry-'])));
+row('… and read calls (call chunk)', sum(loadOf(['registry-', 'call-'])));
+row('… and a write (write chunk, panel, status tool)', sum(loadOf(['registry-', 'call-', 'write-', 'capell-confirm-write-', 'status-tool-'])));
 row(`everything (module build), budget ${kb(TOTAL_BUDGET)}`, total);
 console.log(`\nfirst load ${first.gzip <= FIRST_LOAD_BUDGET ? 'within' : 'OVER'} budget; everything ${total.gzip <= TOTAL_BUDGET ? 'within' : 'OVER'} budget`);

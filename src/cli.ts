@@ -3,11 +3,11 @@
  * browser runtime, so a site can check its manifest and its pages before they ship.
  *
  * ```
- * capell-webmcp validate <capell.json> [--translations <file.json>] [--origin <url>]
+ * capell-webmcp validate <capell.json>… [--translations <file.json>] [--origin <url>]
  * capell-webmcp audit <html-file-or-url> [--strict]
  * ```
  *
- * Exit codes: 0 valid / clean; 1 rejected (validate) or an audit entry at level error (audit);
+ * Exit codes: 0 valid / clean; 1 rejected (validate: any of its files) or an audit entry at level error (audit);
  * 2 usage error (unknown command or option, missing argument, unreadable file or URL).
  * No side effects on import: `bin/capell-webmcp.js` calls `runCLI`.
  */
@@ -63,18 +63,19 @@ export interface ValidateContext {
 }
 
 const USAGE = `Usage:
-  capell-webmcp validate <capell.json> [--translations <file.json>] [--origin <url>]
+  capell-webmcp validate <capell.json>... [--translations <file.json>] [--origin <url>]
   capell-webmcp audit <html-file-or-url> [--strict]
 
 validate  checks every agent_tools declaration of an extension manifest with the runtime's
           normaliser, or "agent_tools": "none" with a non-empty "${AGENT_TOOLS_REASON_KEY}".
-          Prints "<name>: <reason>" per rejection reason. --translations: flat JSON map
-          key -> text for descriptionKey. --origin: the site origin (default ${DEFAULT_ORIGIN}).
+          Prints "<name>: <reason>" per rejection reason; with several manifests, each judged
+          on its own, "<file>: <name>: <reason>". --translations: flat JSON map key -> text
+          for descriptionKey. --origin: the site origin (default ${DEFAULT_ORIGIN}).
 audit     lists the page's forms and [data-capell-action] elements that no declaration covers
           and that are not marked data-agent-tools="none" with a data-agent-tools-reason.
           Prints "<level>: <surface>: <message>" per entry. --strict: every entry is an error.
 
-Exit codes: 0 ok, 1 rejected / audit error, 2 usage or read error.`;
+Exit codes: 0 ok, 1 rejected (any file) / audit error, 2 usage or read error.`;
 
 /** A mistake in the command line: reported with the usage text. */
 class UsageError extends Error {
@@ -145,12 +146,16 @@ async function readPage(target: string): Promise<string> {
   return response.text();
 }
 
+/**
+ * `validate <capell.json>…`: each file judged on its own (first name wins only within a file).
+ * Every file is read before anything is printed, so an unreadable one (exit 2) prints no verdicts.
+ * One file prints `<name>: <reason>`; several prefix each line with the file, `<file>: <name>: <reason>`.
+ */
 async function validate(args: string[], output: CLIOutput): Promise<number> {
   const { values, positionals } = parseArgs({
     args, allowPositionals: true, options: { translations: { type: 'string' }, origin: { type: 'string' } },
   });
-  if (positionals.length !== 1) throw new UsageError('validate takes exactly one capell.json');
-  const file = positionals[0]!;
+  if (positionals.length === 0) throw new UsageError('validate takes at least one capell.json');
   let origin = DEFAULT_ORIGIN;
   if (values.origin !== undefined) {
     const url = URL.canParse(values.origin) ? new URL(values.origin) : undefined;
@@ -169,16 +174,26 @@ async function validate(args: string[], output: CLIOutput): Promise<number> {
     if (!isPlainObject(parsed)) throw new UsageError(`--translations: ${values.translations} must hold a JSON object (key → text)`);
     messages = parsed;
   }
-  const text = await readText(file, 'manifest');
+  const texts = await Promise.all(positionals.map((file) => readText(file, 'manifest')));
+  let code = EXIT_OK;
+  positionals.forEach((file, index) => {
+    const prefix = positionals.length > 1 ? `${file}: ` : '';
+    if (validateFile(file, texts[index]!, { origin, messages }, (line) => output.out(`${prefix}${line}`), output) !== EXIT_OK) code = EXIT_REJECTED;
+  });
+  return code;
+}
+
+/** One manifest's verdict: its rejection lines to `out`, the summary of a valid one to `output.err`. */
+function validateFile(file: string, text: string, context: ValidateContext, out: (line: string) => void, output: CLIOutput): number {
   let manifest: unknown;
   try {
     manifest = JSON.parse(text);
   } catch (error) {
-    output.out(`${MANIFEST_LINE_NAME}: not valid JSON (${(error as Error).message})`);
+    out(`${MANIFEST_LINE_NAME}: not valid JSON (${(error as Error).message})`);
     return EXIT_REJECTED;
   }
-  const lines = validateManifest(manifest, { origin, messages });
-  for (const line of lines) output.out(line);
+  const lines = validateManifest(manifest, context);
+  for (const line of lines) out(line);
   if (lines.length > 0) return EXIT_REJECTED;
   const tools = (manifest as { agent_tools: unknown }).agent_tools;
   output.err(`${file}: ${Array.isArray(tools) ? `${tools.length} agent_tools declarations valid` : 'agent_tools: "none" with a reason'}`);

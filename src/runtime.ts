@@ -8,7 +8,7 @@ import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import type { PendingRejection } from './declarations/reason.js';
 import { findHost, type FoundHost } from './host.js';
-import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
+import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
 import { readPageDeclarations, SOURCE_CHANGE_EVENT, SOURCES } from './sources/index.js';
@@ -111,9 +111,21 @@ function createLogger(config: RuntimeConfig): (report: Report) => void {
  */
 function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
-  publish: (report: Report, first: boolean) => void,
+  publish: (report: Report, generation: number) => void,
 ): () => void {
-  const registry = new LiveRegistry(config, found.host, stopSignal);
+  // The registry and the rules load only here, where WebMCP exists: a browser without it fetches
+  // the entry alone. A chunk that does not load is retried by the next update.
+  let loading: Promise<LiveRegistry> | undefined;
+  const loadRegistry = () => {
+    loading ??= import('./live-registry.js').then(
+      ({ LiveRegistry }) => new LiveRegistry(config, found.host, stopSignal),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
   const log = createLogger(config);
   let queue = Promise.resolve();
   let latest = 0;
@@ -121,11 +133,22 @@ function follow(
     queue = queue.then(async () => {
       if (stopSignal.aborted) return;
       const generation = ++latest;
+      let registry: LiveRegistry;
+      try {
+        registry = await loadRegistry();
+      } catch (error) {
+        publish({
+          api: found.api, registered: [], audit: [],
+          rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`the registry did not load (${String((error as Error)?.message ?? error)}); nothing was registered`] }],
+        }, generation);
+        return;
+      }
+      if (stopSignal.aborted) return;
       const { snapshot } = await registry.update(createSlicer());
       void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => {
         const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
         if (stopSignal.aborted) return;
-        if (generation === 1 || generation === latest) publish(report, generation === 1);
+        if (generation === 1 || generation === latest) publish(report, generation);
         if (generation === latest) log(report);
       });
     }).catch(() => {
@@ -166,23 +189,28 @@ export function start(options: RuntimeOptions = {}): Runtime {
   let current: Report | undefined;
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
-  const publish = (report: Report, first: boolean) => {
+  let shown = 0;
+  /** Update `generation` (1 = the first) settled with `report`. */
+  const publish = (report: Report, generation: number) => {
+    if (generation === 1) resolveReady(report);
+    // An older update that settles late (its registrations were slower) never replaces a newer Report.
+    if (generation <= shown) return;
+    shown = generation;
     current = report;
-    if (first) resolveReady(report);
-    else config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
+    if (generation > 1) config.document.dispatchEvent(new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
   };
   const found = findHost(config.document);
   let update: (() => void) | undefined;
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
-    if (found.api === 'none') publish(reportWithoutWebMCP(config), true);
+    if (found.api === 'none') publish(reportWithoutWebMCP(config), 1);
     else update = follow(config, found, stopController.signal, publish);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
     publish({
       api: found.api, registered: [], audit: [],
       rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [String((error as Error)?.message ?? error)] }],
-    }, true);
+    }, 1);
   }
   const runtime: Runtime = {
     ready,

@@ -1,9 +1,16 @@
 /**
  * Issue 3, "Done when": the CLI and the runtime reach the same verdict on every row of the
- * normaliser table (test/support/declaration-rows.ts). Each row is served as a tools island on a
- * page of the demo origin, read back from the runtime's Report in Chromium with WebMCP on, and
- * checked by the real `capell-webmcp validate` on a capell.json holding the same declaration
+ * normaliser table (test/support/declaration-rows.ts). Each row is served as a tools island in its
+ * own document of the demo origin, read back from the runtime's Report in Chromium with WebMCP on,
+ * and checked by the real `capell-webmcp validate` on a capell.json holding the same declaration
  * (same translations, same origin). Both must accept or both reject, with the same reasons.
+ *
+ * Issue 8, item 7: all rows are judged at once, then one test per row compares its two verdicts.
+ * The runtime side is one page whose same-origin iframes each hold one row's page (its island and
+ * the script-tag bundle): every row shares the name catalogue.lookup, so rows cannot share one
+ * document (the first declaration of a name wins), but each frame is a document of its own with
+ * its own runtime and its own WebMCP registrations. The CLI side is one `validate` process per set
+ * of translations (the CLI's --translations holds for all its files): today two.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,15 +18,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
 import { DECLARATION_ROWS, declarationFor } from '../support/declaration-rows.ts';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, test } from './demo-fixture.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'capell-webmcp-parity-'));
 
+type RuntimeReport = { registered: string[]; rejected: { name: string; source: string; reasons: string[] }[] };
+
+/** One row's verdicts: the runtime's Report in its frame, and the CLI's lines for its file. */
+interface RowVerdicts {
+  report: RuntimeReport;
+  /** The CLI's stdout lines for this row's file, without the `<file>: ` prefix. */
+  cliLines: string[];
+  /** Whether the CLI reported this file valid (its stderr summary). */
+  cliValid: boolean;
+  /** The exit code of the CLI process that judged this row (1 when any of its files was rejected). */
+  cliCode: number;
+  /** Whether any other file in that process was rejected. */
+  othersRejected: boolean;
+}
+
 /** The real CLI, asynchronously (the demo server answers from this same process meanwhile). */
-function validateWithCLI(args: string[]): Promise<{ code: number; lines: string[] }> {
+function validateWithCLI(args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/capell-webmcp.js', 'validate', ...args], (error, stdout) => {
-      resolve({ code: error ? Number(error.code) : 0, lines: stdout.split('\n').filter(Boolean) });
+    execFile(process.execPath, ['bin/capell-webmcp.js', 'validate', ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const lines = (text: string) => text.split('\n').filter(Boolean);
+      resolve({ code: error ? Number(error.code) : 0, stdout: lines(stdout), stderr: lines(stderr) });
     });
   });
 }
@@ -33,19 +56,84 @@ function pageWithIsland(manifest: object): string {
 </head><body></body></html>`;
 }
 
-test.describe('the CLI and the runtime agree on every row of the normaliser table', () => {
+/** The page holding one iframe per row, `/parity/<index>` each. */
+function pageWithFrames(count: number): string {
+  const frames = Array.from({ length: count }, (_, index) => `<iframe src="/parity/${index}" title="row ${index}"></iframe>`).join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>parity rows</title></head><body>\n${frames}\n</body></html>`;
+}
+
+/** Every row's runtime verdict: one page, one frame (document, island, runtime) per row. */
+async function runtimeReports(browser: import('@playwright/test').Browser, origin: string): Promise<RuntimeReport[]> {
+  const page = await browser.newPage();
+  try {
+    await page.route(`${origin}/parity/**`, (route) => {
+      const segment = new URL(route.request().url()).pathname.slice('/parity/'.length);
+      if (segment === '') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: pageWithFrames(DECLARATION_ROWS.length) });
+      const row = DECLARATION_ROWS[Number(segment)]!;
+      return route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        body: pageWithIsland({ capellAgentSchema: 1, tools: [declarationFor(row.change)], messages: row.messages ?? {} }),
+      });
+    });
+    // `load` waits for every frame's load, and a module script runs before its document's load.
+    await page.goto(`${origin}/parity/`, { waitUntil: 'load' });
+    return await page.evaluate(() => Promise.all([...document.querySelectorAll('iframe')].map((frame, index) => {
+      const global = (frame.contentWindow as Window | null)?.capellWebMCP;
+      if (!global) throw new Error(`row ${index}: the runtime did not load in its frame`);
+      return global.ready;
+    }))) as RuntimeReport[];
+  } finally {
+    await page.close();
+  }
+}
+
+/** Every row's CLI verdict: one `validate` process per distinct set of translations. */
+async function cliVerdicts(origin: string): Promise<Omit<RowVerdicts, 'report'>[]> {
+  const groups = new Map<string, number[]>();
   DECLARATION_ROWS.forEach((row, index) => {
-    test(row.rule, async ({ page, demo }) => {
+    const key = JSON.stringify(row.messages ?? {});
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  });
+  const verdicts: Omit<RowVerdicts, 'report'>[] = [];
+  await Promise.all([...groups].map(async ([messages, indexes], group) => {
+    const translations = join(DIR, `messages-${group}.json`);
+    writeFileSync(translations, messages);
+    const files = indexes.map((index) => {
+      const manifest = join(DIR, `capell-${index}.json`);
+      writeFileSync(manifest, JSON.stringify({ name: 'vendor/parity', agent_tools: [declarationFor(DECLARATION_ROWS[index]!.change)] }));
+      return manifest;
+    });
+    // Several files: every line is `<file>: <name>: <reason>`; a valid file's summary goes to stderr.
+    const cli = await validateWithCLI([...files, '--translations', translations, '--origin', origin]);
+    const rejectedFiles = new Set(files.filter((file) => cli.stdout.some((line) => line.startsWith(`${file}: `))));
+    expect(cli.stdout.every((line) => files.some((file) => line.startsWith(`${file}: `))), cli.stdout.join('\n')).toBe(true);
+    files.forEach((file, position) => {
+      verdicts[indexes[position]!] = {
+        cliLines: cli.stdout.filter((line) => line.startsWith(`${file}: `)).map((line) => line.slice(file.length + 2)),
+        cliValid: cli.stderr.includes(`${file}: 1 agent_tools declarations valid`),
+        cliCode: cli.code,
+        othersRejected: [...rejectedFiles].some((other) => other !== file),
+      };
+    });
+  }));
+  return verdicts;
+}
+
+test.describe('the CLI and the runtime agree on every row of the normaliser table', () => {
+  let verdicts: RowVerdicts[] = [];
+
+  test.beforeAll(async ({ browser, demo }) => {
+    test.setTimeout(120_000);
+    const [reports, cli] = await Promise.all([runtimeReports(browser, demo.url), cliVerdicts(demo.url)]);
+    expect(reports).toHaveLength(DECLARATION_ROWS.length);
+    verdicts = reports.map((report, index) => ({ report, ...cli[index]! }));
+  });
+
+  DECLARATION_ROWS.forEach((row, index) => {
+    test(row.rule, async ({ demo }) => {
       const declaration = declarationFor(row.change);
       const messages = row.messages ?? {};
-
-      const path = `/parity/${index}`;
-      await page.route(`${demo.url}${path}`, (route) => route.fulfill({
-        contentType: 'text/html; charset=utf-8',
-        body: pageWithIsland({ capellAgentSchema: 1, tools: [declaration], messages }),
-      }));
-      await page.goto(`${demo.url}${path}`);
-      const report = await readyReport(page) as { registered: string[]; rejected: { name: string; source: string; reasons: string[] }[] };
+      const { report, cliLines, cliValid, cliCode, othersRejected } = verdicts[index]!;
 
       // Every binding the contract allows is executable, so the runtime's verdict is the
       // contract's: a valid declaration registers, an invalid one is rejected with the same reasons.
@@ -53,17 +141,15 @@ test.describe('the CLI and the runtime agree on every row of the normaliser tabl
       const runtimeReasons = report.rejected.flatMap((rejection) => rejection.reasons);
       if (normalised.ok) expect(report.registered).toEqual([normalised.spec.name]);
 
-      const manifest = join(DIR, `capell-${index}.json`);
-      const translations = join(DIR, `messages-${index}.json`);
-      writeFileSync(manifest, JSON.stringify({ name: 'vendor/parity', agent_tools: [declaration] }));
-      writeFileSync(translations, JSON.stringify(messages));
-      const cli = await validateWithCLI([manifest, '--translations', translations, '--origin', demo.url]);
       const prefix = `${typeof declaration.name === 'string' && declaration.name !== '' ? declaration.name : 'agent_tools[0]'}: `;
-      expect(cli.lines.every((line) => line.startsWith(prefix)), cli.lines.join('\n')).toBe(true);
-      const cliReasons = cli.lines.map((line) => line.slice(prefix.length));
+      expect(cliLines.every((line) => line.startsWith(prefix)), cliLines.join('\n')).toBe(true);
+      const cliReasons = cliLines.map((line) => line.slice(prefix.length));
 
       expect(cliReasons).toEqual(runtimeReasons);
-      expect(cli.code).toBe(runtimeReasons.length > 0 ? 1 : 0);
+      // This file's own verdict (exit 1 when rejected, 0 when valid, as the CLI run on it alone):
+      // rejected files print lines and no summary, valid ones a summary; the process exits 1 when any file is rejected.
+      expect(cliValid).toBe(runtimeReasons.length === 0);
+      expect(cliCode).toBe(runtimeReasons.length > 0 || othersRejected ? 1 : 0);
       // And both agree with the table itself.
       if (row.rejects) expect(cliReasons.some((reason) => row.rejects!.test(reason)), cliReasons.join(' | ')).toBe(true);
       else expect(cliReasons).toEqual([]);

@@ -20,7 +20,7 @@ test('a page whose schemas have no $ref never loads the $ref checks', async ({ p
   await page.route(`${demo.url}/fixture`, (route) => route.fulfill({ contentType: 'text/html', body: pageWith([PLAIN]) }));
   await page.goto(`${demo.url}/fixture`);
   expect((await readyReport(page)).registered).toEqual(['site.search']);
-  expect(chunks.some((path) => path.includes('/chunks/check-declaration-'))).toBe(true);
+  expect(chunks.some((path) => path.includes('/chunks/registry-'))).toBe(true);
   expect(chunks.filter((path) => path.includes('/chunks/ref-checks-'))).toEqual([]);
 });
 

@@ -39,7 +39,9 @@ const LOOKUP = {
 };
 const SEARCH = { name: 'site.search', description: 'Search.', effect: 'read', binding: { type: 'search', target: 'pages' } };
 
-describe('capell-webmcp validate', () => {
+// Each test writes files of its own names and runs its own processes, so the tests of a suite run
+// at once (node:test runs them one after another by default, and most of their time is a process starting).
+describe('capell-webmcp validate', { concurrency: true }, () => {
   it('exits 0 and prints no rejection for a valid capell.json', async () => {
     const result = await cli('validate', writeJSON('valid.json', { name: 'vendor/x', agent_tools: [SEARCH] }));
     assert.equal(result.code, 0, result.stderr);
@@ -102,11 +104,43 @@ describe('capell-webmcp validate', () => {
     assert.equal((await cli('validate', manifest, '--origin', 'https://shop.example')).code, 0);
   });
 
-  it('exits 2 on usage errors: no file, two files, an unknown option, a bad --origin, a missing file', async () => {
+  it('judges several files each on its own: lines prefixed with the file, exit 1 when any is rejected', async () => {
+    const valid = writeJSON('several-valid.json', { agent_tools: [SEARCH] });
+    const alsoValid = writeJSON('several-also-valid.json', { agent_tools: [SEARCH] });
+    const invalid = writeJSON('several-invalid.json', { agent_tools: [SEARCH, SEARCH, { ...SEARCH, name: 'Bad Name' }] });
+    const broken = writeJSON('several-broken.json', '{');
+    const result = await cli('validate', valid, invalid, alsoValid, broken);
+    assert.equal(result.code, 1);
+    // The same name in two files is no rejection: first name wins only within a file.
+    assert.equal(result.stdout.length, 3, result.stdout.join('\n'));
+    assert.equal(result.stdout[0], `${invalid}: site.search: name: "site.search" is already declared by agent_tools[0] (the first declaration wins)`);
+    assert.ok(result.stdout[1]!.startsWith(`${invalid}: Bad Name: name: "Bad Name" is not a lowercase dotted name`), result.stdout[1]);
+    assert.ok(result.stdout[2]!.startsWith(`${broken}: (manifest): not valid JSON (`), result.stdout[2]);
+    assert.ok(result.stderr.includes(`${valid}: 1 agent_tools declarations valid`), result.stderr);
+    assert.ok(result.stderr.includes(`${alsoValid}: 1 agent_tools declarations valid`), result.stderr);
+    assert.ok(!result.stderr.includes(`${invalid}:`), result.stderr);
+
+    const allValid = await cli('validate', valid, alsoValid, '--origin', 'https://shop.example');
+    assert.equal(allValid.code, 0, allValid.stdout.join('\n'));
+    assert.deepEqual(allValid.stdout, []);
+  });
+
+  it('prints no verdict and exits 2 when one of several files cannot be read', async () => {
+    const invalid = writeJSON('several-invalid2.json', { agent_tools: [{ ...SEARCH, name: 'Bad Name' }] });
+    const result = await cli('validate', invalid, join(DIR, 'nope.json'));
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.stdout, []);
+    assert.match(result.stderr, /^capell-webmcp: cannot read manifest .*nope\.json/);
+  });
+
+  it('exits 2 on usage errors: no file, an unknown option, a bad --origin, a missing file', async () => {
     const valid = writeJSON('valid2.json', { agent_tools: [SEARCH] });
-    for (const args of [['validate'], ['validate', valid, valid], ['validate', valid, '--bogus'], ['validate', valid, '--origin', 'ftp://x'],
+    const runs: Promise<{ args: string[]; result: Awaited<ReturnType<typeof cli>> }>[] = [];
+    for (const args of [['validate'], ['validate', valid, '--bogus'], ['validate', valid, '--origin', 'ftp://x'],
       ['validate', join(DIR, 'nope.json')], ['validate', valid, '--translations', join(DIR, 'nope.json')], [], ['publish']]) {
-      const result = await cli(...args);
+      runs.push(cli(...args).then((result) => ({ args, result })));
+    }
+    for (const { args, result } of await Promise.all(runs)) {
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout.join('\n')}`);
       assert.match(result.stderr, /^capell-webmcp: /);
     }
@@ -116,10 +150,11 @@ describe('capell-webmcp validate', () => {
     const result = await cli('--help');
     assert.equal(result.code, 0);
     assert.match(result.stdout.join('\n'), /Exit codes: 0 ok, 1 rejected/);
+    assert.match(result.stdout.join('\n'), /validate <capell\.json>\.\.\. /);
   });
 });
 
-describe('capell-webmcp audit', () => {
+describe('capell-webmcp audit', { concurrency: true }, () => {
   let server: Awaited<ReturnType<typeof startDemoServer>>;
   before(async () => { server = await startDemoServer({ host: '127.0.0.1', port: 0 }); });
   after(async () => { await server.close(); });
