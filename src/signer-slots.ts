@@ -14,26 +14,17 @@ const AUTH_OF_ALG = { ed25519: 'web-bot-auth', 'hmac-sha256': 'shared-key' } as 
 
 /**
  * What is wrong with a value given as a signer, or undefined for a usable one: `label` a
- * Structured Fields key (`^[a-z*][a-z0-9_.*-]*$`), `keyid` a non-empty string, `alg` `ed25519` or
- * `hmac-sha256`, `sign` a function; an Ed25519 signer needs `signatureAgent` (the http(s) origin
- * of its key directory, Web Bot Auth), an HMAC one must not carry it.
+ * Structured Fields key (`^[a-z*][a-z0-9_.*-]*$`), `keyid` a non-empty string, `sign` a function,
+ * `alg` `ed25519` with `signatureAgent` (the http(s) origin of its key directory, Web Bot Auth)
+ * or `hmac-sha256` without one.
  */
 export function signerProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return 'not a signer { label, keyid, alg, sign, signatureAgent? }';
-  const signer = value as Partial<Record<keyof Signer, unknown>>;
-  if (typeof signer.label !== 'string' || !/^[a-z*][a-z0-9_.*-]*$/.test(signer.label)) return 'label must be a key such as "sig1"';
-  if (typeof signer.keyid !== 'string' || signer.keyid === '') return 'keyid must be a non-empty string';
-  if (signer.alg !== 'ed25519' && signer.alg !== 'hmac-sha256') return 'alg must be "ed25519" or "hmac-sha256"';
-  if (typeof signer.sign !== 'function') return 'sign must be a function';
-  if (signer.alg === 'hmac-sha256') return signer.signatureAgent === undefined ? undefined : 'an hmac-sha256 signer has no signatureAgent';
-  let agent: URL | undefined;
-  try {
-    agent = typeof signer.signatureAgent === 'string' ? new URL(signer.signatureAgent) : undefined;
-  } catch {
-    agent = undefined;
-  }
-  if (!agent || !['http:', 'https:'].includes(agent.protocol)) return 'an ed25519 signer needs signatureAgent, the http(s) origin of its key directory';
-  return undefined;
+  const signer = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof Signer, unknown>>;
+  const agent = signer.signatureAgent;
+  const usable = typeof signer.label === 'string' && /^[a-z*][a-z0-9_.*-]*$/.test(signer.label)
+    && typeof signer.keyid === 'string' && signer.keyid !== '' && typeof signer.sign === 'function'
+    && (signer.alg === 'ed25519' ? typeof agent === 'string' && /^https?:\/\/[^/]/.test(agent) : signer.alg === 'hmac-sha256' && agent === undefined);
+  return usable ? undefined : 'not a signer { label: "sig1", keyid, sign(bytes), alg: "ed25519" with signatureAgent (http(s) origin) or "hmac-sha256" without }';
 }
 
 /** The signers a runtime holds, one per auth kind; a later one of the same kind replaces the earlier. */

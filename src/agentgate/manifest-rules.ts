@@ -6,7 +6,7 @@
  * Node. A malformed tool never takes the others down.
  */
 import { validateAgentGateEndpoint } from '../bindings/agentgate-endpoint.js';
-import type { CheckResult, NormaliseContext } from '../declarations/check-declaration.js';
+import { loadRefChecks, needsRefChecks, type CheckResult, type NormaliseContext } from '../declarations/check-declaration.js';
 import { countCodePoints, MAX_DESCRIPTION_CODE_POINTS } from '../declarations/i18n.js';
 import { WEBMCP_NAME_PATTERN } from '../declarations/names.js';
 import type { Reason } from '../declarations/reason.js';
@@ -175,4 +175,13 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
   if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
   if (Object.keys(hints).length > 0) spec.hints = hints;
   return { ok: true, spec };
+}
+
+/**
+ * The AgentGate source's normaliser (sources/agentgate.ts): `checkAgentGateTool`, synchronous
+ * unless a schema has a `$ref` (only then are the `$ref` graph checks loaded).
+ * @returns the verdict, or a promise of it; rejects only when the `$ref` checks cannot load.
+ */
+export function normaliseAgentGateTool(raw: unknown, context: NormaliseContext): CheckResult | Promise<CheckResult> {
+  return needsRefChecks(raw) ? loadRefChecks().then((refChecks) => checkAgentGateTool(raw, context, refChecks)) : checkAgentGateTool(raw, context);
 }

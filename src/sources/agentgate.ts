@@ -21,16 +21,10 @@ export const agentGateManifests: ToolSource = {
     return import('../agentgate/manifest-fetch.js').then(
       ({ readAgentGateUnits }) => readAgentGateUnits(root, config),
       (error: unknown) => [{
-        owner: agentGateManifests, fingerprint: '\u0000not loaded', declarations: [], messages: {},
-        problem: ['manifest', 'agentgateFetch', `its module did not load (${(error as Error)?.message ?? String(error)})`],
+        owner: agentGateManifests, fingerprint: '', declarations: [], messages: {},
+        problem: ['manifest', 'agentgateFetch', String(error)],
       }],
     );
   },
-  normaliser: async () => {
-    const [rules, checks] = await Promise.all([import('../agentgate/manifest-rules.js'), import('../declarations/check-declaration.js')]);
-    // Synchronous unless a schema has a $ref: only then are the $ref graph checks loaded.
-    return (raw, context) => (checks.needsRefChecks(raw)
-      ? checks.loadRefChecks().then((refChecks) => rules.checkAgentGateTool(raw, context, refChecks))
-      : rules.checkAgentGateTool(raw, context));
-  },
+  normaliser: async () => (await import('../agentgate/manifest-rules.js')).normaliseAgentGateTool,
 };

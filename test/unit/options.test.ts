@@ -130,9 +130,9 @@ describe('readOptions: AgentGate', () => {
     const document = { location: { href: `${ORIGIN}/` } } as unknown as Document;
     const sign = async () => new Uint8Array(64);
     assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'ed25519', sign } as never }), {
-      name: 'TypeError', message: /^capell-webmcp: option "signer": an ed25519 signer needs signatureAgent/,
+      name: 'TypeError', message: /^capell-webmcp: option "signer": not a signer \{ label: "sig1", keyid, sign\(bytes\), alg: "ed25519" with signatureAgent/,
     });
-    assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'rsa', sign } as never }), { name: 'TypeError', message: /alg must be/ });
+    assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'rsa', sign } as never }), { name: 'TypeError', message: /not a signer/ });
     const config = normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'hmac-sha256', sign } });
     assert.equal(config.signers.get('shared-key')?.keyid, 'k');
     assert.equal(config.signers.get('web-bot-auth'), undefined);
