@@ -59,6 +59,15 @@ test.describe('AgentGate', () => {
     expect(manifestRequests).toHaveLength(1); // the manifest read once is reused
     const tool = (await listTools(page)).find((candidate) => candidate.name === 'send_message');
     expect(tool?.inputSchema).toMatchObject({ type: 'object', required: ['id', 'message'] });
+    // What WebMCP holds: the title, and readOnlyHint as the site set it; no MCP-only hint is sent.
+    const registered = await page.evaluate(async () => {
+      const tools = await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; title?: string; annotations?: object }[]> } }).modelContext.getTools();
+      const found = tools.find((candidate) => candidate.name === 'send_message')!;
+      return { title: found.title, annotations: found.annotations };
+    });
+    expect(registered.title).toBe('Send a message');
+    expect(registered.annotations).toMatchObject({ readOnlyHint: false });
+    for (const hint of ['destructiveHint', 'idempotentHint', 'openWorldHint']) expect(registered.annotations).not.toHaveProperty(hint);
 
     const logBefore = demo.agentGateLog.length;
     const input = { id: `e2e-${Date.now()}-0001`, message: 'Hello from the e2e agent' };
@@ -167,4 +176,27 @@ test.describe('AgentGate manifest cache (idb-keyval, ETag)', () => {
     await expect.poll(async () => (await changesOf(page)).length).toBe(1);
     expect((await changesOf(page))[0]!.rejected.map((rejection) => rejection.name)).toEqual(['send_message']);
   });
+});
+
+test('a Capell declaration and an AgentGate tool of the same name: the Capell island (first row) wins, the AgentGate tool is reported', async ({ page, demo }) => {
+  const served = await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).json() as { tools: { name: string }[] };
+  const renamed = JSON.stringify({ ...served, tools: served.tools.map((tool) => (tool.name === 'send_message' ? { ...tool, name: 'page.lookup' } : tool)) });
+  await page.route('**/.well-known/agentgate-tools.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: renamed }));
+  const island = JSON.stringify({ capellAgentSchema: 1, tools: [{ name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } }] });
+  await page.route(`${demo.url}/agentgate-fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentGate fixture</title>
+<script type="application/json" data-capell-agent-tools>${island}</script>
+<script type="application/ld+json" data-capell-agent-schema>{"@type":"WebPage","url":"/agentgate-fixture"}</script>
+<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-agentgate></script></head><body></body></html>`,
+  }));
+  await page.goto(`${demo.url}/agentgate-fixture`);
+  await readyReport(page);
+  const report = await giveDemoSigner(page, demo);
+  expect(report.registered).toContain('page.lookup');
+  expect(report.rejected).toEqual(expect.arrayContaining([
+    { name: 'page.lookup', source: 'agentgate[0]', reasons: ['name: "page.lookup" is already declared by capell-island[0] (the first declaration wins)'] },
+  ]));
+  const lookup = await executeTool(page, 'page.lookup', {});
+  expect(answerOf(lookup)).toMatchObject({ '@type': 'WebPage' }); // the island's inline tool, not the signed call
 });
