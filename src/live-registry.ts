@@ -35,9 +35,20 @@ interface UnitState {
   /** Aborting it removes every tool the unit owns. */
   controller: AbortController;
   declarations: readonly unknown[];
+  /** The unit's messages, serialised: a declaration's verdict may depend on them. */
+  messages: string;
   problem?: PendingRejection;
   /** Declaration outcomes in declaration order. */
   results: ({ spec: ToolSpec } | { rejection: PendingRejection })[];
+}
+
+/** A declaration as text, to find it unchanged in a changed unit; undefined when it cannot be serialised. */
+function serialise(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A tool handed to `registerTool`. */
@@ -164,18 +175,41 @@ export class LiveRegistry {
     SOURCES.forEach((source, index) => { for (const unit of read[index]!) readings.push({ source, unit }); });
     if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
     const current = new Map(readings.map(({ unit }) => [unit.owner, unit]));
+    // A unit that is gone takes its tools with it; one whose content changed keeps its owner's
+    // controller, and its unchanged declarations keep their ToolSpecs, so the comparison below
+    // replaces exactly the tools declared differently (e.g. one tool of a revalidated manifest).
+    const changed = new Map<object, UnitState>();
     for (const [node, state] of this.#units) {
-      if (current.get(node)?.fingerprint === state.fingerprint) continue;
-      state.controller.abort(REMOVED);
+      const now = current.get(node);
+      if (now?.fingerprint === state.fingerprint) continue;
+      if (now) changed.set(node, state);
+      else state.controller.abort(REMOVED);
       this.#units.delete(node);
     }
     for (const { source, unit } of readings) {
       if (this.#units.has(unit.owner)) continue;
       const label = this.#labelFor(source.kind, unit.owner);
-      const state: UnitState = { label, fingerprint: unit.fingerprint, controller: new AbortController(), declarations: unit.declarations, results: [] };
+      const previous = changed.get(unit.owner);
+      const messages = serialise(unit.messages) ?? '';
+      const state: UnitState = {
+        label, fingerprint: unit.fingerprint, controller: previous?.controller ?? new AbortController(), declarations: unit.declarations, messages, results: [],
+      };
       if (unit.problem) state.problem = { name: MANIFEST_REJECTION_NAME, source: label, reasons: [unit.problem] };
+      const earlier = new Map<string, ToolSpec>();
+      if (previous && previous.messages === messages) {
+        previous.declarations.forEach((declaration, index) => {
+          const text = serialise(declaration);
+          const result = previous.results[index];
+          if (text !== undefined && result && 'spec' in result) earlier.set(text, result.spec);
+        });
+      }
       const normalise = unit.declarations.length > 0 ? await this.#normaliser(source) : undefined;
       for (const declaration of unit.declarations) {
+        const kept = earlier.get(serialise(declaration) ?? '\u0000');
+        if (kept) {
+          state.results.push({ spec: kept });
+          continue;
+        }
         const pause = slice();
         if (pause) await pause;
         if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };

@@ -7,7 +7,7 @@
  * site verifies against the demo agent's published key directory.
  */
 import type { Page } from '@playwright/test';
-import { DEMO_AGENT_PRIVATE_JWK } from '../../demo/server/agentgate/demo-keys.js';
+import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { executeTool, expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
 
 type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
@@ -176,6 +176,55 @@ test.describe('AgentGate manifest cache (idb-keyval, ETag)', () => {
     await expect.poll(async () => (await changesOf(page)).length).toBe(1);
     expect((await changesOf(page))[0]!.rejected.map((rejection) => rejection.name)).toEqual(['send_message']);
   });
+});
+
+test('a changed manifest replaces exactly the tools that changed: the unchanged one stays registered', async ({ page, demo }) => {
+  await openFixture(page, demo, 'data-agentgate');
+  await readyReport(page); // cached now
+  // Count registerTool calls by name, from before the runtime runs.
+  await page.addInitScript(() => {
+    const registrations: string[] = [];
+    (window as unknown as { registrations: string[] }).registrations = registrations;
+    const context = (document as unknown as { modelContext: { registerTool(tool: { name: string }, options?: object): unknown } }).modelContext;
+    const register = context.registerTool.bind(context);
+    context.registerTool = (tool, options) => {
+      registrations.push(tool.name);
+      return register(tool, options);
+    };
+  });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  const served = await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).json() as { tools: { name: string; description: string }[] };
+  const changed = JSON.stringify({ ...served, tools: served.tools.map((tool) => (tool.name === 'message_status' ? { ...tool, description: 'Whether the inbox has the message (changed).' } : tool)) });
+  await page.route('**/.well-known/agentgate-tools.json', async (route) => {
+    await held;
+    await route.fulfill({ status: 200, contentType: 'application/json', headers: { etag: '"changed-2"' }, body: changed });
+  });
+  await recordChanges(page);
+  await page.goto(`${demo.url}/agentgate-fixture`);
+  await readyReport(page); // from the cache, the revalidation held
+  await giveDemoSigner(page, demo);
+  const afterShared = await page.evaluate(async ({ keyid, secret }) => {
+    const library = '/dist/lib/index.js';
+    const { loadStoredSigner } = await import(library);
+    const bytes = Uint8Array.from(atob(secret), (c) => c.charCodeAt(0));
+    const { signer } = await loadStoredSigner({ alg: 'hmac-sha256', keyid, secret: bytes, storageKey: 'capell-webmcp:e2e:shared' });
+    const changes = (window as unknown as { changes: unknown[] }).changes;
+    const before = changes.length;
+    window.capellWebMCP!.setSigner(signer);
+    while (changes.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    return changes[changes.length - 1] as { registered: string[] };
+  }, { keyid: DEMO_SHARED_KEY.keyid, secret: DEMO_SHARED_KEY.secret });
+  expect(afterShared.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
+  const registrations = () => page.evaluate(() => (window as unknown as { registrations: string[] }).registrations);
+  expect(await registrations()).toEqual(['send_message', 'message_status']);
+  const count = (await changesOf(page)).length;
+  release();
+  await expect.poll(async () => (await changesOf(page)).length).toBe(count + 1);
+  expect(await registrations()).toEqual(['send_message', 'message_status', 'message_status']);
+  const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; description: string }[]> } }).modelContext.getTools()).map(({ name, description }) => ({ name, description })));
+  expect(tools).toEqual(expect.arrayContaining([{ name: 'message_status', description: 'Whether the inbox has the message (changed).' }]));
+  expect(tools.filter((tool) => tool.name === 'send_message')).toHaveLength(1);
 });
 
 test('a Capell declaration and an AgentGate tool of the same name: the Capell island (first row) wins, the AgentGate tool is reported', async ({ page, demo }) => {
