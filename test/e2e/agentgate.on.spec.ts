@@ -249,3 +249,22 @@ test('a Capell declaration and an AgentGate tool of the same name: the Capell is
   const lookup = await executeTool(page, 'page.lookup', {});
   expect(answerOf(lookup)).toMatchObject({ '@type': 'WebPage' }); // the island's inline tool, not the signed call
 });
+
+test('the library: start({ agentgate: true, signer }) registers send_message in the first Report', async ({ page, demo }) => {
+  await page.route(`${demo.url}/agentgate-library`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentGate library</title></head><body></body></html>',
+  }));
+  await page.goto(`${demo.url}/agentgate-library`);
+  const report = await page.evaluate(async ({ agentUrl, jwk }) => {
+    const library = '/dist/lib/index.js';
+    const { loadStoredSigner, start } = await import(library);
+    const { signer } = await loadStoredSigner({ alg: 'ed25519', signatureAgent: agentUrl, privateJwk: jwk, storageKey: 'capell-webmcp:e2e:library' });
+    const runtime = start({ agentgate: true, signer, log: 'silent' });
+    const ready = await runtime.ready;
+    runtime.stop();
+    return ready;
+  }, { agentUrl: demo.agentUrl, jwk: { ...DEMO_AGENT_PRIVATE_JWK } }) as Report;
+  expect(report.registered).toEqual(['send_message']);
+  expect(report.rejected.map((rejection) => rejection.name)).toEqual(['message_status']);
+});
