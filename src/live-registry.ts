@@ -1,11 +1,14 @@
 /**
  * The live registry: what is registered with WebMCP follows what the page's sources declare now.
- * Each update reads every source (sources/index.ts), normalises only units that are new or whose
- * content changed, applies the registration rules (registration-rules.ts) in table and document
+ * Each update reads every source (sources/index.ts; a fetching source such as AgentGate answers
+ * with a promise), normalises only the declarations of units that are new or whose content changed
+ * (a declaration unchanged in a changed unit keeps its ToolSpec), applies the registration rules
+ * (registration-rules.ts, with an AgentGate tool waiting for its signer) in table and document
  * order, and then removes and registers exactly the tools that differ. Every tool is owned by the
- * source node it came from, through that node's own AbortController: removing or changing the
- * node aborts exactly its tools (WebMCP has no `unregisterTool`; aborting the signal given to
- * `registerTool` removes the tool, synchronously in Chromium).
+ * source unit it came from (an island element, or one object per AgentGate manifest URL), through
+ * that unit's own AbortController: removing the unit aborts exactly its tools (WebMCP has no
+ * `unregisterTool`; aborting the signal given to `registerTool` removes the tool, synchronously in
+ * Chromium).
  */
 import { auditSurfaces, coverageOf } from './audit.js';
 import type { RuntimeConfig } from './config.js';
