@@ -5,7 +5,9 @@
  *   first call of any tool loads it, and a read needs nothing more;
  * - write: the write room (src/writes: form filling, write endpoints, CSRF, the person's decision
  *   and its records) and the panel's seam in src/ui: loaded on the first write call only;
- * - capell-confirm-write: the lit panel, which the write room imports on its first proposal.
+ * - capell-confirm-write: the lit panel, which the write room imports on its first proposal;
+ * - agentgate: the AgentGate manifest's fetch and rules, on a page that names AgentGate;
+ *   agentgate-call: its signed call (executor, signer, structured-headers), on the first call.
  * A module joins its room's chunk only when every module that imports it statically is in a room
  * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
  * src/validation) stay where the automatic chunking puts them, and never make the entry or the
@@ -29,11 +31,18 @@ const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modul
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+
+/** AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval): loaded on a page that names AgentGate. */
+const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
+/** AgentGate's signed call (the executor, the signer, structured-headers): loaded on the first AgentGate call. */
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {
   if (REGISTRY.test(id)) return 'registry';
+  if (AGENTGATE.test(id)) return 'agentgate';
+  if (AGENTGATE_CALL.test(id)) return 'agentgate-call';
   if (PANEL.test(id)) return 'capell-confirm-write';
   if (CALL_ROOM.test(id)) return 'call';
   if (WRITE_ROOM.test(id)) return 'write';

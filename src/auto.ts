@@ -3,11 +3,13 @@
  * configuration of its own `<script>`, starts once per page, publishes `window.capellWebMCP`
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
+import type { Signer } from './agentgate/signer.js';
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
 import { builtIn, callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
 import type { Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
+import { signerProblem } from './signer-slots.js';
 import { VERSION } from './version.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
@@ -20,19 +22,29 @@ export { SCRIPT_MARKER } from './config.js';
  * - `ready`: the first Report (also fired as `capell-webmcp:ready`);
  * - `report`: the current Report, updated after each change of the page's tools (each update also
  *   fires `capell-webmcp:change` on `document` with the Report); undefined before the first;
- * - `stop()`: undoes everything the runtime did (see Runtime.stop).
+ * - `stop()`: undoes everything the runtime did (see Runtime.stop);
+ * - `setSigner(signer)`: the agent (or its extension) gives the key that signs AgentGate calls;
+ *   the tools waiting for it register (see Runtime.setSigner). Given before the runtime starts,
+ *   it is kept and used from the start. @throws TypeError when it is not a Signer.
  */
 export interface CapellWebMCPGlobal {
   readonly version: string;
   readonly ready: Promise<Report>;
   readonly report: Report | undefined;
   stop(): void;
+  setSigner(signer: Signer): void;
 }
 
 declare global {
   interface Window {
     capellWebMCP?: CapellWebMCPGlobal;
   }
+}
+
+/** Throws the TypeError `setSigner` throws for a value that is not a Signer. */
+function signerProblemCheck(signer: unknown): void {
+  const problem = signerProblem(signer);
+  if (problem) throw new TypeError(`capell-webmcp: setSigner: ${problem}`);
 }
 
 // The document's built-ins are read past DOM clobbering (an <img name="addEventListener"> would
@@ -53,11 +65,11 @@ function readOwnScript(): HTMLScriptElement | null {
  * naming its attribute and the value as written, when WebMCP is present and the log is not silenced:
  * `[capell-webmcp] data-timeout-ms="fast" is not an integer from 1 to 600000 (ms); using its default`.
  */
-function startWith({ options, problems }: OptionReading): Runtime {
+function startWith({ options, problems }: OptionReading, signers: readonly Signer[]): Runtime {
   if (options.log !== 'silent' && findHost(document).api !== 'none') {
     for (const problem of problems) console.warn(`[capell-webmcp] ${problem.message}; using its default`);
   }
-  return start(options);
+  return start(signers.length > 0 ? { ...options, signer: signers } : options);
 }
 
 function boot(): void {
@@ -67,6 +79,7 @@ function boot(): void {
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
   let stoppedReport: Report | undefined;
+  const early: Signer[] = [];
   const global: CapellWebMCPGlobal = Object.freeze({
     version: VERSION,
     ready,
@@ -74,6 +87,12 @@ function boot(): void {
     stop: () => {
       stopped = true; // also before the document is parsed: then nothing starts
       runtime?.stop();
+    },
+    setSigner: (signer: Signer) => {
+      if (runtime) return runtime.setSigner(signer);
+      // Before the document is parsed: checked now, used from the start.
+      signerProblemCheck(signer);
+      early.push(signer);
     },
   });
   Object.defineProperty(window, 'capellWebMCP', { value: global, enumerable: true });
@@ -87,7 +106,7 @@ function boot(): void {
       stoppedReport = { api: findHost(document).api, registered: [], rejected: [], audit: [] };
       return announce(stoppedReport);
     }
-    runtime = startWith(reading);
+    runtime = startWith(reading, early);
     void runtime.ready.then(announce);
   };
   if (builtIn<DocumentReadyState>(document, 'readyState') === 'loading') callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', launch, { once: true });

@@ -22,7 +22,7 @@ import { renderReason } from './declarations/reason-text.js';
 import { NameClaims, registrationRefusal } from './registration-rules.js';
 import { isPlainObject } from './is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from './report.js';
-import { SOURCES } from './sources/index.js';
+import { readPageDeclarations } from './sources/index.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
 export const EXIT_OK = 0;
@@ -212,7 +212,7 @@ async function audit(args: string[], output: CLIOutput): Promise<number> {
   const page = readOptions({ script: root.querySelector<HTMLScriptElement>(`script[${SCRIPT_MARKER}]`) }, origin);
   for (const problem of page.problems) output.err(`capell-webmcp: ${target}: ${problem.message}; using its default`);
   const level: AuditLevel = values.strict ? 'error' : page.settings.audit;
-  const declarations = SOURCES.flatMap((source) => source.read(root).flatMap((unit) => unit.declarations));
+  const declarations = readPageDeclarations(root);
   const entries = auditSurfaces(root, coverageOf(declarations), level);
   for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);
   output.err(`${target}: ${entries.length} audit ${entries.length === 1 ? 'entry' : 'entries'}`);

@@ -1,4 +1,6 @@
+import type { Signer } from './agentgate/signer.js';
 import { validateEndpointTarget } from './bindings/targets.js';
+import { SignerSlots } from './signer-slots.js';
 
 /**
  * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`
@@ -52,6 +54,15 @@ export type AuditOption = 'warning' | 'error';
  *   in ms, 1–3600000; then it expires (values restored, panel closed). @default 300000
  * - `writeWaitMs`: how long a write call waits for the person's decision before it answers
  *   `awaiting_person` with a writeId (see `capell.write.status`), in ms, 1–600000. @default 10000
+ * - `agentgate`: discover the site's AgentGate tools (`/.well-known/agentgate-tools.json`, same
+ *   origin); the script tag's `data-agentgate` (present, `""` or `"true"`; `"false"` for off).
+ *   @default false
+ * - `agentgateSiteKey`: the AgentGate site key (1–128 of `A-Za-z0-9_-`): the manifest is then
+ *   `/v1/agent-tools/{siteKey}`; `data-agentgate-site-key`. Only read when `agentgate` is on.
+ * - `signer`: who signs AgentGate calls (the agent's key, never the page's): a Signer
+ *   `{ label, signatureAgent?, keyid, alg, sign(bytes) }` (src/agentgate/signer.ts), or several
+ *   (one per `alg`). Not a script-tag option: an agent gives it later with
+ *   `window.capellWebMCP.setSigner(signer)`. @throws TypeError when it is not a Signer.
  */
 export interface RuntimeOptions {
   document?: Document;
@@ -61,6 +72,9 @@ export interface RuntimeOptions {
   audit?: AuditOption;
   confirmTimeoutMs?: number;
   writeWaitMs?: number;
+  agentgate?: boolean;
+  agentgateSiteKey?: string;
+  signer?: Signer | readonly Signer[];
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -75,13 +89,18 @@ export interface RuntimeConfig {
   audit: AuditOption;
   confirmTimeoutMs: number;
   writeWaitMs: number;
+  agentgate: boolean;
+  /** Absent unless given. */
+  agentgateSiteKey?: string;
+  /** The signers AgentGate calls may use, one per algorithm; `setSigner` adds one later. */
+  signers: SignerSlots;
 }
 
 /** Marker attribute that identifies the runtime's script element (auto.ts; the CLI's audit reads the same tag). */
 export const SCRIPT_MARKER = 'data-capell-webmcp';
 
 /** The options a `data-*` attribute of the script tag can set: every RuntimeOptions member but `document`. */
-export type OptionName = Exclude<keyof RuntimeOptions, 'document'>;
+export type OptionName = Exclude<keyof RuntimeOptions, 'document' | 'signer'>;
 
 /**
  * How one option is given and checked: the `data-*` attribute that sets it (its dataset name is
@@ -115,6 +134,18 @@ function wordOption<Word extends string>(attribute: `data-${string}`, words: rea
   };
 }
 
+/** AgentGate site keys: 1–128 of letters, digits, `_` and `-` (a path segment that needs no escaping). */
+export const AGENTGATE_SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** A switch: `true`/`false` from `start()`; on the script tag the attribute present (`""`) or `"true"`, or `"false"`. */
+function switchOption(attribute: `data-${string}`): OptionRule<boolean> {
+  return {
+    attribute, default: false, expected: 'present (or "true") to switch it on, "false" to leave it off',
+    fromText: (text) => (text === '' || text === 'true' ? true : text === 'false' ? false : text),
+    accept: (value) => (typeof value === 'boolean' ? value : undefined),
+  };
+}
+
 /** Every option's rule, in the order they are checked (`start()` names the first invalid one). */
 export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeConfig[Name]> } = {
   apiBase: {
@@ -129,6 +160,11 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
   writeWaitMs: msOption('data-write-wait-ms', DEFAULT_WRITE_WAIT_MS, MAX_WRITE_WAIT_MS),
   log: wordOption('data-log', ['warn', 'silent']),
   audit: wordOption('data-audit', ['warning', 'error']),
+  agentgate: switchOption('data-agentgate'),
+  agentgateSiteKey: {
+    attribute: 'data-agentgate-site-key', default: undefined, expected: `a site key matching ${AGENTGATE_SITE_KEY_PATTERN.source}`,
+    accept: (value) => (typeof value === 'string' && AGENTGATE_SITE_KEY_PATTERN.test(value) ? value : undefined),
+  },
 };
 
 /** Where options come from: `start()`'s values, or the `data-*` attributes of the runtime's script element. */
@@ -153,7 +189,7 @@ export interface OptionProblem {
 /** What `readOptions` found. */
 export interface OptionReading {
   /** Every option, defaults applied; an invalid one is at its default. */
-  settings: Omit<RuntimeConfig, 'document' | 'origin'>;
+  settings: Omit<RuntimeConfig, 'document' | 'origin' | 'signers'>;
   /** The valid options that were given, as `start()` takes them (attribute texts converted: `timeoutMs: 5000`). */
   options: RuntimeOptions;
   /** One per invalid option, in OPTION_RULES order. */
@@ -188,7 +224,9 @@ export function readOptions(input: OptionInput, origin: string): OptionReading {
         : `option "${option}": ${JSON.stringify(given)} is not ${rule.expected}`;
       problems.push({ option, attribute: rule.attribute, given, message });
     }
-    settings[option] = accepted ?? rule.accept(rule.default, origin);
+    const setting = accepted ?? rule.accept(rule.default, origin);
+    // An option without a default (the site key) is absent from the settings unless given.
+    if (setting !== undefined) settings[option] = setting;
   }
   return { settings: settings as OptionReading['settings'], options: options as RuntimeOptions, problems };
 }
@@ -209,13 +247,16 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   const origin = originOf(doc);
   const { settings, problems } = readOptions({ values: options }, origin);
   if (problems[0]) throw new TypeError(`capell-webmcp: ${problems[0].message}`);
-  return { document: doc, origin, ...settings };
+  const signers = new SignerSlots();
+  const given = options.signer === undefined || options.signer === null ? [] : Array.isArray(options.signer) ? options.signer : [options.signer];
+  for (const signer of given as unknown[]) signers.set(signer, 'option "signer"');
+  return { document: doc, origin, ...settings, signers };
 }
 
 /**
  * Reads the options the runtime's own `<script>` element sets in `data-*` attributes:
  * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
- * `data-write-wait-ms` (OPTION_RULES; each the dataset name of the option it sets).
+ * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key` (OPTION_RULES; each the dataset name of the option it sets).
  * @param origin the page's origin; `apiBase` must stay on it. @default the current location's
  * @returns the valid options, as `start()` takes them; invalid ones are left out (`readOptions`
  *   also names them).

@@ -1,11 +1,14 @@
 /**
  * The live registry: what is registered with WebMCP follows what the page's sources declare now.
- * Each update reads every source (sources/index.ts), normalises only units that are new or whose
- * content changed, applies the registration rules (registration-rules.ts) in table and document
+ * Each update reads every source (sources/index.ts; a fetching source such as AgentGate answers
+ * with a promise), normalises only the declarations of units that are new or whose content changed
+ * (a declaration unchanged in a changed unit keeps its ToolSpec), applies the registration rules
+ * (registration-rules.ts, with an AgentGate tool waiting for its signer) in table and document
  * order, and then removes and registers exactly the tools that differ. Every tool is owned by the
- * source node it came from, through that node's own AbortController: removing or changing the
- * node aborts exactly its tools (WebMCP has no `unregisterTool`; aborting the signal given to
- * `registerTool` removes the tool, synchronously in Chromium).
+ * source unit it came from (an island element, or one object per AgentGate manifest URL), through
+ * that unit's own AbortController: removing the unit aborts exactly its tools (WebMCP has no
+ * `unregisterTool`; aborting the signal given to `registerTool` removes the tool, synchronously in
+ * Chromium).
  */
 import { auditSurfaces, coverageOf } from './audit.js';
 import type { RuntimeConfig } from './config.js';
@@ -13,7 +16,7 @@ import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
+import { NameClaims, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
 import { createExecute } from './tool-execute.js';
@@ -35,9 +38,20 @@ interface UnitState {
   /** Aborting it removes every tool the unit owns. */
   controller: AbortController;
   declarations: readonly unknown[];
+  /** The unit's messages, serialised: a declaration's verdict may depend on them. */
+  messages: string;
   problem?: PendingRejection;
   /** Declaration outcomes in declaration order. */
   results: ({ spec: ToolSpec } | { rejection: PendingRejection })[];
+}
+
+/** A declaration as text, to find it unchanged in a changed unit; undefined when it cannot be serialised. */
+function serialise(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A tool handed to `registerTool`. */
@@ -158,20 +172,47 @@ export class LiveRegistry {
   async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
-    for (const source of SOURCES) for (const unit of source.read(doc)) readings.push({ source, unit });
+    // A fetching source (AgentGate) answers with a promise: the first update waits for it, so
+    // the first Report holds its tools; a later update finds its reading cached.
+    const read = await Promise.all(SOURCES.map((source) => source.read(doc, this.#config)));
+    SOURCES.forEach((source, index) => { for (const unit of read[index]!) readings.push({ source, unit }); });
+    if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
     const current = new Map(readings.map(({ unit }) => [unit.owner, unit]));
+    // A unit that is gone takes its tools with it; one whose content changed keeps its owner's
+    // controller, and its unchanged declarations keep their ToolSpecs, so the comparison below
+    // replaces exactly the tools declared differently (e.g. one tool of a revalidated manifest).
+    const changed = new Map<object, UnitState>();
     for (const [node, state] of this.#units) {
-      if (current.get(node)?.fingerprint === state.fingerprint) continue;
-      state.controller.abort(REMOVED);
+      const now = current.get(node);
+      if (now?.fingerprint === state.fingerprint) continue;
+      if (now) changed.set(node, state);
+      else state.controller.abort(REMOVED);
       this.#units.delete(node);
     }
     for (const { source, unit } of readings) {
       if (this.#units.has(unit.owner)) continue;
       const label = this.#labelFor(source.kind, unit.owner);
-      const state: UnitState = { label, fingerprint: unit.fingerprint, controller: new AbortController(), declarations: unit.declarations, results: [] };
+      const previous = changed.get(unit.owner);
+      const messages = serialise(unit.messages) ?? '';
+      const state: UnitState = {
+        label, fingerprint: unit.fingerprint, controller: previous?.controller ?? new AbortController(), declarations: unit.declarations, messages, results: [],
+      };
       if (unit.problem) state.problem = { name: MANIFEST_REJECTION_NAME, source: label, reasons: [unit.problem] };
+      const earlier = new Map<string, ToolSpec>();
+      if (previous && previous.messages === messages) {
+        previous.declarations.forEach((declaration, index) => {
+          const text = serialise(declaration);
+          const result = previous.results[index];
+          if (text !== undefined && result && 'spec' in result) earlier.set(text, result.spec);
+        });
+      }
       const normalise = unit.declarations.length > 0 ? await this.#normaliser(source) : undefined;
       for (const declaration of unit.declarations) {
+        const kept = earlier.get(serialise(declaration) ?? '\u0000');
+        if (kept) {
+          state.results.push({ spec: kept });
+          continue;
+        }
         const pause = slice();
         if (pause) await pause;
         if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
@@ -197,7 +238,7 @@ export class LiveRegistry {
           rejected.push(result.rejection);
           continue;
         }
-        const refusal = registrationRefusal(result.spec, unit.label, claims, doc);
+        const refusal = signerRefusal(result.spec, this.#config.signers) ?? registrationRefusal(result.spec, unit.label, claims, doc);
         if (refusal) rejected.push({ name: result.spec.name, source: unit.label, reasons: [refusal] });
         else declared.set(result.spec.name, { spec: result.spec, unit });
       }
@@ -275,7 +316,10 @@ export class LiveRegistry {
 
   /** Whether a write tool is registered now. */
   #hasWriteTool(): boolean {
-    return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.outcome?.ok && !tool.controller.signal.aborted);
+    // An AgentGate write is the agent's own signed call (binding row `personConfirms: false`):
+    // nothing waits for the person, so it needs no status tool. Checked by type here, so the
+    // start-up code does not hold the binding registry.
+    return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
   }
 
   /** Removes every tool (`stop()`). */

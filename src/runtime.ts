@@ -3,6 +3,7 @@
  * kept in step with the page as it changes (live-registry.ts, page-observer.ts), and the audit of
  * the page's interactive surfaces.
  */
+import type { Signer } from './agentgate/signer.js';
 import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import type { PendingRejection } from './declarations/reason.js';
@@ -11,7 +12,7 @@ import { findHost, type FoundHost } from './host.js';
 import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
-import { SOURCES } from './sources/index.js';
+import { readPageDeclarations, SOURCE_CHANGE_EVENT, SOURCES } from './sources/index.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -28,6 +29,15 @@ export interface Runtime {
    * `isError`). Idempotent; a `start()` afterwards starts clean.
    */
   stop(): void;
+  /**
+   * Gives the runtime the agent's signer for AgentGate calls (the key is the agent's, never the
+   * page's): it replaces the signer of the same kind (`ed25519` → web-bot-auth tools,
+   * `hmac-sha256` → shared-key tools), and the tools that were waiting for it register (a new
+   * update, announced with `capell-webmcp:change`). Does nothing after `stop()`.
+   * @throws TypeError when `signer` is not a Signer `{ label, keyid, alg, sign, signatureAgent? }`.
+   * @example runtime.setSigner((await loadStoredSigner({ alg: 'ed25519', signatureAgent })).signer)
+   */
+  setSigner(signer: Signer): void;
 }
 
 /** The event fired on the document after each later update, with the new Report as `detail`. */
@@ -77,7 +87,7 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
 
 /** The Report of a browser without WebMCP: nothing read or registered, only the audit. */
 function reportWithoutWebMCP(config: RuntimeConfig): Report {
-  const declarations = SOURCES.flatMap((source) => source.read(config.document).flatMap((unit) => unit.declarations));
+  const declarations = readPageDeclarations(config.document);
   return { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
 }
 
@@ -106,8 +116,8 @@ function createLogger(config: RuntimeConfig): (report: Report) => void {
  */
 function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
-  publish: (report: Report, first: boolean) => void, ready: Promise<Report>,
-): void {
+  publish: (report: Report, generation: number) => void, ready: Promise<Report>,
+): () => void {
   // The registry and the rules load only here, where WebMCP exists: a browser without it fetches
   // the entry alone. A chunk that does not load is retried by the next update.
   let loading: Promise<LiveRegistry> | undefined;
@@ -135,7 +145,7 @@ function follow(
         publish({
           api: found.api, registered: [], audit: [],
           rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`the registry did not load (${String((error as Error)?.message ?? error)}); nothing was registered`] }],
-        }, generation === 1);
+        }, generation);
         return;
       }
       if (stopSignal.aborted) return;
@@ -159,7 +169,7 @@ function follow(
         // change event, and the first Report never overwrites a newer one as `report`.
         if (generation !== 1) await ready;
         if (stopSignal.aborted) return;
-        if (generation === 1 || generation === latest) publish(report, generation === 1);
+        if (generation === 1 || generation === latest) publish(report, generation);
         if (generation === latest) log(report);
       });
     }).catch(() => {
@@ -167,7 +177,10 @@ function follow(
     });
   };
   observePage(config.document, SOURCES.map((source) => source.selector), update, stopSignal);
+  // A fetching source (AgentGate) announces a change it found outside the page.
+  callBuiltIn(config.document, 'addEventListener', SOURCE_CHANGE_EVENT, update, { signal: stopSignal });
   update();
+  return update;
 }
 
 /**
@@ -197,22 +210,28 @@ export function start(options: RuntimeOptions = {}): Runtime {
   let current: Report | undefined;
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
-  const publish = (report: Report, first: boolean) => {
+  let shown = 0;
+  /** Update `generation` (1 = the first) settled with `report`. */
+  const publish = (report: Report, generation: number) => {
+    if (generation === 1) resolveReady(report);
+    // An older update that settles late (its registrations were slower) never replaces a newer Report.
+    if (generation <= shown) return;
+    shown = generation;
     current = report;
-    if (first) resolveReady(report);
-    else callBuiltIn(config.document, 'dispatchEvent', new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
+    if (generation > 1) callBuiltIn(config.document, 'dispatchEvent', new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
   };
   const found = findHost(config.document);
+  let update: (() => void) | undefined;
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
-    if (found.api === 'none') publish(reportWithoutWebMCP(config), true);
-    else follow(config, found, stopController.signal, publish, ready);
+    if (found.api === 'none') publish(reportWithoutWebMCP(config), 1);
+    else update = follow(config, found, stopController.signal, publish, ready);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
     publish({
       api: found.api, registered: [], audit: [],
       rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [String((error as Error)?.message ?? error)] }],
-    }, true);
+    }, 1);
   }
   const runtime: Runtime = {
     ready,
@@ -222,7 +241,11 @@ export function start(options: RuntimeOptions = {}): Runtime {
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));
       if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
       // Stopped before the first update settled: `ready` still settles, with nothing registered.
-      if (current === undefined) publish({ api: found.api, registered: [], rejected: [], audit: [] }, true);
+      if (current === undefined) publish({ api: found.api, registered: [], rejected: [], audit: [] }, 1);
+    },
+    setSigner(signer) {
+      config.signers.set(signer, 'setSigner');
+      if (!stopController.signal.aborted) update?.();
     },
   };
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });

@@ -24,7 +24,8 @@ export async function callTool(
 ): Promise<CallToolResult> {
   try {
     // The runtime registers only allowed bindings; this guards the table, not the agent.
-    const loadExecutor = bindingRow(spec.binding.type)?.executors[spec.effect];
+    const row = bindingRow(spec.binding.type);
+    const loadExecutor = row?.executors[spec.effect];
     if (!loadExecutor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no ${spec.effect} executor`);
     const parsed = parseToolInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
@@ -38,8 +39,9 @@ export async function callTool(
     const executor = await loadExecutor();
     const outcome = await executor(spec, parsed.input, { config, signal, stopSignal, messages: spec.messages });
     if (!outcome.ok) return errorResult(outcome.reason);
-    // A write's answer is the runtime's own status object, not the site's data: nothing to check.
-    if (spec.outputSchema && spec.effect === 'read') {
+    // A write the person confirms answers with the runtime's own status object, not the site's
+    // data: nothing to check. Other calls (reads, AgentGate's signed calls) answer with the site's.
+    if (spec.outputSchema && (spec.effect === 'read' || !row!.personConfirms)) {
       const outputIssues = validateValue(spec.outputSchema, outcome.data);
       if (outputIssues.length > 0) {
         return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${formatIssues(outputIssues)}`);

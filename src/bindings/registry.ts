@@ -14,6 +14,7 @@
 import type { Reason } from '../declarations/reason.js';
 import type { Effect } from '../declarations/tool-spec.js';
 import type { BindingExecutor } from './binding-executor.js';
+import { validateAgentGateEndpoint } from './agentgate-endpoint.js';
 import { checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
 
 /** A reason code (the catalogue's key), e.g. `identifier`. */
@@ -36,11 +37,21 @@ export interface BindingPolicy<Allowed extends Effect = Effect> {
 /** Loads a binding's executor module (a chunk of its own in the browser build) and returns its executor. */
 export type ExecutorLoader = () => Promise<BindingExecutor>;
 
-/** One binding type's row: its policy, its executor loader per allowed effect, its reason codes. */
+/**
+ * One binding type's row: its policy, its executor loader per allowed effect, its reason codes,
+ * and two facts about it:
+ * - `capell`: a Capell declaration may name it (BINDING_TYPES lists these); `agentgate` comes only
+ *   from an AgentGate manifest;
+ * - `personConfirms`: its writes wait for the person's confirmation (their answer is the runtime's
+ *   status, followed by `capell.write.status`); otherwise a call's answer is the site's own,
+ *   checked against `outputSchema` whatever the effect.
+ */
 export interface BindingRow {
   readonly policy: BindingPolicy;
   readonly executors: { readonly [E in Effect]?: ExecutorLoader };
   readonly reasonCodes: readonly ReasonCode[];
+  readonly capell: boolean;
+  readonly personConfirms: boolean;
 }
 
 /** A read-only binding type: declaring effect `write` breaks the rule `readOnlyBinding`. */
@@ -66,6 +77,12 @@ const FORM: BindingPolicy<'write'> = {
   effects: ['write'],
   check: (target, effect) => [...checkIdentifierTarget(target), ...(effect === 'read' ? [['effect', 'formRead'] as const] : [])],
 };
+// AgentGate declared tools: the tool's effect follows its readOnlyHint; either way the call is
+// the agent's own signed request to the site's exact route on the page's origin.
+const AGENTGATE: BindingPolicy<'read' | 'write'> = {
+  effects: ['read', 'write'],
+  check: (target, _effect, origin) => validateAgentGateEndpoint(target, origin),
+};
 
 /** Every binding type this runtime knows, in the order the contract lists them. */
 export const BINDINGS = {
@@ -73,6 +90,8 @@ export const BINDINGS = {
     policy: INLINE,
     executors: { read: async () => (await import('../reads/inline.js')).executeInline },
     reasonCodes: ['inlineTarget', 'readOnlyBinding'],
+    capell: true,
+    personConfirms: false,
   },
   endpoint: {
     policy: ENDPOINT,
@@ -81,21 +100,39 @@ export const BINDINGS = {
       write: async () => (await import('../writes/endpoint-write.js')).executeEndpointWrite,
     },
     reasonCodes: ['notOriginRelative', 'whitespace', 'fragment', 'backslash', 'dotSegments', 'badPath', 'otherOrigin'],
+    capell: true,
+    personConfirms: true,
   },
   search: {
     policy: SEARCH,
     executors: { read: async () => (await import('../reads/search.js')).executeSearch },
     reasonCodes: ['identifier', 'readOnlyBinding'],
+    capell: true,
+    personConfirms: false,
   },
   'property-query': {
     policy: PROPERTY_QUERY,
     executors: { read: async () => (await import('../reads/property-query.js')).executePropertyQuery },
     reasonCodes: ['identifier', 'readOnlyBinding'],
+    capell: true,
+    personConfirms: false,
   },
   form: {
     policy: FORM,
     executors: { write: async () => (await import('../writes/form.js')).executeForm },
     reasonCodes: ['identifier', 'formRead'],
+    capell: true,
+    personConfirms: true,
+  },
+  agentgate: {
+    policy: AGENTGATE,
+    executors: {
+      read: async () => (await import('../agentgate/tool-call.js')).executeAgentGate,
+      write: async () => (await import('../agentgate/tool-call.js')).executeAgentGate,
+    },
+    reasonCodes: ['endpointUrl', 'endpointOrigin', 'endpointRoute'],
+    capell: false,
+    personConfirms: false,
   },
 } as const;
 
@@ -113,10 +150,10 @@ export type ReadBindingType = { [Type in BindingType]: 'read' extends EffectsOf<
 /** A binding type that allows effect `write` (each goes through the person's confirmation). */
 export type WriteBindingType = { [Type in BindingType]: 'write' extends EffectsOf<Type> ? Type : never }[BindingType];
 
-/** The binding types, in table order (`inline, endpoint, search, property-query, form`). */
-export const BINDING_TYPES = Object.keys(BINDINGS) as BindingType[];
+/** The binding types a Capell declaration may name, in table order (`inline, endpoint, search, property-query, form`). */
+export const BINDING_TYPES = (Object.keys(BINDINGS) as BindingType[]).filter((type) => ROWS[type].capell);
 
-/** The binding types whose policy allows `effect`, in table order. */
+/** The Capell binding types whose policy allows `effect`, in table order. */
 export function bindingTypesFor(effect: Effect): BindingType[] {
   return BINDING_TYPES.filter((type) => ROWS[type].policy.effects.includes(effect));
 }
@@ -127,7 +164,10 @@ export const READ_BINDING_TYPES = bindingTypesFor('read') as ReadBindingType[];
 /** Binding types a declaration may use with effect `write`. */
 export const WRITE_BINDING_TYPES = bindingTypesFor('write') as WriteBindingType[];
 
-/** The row of a binding type, or `undefined` for a name that is not one (e.g. `"graphql"`). */
+/**
+ * The row of a binding type, or `undefined` for a name that is not one (e.g. `"graphql"`).
+ * Also `agentgate`'s: callers that judge Capell declarations check `row.capell`.
+ */
 export function bindingRow(type: unknown): BindingRow | undefined {
   return typeof type === 'string' && Object.hasOwn(BINDINGS, type) ? ROWS[type as BindingType] : undefined;
 }

@@ -55,3 +55,4 @@ export function validateEndpointTarget(target: string, origin: string): Reason[]
   if (url.pathname.startsWith('//')) return [['binding.target', 'notOriginRelative', target]];
   return [];
 }
+

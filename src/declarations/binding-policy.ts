@@ -33,7 +33,8 @@ export function normaliseBinding(
     if (key !== 'type' && key !== 'target') reasons.push([`binding.${key}`, 'bindingKey']);
   }
   const { type, target } = raw;
-  const row = bindingRow(type);
+  // AgentGate bindings come only from an AgentGate manifest, never from a Capell declaration.
+  const row = bindingRow(type)?.capell ? bindingRow(type) : undefined;
   if (!row) reasons.push(['binding.type', 'bindingType', type]);
   if (typeof target !== 'string' || target === '') {
     reasons.push(['binding.target', 'targetRequired']);

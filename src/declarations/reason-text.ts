@@ -89,6 +89,37 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   manifestObject: () => 'must be a JSON object',
   manifestVersion: (value: unknown, supported: number) => `${JSON.stringify(value) ?? 'missing'} is not a supported version (this runtime reads ${supported})`,
   manifestTools: () => 'must be an array of declarations',
+  // AgentGate manifests.
+  agentgateFetch: (reason: string) => `the AgentGate manifest could not be read: ${reason}`,
+  agentgateJSON: (message: string) => `the AgentGate manifest is not valid JSON (${message})`,
+  agentgateObject: () => 'the AgentGate manifest must be a JSON object',
+  agentgateVersion: (value: unknown, supported: string) => `${JSON.stringify(value) ?? 'missing'} is not a supported AgentGate manifest version (this runtime reads ${JSON.stringify(supported)})`,
+  agentgateSite: () => 'required, must be an object with a string siteKey',
+  agentgateTools: () => 'must be an array of tools',
+  // AgentGate tools.
+  toolObject: () => 'must be a JSON object (an MCP Tool with action, endpoint and auth)',
+  toolName: (name: unknown) => `${show(name)} is not an MCP tool name (${WEBMCP_NAME_PATTERN.source}: letters, digits, "_", "." and "-", 1 to ${MAX_NAME_LENGTH})`,
+  toolString: () => 'must be a string',
+  toolDescription: (length: number) => `required, a non-empty string of at most ${MAX_DESCRIPTION_CODE_POINTS} code points (got ${length})`,
+  annotationsObject: () => 'must be an object of boolean hints',
+  hintBoolean: (value: unknown) => `must be true or false (got ${show(value)})`,
+  action: () => 'required, a non-empty string naming the site action',
+  endpointObject: () => 'required, an object { method, url, contentType }: a tool without an HTTP route (a browser-only action) cannot be called',
+  endpointMethod: (method: unknown, sendable: string) => `${show(method)} is not a method the runtime can send a JSON body with (${sendable})`,
+  endpointContentType: (value: unknown) => `${show(value)} is not a content type the runtime can send (application/json)`,
+  endpointUrl: (url: string) => `${show(url)} is not an absolute http(s) URL`,
+  endpointOrigin: (url: string, origin: string) => `${show(url)} is not on this page's origin ${origin}`,
+  endpointRoute: (url: string, what: string) => `${show(url)} is not an exact route: it has ${what}`,
+  authList: () => 'required, a non-empty array whose first entry says how to sign',
+  authType: (type: unknown) => `${show(type)} is not "web-bot-auth" or "shared-key"`,
+  authComponents: () => 'required for web-bot-auth, a non-empty array of the components to sign (e.g. "@authority", "@method", "@path", "content-digest")',
+  authComponent: (component: unknown) => `${show(component)} is not a component the runtime can sign (a lower-case header name or @method, @target-uri, @authority, @scheme, @request-target, @path, @query)`,
+  authTag: (tag: unknown, type: string) => (type === 'shared-key'
+    ? `${show(tag)}: a shared-key (HMAC) signature must not carry a tag claiming Web Bot Auth`
+    : `${show(tag)} is not the web-bot-auth tag`),
+  waitingForSigner: (type: string) => (type === 'shared-key'
+    ? 'waiting for a signer: this tool needs a shared-key (hmac-sha256) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'
+    : 'waiting for a signer: this tool needs a web-bot-auth (ed25519, with signatureAgent) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'),
 };
 
 /** The texts' type: one renderer per reason code. */

@@ -47,6 +47,12 @@ export const SOURCES = {
   validatorFinishes: 'capell-webmcp validator: every schema the normaliser accepts is validated at call time, so a schema the validator could not finish (size, depth, $ref loops or fan-out, work per value) is refused before registration',
   linearPatterns: 'capell-webmcp validator: patterns run on a linear-time matcher (no lookaround or backreferences, bounded states)',
   formatNames: 'capell-webmcp validator: a format is looked up by name, and no JavaScript built-in name is a format',
+  agentgateManifest: 'AgentGate declared tools, Find the manifest: the document is {"version": "agentgate-tools/1", "site": {"siteKey", "name"}, "tools": [...]}, found same-origin at /.well-known/agentgate-tools.json or /v1/agent-tools/{siteKey}',
+  agentgateTool: 'AgentGate declared tools, Find the manifest: each tool has the shape of an MCP Tool (name, title, description, inputSchema, outputSchema, annotations) plus action, endpoint and auth',
+  agentgateEndpoint: 'AgentGate declared tools, For site operators: endpoint is the method, absolute URL and content type of the site\'s exact route; browser-only actions and prefix routes are refused',
+  agentgateAuth: 'AgentGate declared tools, Call a tool: auth is web-bot-auth with the signature components to cover, or shared-key',
+  agentgateSigner: 'AgentGate declared tools, Call a tool: the call is signed with the agent\'s key (web-bot-auth: Ed25519 with a Signature-Agent; shared-key: HMAC), which the agent gives the runtime',
+  mcpName: 'MCP Tool: a name is 1 to 128 of A-Za-z0-9_-. (WebMCP registerTool allows the same)',
   toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
 } as const;
 
@@ -129,6 +135,33 @@ export const RULES = {
   manifestObject: rule(SOURCES.toolsIsland),
   manifestVersion: rule<[value: unknown, supported: number]>(SOURCES.toolsIsland),
   manifestTools: rule(SOURCES.toolsIsland),
+  // AgentGate manifests (the document as a whole; the Report names it `(manifest)`).
+  agentgateFetch: rule<[reason: string]>(SOURCES.agentgateManifest),
+  agentgateJSON: rule<[message: string]>(SOURCES.agentgateManifest),
+  agentgateObject: rule(SOURCES.agentgateManifest),
+  agentgateVersion: rule<[value: unknown, supported: string]>(SOURCES.agentgateManifest),
+  agentgateSite: rule(SOURCES.agentgateManifest),
+  agentgateTools: rule(SOURCES.agentgateManifest),
+  // AgentGate tools.
+  toolObject: rule(SOURCES.agentgateTool),
+  toolName: rule<[name: unknown]>(SOURCES.mcpName),
+  toolString: rule(SOURCES.agentgateTool),
+  toolDescription: rule<[length: number]>(SOURCES.agentgateTool),
+  annotationsObject: rule(SOURCES.agentgateTool),
+  hintBoolean: rule<[value: unknown]>(SOURCES.agentgateTool),
+  action: rule(SOURCES.agentgateEndpoint),
+  endpointObject: rule(SOURCES.agentgateEndpoint),
+  endpointMethod: rule<[method: unknown, sendable: string]>(SOURCES.agentgateEndpoint),
+  endpointContentType: rule<[value: unknown]>(SOURCES.agentgateEndpoint),
+  endpointUrl: rule<[url: string]>(SOURCES.agentgateEndpoint),
+  endpointOrigin: rule<[url: string, origin: string]>(SOURCES.agentgateEndpoint),
+  endpointRoute: rule<[url: string, what: string]>(SOURCES.agentgateEndpoint),
+  authList: rule(SOURCES.agentgateAuth),
+  authType: rule<[type: unknown]>(SOURCES.agentgateAuth),
+  authComponents: rule(SOURCES.agentgateAuth),
+  authComponent: rule<[component: unknown]>(SOURCES.agentgateAuth),
+  authTag: rule<[tag: unknown, type: string]>(SOURCES.agentgateAuth),
+  waitingForSigner: rule<[type: string]>(SOURCES.agentgateSigner),
 };
 
 /** Every reason code, e.g. `'fragment'`. */

@@ -22,7 +22,41 @@ export type Effect = 'read' | 'write';
  * targets are stable DOM ids; search and property-query targets are stable identifiers; the
  * inline binding is reserved for Core's page payload (target `page`).
  */
-export type Binding = { [Type in BindingType]: { type: Type; target: string } }[BindingType];
+export type Binding = { [Type in CapellBindingType]: { type: Type; target: string } }[CapellBindingType] | AgentGateBinding;
+
+/** The binding types a Capell declaration may name (every one but `agentgate`). */
+type CapellBindingType = Exclude<BindingType, 'agentgate'>;
+
+/**
+ * How an AgentGate tool's call is signed (its `auth[0]`; AgentGate declared tools, "Call a
+ * tool"): `web-bot-auth` (RFC 9421 Ed25519 over at least `components`, tagged `tag`) or
+ * `shared-key` (RFC 9421 hmac-sha256, never tagged `web-bot-auth`).
+ */
+export type AgentGateAuth =
+  | { type: 'web-bot-auth'; components: string[]; tag: string }
+  | { type: 'shared-key'; components: string[] };
+
+/**
+ * An AgentGate tool's binding: `target` is `endpoint.url` (absolute, on the page's origin, an
+ * exact route); the input is sent as the JSON body with `method` and `contentType`, signed per `auth`.
+ */
+export interface AgentGateBinding {
+  type: 'agentgate';
+  target: string;
+  method: string;
+  contentType: string;
+  auth: AgentGateAuth;
+}
+
+/**
+ * MCP-only tool hints (MCP Tool `annotations`): kept for the runtime's own decisions, never sent
+ * to WebMCP (it has no such hints; AgentGate declared tools, "MCP and WebMCP").
+ */
+export interface MCPHints {
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
 
 /** The binding type names, in the order the contract lists them (the registry's keys). */
 export type { BindingType };
@@ -53,6 +87,8 @@ export interface ToolSpec {
   inputSchema: JSONSchema;
   outputSchema?: JSONSchema;
   annotations: ToolAnnotations;
+  /** MCP-only hints a source declared (AgentGate tools); not part of `annotations`. */
+  hints?: MCPHints;
   effect: Effect;
   binding: Binding;
   source: string;

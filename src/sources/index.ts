@@ -3,10 +3,23 @@
  * runtime and the CLI iterate it; a tool name declared by two sources is registered from the
  * first row that declares it (registration-rules.ts). Adding a source is one module and one row.
  */
+import { agentGateManifests } from './agentgate.js';
 import { capellIslands } from './capell-islands.js';
 import type { ToolSource } from './source.js';
 
-export type { Normalise, SourceUnit, ToolSource } from './source.js';
+export { SOURCE_CHANGE_EVENT, type Normalise, type SourceUnit, type ToolSource } from './source.js';
 
 /** The sources, first row first. */
-export const SOURCES: readonly ToolSource[] = [capellIslands];
+export const SOURCES: readonly ToolSource[] = [capellIslands, agentGateManifests];
+
+/**
+ * The declarations the page itself holds, from every source read without options (nothing is
+ * fetched): what the audit compares the page's surfaces with, in the browser without WebMCP and
+ * in the CLI.
+ */
+export function readPageDeclarations(root: ParentNode): unknown[] {
+  return SOURCES.flatMap((source) => {
+    const units = source.read(root);
+    return Array.isArray(units) ? units.flatMap((unit) => unit.declarations) : [];
+  });
+}

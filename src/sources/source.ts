@@ -3,6 +3,7 @@
  * the seam a second contract (the AgentGate manifest) plugs into as one more row of the table in
  * sources/index.ts. Nothing after normalisation knows which source a tool came from.
  */
+import type { RuntimeConfig } from '../config.js';
 import type { CheckResult, NormaliseContext } from '../declarations/check-declaration.js';
 import type { Messages } from '../declarations/i18n.js';
 import type { Reason } from '../declarations/reason.js';
@@ -32,10 +33,20 @@ export interface SourceUnit {
 export type Normalise = (declaration: unknown, context: NormaliseContext) => CheckResult | Promise<CheckResult>;
 
 /**
+ * Fired on the document by a fetching source when what it read changed outside the page (an
+ * AgentGate manifest revalidated with a new version): the runtime then updates, as for a change
+ * of the page.
+ */
+export const SOURCE_CHANGE_EVENT = 'capell-webmcp:source-change';
+
+/**
  * A source of declarations.
  * - `kind`: the label prefix of its units in the Report, e.g. `capell-island` → `capell-island[0]`.
  * - `selector`: the elements that are its units, so the page observer knows which changes matter.
- * - `read(root)`: its units in document order. Never throws.
+ * - `read(root, config)`: its units in document order, or a promise of them for a source that
+ *   fetches (AgentGate: the manifest named by the options). Without `config` (the audit of a page
+ *   without WebMCP, the CLI) a source reads only the page itself and answers synchronously: it
+ *   fetches nothing. Never throws or rejects.
  * - `normaliser()`: loads the contract's rules (`normalise`). A function, not the rules
  *   themselves, so the script tag's first load carries no rules: they load only where WebMCP
  *   exists and a unit has declarations to check. Rejects only when the chunk cannot load.
@@ -43,6 +54,6 @@ export type Normalise = (declaration: unknown, context: NormaliseContext) => Che
 export interface ToolSource {
   kind: string;
   selector: string;
-  read(root: ParentNode): SourceUnit[];
+  read(root: ParentNode, config?: RuntimeConfig): SourceUnit[] | Promise<SourceUnit[]>;
   normaliser(): Promise<Normalise>;
 }

@@ -8,6 +8,10 @@ import { startDemoServer } from '../../demo/server/start.js';
 /** What the demo fixture provides. */
 export interface Demo {
   url: string;
+  /** The demo agent's origin (its key directory), named in Signature-Agent. */
+  agentUrl: string;
+  /** Every signed AgentGate call the demo site received, verified or refused, with its reason. */
+  agentGateLog: { path: string; tool: string | undefined; outcome: 'verified' | 'refused'; status: number; reason?: string; keyid?: string; agent?: string }[];
   /** API requests the server received (method, path, query, headers). */
   requests: { method: string; path: string; query: string; headers: Record<string, string | undefined> }[];
   /** Contact messages the server delivered. */
@@ -29,6 +33,8 @@ export const test = base.extend<object, { demo: Demo }>({
     const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
     const demo: Demo = {
       url: server.url.replace(/\/$/, ''),
+      agentUrl: server.agentUrl,
+      get agentGateLog() { return server.app.agentGate.log; },
       get requests() { return server.app.requests; },
       get submissions() { return server.app.submissions; },
       get formPosts() { return server.app.formPosts; },

@@ -24,7 +24,7 @@ describe('readOptions: defaults', () => {
   it('applies every default when nothing is given, from start() or from a tag without attributes', () => {
     const expected = {
       apiBase: new URL(DEFAULT_API_BASE, ORIGIN), timeoutMs: DEFAULT_TIMEOUT_MS, confirmTimeoutMs: DEFAULT_CONFIRM_TIMEOUT_MS,
-      writeWaitMs: DEFAULT_WRITE_WAIT_MS, log: 'warn', audit: 'warning',
+      writeWaitMs: DEFAULT_WRITE_WAIT_MS, log: 'warn', audit: 'warning', agentgate: false,
     };
     for (const reading of [readOptions({ values: {} }, ORIGIN), readOptions({ script: scriptWith({}) }, ORIGIN), readOptions({ script: null }, ORIGIN)]) {
       assert.deepEqual(reading.settings, expected);
@@ -45,11 +45,11 @@ describe('readOptions: the script tag', () => {
   it('reads each option from its data-* attribute (the dataset name of the option)', () => {
     const given = {
       'data-api-base': '/de/agent/v1/', 'data-timeout-ms': '5000', 'data-confirm-timeout-ms': '700', 'data-write-wait-ms': '250',
-      'data-log': 'silent', 'data-audit': 'error',
+      'data-log': 'silent', 'data-audit': 'error', 'data-agentgate': '', 'data-agentgate-site-key': 'site_demo',
     };
     assert.deepEqual(Object.values(OPTION_RULES).map((rule) => rule.attribute).sort(), Object.keys(given).sort());
     const reading = readOptions({ script: scriptWith(given) }, ORIGIN);
-    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error' });
+    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo' });
     assert.equal(reading.settings.apiBase.href, 'https://shop.example/de/agent/v1');
     assert.deepEqual(reading.problems, []);
   });
@@ -106,5 +106,35 @@ describe('readOptions: start()', () => {
     const reading = readOptions({ values: { timeoutMs: '5000' as never } }, ORIGIN);
     assert.equal(reading.problems.length, 1);
     assert.equal(reading.settings.timeoutMs, DEFAULT_TIMEOUT_MS);
+  });
+});
+
+describe('readOptions: AgentGate', () => {
+  it('switches discovery on with data-agentgate present or "true", off with "false", and names any other text', () => {
+    assert.equal(readOptions({ script: scriptWith({ 'data-agentgate': '' }) }, ORIGIN).settings.agentgate, true);
+    assert.equal(readOptions({ script: scriptWith({ 'data-agentgate': 'true' }) }, ORIGIN).settings.agentgate, true);
+    assert.equal(readOptions({ script: scriptWith({ 'data-agentgate': 'false' }) }, ORIGIN).settings.agentgate, false);
+    const reading = readOptions({ script: scriptWith({ 'data-agentgate': 'yes' }) }, ORIGIN);
+    assert.equal(reading.settings.agentgate, false);
+    assert.deepEqual(reading.problems.map((problem) => problem.message), ['data-agentgate="yes" is not present (or "true") to switch it on, "false" to leave it off']);
+  });
+
+  it('takes a site key of letters, digits, "_" and "-", and leaves it absent otherwise', () => {
+    assert.equal(readOptions({ script: scriptWith({ 'data-agentgate-site-key': 'site_demo' }) }, ORIGIN).settings.agentgateSiteKey, 'site_demo');
+    const reading = readOptions({ script: scriptWith({ 'data-agentgate-site-key': '../admin' }) }, ORIGIN);
+    assert.equal('agentgateSiteKey' in reading.settings, false);
+    assert.match(reading.problems[0]!.message, /^data-agentgate-site-key="\.\.\/admin" is not a site key matching/);
+  });
+
+  it('start() refuses a signer that is not one, naming what is wrong', () => {
+    const document = { location: { href: `${ORIGIN}/` } } as unknown as Document;
+    const sign = async () => new Uint8Array(64);
+    assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'ed25519', sign } as never }), {
+      name: 'TypeError', message: /^capell-webmcp: option "signer": not a signer \{ label: "sig1", keyid, sign\(bytes\), alg: "ed25519" with signatureAgent/,
+    });
+    assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'rsa', sign } as never }), { name: 'TypeError', message: /not a signer/ });
+    const config = normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'hmac-sha256', sign } });
+    assert.equal(config.signers.get('shared-key')?.keyid, 'k');
+    assert.equal(config.signers.get('web-bot-auth'), undefined);
   });
 });

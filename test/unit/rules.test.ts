@@ -42,6 +42,6 @@ describe('the rule catalogue', () => {
   });
 
   it('names the source document first in every citation', () => {
-    for (const source of sources) assert.match(source, /^(Capell Agent Schema, [^:]+|Core normaliser|Capell frontend|WebMCP|MCP Tool|JSON Schema 2020-12[^:]*|capell-webmcp validator): \S/);
+    for (const source of sources) assert.match(source, /^(Capell Agent Schema, [^:]+|AgentGate declared tools, [^:]+|Core normaliser|Capell frontend|WebMCP|MCP Tool|JSON Schema 2020-12[^:]*|capell-webmcp validator): \S/);
   });
 });

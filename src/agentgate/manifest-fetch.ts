@@ -1,0 +1,134 @@
+/**
+ * Fetching an AgentGate manifest (issue 9, "Discovery"): `/.well-known/agentgate-tools.json`, or
+ * with a site key `/v1/agent-tools/{siteKey}`, on the page's own origin; anonymous
+ * (`credentials: 'omit'`), no redirects (`redirect: 'error'`), bounded in size and time, through
+ * the one request path (request.ts). Loaded by sources/agentgate.ts only on a page that names
+ * AgentGate, where WebMCP exists.
+ */
+import type { RuntimeConfig } from '../config.js';
+import { request } from '../request.js';
+import type { SourceUnit } from '../sources/source.js';
+import { SOURCE_CHANGE_EVENT } from '../sources/source.js';
+import { readCachedManifest, writeCachedManifest, type CachedManifest } from './manifest-cache.js';
+import { readAgentGateManifest } from './manifest-rules.js';
+
+/** Path of the manifest found by host. */
+export const AGENTGATE_WELL_KNOWN_PATH = '/.well-known/agentgate-tools.json';
+
+/** Prefix of the manifest found by site key: `/v1/agent-tools/{siteKey}`. */
+export const AGENTGATE_SITE_KEY_PREFIX = '/v1/agent-tools/';
+
+/** Largest manifest read, in bytes. */
+export const MAX_MANIFEST_BYTES = 256 * 1024;
+
+/** Longest a manifest fetch may take, in ms (or the runtime's `timeoutMs` when shorter). */
+export const MANIFEST_TIMEOUT_MS = 10_000;
+
+/**
+ * The manifest URL the options name, or undefined when AgentGate is off.
+ * @example agentGateManifestURL({ origin: 'https://shop.example', agentgate: true, agentgateSiteKey: 'site_demo' })
+ * // → URL https://shop.example/v1/agent-tools/site_demo
+ */
+export function agentGateManifestURL(config: Pick<RuntimeConfig, 'origin' | 'agentgate' | 'agentgateSiteKey'>): URL | undefined {
+  if (!config.agentgate) return undefined;
+  const path = config.agentgateSiteKey === undefined
+    ? AGENTGATE_WELL_KNOWN_PATH
+    : `${AGENTGATE_SITE_KEY_PREFIX}${encodeURIComponent(config.agentgateSiteKey)}`;
+  return new URL(path, config.origin);
+}
+
+/** A manifest's unit (without its owner) from its text: its tools, or the reason it is refused. */
+function unitOfText(text: string): Omit<SourceUnit, 'owner'> {
+  const reading = readAgentGateManifest(text);
+  return reading.problem
+    ? { fingerprint: text, declarations: [], messages: {}, problem: reading.problem }
+    : { fingerprint: text, declarations: reading.tools, messages: {} };
+}
+
+/** What a fetch found: a unit to use, or `unchanged` (a 304 to `If-None-Match`). */
+type Fetched = { unit: Omit<SourceUnit, 'owner'>; unchanged?: undefined } | { unchanged: true; unit?: undefined };
+
+/**
+ * Fetches a manifest and reads it as a source unit (without its owner); keeps a 200 answer with
+ * an ETag in the cache (manifest-cache.ts).
+ * @param cached the cached copy to revalidate: sent as `If-None-Match`; a 304 answers `unchanged`.
+ * @returns `fingerprint` (the manifest's text: an unchanged manifest is not normalised again),
+ *   `declarations` (its tools), and `problem` when the whole manifest is refused: not fetched
+ *   (`agentgateFetch`, with the request path's reason or the status), or not a manifest
+ *   (`readAgentGateManifest`'s reasons). Never rejects.
+ */
+export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, cached?: CachedManifest): Promise<Fetched> {
+  const failed = (reason: string): Fetched => (
+    { unit: { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] } }
+  );
+  if (url.origin !== config.origin) return failed(`${url.href} is not on this page's origin`);
+  const outcome = await request(url, {
+    credentials: 'omit',
+    redirect: 'error',
+    headers: cached ? { Accept: 'application/json', 'If-None-Match': cached.etag } : { Accept: 'application/json' },
+    timeoutMs: Math.min(config.timeoutMs, MANIFEST_TIMEOUT_MS),
+    maxAnswerBytes: MAX_MANIFEST_BYTES,
+    description: `the AgentGate manifest request to ${url.pathname}`,
+  });
+  if (!outcome.ok) return failed(outcome.reason);
+  if (cached && outcome.response.status === 304) return { unchanged: true };
+  if (outcome.response.status !== 200) return failed(`${url.pathname} answered ${outcome.response.status}`);
+  const etag = outcome.response.headers.get('etag');
+  const unit = unitOfText(outcome.text);
+  if (etag && !unit.problem) await writeCachedManifest(url.href, { etag, text: outcome.text });
+  return { unit };
+}
+
+/** One owner object per manifest URL: the unit's tools belong to it for the page's life. */
+const owners = new Map<string, object>();
+
+/** Readings in flight or done, per document and manifest URL; a failed one is dropped so the next update retries. */
+const readings = new WeakMap<Document, Map<string, Promise<SourceUnit>>>();
+
+function ownerOf(url: string): object {
+  let owner = owners.get(url);
+  if (!owner) {
+    owner = Object.freeze({ manifest: url });
+    owners.set(url, owner);
+  }
+  return owner;
+}
+
+/**
+ * The AgentGate source's units for a document (sources/agentgate.ts): the one manifest the
+ * options name, owned by one object per manifest URL, read once per document and reused by later
+ * updates (a manifest that could not be fetched is fetched again by the next update).
+ * A repeat visit answers from the cache at once, without waiting for the network, and
+ * revalidates it with its ETag: a changed manifest replaces the cached unit and the document gets
+ * SOURCE_CHANGE_EVENT, so the runtime updates (the registry then replaces the manifest's tools).
+ * @returns `[]` when AgentGate is off. Never rejects.
+ */
+export async function readAgentGateUnits(root: ParentNode, config: RuntimeConfig): Promise<SourceUnit[]> {
+  const url = agentGateManifestURL(config);
+  if (!url) return [];
+  const doc = (root as Node).ownerDocument ?? (root as Document);
+  const cache = readings.get(doc) ?? new Map<string, Promise<SourceUnit>>();
+  readings.set(doc, cache);
+  let reading = cache.get(url.href);
+  if (!reading) {
+    const owner = ownerOf(url.href);
+    reading = (async (): Promise<SourceUnit> => {
+      const cached = await readCachedManifest(url.href);
+      if (!cached) {
+        const fetched = await fetchAgentGateManifest(url, config);
+        return { owner, ...fetched.unit! };
+      }
+      void fetchAgentGateManifest(url, config, cached).then((fetched) => {
+        // Unchanged, or the network failed: the cached manifest stands.
+        if (fetched.unchanged || fetched.unit.problem?.[1] === 'agentgateFetch' || fetched.unit.fingerprint === cached.text) return;
+        cache.set(url.href, Promise.resolve({ owner, ...fetched.unit }));
+        doc.dispatchEvent(new CustomEvent(SOURCE_CHANGE_EVENT, { detail: { source: 'agentgate', url: url.href } }));
+      });
+      return { owner, ...unitOfText(cached.text) };
+    })();
+    cache.set(url.href, reading);
+  }
+  const unit = await reading;
+  if (unit.problem?.[1] === 'agentgateFetch' && cache.get(url.href) === reading) cache.delete(url.href);
+  return [unit];
+}

@@ -1,0 +1,133 @@
+/**
+ * `agentgate` binding: an AgentGate tool's call is the agent's own signed HTTP request to the
+ * tool's endpoint (AgentGate declared tools, "Call a tool"; issue 9, "Signed calls"). The input,
+ * already validated against `inputSchema`, is the JSON body, sent with `endpoint.method` and
+ * `endpoint.contentType` through the one request path (request.ts), signed by its `beforeSend`
+ * hook (signer.ts) with the signer the agent gave for the tool's `auth[0]`.
+ */
+import { parseDictionary, type InnerList } from 'structured-headers';
+import type { BindingExecutor, BindingOutcome } from '../bindings/binding-executor.js';
+import { parseBoundedJSON } from '../bindings/bounded-json.js';
+import { serverMessage } from '../bindings/server-message.js';
+import type { AgentGateBinding, JSONValue } from '../declarations/tool-spec.js';
+import { request, type RequestOutcome } from '../request.js';
+import type { Component } from './signature-base.js';
+import { signRequest, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
+
+/** Components a shared-key tool is signed over when its `auth[0]` names none. */
+export const DEFAULT_SHARED_KEY_COMPONENTS: readonly string[] = ['@authority', '@method', '@path', 'content-digest'];
+
+/** Longest wait a `429`'s `Retry-After` is honoured for before the one retry, in ms. */
+export const MAX_RETRY_AFTER_MS = 10_000;
+
+/** The components an `Accept-Signature` (RFC 9421 §5.1) asks for, from its first member; none when unreadable. */
+export function requestedComponents(acceptSignature: string | null): Component[] {
+  if (!acceptSignature) return [];
+  try {
+    const first = [...parseDictionary(acceptSignature).values()][0];
+    if (!first || !Array.isArray(first[0])) return [];
+    return (first as InnerList)[0].flatMap(([name, params]) => {
+      if (typeof name !== 'string') return [];
+      const key = params.get('key');
+      return [key === undefined ? name : { name, key: String(key) }];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** `Retry-After` (RFC 9110 §10.2.3: seconds or an HTTP date) in ms from `now`, at least 0. */
+export function retryAfterMs(value: string | null, now = Date.now()): number {
+  if (!value) return 0;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 0 : Math.max(0, date - now);
+}
+
+/** Waits `ms`, or rejects when `signal` aborts first. */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const sameComponent = (a: Component, b: Component): boolean => {
+  const left = typeof a === 'string' ? { name: a } : a;
+  const right = typeof b === 'string' ? { name: b } : b;
+  return left.name === right.name && left.key === right.key;
+};
+
+/**
+ * Calls an AgentGate tool: a signed request, answered once more when the site asks for it:
+ * - a `403` with `Accept-Signature` is answered once with a new signature covering what it asks
+ *   for as well (the signature-agent member is added by the signer);
+ * - a `429` is retried once with a fresh nonce after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
+ * - anything else is the result: a 2xx JSON answer is `answer` and `data` (checked against
+ *   `outputSchema` by the caller), another status a one-line reason with the site's message.
+ * Never throws: no signer, a failed signature and network failures resolve `{ ok: false, reason }`.
+ */
+export const executeAgentGate: BindingExecutor = async (spec, input, context) => {
+  const binding = spec.binding as AgentGateBinding;
+  const { auth } = binding;
+  const signer: Signer | undefined = context.config.signers.get(auth.type);
+  if (!signer) {
+    return { ok: false, reason: `${spec.name} is waiting for a signer: it needs a ${auth.type} signer from the agent (window.capellWebMCP.setSigner)` };
+  }
+  const url = new URL(binding.target);
+  const where = `${url.pathname}`;
+  const body = JSON.stringify(input);
+  const declared: Component[] = auth.type === 'web-bot-auth' ? [...auth.components] : [...(auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS)];
+  const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
+  const send = (components: readonly Component[]): Promise<RequestOutcome> => request(url, {
+    method: binding.method,
+    credentials: 'omit',
+    redirect: 'error',
+    headers: { 'Content-Type': binding.contentType, Accept: 'application/json' },
+    body,
+    timeoutMs: context.config.timeoutMs,
+    signal: context.signal,
+    where,
+    description: `the signed call to ${where}`,
+    beforeSend: (built) => signRequest(built, signer, { components, tag }),
+  });
+
+  let outcome = await send(declared);
+  if (outcome.ok && outcome.response.status === 403 && outcome.response.headers.has('accept-signature')) {
+    const asked = requestedComponents(outcome.response.headers.get('accept-signature'))
+      // The signer adds its own signature-agent member under its label.
+      .filter((component) => !(typeof component !== 'string' && component.name === 'signature-agent'));
+    const components = [...declared, ...asked.filter((component) => !declared.some((known) => sameComponent(known, component)))];
+    outcome = await send(components);
+  } else if (outcome.ok && outcome.response.status === 429) {
+    try {
+      await wait(Math.min(retryAfterMs(outcome.response.headers.get('retry-after')), MAX_RETRY_AFTER_MS), context.signal);
+    } catch {
+      return { ok: false, reason: `the call was aborted before ${where} answered` };
+    }
+    outcome = await send(declared); // signRequest draws a fresh nonce
+  }
+  return answerOf(outcome, where);
+};
+
+/** The outcome of the last request: the site's JSON answer, or a one-line reason. */
+function answerOf(outcome: RequestOutcome, where: string): BindingOutcome {
+  if (!outcome.ok) return { ok: false, reason: outcome.reason };
+  const { response, text } = outcome;
+  if (response.status < 200 || response.status > 299) {
+    return { ok: false, reason: `the site refused the signed call to ${where} with ${response.status}${serverMessage(text)}` };
+  }
+  if (text.trim() === '') return { ok: true, answer: null, data: null };
+  const parsed = parseBoundedJSON(text, `the answer from ${where}`);
+  if (!parsed.ok) return { ok: false, reason: parsed.reason };
+  return { ok: true, answer: parsed.value as JSONValue, data: parsed.value as JSONValue };
+}
