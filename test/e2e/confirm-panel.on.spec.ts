@@ -49,8 +49,10 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
 
   test('the form\'s submit within INPUT_PROTECTION_MS of the panel opening sends nothing; after it, it sends', async ({ page, demo }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
+    // As soon as the panel exists, without actionability waits: the click must land inside INPUT_PROTECTION_MS.
+    await panel.waitAttached();
+    await page.locator(SUBMIT).click({ force: true });
     await panel.waitOpen();
-    await page.locator(SUBMIT).click();
     await page.waitForTimeout(200);
     expect(demo.formPosts).toEqual([]);
     expect((await panel.state())!.refusal).toContain('only just appeared or changed');
@@ -73,8 +75,9 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
       }).observe(document.body, { childList: true });
     });
     await startCall(page, 'form.submit.contact', PROPOSAL);
+    await panel.waitAttached();
+    await page.locator(SUBMIT).click({ force: true });
     await panel.waitOpen();
-    await page.locator(SUBMIT).click();
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
     expect((await panel.state())!.refusal).toContain('only just appeared or changed');

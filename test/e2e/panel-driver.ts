@@ -121,6 +121,15 @@ export class PanelDriver {
     await expect.poll(async () => (await this.state())?.text ?? '', POLL).toContain(text);
   }
 
+  /**
+   * Waits, inside the page at every animation frame, until a panel element is in the document:
+   * the quickest way to act within its input protection (which starts when the panel is created),
+   * without the DevTools round trips of `state()`.
+   */
+  async waitAttached(): Promise<void> {
+    await this.#page.waitForFunction(() => document.querySelector('capell-confirm-write') !== null, null, { polling: 'raf' });
+  }
+
   /** Waits until the input protection has passed. */
   async waitArmed(): Promise<void> {
     await expect.poll(async () => (await this.state())?.armed ?? false, POLL).toBe(true);
