@@ -208,7 +208,8 @@ export class LiveRegistry {
       }
       const normalise = unit.declarations.length > 0 ? await this.#normaliser(source) : undefined;
       for (const declaration of unit.declarations) {
-        const kept = earlier.get(serialise(declaration) ?? '\u0000');
+        // Serialised only when there is an earlier reading to compare with (never on a first read).
+        const kept = earlier.size > 0 ? earlier.get(serialise(declaration) ?? '\u0000') : undefined;
         if (kept) {
           state.results.push({ spec: kept });
           continue;
