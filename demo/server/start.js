@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { createDemoApp } from './app.js';
 import { startDemoAgent } from './agentgate/demo-agent.js';
+import { listen } from './listen.js';
 
 /**
  * Start the demo server.
@@ -26,21 +27,15 @@ export async function startDemoServer({ host = '127.0.0.1', port = 5173, distDir
   const server = createServer((req, res) => {
     void app.handle(req, res);
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', (error) => {
-      void agent.close();
-      reject(error);
-    });
-    server.listen(port, host, () => {
-      server.removeAllListeners('error');
-      resolve(undefined);
-    });
-  });
-  const address = server.address();
-  const boundPort = typeof address === 'object' && address !== null ? address.port : port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  let url;
+  try {
+    url = await listen(server, host, port);
+  } catch (error) {
+    await agent.close();
+    throw error;
+  }
   return {
-    url: `http://${shownHost}:${boundPort}`,
+    url,
     agentUrl: agent.url,
     app,
     server,

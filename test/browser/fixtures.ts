@@ -113,3 +113,29 @@ export function fixtureTool(name: string, target: string, extra: object = {}): o
     ...extra,
   };
 }
+
+/** A read tool declaration named `name` whose description tells which declaration it came from. */
+export function readTool(name: string, description = `Tool ${name}.`): object {
+  return { name, description, effect: 'read', binding: { type: 'inline', target: 'page' } };
+}
+
+/** A Capell tools manifest holding `tools`. */
+export function island(...tools: object[]): object {
+  return { capellAgentSchema: 1, tools };
+}
+
+/** A manifest as island text (`<` escaped, so no declaration can close the script element). */
+export function islandText(manifest: object): string {
+  return JSON.stringify(manifest).replace(/</g, '\\u003C');
+}
+
+/** Every registered tool name, sorted, repeats kept (a tool registered twice shows twice). */
+export async function registeredNames(): Promise<string[]> {
+  return (await modelContext().getTools()).map((tool) => tool.name).sort();
+}
+
+/** The descriptions of every registration of `name` (one per registration). */
+export async function descriptionOf(name: string): Promise<string[]> {
+  return (await modelContext().getTools()).filter((tool) => tool.name === name).map((tool) => tool.description);
+}
+

@@ -8,7 +8,9 @@ import { expect } from 'chai';
 import { start, type Report, type Runtime } from '../../src/index.ts';
 import { readIsland } from '../../src/sources/capell-islands.ts';
 import { sleep } from './closed-root.ts';
-import { modelContext, mountPageGraph, mountToolsIsland, unmountIslands } from './fixtures.ts';
+import {
+  descriptionOf, island, islandText, modelContext, mountPageGraph, mountToolsIsland, readTool, registeredNames, unmountIslands,
+} from './fixtures.ts';
 
 let runtime: Runtime | undefined;
 const added: Element[] = [];
@@ -19,26 +21,6 @@ afterEach(() => {
   unmountIslands();
   for (const element of added.splice(0)) element.remove();
 });
-
-function readTool(name: string, description = `Tool ${name}.`): object {
-  return { name, description, effect: 'read', binding: { type: 'inline', target: 'page' } };
-}
-
-function island(...tools: object[]): object {
-  return { capellAgentSchema: 1, tools };
-}
-
-function islandText(manifest: object): string {
-  return JSON.stringify(manifest).replace(/</g, '\\u003C');
-}
-
-async function registeredNames(): Promise<string[]> {
-  return (await modelContext().getTools()).map((tool) => tool.name).sort();
-}
-
-async function descriptionOf(name: string): Promise<string[]> {
-  return (await modelContext().getTools()).filter((tool) => tool.name === name).map((tool) => tool.description);
-}
 
 /** Settles with `promise`, or fails the test after `ms` naming `what`. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

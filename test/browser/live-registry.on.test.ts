@@ -8,7 +8,10 @@ import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Report, type Runtime } from '../../src/index.ts';
 import { findPanel, sleep } from './closed-root.ts';
-import { CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, unmountIslands } from './fixtures.ts';
+import {
+  CORE_READ_TOOLS, callTool, descriptionOf, fixtureTool, island, islandText, modelContext, mountPageGraph, mountToolsIsland, readTool,
+  registeredNames, unmountIslands,
+} from './fixtures.ts';
 
 let runtime: Runtime | undefined;
 const added: Element[] = [];
@@ -19,24 +22,6 @@ afterEach(() => {
   unmountIslands();
   for (const element of added.splice(0)) element.remove();
 });
-
-/** A read tool of the given name whose description tells which declaration it came from. */
-function readTool(name: string, description = `Tool ${name}.`): object {
-  return { name, description, effect: 'read', binding: { type: 'inline', target: 'page' } };
-}
-
-function island(...tools: object[]): object {
-  return { capellAgentSchema: 1, tools };
-}
-
-/** Every registered tool name, sorted, with repeats kept (a tool registered twice shows twice). */
-async function registeredNames(): Promise<string[]> {
-  return (await modelContext().getTools()).map((tool) => tool.name).sort();
-}
-
-async function descriptionOf(name: string): Promise<string[]> {
-  return (await modelContext().getTools()).filter((tool) => tool.name === name).map((tool) => tool.description);
-}
 
 /** The next `capell-webmcp:change` Report; fails the test after `ms`. */
 function nextChange(ms = 3000): Promise<Report> {
@@ -64,10 +49,6 @@ async function until(condition: () => boolean, ms = 3000): Promise<void> {
     if (performance.now() > deadline) throw new Error('condition not met in time');
     await sleep(20);
   }
-}
-
-function escapeIsland(manifest: object): string {
-  return JSON.stringify(manifest).replace(/</g, '\\u003C');
 }
 
 describe('with WebMCP on: the live registry follows the page', () => {
@@ -102,7 +83,7 @@ describe('with WebMCP on: the live registry follows the page', () => {
     runtime = start({ log: 'silent' });
     await runtime.ready;
     const changed = nextChange();
-    live.textContent = escapeIsland(island(readTool('edit.me', 'After.'), readTool('new.one')));
+    live.textContent = islandText(island(readTool('edit.me', 'After.'), readTool('new.one')));
     const report = await changed;
     expect(report.registered).to.deep.equal(['edit.me', 'new.one']);
     expect(await registeredNames()).to.deep.equal(['edit.me', 'new.one']);
@@ -119,11 +100,11 @@ describe('with WebMCP on: the live registry follows the page', () => {
     const second = document.createElement('script');
     second.type = 'application/json';
     second.setAttribute('data-capell-agent-tools', '');
-    second.textContent = escapeIsland(island(readTool('race.tool', 'Version 2.')));
+    second.textContent = islandText(island(readTool('race.tool', 'Version 2.')));
     live.replaceWith(second);
     added.push(second);
     await Promise.resolve();
-    second.textContent = escapeIsland(island(readTool('race.tool', 'Version 3.')));
+    second.textContent = islandText(island(readTool('race.tool', 'Version 3.')));
     const report = await changed;
     await sleep(100);
     changes.stopCounting();
@@ -137,7 +118,7 @@ describe('with WebMCP on: the live registry follows the page', () => {
     runtime = start({ log: 'silent' });
     await runtime.ready;
     for (let version = 2; version <= 6; version += 1) {
-      live.textContent = escapeIsland(island(readTool('race.tool', `Version ${version}.`)));
+      live.textContent = islandText(island(readTool('race.tool', `Version ${version}.`)));
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     await sleep(200);
@@ -151,8 +132,8 @@ describe('with WebMCP on: the live registry follows the page', () => {
     runtime = start({ log: 'silent' });
     await runtime.ready;
     const changed = nextChange();
-    from.textContent = escapeIsland(island(readTool('stays.here')));
-    to.textContent = escapeIsland(island(readTool('other.tool'), readTool('moving.tool', 'New owner.')));
+    from.textContent = islandText(island(readTool('stays.here')));
+    to.textContent = islandText(island(readTool('other.tool'), readTool('moving.tool', 'New owner.')));
     const report = await changed;
     expect(report.rejected).to.deep.equal([]);
     expect(await registeredNames()).to.deep.equal(['moving.tool', 'other.tool', 'stays.here']);
@@ -303,7 +284,7 @@ describe('with WebMCP on: form tools follow their form', () => {
     await runtime.ready;
     expect(await registeredNames()).to.include('capell.write.status');
     const changed = nextChange();
-    live.textContent = escapeIsland(island(readTool('read.only')));
+    live.textContent = islandText(island(readTool('read.only')));
     await changed;
     expect(await registeredNames()).to.deep.equal(['read.only']);
   });

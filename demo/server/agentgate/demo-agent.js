@@ -3,6 +3,7 @@ import { send } from '../responses.js';
 import { DEMO_AGENT_PUBLIC_JWK } from './demo-keys.js';
 import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from './verifier.js';
 import { createHash } from 'node:crypto';
+import { listen } from '../listen.js';
 
 /**
  * The demo agent's origin, on its own loopback port: it publishes the demo agent's public key
@@ -50,18 +51,9 @@ export function createDirectoryHandler(directory) {
  */
 export async function startDemoAgent({ host = '127.0.0.1', port = 0, directory = demoAgentDirectory() } = {}) {
   const server = createServer(createDirectoryHandler(directory));
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(undefined);
-    });
-  });
-  const address = server.address();
-  const boundPort = typeof address === 'object' && address !== null ? address.port : port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = await listen(server, host, port);
   return {
-    url: `http://${shownHost}:${boundPort}`,
+    url,
     server,
     close() {
       return new Promise((resolve, reject) => {
