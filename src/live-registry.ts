@@ -57,7 +57,10 @@ function serialise(value: unknown): string | undefined {
 /** A tool handed to `registerTool`. */
 interface ToolState {
   spec: ToolSpec;
+  /** Its own: a changed unit removes exactly its changed tools. A removed unit aborts each of its tools (`#removeUnit`). */
   controller: AbortController;
+  /** The controller of the unit that declared it (kept by a changed unit); none for the write status tool. */
+  owner?: AbortController;
   outcome?: Awaited<ReturnType<typeof registerWithHost>>;
   settled: Promise<void>;
 }
@@ -153,12 +156,24 @@ export class LiveRegistry {
     return tool;
   }
 
-  #register(tool: WebMCPTool, owner: AbortSignal | undefined, spec: ToolSpec | undefined): ToolState {
-    const controller = new AbortController();
-    owner?.addEventListener('abort', () => controller.abort(owner.reason), { once: true, signal: controller.signal });
-    const state: ToolState = { spec: spec!, controller, settled: Promise.resolve() };
+  /**
+   * Hands a tool to WebMCP under `controller` (one per tool: no listener on the unit's signal,
+   * which at hundreds of tools cost more than the registrations' own work).
+   */
+  #register(tool: WebMCPTool, controller: AbortController, spec: ToolSpec | undefined, owner: AbortController | undefined): ToolState {
+    const state: ToolState = { spec: spec!, controller, owner, settled: Promise.resolve() };
     state.settled = registerWithHost(this.#host, tool, controller.signal).then((outcome) => { state.outcome = outcome; });
     return state;
+  }
+
+  /** A unit that is gone: aborts its controller and removes every tool it owns. */
+  #removeUnit(unit: UnitState, reason: unknown): void {
+    unit.controller.abort(reason);
+    for (const [name, tool] of this.#tools) {
+      if (tool.owner !== unit.controller) continue;
+      tool.controller.abort(reason);
+      this.#tools.delete(name);
+    }
   }
 
   /**
@@ -186,7 +201,7 @@ export class LiveRegistry {
       const now = current.get(node);
       if (now?.fingerprint === state.fingerprint) continue;
       if (now) changed.set(node, state);
-      else state.controller.abort(REMOVED);
+      else this.#removeUnit(state, REMOVED);
       this.#units.delete(node);
     }
     for (const { source, unit } of readings) {
@@ -257,7 +272,7 @@ export class LiveRegistry {
       if (pause) await pause;
       if (this.#stopSignal.aborted) break;
       if (unit.controller.signal.aborted) continue;
-      this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), unit.controller.signal, spec));
+      this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), new AbortController(), spec, unit.controller));
     }
     const mine = [...declared.keys()].flatMap((name) => {
       const tool = this.#tools.get(name);
@@ -300,7 +315,7 @@ export class LiveRegistry {
           this.#statusTool = undefined;
           return;
         }
-        status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller.signal, undefined);
+        status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller, undefined, undefined);
       } catch (error) {
         this.#statusTool = undefined; // retried by the next update
         rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });

@@ -6,7 +6,7 @@
  * Node. A malformed tool never takes the others down.
  */
 import { validateAgentGateEndpoint } from '../bindings/agentgate-endpoint.js';
-import { loadRefChecks, needsRefChecks, type CheckResult, type NormaliseContext } from '../declarations/check-declaration.js';
+import { checkWithRefChecksLoaded, type CheckResult, type NormaliseContext } from '../declarations/check-declaration.js';
 import { countCodePoints, MAX_DESCRIPTION_CODE_POINTS } from '../declarations/i18n.js';
 import { WEBMCP_NAME_PATTERN } from '../declarations/names.js';
 import type { Reason } from '../declarations/reason.js';
@@ -183,5 +183,5 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
  * @returns the verdict, or a promise of it; rejects only when the `$ref` checks cannot load.
  */
 export function normaliseAgentGateTool(raw: unknown, context: NormaliseContext): CheckResult | Promise<CheckResult> {
-  return needsRefChecks(raw) ? loadRefChecks().then((refChecks) => checkAgentGateTool(raw, context, refChecks)) : checkAgentGateTool(raw, context);
+  return checkWithRefChecksLoaded((refChecks) => checkAgentGateTool(raw, context, refChecks));
 }

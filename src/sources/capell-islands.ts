@@ -53,7 +53,7 @@ function parseIsland(island: Element, text: string): SourceUnit {
 
 /**
  * The Capell tools islands as a source: every island in document order is one unit, owned by its
- * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclarationAsync`:
+ * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclarationLazily`:
  * the `$ref` graph checks load only for a declaration with a `$ref`).
  */
 export const capellIslands: ToolSource = {
@@ -64,6 +64,6 @@ export const capellIslands: ToolSource = {
   normaliser: async () => {
     const rules = await import('../declarations/check-declaration.js');
     // Synchronous unless a schema has a $ref: only then are the $ref graph checks loaded.
-    return (raw, context) => (rules.needsRefChecks(raw) ? rules.checkCapellDeclarationAsync(raw, context) : rules.checkCapellDeclaration(raw, context));
+    return rules.checkCapellDeclarationLazily;
   },
 };
