@@ -29,7 +29,12 @@ export interface Snapshot {
   registered: string[];
   rejected: PendingRejection[];
   audit: AuditEntry[];
+  /** Set once WebMCP refused a registration with `NotAllowedError`: nothing is registered from then on. */
+  disallowed?: string;
 }
+
+/** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
+export const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
 
 /** A source unit as last normalised. */
 interface UnitState {
@@ -105,6 +110,8 @@ export class LiveRegistry {
   readonly #labels = new WeakMap<object, string>();
   readonly #counts = new Map<string, number>();
   #statusTool: ToolState | undefined;
+  /** Set by the first `NotAllowedError`: the page may not register tools, so nothing more is tried. */
+  #disallowed: string | undefined;
   readonly #normalisers = new Map<ToolSource, Promise<Normalise>>();
 
   /** @param stopSignal `stop()`: aborts every registration and every call in flight. */
@@ -185,6 +192,7 @@ export class LiveRegistry {
    *   Never throws.
    */
   async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
+    if (this.#disallowed) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [], disallowed: this.#disallowed }) };
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
     // A fetching source (AgentGate) answers with a promise: the first update waits for it, so
@@ -284,6 +292,12 @@ export class LiveRegistry {
   /** Waits for this update's registrations, keeps the write status tool in step, and audits. */
   async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
     await Promise.all(tools.map((tool) => tool.settled));
+    // A policy refusal (detected once, on the first NotAllowedError): withdraw everything, stay silent.
+    if (this.#disallowed || tools.some((tool) => tool.outcome && !tool.outcome.ok && tool.outcome.notAllowed)) {
+      this.#disallowed = REGISTRATION_NOT_ALLOWED;
+      this.#clear(REGISTRATION_NOT_ALLOWED);
+      return { registered: [], rejected: [], audit: [], disallowed: this.#disallowed };
+    }
     const registered: string[] = [];
     for (const tool of tools) {
       // A registration a later update already withdrew belongs to neither Report.
@@ -301,7 +315,7 @@ export class LiveRegistry {
    * and removed with the last one. Not a declaration: the Report lists it only when refused.
    */
   async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
-    if (this.#stopSignal.aborted) return;
+    if (this.#stopSignal.aborted || this.#disallowed) return;
     const writes = this.#hasWriteTool();
     if (writes && !this.#statusTool) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
@@ -338,11 +352,11 @@ export class LiveRegistry {
     return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
   }
 
-  /** Removes every tool (`stop()`). */
-  #clear(): void {
-    for (const unit of this.#units.values()) unit.controller.abort(this.#stopSignal.reason);
-    for (const tool of this.#tools.values()) tool.controller.abort(this.#stopSignal.reason);
-    this.#statusTool?.controller.abort(this.#stopSignal.reason);
+  /** Removes every tool (`stop()`, or a policy refusal). */
+  #clear(reason: unknown = this.#stopSignal.reason): void {
+    for (const unit of this.#units.values()) unit.controller.abort(reason);
+    for (const tool of this.#tools.values()) tool.controller.abort(reason);
+    this.#statusTool?.controller.abort(reason);
     this.#units.clear();
     this.#tools.clear();
     this.#statusTool = undefined;

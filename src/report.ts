@@ -29,6 +29,12 @@ export interface AuditEntry {
  */
 export interface Report {
   api: HostAPI;
+  /**
+   * Why `api` is `'none'` although the browser has WebMCP: the document's permissions policy does
+   * not allow `tools` (`Permissions-Policy: tools=()`, or a frame not allowed it), or WebMCP
+   * refused a registration with `NotAllowedError`. Absent otherwise.
+   */
+  apiReason?: string;
   registered: string[];
   rejected: Rejection[];
   audit: AuditEntry[];

@@ -86,9 +86,11 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
 }
 
 /** The Report of a browser without WebMCP: nothing read or registered, only the audit. */
-function reportWithoutWebMCP(config: RuntimeConfig): Report {
+function reportWithoutWebMCP(config: RuntimeConfig, reason: string | undefined): Report {
   const declarations = readPageDeclarations(config.document);
-  return { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
+  const report: Report = { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
+  if (reason) report.apiReason = reason;
+  return report;
 }
 
 /** Logs what a Report newly rejects or flags (once per distinct line over the runtime's life). */
@@ -162,8 +164,10 @@ function follow(
       } catch (error) {
         snapshot = Promise.reject(error);
       }
-      void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => (
-        { api: found.api, registered, rejected: await renderRejections(rejected), audit } as Report
+      void snapshot.then(async ({ registered, rejected, audit, disallowed }: Snapshot): Promise<Report> => (
+        disallowed
+          ? { api: 'none', apiReason: disallowed, registered: [], rejected: [], audit: [] }
+          : { api: found.api, registered, rejected: await renderRejections(rejected), audit }
       )).catch(failed).then(async (report) => {
         // A later update that settles before the first waits for it: `ready` comes before any
         // change event, and the first Report never overwrites a newer one as `report`.
@@ -224,7 +228,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   let update: (() => void) | undefined;
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
-    if (found.api === 'none') publish(reportWithoutWebMCP(config), 1);
+    if (found.api === 'none') publish(reportWithoutWebMCP(config, found.reason), 1);
     else update = follow(config, found, stopController.signal, publish, ready);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
