@@ -31,7 +31,7 @@ export interface ModelContextHost {
 export type FoundHost = { api: Exclude<HostAPI, 'none'>; host: ModelContextHost } | { api: 'none'; host?: undefined; reason?: string };
 
 /** The Report's `apiReason` when the document's permissions policy does not allow `tools`. */
-export const POLICY_DISALLOWS_TOOLS = 'the permissions policy does not allow "tools" here (Permissions-Policy: tools=(), or a frame without allow="tools"), so nothing was registered';
+export const POLICY_DISALLOWS_TOOLS = 'the permissions policy does not allow "tools" here; nothing was registered';
 
 /**
  * Whether the document's permissions policy allows the `tools` feature (WebMCP: "tools" is a
@@ -41,13 +41,11 @@ export const POLICY_DISALLOWS_TOOLS = 'the permissions policy does not allow "to
  */
 function policyAllowsTools(doc: Document): boolean {
   try {
-    type Policy = { allowsFeature?: (feature: string) => boolean; features?: () => string[] };
+    type Policy = { allowsFeature(feature: string): boolean; features(): string[] };
     const policy = builtIn<Policy | undefined>(doc, 'permissionsPolicy') ?? builtIn<Policy | undefined>(doc, 'featurePolicy');
-    if (typeof policy?.allowsFeature !== 'function') return true;
     // An engine without WebMCP does not know the feature and answers false for it: a polyfill
     // there is not governed by the header (the browser ignored it as unrecognised).
-    if (typeof policy.features === 'function' && !policy.features().includes('tools')) return true;
-    return policy.allowsFeature('tools') !== false;
+    return !policy?.features().includes('tools') || policy.allowsFeature('tools');
   } catch {
     return true;
   }
@@ -77,17 +75,21 @@ export function findHost(doc: Document = document, nav: Navigator | undefined = 
   return { api: 'none' };
 }
 
+/** How one `registerTool` ended. */
+export type RegistrationOutcome = { ok: true } | { ok: false; reason: string; error: string };
+
 /**
  * Registers one tool; aborting `signal` later removes it (WebMCP has no `unregisterTool`).
  * Handles both a returned promise that rejects (current Chromium) and a synchronous throw (older
  * engines).
- * @returns `{ ok: true }`, or `{ ok: false, reason, notAllowed }` with the platform error as
- *   `"<name>: <message>"`, e.g. `"InvalidStateError: Duplicate tool name"`; `notAllowed` when it
- *   is a `NotAllowedError` (the page may not register tools at all). Never throws.
+ * @returns `{ ok: true }`, or `{ ok: false, reason, error }` with the platform error as
+ *   `"<name>: <message>"`, e.g. `"InvalidStateError: Duplicate tool name"`, and its `name` as
+ *   `error` (`NotAllowedError`: the page may not register tools at all; `TypeError`: the engine
+ *   refused the tool's shape, e.g. a schema keyword). Never throws.
  */
 export async function registerWithHost(
   host: ModelContextHost, tool: WebMCPTool, signal: AbortSignal,
-): Promise<{ ok: true } | { ok: false; reason: string; notAllowed: boolean }> {
+): Promise<RegistrationOutcome> {
   try {
     await host.registerTool(tool, { signal });
     return { ok: true };
@@ -95,6 +97,6 @@ export async function registerWithHost(
     const { name, message } = error instanceof Error || (typeof error === 'object' && error !== null)
       ? (error as { name?: string; message?: string })
       : { name: 'Error', message: String(error) };
-    return { ok: false, reason: `WebMCP refused the tool: ${name ?? 'Error'}: ${message ?? ''}`.trim(), notAllowed: name === 'NotAllowedError' };
+    return { ok: false, reason: `WebMCP refused the tool: ${name ?? 'Error'}: ${message ?? ''}`.trim(), error: String(name ?? 'Error') };
   }
 }

@@ -35,6 +35,11 @@ export interface Report {
    * refused a registration with `NotAllowedError`. Absent otherwise.
    */
   apiReason?: string;
+  /**
+   * Tools handed to `registerTool` whose registration had not settled when this Report was made
+   * (a host that never answers): neither registered nor rejected yet. Absent when none.
+   */
+  pending?: string[];
   registered: string[];
   rejected: Rejection[];
   audit: AuditEntry[];

@@ -164,11 +164,12 @@ function follow(
       } catch (error) {
         snapshot = Promise.reject(error);
       }
-      void snapshot.then(async ({ registered, rejected, audit, disallowed }: Snapshot): Promise<Report> => (
-        disallowed
-          ? { api: 'none', apiReason: disallowed, registered: [], rejected: [], audit: [] }
-          : { api: found.api, registered, rejected: await renderRejections(rejected), audit }
-      )).catch(failed).then(async (report) => {
+      void snapshot.then(async ({ registered, rejected, audit, disallowed, pending }: Snapshot): Promise<Report> => {
+        if (disallowed) return { api: 'none', apiReason: disallowed, registered: [], rejected: [], audit: [] };
+        const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
+        if (pending) report.pending = pending;
+        return report;
+      }).catch(failed).then(async (report) => {
         // A later update that settles before the first waits for it: `ready` comes before any
         // change event, and the first Report never overwrites a newer one as `report`.
         if (generation !== 1) await ready;
