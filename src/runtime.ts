@@ -11,8 +11,8 @@ import { callBuiltIn } from './dom-builtin.js';
 import { findHost, type FoundHost } from './host.js';
 import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
-import type { HostAPI, Report } from './report.js';
-import type { AuthType } from './signer-slots.js';
+import type { Report } from './report.js';
+import type { StartRecord } from './second-start.js';
 import { readPageDeclarations, SOURCE_CHANGE_EVENT, SOURCES } from './sources/index.js';
 
 /** A started runtime. */
@@ -72,69 +72,16 @@ function createSlicer(): Slicer {
  */
 const ACTIVE_RUNTIME = Symbol.for('capell-webmcp.runtime');
 
-/**
- * Beside the active runtime: the configuration it started with, whether WebMCP was found, and the
- * warnings about ignored options already given (see `warnIgnoredOptions`). Same registry symbol
- * reasoning as ACTIVE_RUNTIME.
- */
-const ACTIVE_START = Symbol.for('capell-webmcp.runtime-start');
-
-interface ActiveStart {
-  readonly config: RuntimeConfig;
-  readonly api: HostAPI;
-  readonly warned: Set<string>;
-}
-
-type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime; [ACTIVE_START]?: ActiveStart };
-
-/** The signer kinds a configuration can hold (SignerSlots). */
-const SIGNER_KINDS: readonly AuthType[] = ['web-bot-auth', 'shared-key'];
-
-/** An option's effective value as text for comparison and messages: `"https://shop.example/agent/v1"`, `15000`. */
-function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, 'document' | 'signer'>): string {
-  const value = config[name];
-  return JSON.stringify(value instanceof URL ? value.href : value) ?? 'unset';
-}
+type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
 
 /**
- * The options a second `start()` gave that differ from the running runtime's (each as
- * `name <given> (running: <value>)`), compared after normalisation, so `apiBase: '/agent/v1'` and
- * the default are the same. Options not given, or `undefined`, are never named; `document` is the
- * running one's by construction; `signer` is named when a given signer is not the one the runtime
- * holds for its kind (give it with `setSigner` instead).
+ * Where a runtime keeps what a second `start()` is checked against (second-start.ts): on the
+ * runtime object, non-enumerable, under a registry symbol for the same reason as ACTIVE_RUNTIME.
+ * Only a runtime that found WebMCP has one (without it nothing is logged).
  */
-function ignoredOptions(options: RuntimeOptions, config: RuntimeConfig, running: RuntimeConfig): string[] {
-  const ignored: string[] = [];
-  for (const name of Object.keys(options) as (keyof RuntimeOptions)[]) {
-    if (name === 'document' || options[name] === undefined) continue;
-    if (name === 'signer') {
-      const differs = SIGNER_KINDS.some((kind) => config.signers.get(kind) !== undefined && config.signers.get(kind) !== running.signers.get(kind));
-      if (differs) ignored.push('signer (give it with runtime.setSigner)');
-      continue;
-    }
-    const given = optionText(config, name);
-    const kept = optionText(running, name);
-    if (given !== kept) ignored.push(`${name} ${given} (running: ${kept})`);
-  }
-  return ignored;
-}
+const START_RECORD = Symbol.for('capell-webmcp.start-record');
 
-/**
- * Warns, once per distinct text over the running runtime's life, that a second `start()` gave
- * options the running runtime does not use: `[capell-webmcp] start() was called again on this
- * document; the running runtime keeps its options, ignoring: timeoutMs 5000 (running: 15000).
- * Call stop() first to start with other options.` Silent as the runtime's other logs are: not
- * without WebMCP, and not when either call's `log` is `'silent'`.
- */
-function warnIgnoredOptions(options: RuntimeOptions, config: RuntimeConfig, active: ActiveStart | undefined): void {
-  if (!active || active.api === 'none' || active.config.log === 'silent' || config.log === 'silent') return;
-  const ignored = ignoredOptions(options, config, active.config);
-  if (ignored.length === 0) return;
-  const line = `[capell-webmcp] start() was called again on this document; the running runtime keeps its options, ignoring: ${ignored.join(', ')}. Call stop() first to start with other options.`;
-  if (active.warned.has(line)) return;
-  active.warned.add(line);
-  console.warn(line);
-}
+type RecordedRuntime = Runtime & { [START_RECORD]?: StartRecord };
 
 /**
  * Renders coded reasons into text. The texts are a chunk of their own, loaded only when
@@ -256,9 +203,9 @@ function follow(
  * observed or logged, and `ready` still resolves with `api: 'none'` and the audit.
  * Makes no request when every declaration is valid; a rejection loads the reason texts chunk.
  * A second call for the same document while one runs returns the running one, also across copies
- * of the runtime (script tag and library), and warns once (console.warn, where WebMCP is present
- * and `log` is not `'silent'`) naming each option it gave that the running one does not use; after
- * `stop()` a call starts a new one.
+ * of the runtime (script tag and library), and, where WebMCP is present and `log` is not
+ * `'silent'`, warns once (console.warn, soon after the call: the check is a chunk of its own)
+ * naming each option it gave that the running one does not use; after `stop()` a call starts a new one.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
@@ -269,9 +216,10 @@ function follow(
 export function start(options: RuntimeOptions = {}): Runtime {
   const config = normaliseOptions(options);
   const holder = config.document as RuntimeHolder;
-  const existing = holder[ACTIVE_RUNTIME];
+  const existing: RecordedRuntime | undefined = holder[ACTIVE_RUNTIME];
   if (existing) {
-    warnIgnoredOptions(options, config, holder[ACTIVE_START]);
+    const record = existing[START_RECORD];
+    if (record) void import('./second-start.js').then((check) => check.warnIgnoredOptions(options, config, record), () => {});
     return existing;
   }
   const stopController = new AbortController();
@@ -307,10 +255,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
     stop() {
       if (stopController.signal.aborted) return;
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));
-      if (holder[ACTIVE_RUNTIME] === runtime) {
-        delete holder[ACTIVE_RUNTIME];
-        delete holder[ACTIVE_START];
-      }
+      if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
       // Stopped before the first update settled: `ready` still settles, with nothing registered.
       if (current === undefined) publish({ api: found.api, registered: [], rejected: [], audit: [] }, 1);
     },
@@ -319,8 +264,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (!stopController.signal.aborted) update?.();
     },
   };
+  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
-  const active: ActiveStart = { config, api: found.api, warned: new Set() };
-  Object.defineProperty(holder, ACTIVE_START, { value: active, configurable: true, writable: true });
   return runtime;
 }

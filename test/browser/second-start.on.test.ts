@@ -23,8 +23,13 @@ afterEach(() => {
   unmountIslands();
 });
 
-/** The warnings about a second start(). */
-function secondStartWarnings(): string[] {
+/**
+ * The warnings about a second start(), once its check (a chunk of its own, loaded by that call)
+ * has run: the same module loaded here, then one task later.
+ */
+async function secondStartWarnings(): Promise<string[]> {
+  await import('../../src/second-start.ts');
+  await new Promise((resolve) => setTimeout(resolve, 50));
   return warnings.filter((line) => line.includes('start() was called again'));
 }
 
@@ -33,9 +38,10 @@ describe('a second start() with WebMCP on', () => {
     runtime = start({ apiBase: '/de/agent/v1' });
     await runtime.ready;
     expect(start({ apiBase: '/agent/v1', timeoutMs: 5000 })).to.equal(runtime);
+    await secondStartWarnings();
     expect(start({ apiBase: '/agent/v1', timeoutMs: 5000 })).to.equal(runtime);
     const origin = location.origin;
-    expect(secondStartWarnings()).to.deep.equal([
+    expect(await secondStartWarnings()).to.deep.equal([
       `[capell-webmcp] start() was called again on this document; the running runtime keeps its options, ignoring: apiBase "${origin}/agent/v1" (running: "${origin}/de/agent/v1"), timeoutMs 5000 (running: 15000). Call stop() first to start with other options.`,
     ]);
   });
@@ -45,7 +51,7 @@ describe('a second start() with WebMCP on', () => {
     await runtime.ready;
     expect(start()).to.equal(runtime);
     expect(start({ apiBase: '/agent/v1', timeoutMs: 15000, log: 'warn', audit: undefined })).to.equal(runtime);
-    expect(secondStartWarnings()).to.deep.equal([]);
+    expect(await secondStartWarnings()).to.deep.equal([]);
   });
 
   it('stays silent when either call asks for log "silent"', async () => {
@@ -56,7 +62,7 @@ describe('a second start() with WebMCP on', () => {
     runtime = start();
     await runtime.ready;
     start({ timeoutMs: 5000, log: 'silent' });
-    expect(secondStartWarnings()).to.deep.equal([]);
+    expect(await secondStartWarnings()).to.deep.equal([]);
   });
 
   it('starts afresh with the new options after stop(), without a warning', async () => {
@@ -67,6 +73,28 @@ describe('a second start() with WebMCP on', () => {
     expect(next).to.not.equal(runtime);
     runtime = next;
     await runtime.ready;
-    expect(secondStartWarnings()).to.deep.equal([]);
+    expect(await secondStartWarnings()).to.deep.equal([]);
+  });
+});
+
+describe('a second start() from another copy of the runtime', () => {
+  it('warns when the script-tag bundle runs and the library is started with other options', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.type = 'module';
+      script.src = '/dist/capell-webmcp.js';
+      script.setAttribute('data-capell-webmcp', '');
+      script.setAttribute('data-timeout-ms', '2000');
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error('could not load the script-tag bundle'));
+      document.head.append(script);
+    });
+    await window.capellWebMCP!.ready;
+    start({ timeoutMs: 2000 });
+    start({ timeoutMs: 3000 });
+    expect(await secondStartWarnings()).to.deep.equal([
+      '[capell-webmcp] start() was called again on this document; the running runtime keeps its options, ignoring: timeoutMs 3000 (running: 2000). Call stop() first to start with other options.',
+    ]);
+    window.capellWebMCP!.stop();
   });
 });
