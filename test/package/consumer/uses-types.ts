@@ -7,6 +7,8 @@ import {
   DEFAULT_API_BASE, start, VERSION, normaliseCapellDeclaration,
   type AuditEntry, type CallToolResult, type Rejection, type Report, type Runtime, type RuntimeOptions, type Signer, type ToolSpec,
 } from 'capell-webmcp';
+// The script-tag entry's types: window.capellWebMCP (a type-only import runs nothing).
+import type { CapellWebMCPGlobal } from 'capell-webmcp/auto';
 
 const options: RuntimeOptions = { apiBase: DEFAULT_API_BASE, timeoutMs: 5000, log: 'silent', audit: 'error' };
 const runtime: Runtime = start(options);
@@ -23,5 +25,7 @@ declare const signer: Signer;
 start({ signer }).setSigner(signer);
 declare const answer: CallToolResult;
 const version: string = VERSION;
+const global: CapellWebMCPGlobal | undefined = window.capellWebMCP;
+const first: Promise<Report> | undefined = global?.ready;
 
-export { registered, audit, reasons, tool, answer, version };
+export { registered, audit, reasons, tool, answer, version, first };
