@@ -12,6 +12,7 @@ import { findHost, type FoundHost } from './host.js';
 import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
+import type { StartRecord } from './second-start.js';
 import { readPageDeclarations, SOURCE_CHANGE_EVENT, SOURCES } from './sources/index.js';
 
 /** A started runtime. */
@@ -72,6 +73,15 @@ function createSlicer(): Slicer {
 const ACTIVE_RUNTIME = Symbol.for('capell-webmcp.runtime');
 
 type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
+
+/**
+ * Where a runtime keeps what a second `start()` is checked against (second-start.ts): on the
+ * runtime object, non-enumerable, under a registry symbol for the same reason as ACTIVE_RUNTIME.
+ * Only a runtime that found WebMCP has one (without it nothing is logged).
+ */
+const START_RECORD = Symbol.for('capell-webmcp.start-record');
+
+type RecordedRuntime = Runtime & { [START_RECORD]?: StartRecord };
 
 /**
  * Renders coded reasons into text. The texts are a chunk of their own, loaded only when
@@ -198,7 +208,9 @@ function follow(
  * observed or logged, and `ready` still resolves with `api: 'none'` and the audit.
  * Makes no request when every declaration is valid; a rejection loads the reason texts chunk.
  * A second call for the same document while one runs returns the running one, also across copies
- * of the runtime (script tag and library); after `stop()` a call starts a new one.
+ * of the runtime (script tag and library), and, where WebMCP is present and `log` is not
+ * `'silent'`, warns once (console.warn, soon after the call: the check is a chunk of its own)
+ * naming each option it gave that the running one does not use; after `stop()` a call starts a new one.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
@@ -209,8 +221,12 @@ function follow(
 export function start(options: RuntimeOptions = {}): Runtime {
   const config = normaliseOptions(options);
   const holder = config.document as RuntimeHolder;
-  const existing = holder[ACTIVE_RUNTIME];
-  if (existing) return existing;
+  const existing: RecordedRuntime | undefined = holder[ACTIVE_RUNTIME];
+  if (existing) {
+    const record = existing[START_RECORD];
+    if (record) void import('./second-start.js').then((check) => check.warnIgnoredOptions(options, config, record), () => {});
+    return existing;
+  }
   const stopController = new AbortController();
   let current: Report | undefined;
   let resolveReady!: (report: Report) => void;
@@ -253,6 +269,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (!stopController.signal.aborted) update?.();
     },
   };
+  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
   return runtime;
 }
