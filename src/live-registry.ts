@@ -17,9 +17,10 @@ import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from './host.js';
 import { NameClaims, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
-import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
+import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.js';
 import { reduceInputSchema } from './schema-reduction.js';
-import { SOURCE_CHANGE_EVENT, SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
+import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
+import { SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { callBuiltIn } from './dom-builtin.js';
 import { createExecute } from './tool-execute.js';
 
@@ -402,6 +403,27 @@ export class LiveRegistry {
     // nothing waits for the person, so it needs no status tool. Checked by type here, so the
     // start-up code does not hold the binding registry.
     return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
+  }
+
+  /** Lines already logged: each distinct line once over the runtime's life. */
+  readonly #logged = new Set<string>();
+
+  /**
+   * Logs what a Report rejects or flags, as `console.warn` lines (`config.log: 'warn'`), each
+   * distinct line once over the runtime's life. Lives here, not in the start-up code: only a
+   * page with WebMCP ever logs.
+   */
+  log(report: Report): void {
+    if (this.#config.log !== 'warn') return;
+    const warn = (line: string) => {
+      if (this.#logged.has(line)) return;
+      this.#logged.add(line);
+      console.warn(line);
+    };
+    for (const rejection of report.rejected) {
+      warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
+    }
+    for (const entry of report.audit) warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
   }
 
   /** Removes every tool (`stop()`, or a policy refusal). */
