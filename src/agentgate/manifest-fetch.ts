@@ -6,7 +6,6 @@
  * AgentGate, where WebMCP exists.
  */
 import type { RuntimeConfig } from '../config.js';
-import { request } from '../request.js';
 import { readAgentGateNamings, type AgentGateNaming } from '../sources/agentgate-naming.js';
 import type { SourceUnit } from '../sources/source.js';
 import { SOURCE_CHANGE_EVENT } from '../sources/source.js';
@@ -63,6 +62,9 @@ export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, ca
     { unit: { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] } }
   );
   if (url.origin !== config.origin) return failed(`${url.href} is not on this page's origin`);
+  // The request path lives in the call chunk: loaded only to fetch, so a repeat visit's tools
+  // (from the cache) never wait for it. sources/agentgate.ts starts loading it alongside this chunk.
+  const { request } = await import('../request.js');
   const outcome = await request(url, {
     credentials: 'omit',
     redirect: 'error',
