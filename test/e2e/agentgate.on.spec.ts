@@ -194,11 +194,12 @@ test('a changed manifest replaces exactly the tools that changed: the unchanged 
   }, { keyid: DEMO_SHARED_KEY.keyid, secret: DEMO_SHARED_KEY.secret });
   expect(afterShared.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
   const registrations = () => page.evaluate(() => (window as unknown as { registrations: string[] }).registrations);
-  expect(await registrations()).toEqual(['send_message', 'message_status']);
+  // The demo manifest declares receipts: the runtime's own agentgate.receipts registers once, first.
+  expect(await registrations()).toEqual(['agentgate.receipts', 'send_message', 'message_status']);
   const count = (await changesOf(page)).length;
   release();
   await expect.poll(async () => (await changesOf(page)).length).toBe(count + 1);
-  expect(await registrations()).toEqual(['send_message', 'message_status', 'message_status']);
+  expect(await registrations()).toEqual(['agentgate.receipts', 'send_message', 'message_status', 'message_status']);
   const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; description: string }[]> } }).modelContext.getTools()).map(({ name, description }) => ({ name, description })));
   expect(tools).toEqual(expect.arrayContaining([{ name: 'message_status', description: 'Whether the inbox has the message (changed).' }]));
   expect(tools.filter((tool) => tool.name === 'send_message')).toHaveLength(1);
