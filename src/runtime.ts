@@ -12,6 +12,7 @@ import { findHost, type FoundHost } from './host.js';
 import type { LiveRegistry, Slicer, Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import type { Report } from './report.js';
+import type { StartRecord } from './second-start.js';
 import { readPageDeclarations, SOURCE_CHANGE_EVENT, SOURCES } from './sources/index.js';
 
 /** A started runtime. */
@@ -74,6 +75,15 @@ const ACTIVE_RUNTIME = Symbol.for('capell-webmcp.runtime');
 type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
 
 /**
+ * Where a runtime keeps what a second `start()` is checked against (second-start.ts): on the
+ * runtime object, non-enumerable, under a registry symbol for the same reason as ACTIVE_RUNTIME.
+ * Only a runtime that found WebMCP has one (without it nothing is logged).
+ */
+const START_RECORD = Symbol.for('capell-webmcp.start-record');
+
+type RecordedRuntime = Runtime & { [START_RECORD]?: StartRecord };
+
+/**
  * Renders coded reasons into text. The texts are a chunk of their own, loaded only when
  * something was rejected: a page whose declarations are all valid requests nothing before ready.
  */
@@ -86,9 +96,11 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
 }
 
 /** The Report of a browser without WebMCP: nothing read or registered, only the audit. */
-function reportWithoutWebMCP(config: RuntimeConfig): Report {
+function reportWithoutWebMCP(config: RuntimeConfig, reason: string | undefined): Report {
   const declarations = readPageDeclarations(config.document);
-  return { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
+  const report: Report = { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
+  if (reason) report.apiReason = reason;
+  return report;
 }
 
 /** Logs what a Report newly rejects or flags (once per distinct line over the runtime's life). */
@@ -162,9 +174,12 @@ function follow(
       } catch (error) {
         snapshot = Promise.reject(error);
       }
-      void snapshot.then(async ({ registered, rejected, audit }: Snapshot) => (
-        { api: found.api, registered, rejected: await renderRejections(rejected), audit } as Report
-      )).catch(failed).then(async (report) => {
+      void snapshot.then(async ({ registered, rejected, audit, disallowed, pending }: Snapshot): Promise<Report> => {
+        if (disallowed) return { api: 'none', apiReason: disallowed, registered: [], rejected: [], audit: [] };
+        const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
+        if (pending) report.pending = pending;
+        return report;
+      }).catch(failed).then(async (report) => {
         // A later update that settles before the first waits for it: `ready` comes before any
         // change event, and the first Report never overwrites a newer one as `report`.
         if (generation !== 1) await ready;
@@ -193,7 +208,9 @@ function follow(
  * observed or logged, and `ready` still resolves with `api: 'none'` and the audit.
  * Makes no request when every declaration is valid; a rejection loads the reason texts chunk.
  * A second call for the same document while one runs returns the running one, also across copies
- * of the runtime (script tag and library); after `stop()` a call starts a new one.
+ * of the runtime (script tag and library), and, where WebMCP is present and `log` is not
+ * `'silent'`, warns once (console.warn, soon after the call: the check is a chunk of its own)
+ * naming each option it gave that the running one does not use; after `stop()` a call starts a new one.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
@@ -204,8 +221,12 @@ function follow(
 export function start(options: RuntimeOptions = {}): Runtime {
   const config = normaliseOptions(options);
   const holder = config.document as RuntimeHolder;
-  const existing = holder[ACTIVE_RUNTIME];
-  if (existing) return existing;
+  const existing: RecordedRuntime | undefined = holder[ACTIVE_RUNTIME];
+  if (existing) {
+    const record = existing[START_RECORD];
+    if (record) void import('./second-start.js').then((check) => check.warnIgnoredOptions(options, config, record), () => {});
+    return existing;
+  }
   const stopController = new AbortController();
   let current: Report | undefined;
   let resolveReady!: (report: Report) => void;
@@ -224,7 +245,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   let update: (() => void) | undefined;
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
-    if (found.api === 'none') publish(reportWithoutWebMCP(config), 1);
+    if (found.api === 'none') publish(reportWithoutWebMCP(config, found.reason), 1);
     else update = follow(config, found, stopController.signal, publish, ready);
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
@@ -248,6 +269,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (!stopController.signal.aborted) update?.();
     },
   };
+  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
   return runtime;
 }
