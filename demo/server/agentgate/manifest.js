@@ -3,7 +3,8 @@ import { RECEIPT_HEADER, RECEIPT_KEYS_PATH, RECEIPT_VERIFY_PATH } from './receip
 
 /**
  * The AgentGate tools manifest the demo site publishes (`agentgate-tools/1`): each tool is an MCP
- * `Tool` plus `action`, `endpoint` (absolute URL on the site's own origin, exact route) and `auth`.
+ * `Tool` plus `action`, `endpoint` (absolute URL on the site's own origin, exact route) and `auth`;
+ * `receipts` names the receipt header, the receipt keys and the verify endpoint (receipts.js).
  */
 
 /** The manifest format this demo speaks. */

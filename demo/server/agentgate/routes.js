@@ -81,7 +81,9 @@ function inputErrors(input, fields) {
 /**
  * The demo site's AgentGate half: the tools manifest (by host at WELL_KNOWN_PATH, by `?siteKey=`
  * there, and at `/v1/agent-tools/{siteKey}`, with an ETag), and the signed endpoints of its two
- * tools, each call verified (verifier.js) before the tool runs.
+ * tools, each call verified (verifier.js) before the tool runs; an accepted call is answered with
+ * its `AgentGate-Receipt`, and the receipt keys (RECEIPT_KEYS_PATH) and the receipt check
+ * (RECEIPT_VERIFY_PATH) are served too (receipts.js).
  *
  * @param {object} [options]
  * @param {() => number} [options.now] clock in milliseconds (default Date.now)
