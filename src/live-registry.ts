@@ -16,7 +16,7 @@ import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
+import { NameClaims, RECEIPTS_TOOL, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.js';
 import { reduceInputSchema } from './schema-reduction.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
@@ -48,6 +48,16 @@ export const REGISTRATION_SETTLE_MS = 3_000;
 /** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
 export const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
 
+/** Waits for registrations to settle, at most REGISTRATION_SETTLE_MS. Never rejects. */
+async function settledWithin(tools: readonly { settled: Promise<void> }[]): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.all(tools.map((tool) => tool.settled)),
+    new Promise((resolve) => { timer = setTimeout(resolve, REGISTRATION_SETTLE_MS); }),
+  ]);
+  clearTimeout(timer);
+}
+
 /** A source unit as last normalised. */
 interface UnitState {
   label: string;
@@ -76,7 +86,7 @@ interface ToolState {
   spec: ToolSpec;
   /** Its own: a changed unit removes exactly its changed tools. A removed unit aborts each of its tools (`#removeUnit`). */
   controller: AbortController;
-  /** The controller of the unit that declared it (kept by a changed unit); none for the write status tool. */
+  /** The controller of the unit that declared it (kept by a changed unit); none for the runtime's own tools. */
   owner?: AbortController;
   outcome?: RegistrationOutcome;
   /** Set when the engine took the tool only with its `inputSchema` reduced (schema-reduction.ts). */
@@ -86,6 +96,39 @@ interface ToolState {
 
 /** Why a tool's signal aborts when its declaration is gone or changed. */
 const REMOVED = 'the declaration was removed or changed';
+
+/** Whether a tool registered with WebMCP and is still there. */
+const isLive = (tool: ToolState): boolean => Boolean(tool.outcome?.ok) && !tool.controller.signal.aborted;
+
+/**
+ * One of the runtime's own tools (not declarations: the Report lists them only when refused):
+ * registered while `wanted` holds, given the registered tools and (on demand) every normalised
+ * ToolSpec of the page's sources, and removed when it no longer does; `create` loads its module on demand.
+ */
+interface OwnTool {
+  name: string;
+  wanted(tools: Iterable<ToolState>, specs: () => Iterable<ToolSpec>): boolean;
+  create(config: RuntimeConfig, stopSignal: AbortSignal): Promise<WebMCPTool>;
+}
+
+const OWN_TOOLS: readonly OwnTool[] = [
+  {
+    // While at least one write tool is registered (writes/status-tool.ts). An AgentGate write is
+    // the agent's own signed call (binding row `personConfirms: false`): nothing waits for the
+    // person, so it needs no status tool. Checked by type here, so the start-up code does not
+    // hold the binding registry.
+    name: WRITE_STATUS_TOOL,
+    wanted: (tools) => [...tools].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && isLive(tool)),
+    create: async (config, stopSignal) => (await import('./writes/status-tool.js')).createWriteStatusTool(config, stopSignal),
+  },
+  {
+    // Where an AgentGate manifest declares receipts (agentgate/receipts-tool.ts), also while its
+    // tools wait for a signer: receipts kept on earlier visits can be listed.
+    name: RECEIPTS_TOOL,
+    wanted: (_tools, specs) => [...specs()].some((spec) => spec.binding.type === 'agentgate' && spec.binding.receipts !== undefined),
+    create: async (config) => (await import('./agentgate/receipts-tool.js')).createReceiptsTool(config),
+  },
+];
 
 function nameOf(declaration: unknown): string {
   const name = (declaration as { name?: unknown } | null)?.name;
@@ -123,7 +166,8 @@ export class LiveRegistry {
   /** Stable unit labels: a node keeps its label for its life; a new node gets the next number. */
   readonly #labels = new WeakMap<object, string>();
   readonly #counts = new Map<string, number>();
-  #statusTool: ToolState | undefined;
+  /** The runtime's own tools registered now (OWN_TOOLS), by name. */
+  readonly #ownTools = new Map<string, ToolState>();
   /** Set by the first `NotAllowedError`: the page may not register tools, so nothing more is tried. */
   #disallowed: string | undefined;
   /** A pending new update for registrations that settled late (`#announceLate`). */
@@ -315,14 +359,9 @@ export class LiveRegistry {
     return { snapshot: this.#settle(mine, rejected) };
   }
 
-  /** Waits for this update's registrations, keeps the write status tool in step, and audits. */
+  /** Waits for this update's registrations, keeps the runtime's own tools in step, and audits. */
   async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.all(tools.map((tool) => tool.settled)),
-      new Promise((resolve) => { timer = setTimeout(resolve, REGISTRATION_SETTLE_MS); }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(tools);
     // A policy refusal (detected once, on the first NotAllowedError): withdraw everything, stay silent.
     if (this.#disallowed || tools.some((tool) => tool.outcome && !tool.outcome.ok && tool.outcome.error === 'NotAllowedError')) {
       this.#disallowed = REGISTRATION_NOT_ALLOWED;
@@ -344,7 +383,7 @@ export class LiveRegistry {
     }
     // A late registration brings a new update (and Report) once it settles.
     for (const tool of pending) void tool.settled.then(() => this.#announceLate(tool));
-    await this.#keepStatusTool(rejected);
+    for (const own of OWN_TOOLS) await this.#keepOwnTool(own, rejected);
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
     const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
     if (pending.length > 0) snapshot.pending = pending.map((tool) => tool.spec.name);
@@ -364,45 +403,45 @@ export class LiveRegistry {
   }
 
   /**
-   * `capell.write.status` is registered while at least one write tool is (writes/status-tool.ts),
-   * and removed with the last one. Not a declaration: the Report lists it only when refused.
+   * Registers one of the runtime's own tools when it becomes wanted (e.g. `capell.write.status`
+   * with the first write tool), and removes it when it no longer is (with the last one). Not a
+   * declaration: the Report lists it only when refused.
    */
-  async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
+  async #keepOwnTool(own: OwnTool, rejected: PendingRejection[]): Promise<void> {
     if (this.#stopSignal.aborted || this.#disallowed) return;
-    const writes = this.#hasWriteTool();
-    if (writes && !this.#statusTool) {
+    const wanted = this.#wants(own);
+    const current = this.#ownTools.get(own.name);
+    if (wanted && !current) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
-      this.#statusTool = placeholder; // claimed before the await: two settling updates register it once
-      let status: ToolState;
+      this.#ownTools.set(own.name, placeholder); // claimed before the await: two settling updates register it once
+      let registered: ToolState;
       try {
-        const { createWriteStatusTool } = await import('./writes/status-tool.js');
+        const tool = await own.create(this.#config, this.#stopSignal);
         if (placeholder.controller.signal.aborted) return;
-        // A later update may have removed the last write tool while the module loaded.
-        if (!this.#hasWriteTool()) {
-          this.#statusTool = undefined;
+        // A later update may have removed what wanted it while the module loaded.
+        if (!this.#wants(own)) {
+          this.#ownTools.delete(own.name);
           return;
         }
-        status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller, undefined, undefined);
+        registered = this.#register(tool, placeholder.controller, undefined, undefined);
       } catch (error) {
-        this.#statusTool = undefined; // retried by the next update
-        rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
+        this.#ownTools.delete(own.name); // retried by the next update
+        rejected.push({ name: own.name, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
         return;
       }
-      this.#statusTool = status;
-      await status.settled;
-      if (status.outcome && !status.outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [status.outcome.reason] });
-    } else if (!writes && this.#statusTool?.outcome) {
-      this.#statusTool.controller.abort(REMOVED);
-      this.#statusTool = undefined;
+      this.#ownTools.set(own.name, registered);
+      await settledWithin([registered]);
+      if (registered.outcome && !registered.outcome.ok) rejected.push({ name: own.name, source: 'capell-webmcp', reasons: [registered.outcome.reason] });
+    } else if (!wanted && current?.outcome) {
+      current.controller.abort(REMOVED);
+      this.#ownTools.delete(own.name);
     }
   }
 
-  /** Whether a write tool is registered now. */
-  #hasWriteTool(): boolean {
-    // An AgentGate write is the agent's own signed call (binding row `personConfirms: false`):
-    // nothing waits for the person, so it needs no status tool. Checked by type here, so the
-    // start-up code does not hold the binding registry.
-    return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
+  /** Whether one of the runtime's own tools is wanted now. */
+  #wants(own: OwnTool): boolean {
+    const specs = () => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
+    return own.wanted(this.#tools.values(), specs);
   }
 
   /** Lines already logged: each distinct line once over the runtime's life. */
@@ -430,9 +469,9 @@ export class LiveRegistry {
   #clear(reason: unknown = this.#stopSignal.reason): void {
     for (const unit of this.#units.values()) unit.controller.abort(reason);
     for (const tool of this.#tools.values()) tool.controller.abort(reason);
-    this.#statusTool?.controller.abort(reason);
+    for (const own of this.#ownTools.values()) own.controller.abort(reason);
     this.#units.clear();
     this.#tools.clear();
-    this.#statusTool = undefined;
+    this.#ownTools.clear();
   }
 }

@@ -121,6 +121,9 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   waitingForSigner: (type: string) => (type === 'shared-key'
     ? 'waiting for a signer: this tool needs a shared-key (hmac-sha256) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'
     : 'waiting for a signer: this tool needs a web-bot-auth (ed25519, with signatureAgent) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'),
+  receiptsObject: () => 'must be an object { header, jwks, verify } saying where the site\'s receipts are',
+  receiptsHeader: (value: unknown) => `${show(value)} is not an HTTP header name`,
+  receiptsURL: (url: string, origin: string) => `${show(url)} is not an absolute http(s) URL on this page's origin ${origin}`,
 };
 
 /** The texts' type: one renderer per reason code. */

@@ -26,6 +26,8 @@ export interface Demo {
   refused: { method: string; path: string; origin: string | undefined; reason: string }[];
   /** GETs an API URL from Node (not through the browser) and parses the JSON. */
   api(path: string): Promise<unknown>;
+  /** Rotates the demo site's AgentGate receipt key (demo/server/agentgate/receipts.js); returns the new kid. */
+  rotateReceiptKey(): string;
 }
 
 export const test = base.extend<object, { demo: Demo }>({
@@ -41,6 +43,7 @@ export const test = base.extend<object, { demo: Demo }>({
       get subscriptions() { return server.app.subscriptions; },
       get refused() { return server.app.refused; },
       get signups() { return server.app.signups; },
+      rotateReceiptKey: () => server.app.agentGate.rotateReceiptKey(),
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });
         return response.json();
