@@ -114,7 +114,8 @@ test('removing the island that named AgentGate removes the manifest\'s tools; ad
     document.head.append(island);
   });
   expect(restored.registered).toEqual(['send_message', 'message_status']);
-  expect((await listTools(page)).map((tool) => tool.name).sort()).toEqual(['message_status', 'send_message']);
+  // The manifest declares receipts: its receipts tool comes back with its tools (issue 12).
+  expect((await listTools(page)).map((tool) => tool.name).sort()).toEqual(['agentgate.receipts', 'message_status', 'send_message']);
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);
 });
 
