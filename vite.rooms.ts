@@ -35,8 +35,11 @@ const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|
 
 /** AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval): loaded on a page that names AgentGate. */
 const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
-/** AgentGate's signed call (the executor, the signer, structured-headers): loaded on the first AgentGate call. */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+/**
+ * AgentGate's signed call (the executor, the signer, structured-headers, and what finishes a call:
+ * network retries, payment, handoff polling): loaded on the first AgentGate call.
+ */
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64|call-retry|payment|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {

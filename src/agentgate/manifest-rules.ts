@@ -39,6 +39,7 @@ export type ManifestReading = { tools: readonly unknown[]; siteKey: string; prob
 /**
  * Reads a manifest's text: JSON, an object, `version` `agentgate-tools/1`, `site` an object with
  * a string `siteKey`, and `tools` an array (each tool is judged apart by `checkAgentGateTool`).
+ * The manifest's `handoff`, when present, is set on each tool object as its `handoff`.
  * @returns the tools, or the reason the whole manifest is refused (the Report's `(manifest)`).
  *   Never throws.
  */
@@ -55,7 +56,28 @@ export function readAgentGateManifest(text: string): ManifestReading {
   const site = manifest.site;
   if (!isPlainObject(site) || typeof site.siteKey !== 'string' || site.siteKey === '') return refuse(['manifest.site', 'agentgateSite']);
   if (!Array.isArray(manifest.tools)) return refuse(['manifest.tools', 'agentgateTools']);
-  return { tools: manifest.tools, siteKey: site.siteKey };
+  // The site's agent-native endpoints apply to every tool: each tool is judged with them.
+  const handoff = manifest.handoff;
+  const tools = handoff === undefined ? manifest.tools : manifest.tools.map((tool: unknown) => (isPlainObject(tool) ? { ...tool, handoff } : tool));
+  return { tools, siteKey: site.siteKey };
+}
+
+/**
+ * The manifest's `handoff` (AgentGate declared tools: `"handoff": {"poll": ".../v1/handoff/{id}"}`)
+ * as the poll URL template: absolute http(s), on the page's origin, one `{id}` standing for a
+ * whole path segment, otherwise an exact route (the endpoint rule with `{id}` filled in).
+ * @returns the template, undefined when there is no handoff, or a reason on `handoff.poll`.
+ */
+function readHandoffPoll(raw: unknown, origin: string, reasons: Reason[]): string | undefined {
+  if (raw === undefined) return undefined;
+  const poll = isPlainObject(raw) ? raw.poll : undefined;
+  const valid = typeof poll === 'string' && poll.split('{id}').length === 2 && /\/\{id\}(\/|$)/.test(poll)
+    && validateAgentGateEndpoint(poll.replace('{id}', 'id'), origin).length === 0;
+  if (!valid) {
+    reasons.push(['handoff.poll', 'handoffPoll', isPlainObject(raw) ? raw.poll : raw]);
+    return undefined;
+  }
+  return poll as string;
 }
 
 /** The annotations: the WebMCP hints as set, the MCP-only hints apart; reasons for non-booleans. */
@@ -134,7 +156,9 @@ function readAuth(raw: unknown, reasons: Reason[]): AgentGateAuth | undefined {
  * - `action`: a non-empty string; `endpoint`: a sendable method (SENDABLE_METHODS), content type
  *   `application/json`, and a URL that is an exact route on the page's origin (a tool without an
  *   endpoint is a browser-only action and refused);
- * - `auth[0]`: `web-bot-auth` with components, or `shared-key`.
+ * - `auth[0]`: `web-bot-auth` with components, or `shared-key`;
+ * - `handoff` (the manifest's, given to each tool by `readAgentGateManifest`): `poll` a URL
+ *   template on the page's origin with one `{id}` segment, kept as the binding's `handoffPoll`.
  * @param refChecks the `$ref` graph checks; needed only when a schema has a local `$ref`.
  * @returns a ToolSpec with binding `agentgate`, or every coded reason. Never throws, except the
  *   TypeError of a missing `refChecks` for a schema with a `$ref` (a caller's mistake).
@@ -160,6 +184,7 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
   if (typeof raw.action !== 'string' || raw.action.trim() === '') reasons.push(['action', 'action']);
   const endpoint = readEndpoint(raw.endpoint, context.origin, reasons);
   const auth = readAuth(raw.auth, reasons);
+  const handoffPoll = readHandoffPoll(raw.handoff, context.origin, reasons);
   if (reasons.length > 0 || !endpoint || !auth) return { ok: false, name, reasons };
   const spec: ToolSpec = {
     name,
@@ -167,7 +192,10 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
     inputSchema: input.schema,
     annotations,
     effect: annotations.readOnlyHint === true ? 'read' : 'write',
-    binding: { type: 'agentgate', target: endpoint.url, method: endpoint.method, contentType: endpoint.contentType, auth },
+    binding: {
+      type: 'agentgate', target: endpoint.url, method: endpoint.method, contentType: endpoint.contentType, auth,
+      ...(handoffPoll === undefined ? {} : { handoffPoll }),
+    },
     source: context.source,
     messages: context.messages,
   };

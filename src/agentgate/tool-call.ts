@@ -11,6 +11,9 @@ import { parseBoundedJSON } from '../bindings/bounded-json.js';
 import { serverMessage } from '../bindings/server-message.js';
 import type { AgentGateBinding, JSONValue } from '../declarations/tool-spec.js';
 import { request, type RequestOutcome } from '../request.js';
+import { isRetryable, sendWithNetworkRetry } from './call-retry.js';
+import { followHandoff } from './handoff.js';
+import { EXACT_PRICE_HEADER, payForCall, paymentErrorReason, type PaymentRecord } from './payment.js';
 import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
 
@@ -67,16 +70,33 @@ const sameComponent = (a: Component, b: Component): boolean => {
   return left.name === right.name && left.key === right.key;
 };
 
+/** Options of `callAgentGate` beyond the executor's: bounds tests shorten. */
+export interface AgentGateCallOptions {
+  /** Longest wait for a handed-off call, in ms. @default HANDOFF_MAX_WAIT_MS (handoff.ts) */
+  handoffMaxWaitMs?: number;
+}
+
 /**
  * Calls an AgentGate tool: a signed request, answered once more when the site asks for it:
+ * - a network failure (no answer) is sent once more, same body, fresh signature and nonce, only
+ *   for an idempotent or read-only tool (call-retry.ts); never for another;
  * - a `403` with `Accept-Signature` is answered once with a new signature covering what it asks
  *   for as well (the signature-agent member is added by the signer);
  * - a `429` is retried once with a fresh nonce after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
+ * - a `402` with `crawler-price` is paid once with `crawler-exact-price` (signed) only within the
+ *   page owner's `maxPrice`, else answered isError with the price and how to allow it
+ *   (payment.ts); a paid answer is `{ answer, payment: { price, charged } }`;
+ * - a `202` with a handoff id is polled at the manifest's `handoff.poll` until final, or answers
+ *   `pending` with the id and `agentgate.handoff.status` (handoff.ts);
  * - anything else is the result: a 2xx JSON answer is `answer` and `data` (checked against
- *   `outputSchema` by the caller), another status a one-line reason with the site's message.
+ *   `outputSchema` by the caller), another status a one-line reason with the site's message
+ *   (and a `crawler-error` code when the site sent one).
  * Never throws: no signer, a failed signature and network failures resolve `{ ok: false, reason }`.
  */
-export const executeAgentGate: BindingExecutor = async (spec, input, context) => {
+export const executeAgentGate: BindingExecutor = (spec, input, context) => callAgentGate(spec, input, context);
+
+/** `executeAgentGate` with options (tests shorten the handoff bound). */
+export async function callAgentGate(...[spec, input, context, options = {}]: [...Parameters<BindingExecutor>, AgentGateCallOptions?]): Promise<BindingOutcome> {
   const binding = spec.binding as AgentGateBinding;
   const { auth } = binding;
   const signer: Signer | undefined = context.config.signers.get(auth.type);
@@ -88,25 +108,27 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
   const body = JSON.stringify(input);
   const declared: Component[] = auth.type === 'web-bot-auth' ? [...auth.components] : [...(auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS)];
   const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
-  const send = (components: readonly Component[]): Promise<RequestOutcome> => request(url, {
+  const retryable = isRetryable(spec);
+  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}): Promise<RequestOutcome> => sendWithNetworkRetry(() => request(url, {
     method: binding.method,
     credentials: 'omit',
     redirect: 'error',
-    headers: { 'Content-Type': binding.contentType, Accept: 'application/json' },
+    headers: { 'Content-Type': binding.contentType, Accept: 'application/json', ...extraHeaders },
     body,
     timeoutMs: context.config.timeoutMs,
     signal: context.signal,
     where,
     description: `the signed call to ${where}`,
     beforeSend: (built) => signRequest(built, signer, { components, tag }),
-  });
+  }), retryable);
 
-  let outcome = await send(declared);
+  let components = declared;
+  let outcome = await send(components);
   if (outcome.ok && outcome.response.status === 403 && outcome.response.headers.has('accept-signature')) {
     const asked = requestedComponents(outcome.response.headers.get('accept-signature'))
       // The signer adds its own signature-agent member under its label.
       .filter((component) => !(typeof component !== 'string' && component.name === 'signature-agent'));
-    const components = [...declared, ...asked.filter((component) => !declared.some((known) => sameComponent(known, component)))];
+    components = [...declared, ...asked.filter((component) => !declared.some((known) => sameComponent(known, component)))];
     outcome = await send(components);
   } else if (outcome.ok && outcome.response.status === 429) {
     try {
@@ -116,14 +138,30 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
     }
     outcome = await send(declared); // signRequest draws a fresh nonce
   }
-  return answerOf(outcome, where);
-};
+  let payment: PaymentRecord | undefined;
+  if (outcome.ok && outcome.response.status === 402) {
+    const paid = await payForCall(outcome.response, context.config.maxPrice, where, (headers) => send([...components, EXACT_PRICE_HEADER], headers));
+    if (!paid.ok) return paid;
+    ({ outcome, record: payment } = paid);
+  }
+  const handoff = outcome.ok ? followHandoff(spec, outcome, components, context, options.handoffMaxWaitMs) : undefined;
+  return withPayment(handoff ? await handoff : answerOf(outcome, where), payment);
+}
+
+/** A paid call's outcome: the answer next to what was paid (`data` stays the site's, for `outputSchema`). */
+function withPayment(outcome: BindingOutcome, payment: PaymentRecord | undefined): BindingOutcome {
+  if (!payment) return outcome;
+  if (!outcome.ok) return { ok: false, reason: `${outcome.reason} (paid ${payment.price}, crawler-charged ${payment.charged ?? 'not sent'})` };
+  return { ok: true, answer: { answer: outcome.answer, payment: { ...payment } }, data: outcome.data };
+}
 
 /** The outcome of the last request: the site's JSON answer, or a one-line reason. */
 function answerOf(outcome: RequestOutcome, where: string): BindingOutcome {
   if (!outcome.ok) return { ok: false, reason: outcome.reason };
   const { response, text } = outcome;
   if (response.status < 200 || response.status > 299) {
+    const paymentError = paymentErrorReason(response, where);
+    if (paymentError) return { ok: false, reason: `${paymentError}${serverMessage(text)}` };
     return { ok: false, reason: `the site refused the signed call to ${where} with ${response.status}${serverMessage(text)}` };
   }
   if (text.trim() === '') return { ok: true, answer: null, data: null };

@@ -1,9 +1,10 @@
 import { readOwnOrigin } from '../origin-check.js';
 import { sendJSON, send } from '../responses.js';
 import { DEMO_SHARED_KEY } from './demo-keys.js';
+import { createAgentNative } from './agent-native.js';
 import {
-  BY_SITE_KEY_PREFIX, MESSAGE_ID_LENGTH, MESSAGE_LENGTH, MESSAGE_STATUS_PATH, SEND_MESSAGE_PATH, SITES, WELL_KNOWN_PATH,
-  endpointForPath, renderManifest, siteForHostname, siteForKey,
+  BY_SITE_KEY_PREFIX, HANDOFF_POLL_PREFIX, MESSAGE_ID_LENGTH, MESSAGE_LENGTH, MESSAGE_STATUS_PATH, REQUEST_CALLBACK_PATH,
+  SEND_MESSAGE_PATH, SITES, STOCK_REPORT_PATH, WELL_KNOWN_PATH, endpointForPath, renderManifest, siteForHostname, siteForKey,
 } from './manifest.js';
 import { createVerifier } from './verifier.js';
 
@@ -88,9 +89,12 @@ function inputErrors(input, fields) {
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL) => Promise<boolean>,
  *   log: AgentGateLogEntry[],
  *   messages: Map<string, InboxMessage>,
+ *   handoffs: Map<string, import('./agent-native.js').Handoff>,
+ *   charges: import('./agent-native.js').Charge[],
  *   clearDirectoryCache: () => void,
  * }} `handle` answers and returns true for AgentGate paths, false for any other; `log` lists
- *   every signed call (verified or refused, with its reason); `messages` the inbox by id.
+ *   every signed call (verified or refused, with its reason; handoff polls too); `messages` the
+ *   inbox by id; `handoffs` the handed-off calls by handoff id; `charges` the paid calls.
  */
 export function createAgentGate({ now = Date.now } = {}) {
   /** @type {AgentGateLogEntry[]} */
@@ -98,6 +102,7 @@ export function createAgentGate({ now = Date.now } = {}) {
   /** @type {Map<string, InboxMessage>} */
   const messages = new Map();
   const verifier = createVerifier({ now, sharedKeys: { [DEMO_SHARED_KEY.keyid]: DEMO_SHARED_KEY.secret } });
+  const agentNative = createAgentNative({ now });
 
   /** Answer the manifest of `site`, or 304 when the client's ETag still matches. */
   function serveManifest(req, res, site) {
@@ -114,16 +119,16 @@ export function createAgentGate({ now = Date.now } = {}) {
     sendJSON(req, res, 200, JSON.parse(json), headers);
   }
 
-  /** Verify and run one signed tool call. */
-  async function serveEndpoint(req, res, path, endpoint) {
+  /** Verify and run one signed tool call (a signed POST), or a handoff poll (a signed GET, `method` GET). */
+  async function serveEndpoint(req, res, path, endpoint, method = 'POST') {
     const entry = { at: new Date(now()).toISOString(), path, tool: endpoint.tool };
     const finish = (status, body, extra = {}, headers = {}) => {
       log.push({ ...entry, ...extra, status });
       sendJSON(req, res, status, body, headers);
     };
-    if (req.method !== 'POST') {
+    if (req.method !== method) {
       req.resume();
-      return finish(405, { message: 'Method not allowed; this endpoint takes a signed POST.' }, { outcome: 'refused', reason: 'method not allowed' }, { Allow: 'POST' });
+      return finish(405, { message: `Method not allowed; this endpoint takes a signed ${method}.` }, { outcome: 'refused', reason: 'method not allowed' }, { Allow: method });
     }
     const body = await readBody(req);
     if (body === undefined) return finish(413, { message: `Payload too large (over ${MAX_BODY_BYTES} bytes).` }, { outcome: 'refused', reason: 'payload too large' });
@@ -140,6 +145,9 @@ export function createAgentGate({ now = Date.now } = {}) {
     const verdict = await verifier.verify({ method: req.method, url: url.href, headers: req.headers, body }, endpoint.auth, ownAuthorities);
     if (!verdict.ok) return finish(verdict.status, { message: verdict.reason }, { outcome: 'refused', reason: verdict.reason }, verdict.headers);
     const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}) };
+    const signer = { keyid: verdict.keyid, agent: verdict.agent, label: verdict.label };
+    const answer = ({ status, body, headers }) => finish(status, body, who, headers);
+    if (path.startsWith(HANDOFF_POLL_PREFIX)) return answer(agentNative.pollHandoff(decodeURIComponent(path.slice(HANDOFF_POLL_PREFIX.length)), signer));
 
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json') return finish(415, { message: 'The body must be application/json.' }, who);
@@ -149,6 +157,8 @@ export function createAgentGate({ now = Date.now } = {}) {
     } catch {
       return finish(400, { message: 'The body is not valid JSON.' }, who);
     }
+    if (path === REQUEST_CALLBACK_PATH) return answer(agentNative.requestCallback(input, signer));
+    if (path === STOCK_REPORT_PATH) return answer(agentNative.stockReport(input, signer, req.headers));
     if (path === SEND_MESSAGE_PATH) {
       const errors = inputErrors(input, ['id', 'message']);
       if (errors) return finish(422, { message: Object.values(errors)[0]?.[0] ?? 'Invalid input.', errors }, who);
@@ -191,13 +201,21 @@ export function createAgentGate({ now = Date.now } = {}) {
         }
         return true;
       }
-      const endpoint = path === SEND_MESSAGE_PATH || path === MESSAGE_STATUS_PATH ? endpointForPath(path) : undefined;
+      if (path.startsWith(HANDOFF_POLL_PREFIX) && !path.slice(HANDOFF_POLL_PREFIX.length).includes('/')) {
+        // A poll is signed like the call that started the handoff (request_callback's auth).
+        await serveEndpoint(req, res, path, endpointForPath(REQUEST_CALLBACK_PATH), 'GET');
+        return true;
+      }
+      const signedPaths = [SEND_MESSAGE_PATH, MESSAGE_STATUS_PATH, REQUEST_CALLBACK_PATH, STOCK_REPORT_PATH];
+      const endpoint = signedPaths.includes(path) ? endpointForPath(path) : undefined;
       if (!endpoint) return false;
       await serveEndpoint(req, res, path, endpoint);
       return true;
     },
     log,
     messages,
+    handoffs: agentNative.handoffs,
+    charges: agentNative.charges,
     clearDirectoryCache: verifier.clearDirectoryCache,
   };
 }
