@@ -31,10 +31,13 @@ const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modul
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+const REGISTRY = /src[\\/](live-registry|registration-rules|runtime-tools|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
 
-/** AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval): loaded on a page that names AgentGate. */
-const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
+/**
+ * AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval) and the handoff
+ * status tool registered with its tools: loaded on a page that names AgentGate.
+ */
+const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules|cache)|handoff-status-tool)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
 /**
  * AgentGate's signed call (the executor, the signer, structured-headers, and what finishes a call:
  * network retries, payment, handoff polling): loaded on the first AgentGate call.

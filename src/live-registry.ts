@@ -16,8 +16,9 @@ import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
+import { NameClaims, registrationRefusal, signerRefusal } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
+import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
 import { createExecute } from './tool-execute.js';
 
@@ -59,7 +60,7 @@ interface ToolState {
   spec: ToolSpec;
   /** Its own: a changed unit removes exactly its changed tools. A removed unit aborts each of its tools (`#removeUnit`). */
   controller: AbortController;
-  /** The controller of the unit that declared it (kept by a changed unit); none for the write status tool. */
+  /** The controller of the unit that declared it (kept by a changed unit); none for the runtime's own tools. */
   owner?: AbortController;
   outcome?: Awaited<ReturnType<typeof registerWithHost>>;
   settled: Promise<void>;
@@ -104,7 +105,8 @@ export class LiveRegistry {
   /** Stable unit labels: a node keeps its label for its life; a new node gets the next number. */
   readonly #labels = new WeakMap<object, string>();
   readonly #counts = new Map<string, number>();
-  #statusTool: ToolState | undefined;
+  /** The runtime's own tools registered now (runtime-tools.ts), by name. */
+  readonly #runtimeTools = new Map<string, ToolState>();
   readonly #normalisers = new Map<ToolSource, Promise<Normalise>>();
 
   /** @param stopSignal `stop()`: aborts every registration and every call in flight. */
@@ -281,7 +283,7 @@ export class LiveRegistry {
     return { snapshot: this.#settle(mine, rejected) };
   }
 
-  /** Waits for this update's registrations, keeps the write status tool in step, and audits. */
+  /** Waits for this update's registrations, keeps the runtime's own tools in step, and audits. */
   async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
     await Promise.all(tools.map((tool) => tool.settled));
     const registered: string[] = [];
@@ -291,60 +293,59 @@ export class LiveRegistry {
       if (tool.outcome.ok) registered.push(tool.spec.name);
       else rejected.push({ name: tool.spec.name, source: tool.spec.source, reasons: [tool.outcome.reason] });
     }
-    await this.#keepStatusTool(rejected);
+    for (const tool of RUNTIME_TOOLS) await this.#keepRuntimeTool(tool, rejected);
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
     return { registered, rejected, audit: auditSurfaces(this.#config.document, coverage, this.#config.audit) };
   }
 
   /**
-   * `capell.write.status` is registered while at least one write tool is (writes/status-tool.ts),
-   * and removed with the last one. Not a declaration: the Report lists it only when refused.
+   * A runtime tool (runtime-tools.ts: `capell.write.status`, `agentgate.handoff.status`) is
+   * registered while at least one registered tool needs it, and removed with the last one. Not a
+   * declaration: the Report lists it only when refused.
    */
-  async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
+  async #keepRuntimeTool(tool: RuntimeTool, rejected: PendingRejection[]): Promise<void> {
     if (this.#stopSignal.aborted) return;
-    const writes = this.#hasWriteTool();
-    if (writes && !this.#statusTool) {
+    const needed = this.#needs(tool);
+    const current = this.#runtimeTools.get(tool.name);
+    if (needed && !current) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
-      this.#statusTool = placeholder; // claimed before the await: two settling updates register it once
-      let status: ToolState;
+      this.#runtimeTools.set(tool.name, placeholder); // claimed before the await: two settling updates register it once
+      let state: ToolState;
       try {
-        const { createWriteStatusTool } = await import('./writes/status-tool.js');
+        const created = await tool.create(this.#config, this.#stopSignal);
         if (placeholder.controller.signal.aborted) return;
-        // A later update may have removed the last write tool while the module loaded.
-        if (!this.#hasWriteTool()) {
-          this.#statusTool = undefined;
+        // A later update may have removed the last tool needing it while the module loaded.
+        if (!this.#needs(tool)) {
+          this.#runtimeTools.delete(tool.name);
           return;
         }
-        status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller, undefined, undefined);
+        state = this.#register(created, placeholder.controller, undefined, undefined);
       } catch (error) {
-        this.#statusTool = undefined; // retried by the next update
-        rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
+        this.#runtimeTools.delete(tool.name); // retried by the next update
+        rejected.push({ name: tool.name, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
         return;
       }
-      this.#statusTool = status;
-      await status.settled;
-      if (status.outcome && !status.outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [status.outcome.reason] });
-    } else if (!writes && this.#statusTool?.outcome) {
-      this.#statusTool.controller.abort(REMOVED);
-      this.#statusTool = undefined;
+      this.#runtimeTools.set(tool.name, state);
+      await state.settled;
+      if (state.outcome && !state.outcome.ok) rejected.push({ name: tool.name, source: 'capell-webmcp', reasons: [state.outcome.reason] });
+    } else if (!needed && current?.outcome) {
+      current.controller.abort(REMOVED);
+      this.#runtimeTools.delete(tool.name);
     }
   }
 
-  /** Whether a write tool is registered now. */
-  #hasWriteTool(): boolean {
-    // An AgentGate write is the agent's own signed call (binding row `personConfirms: false`):
-    // nothing waits for the person, so it needs no status tool. Checked by type here, so the
-    // start-up code does not hold the binding registry.
-    return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
+  /** Whether a tool registered now needs the runtime tool. */
+  #needs(tool: RuntimeTool): boolean {
+    return [...this.#tools.values()].some((state) => tool.neededBy(state.spec) && state.outcome?.ok && !state.controller.signal.aborted);
   }
 
   /** Removes every tool (`stop()`). */
   #clear(): void {
     for (const unit of this.#units.values()) unit.controller.abort(this.#stopSignal.reason);
     for (const tool of this.#tools.values()) tool.controller.abort(this.#stopSignal.reason);
-    this.#statusTool?.controller.abort(this.#stopSignal.reason);
+    for (const tool of this.#runtimeTools.values()) tool.controller.abort(this.#stopSignal.reason);
     this.#units.clear();
     this.#tools.clear();
-    this.#statusTool = undefined;
+    this.#runtimeTools.clear();
   }
 }

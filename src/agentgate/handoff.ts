@@ -17,6 +17,7 @@ import { serverMessage } from '../bindings/server-message.js';
 import type { RuntimeConfig } from '../config.js';
 import type { AgentGateAuth, AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { HANDOFF_STATUS_TOOL } from '../registration-rules.js';
 import { request, type RequestOutcome } from '../request.js';
 import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG } from './signer.js';
@@ -34,7 +35,7 @@ export const HANDOFF_FIRST_INTERVAL_MS = 500;
 export const HANDOFF_MAX_INTERVAL_MS = 5_000;
 
 /** The runtime's read-only tool that asks a pending handoff again (handoff-status-tool.ts). */
-export const HANDOFF_STATUS_TOOL = 'agentgate.handoff.status';
+export { HANDOFF_STATUS_TOOL };
 
 /** Most pending handoffs a page remembers for HANDOFF_STATUS_TOOL; the oldest is forgotten first. */
 export const MAX_PENDING_HANDOFFS = 50;
