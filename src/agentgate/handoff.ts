@@ -37,6 +37,12 @@ export const HANDOFF_MAX_INTERVAL_MS = 5_000;
 /** The runtime's read-only tool that asks a pending handoff again (handoff-status-tool.ts). */
 export { HANDOFF_STATUS_TOOL };
 
+/**
+ * Shortest time a poll may take before it counts as failed, in ms (or the runtime's `timeoutMs`
+ * when shorter): a poll sent just before the bound still gets a fair answer time.
+ */
+export const HANDOFF_MIN_POLL_TIMEOUT_MS = 2_000;
+
 /** Most pending handoffs a page remembers for HANDOFF_STATUS_TOOL; the oldest is forgotten first. */
 export const MAX_PENDING_HANDOFFS = 50;
 
@@ -163,7 +169,8 @@ function retryAfterOf(response: Response, now: number): number | undefined {
  * Polls a handoff until the site names a final state, the bound passes, or the signal aborts.
  * Between polls it waits the site's `Retry-After` when given, else HANDOFF_FIRST_INTERVAL_MS
  * doubling up to HANDOFF_MAX_INTERVAL_MS; it never polls sooner than the site asked, so a
- * `Retry-After` beyond the bound ends the wait at once. Each poll's own timeout is the time left.
+ * `Retry-After` beyond the bound ends the wait at once. Each poll's own timeout is the time left
+ * (at least HANDOFF_MIN_POLL_TIMEOUT_MS, at most the runtime's `timeoutMs`).
  * A poll that fails at the network level or times out is tried again (polls only read).
  * @returns
  *   - a final state (any JSON `status` but `pending`): `{ status, handoffId, answer }`, `answer`
@@ -200,7 +207,7 @@ export async function awaitHandoff(config: RuntimeConfig, id: string, handoff: P
     if (delay > 0 && !(await sleep(delay, wait.signal))) return aborted();
     if (wait.signal.aborted) return aborted();
     polls += 1;
-    const outcome = await handoff.poll(wait.signal, Math.max(1, deadline - now()));
+    const outcome = await handoff.poll(wait.signal, Math.min(config.timeoutMs, Math.max(HANDOFF_MIN_POLL_TIMEOUT_MS, deadline - now())));
     if (!outcome.ok) {
       if (outcome.failure === 'aborted') return aborted();
       if (outcome.failure === 'network' || outcome.failure === 'timeout') {

@@ -22,6 +22,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
  * @property {string} [reason] the one-line reason of a refusal
  * @property {string} [keyid]
  * @property {string} [agent] the Signature-Agent of a web-bot-auth call
+ * @property {string} [offered] the price a verified call offered (`crawler-exact-price` or `crawler-max-price`)
  */
 
 /**
@@ -144,7 +145,8 @@ export function createAgentGate({ now = Date.now } = {}) {
     const ownAuthorities = SITES.flatMap((site) => site.hostnames.map((hostname) => (port === defaultPort ? hostname : `${hostname}:${port}`)));
     const verdict = await verifier.verify({ method: req.method, url: url.href, headers: req.headers, body }, endpoint.auth, ownAuthorities);
     if (!verdict.ok) return finish(verdict.status, { message: verdict.reason }, { outcome: 'refused', reason: verdict.reason }, verdict.headers);
-    const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}) };
+    const offered = req.headers['crawler-exact-price'] ?? req.headers['crawler-max-price'];
+    const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}), ...(offered === undefined ? {} : { offered: String(offered) }) };
     const signer = { keyid: verdict.keyid, agent: verdict.agent, label: verdict.label };
     const answer = ({ status, body, headers }) => finish(status, body, who, headers);
     if (path.startsWith(HANDOFF_POLL_PREFIX)) return answer(agentNative.pollHandoff(decodeURIComponent(path.slice(HANDOFF_POLL_PREFIX.length)), signer));
