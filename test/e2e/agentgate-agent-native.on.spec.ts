@@ -40,6 +40,10 @@ const answerOf = (result: { content: { text: string }[] }) => JSON.parse(result.
 const logSince = (demo: Demo, before: number) => demo.agentGateLog.slice(before) as LogEntry[];
 
 test.describe('AgentGate agent-native answers', () => {
+  // Each test loads the page (twice for payment and retries) and makes several signed round trips,
+  // each verified against the demo agent's key directory: more than the default 30 s on a loaded machine.
+  test.describe.configure({ timeout: 60_000 });
+
   test('handoff: request_callback answers 202, the runtime polls handoff.poll with signed GETs and resolves with the final state', async ({ page, demo }) => {
     await openPage(page, demo, 'data-agentgate');
     const report = await giveDemoSigner(page, demo);
