@@ -31,6 +31,12 @@ export const HANDOFF_MAX_WAIT_MS = 30_000;
 /** First wait between polls when the site sends no `Retry-After`, in ms; doubled after each pending poll. */
 export const HANDOFF_FIRST_INTERVAL_MS = 500;
 
+/**
+ * Shortest wait between two polls of one call, in ms, whatever the site's `Retry-After` says (a
+ * `Retry-After: 0` must not become a burst of polls until the bound).
+ */
+export const HANDOFF_MIN_INTERVAL_MS = 250;
+
 /** Longest wait between polls the runtime chooses itself (backing off), in ms. */
 export const HANDOFF_MAX_INTERVAL_MS = 5_000;
 
@@ -168,8 +174,8 @@ function retryAfterOf(response: Response, now: number): number | undefined {
 /**
  * Polls a handoff until the site names a final state, the bound passes, or the signal aborts.
  * Between polls it waits the site's `Retry-After` when given, else HANDOFF_FIRST_INTERVAL_MS
- * doubling up to HANDOFF_MAX_INTERVAL_MS; it never polls sooner than the site asked, so a
- * `Retry-After` beyond the bound ends the wait at once. Each poll's own timeout is the time left
+ * doubling up to HANDOFF_MAX_INTERVAL_MS, and never less than HANDOFF_MIN_INTERVAL_MS; it never
+ * polls sooner than the site asked, so a `Retry-After` beyond the bound ends the wait at once. Each poll's own timeout is the time left
  * (at least HANDOFF_MIN_POLL_TIMEOUT_MS, at most the runtime's `timeoutMs`).
  * A poll that fails at the network level or times out is tried again (polls only read).
  * @returns
@@ -189,7 +195,8 @@ export async function awaitHandoff(config: RuntimeConfig, id: string, handoff: P
   const pending = (why: string): BindingOutcome => {
     rememberHandoff(config, id, handoff);
     const answer: JSONValue = { status: PENDING, handoffId: id, next, reason: why };
-    return { ok: true, answer, data: answer };
+    // The runtime's status, not the site's result: the tool's outputSchema does not describe it.
+    return { ok: true, answer, data: answer, runtimeStatus: true };
   };
   const aborted = (): BindingOutcome => {
     rememberHandoff(config, id, handoff);
@@ -238,7 +245,7 @@ export async function awaitHandoff(config: RuntimeConfig, id: string, handoff: P
     }
     const asked = retryAfterOf(response, now());
     interval = Math.min(interval * 2, HANDOFF_MAX_INTERVAL_MS);
-    delay = asked ?? interval;
+    delay = Math.max(asked ?? interval, HANDOFF_MIN_INTERVAL_MS);
   }
 }
 
@@ -261,6 +268,6 @@ export function followHandoff(
   return awaitHandoff(context.config, id, handoff, {
     signal: context.signal,
     ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-    firstWaitMs: retryAfterOf(answer.response, Date.now()) ?? HANDOFF_FIRST_INTERVAL_MS,
+    firstWaitMs: Math.max(retryAfterOf(answer.response, Date.now()) ?? HANDOFF_FIRST_INTERVAL_MS, HANDOFF_MIN_INTERVAL_MS),
   });
 }

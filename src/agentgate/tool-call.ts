@@ -152,7 +152,7 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
 function withPayment(outcome: BindingOutcome, payment: PaymentRecord | undefined): BindingOutcome {
   if (!payment) return outcome;
   if (!outcome.ok) return { ok: false, reason: `${outcome.reason} (paid ${payment.price}, crawler-charged ${payment.charged ?? 'not sent'})` };
-  return { ok: true, answer: { answer: outcome.answer, payment: { ...payment } }, data: outcome.data };
+  return { ...outcome, answer: { answer: outcome.answer, payment: { ...payment } } };
 }
 
 /** The outcome of the last request: the site's JSON answer, or a one-line reason. */

@@ -95,7 +95,7 @@ describe('handoff against the demo site', () => {
   });
 
   test('handoff times out to pending with the id and the status tool', async () => {
-    const outcome = await call('request_callback', { id: freshId(), topic: 'boots', polls: 20, retryAfter: 0 }, configWith(), undefined, { handoffMaxWaitMs: 1_500 });
+    const outcome = await call('request_callback', { id: freshId(), topic: 'boots', polls: 20, retryAfter: 1 }, configWith(), undefined, { handoffMaxWaitMs: 1_500 });
     const answer = (outcome as Json).answer;
     assert.equal(answer.status, 'pending');
     assert.deepEqual(answer.next, { tool: HANDOFF_STATUS_TOOL, input: { handoffId: answer.handoffId } });
@@ -129,5 +129,97 @@ describe('payment against the demo site', () => {
   test('a crawler-error is reported with its code', async () => {
     const outcome = await call('stock_report', { category: 'gift-cards' }, configWith({ maxPrice: parsePrice('0.05 USD') }));
     assert.match((outcome as Json).reason, /refused payment of USD 0\.01 .*crawler-error PaymentFailed \(402\)/);
+  });
+});
+
+/** A local site that answers from a script, for the edges the demo does not show. */
+describe('handoff and retries against a scripted site', () => {
+  type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'break';
+  let server: import('node:http').Server;
+  let base: string;
+  let script: Answer[] = [];
+  const seen: { method: string; path: string; nonce: string }[] = [];
+
+  before(async () => {
+    const { createServer } = await import('node:http');
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        seen.push({ method: req.method!, path: req.url!, nonce: /nonce="([^"]+)"/.exec(String(req.headers['signature-input']))?.[1] ?? '' });
+        const answer = script.shift() ?? { status: 200, body: '{"status":"completed"}' };
+        if (answer === 'break') {
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(answer.status, { 'content-type': 'application/json', connection: 'close', ...answer.headers });
+        res.end(answer.body ?? '');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+
+  function scriptedSpec(annotations: { idempotentHint?: boolean; readOnlyHint?: boolean } = {}, outputSchema?: Json): ToolSpec {
+    const send = specs.get('send_message')!;
+    return {
+      ...send,
+      ...(outputSchema ? { outputSchema } : {}),
+      hints: { idempotentHint: annotations.idempotentHint ?? false },
+      annotations: { readOnlyHint: annotations.readOnlyHint ?? false },
+      binding: { ...(send.binding as Json), target: `${base}/agent/x`, handoffPoll: `${base}/v1/handoff/{id}` },
+    };
+  }
+  const run = (spec: ToolSpec, options = {}) => callAgentGate(spec, { id: 'x' }, { config: configWith({ origin: base } as Json), signal: new AbortController().signal, messages: {} }, options);
+  const reset = (...answers: Answer[]) => {
+    script = answers;
+    seen.length = 0;
+  };
+
+  test('a Retry-After beyond the bound answers pending at once, without a poll', async () => {
+    reset({ status: 202, headers: { 'retry-after': '120' }, body: '{"handoffId":"h1"}' });
+    const outcome = await run(scriptedSpec(), { handoffMaxWaitMs: 5_000 }) as Json;
+    assert.equal(outcome.answer.status, 'pending');
+    assert.match(outcome.answer.reason, /the site asked to wait 120000 ms before polling, beyond this call's bound of 5000 ms/);
+    assert.equal(outcome.runtimeStatus, true);
+    assert.deepEqual(seen.map((request) => request.method), ['POST']);
+  });
+
+  test('a poll that breaks is tried again (polls only read); a 404 ends the wait', async () => {
+    reset({ status: 202, headers: { 'retry-after': '0' }, body: '{"handoffId":"h2"}' }, 'break', { status: 404, body: '{"message":"gone"}' });
+    const outcome = await run(scriptedSpec()) as Json;
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.reason, /^the site no longer knows handoff h2 \(\/v1\/handoff\/h2 answered 404: gone\)/);
+    assert.deepEqual(seen.map((request) => `${request.method} ${request.path}`), ['POST /agent/x', 'GET /v1/handoff/h2', 'GET /v1/handoff/h2']);
+    assert.notEqual(seen[1]!.nonce, seen[2]!.nonce);
+  });
+
+  test('a 202 without a handoff id is the site\'s answer as it is', async () => {
+    reset({ status: 202, body: '{"status":"queued"}' });
+    assert.deepEqual(await run(scriptedSpec()), { ok: true, answer: { status: 'queued' }, data: { status: 'queued' } });
+  });
+
+  test('a pending answer is the runtime\'s status: the tool\'s outputSchema is not applied to it', async () => {
+    const { callTool } = await import('../../src/bindings/index.ts');
+    reset({ status: 202, headers: { 'retry-after': '60' }, body: '{"handoffId":"h3"}' });
+    const spec = scriptedSpec({}, { type: 'object', properties: { callback: { type: 'string' } }, required: ['callback'] });
+    const result = await callTool({ ...spec, inputSchema: { type: 'object' } }, {}, undefined, configWith({ origin: base } as Json), new AbortController().signal);
+    assert.equal(result.isError, undefined, result.content[0]!.text);
+    assert.equal(JSON.parse(result.content[0]!.text).status, 'pending');
+  });
+
+  test('a non-idempotent tool is never retried after a network failure; an idempotent or read-only one once, with a fresh nonce', async () => {
+    reset('break');
+    assert.match((await run(scriptedSpec()) as Json).reason, /failed: network error/);
+    assert.equal(seen.length, 1);
+    for (const annotations of [{ idempotentHint: true }, { readOnlyHint: true }]) {
+      reset('break', { status: 200, body: '{"status":"accepted"}' });
+      assert.deepEqual((await run(scriptedSpec(annotations)) as Json).answer, { status: 'accepted' });
+      assert.equal(seen.length, 2);
+      assert.notEqual(seen[0]!.nonce, seen[1]!.nonce);
+    }
+    reset('break', 'break');
+    assert.equal((await run(scriptedSpec({ idempotentHint: true })) as Json).ok, false);
+    assert.equal(seen.length, 2); // once, not twice
   });
 });
