@@ -42,7 +42,7 @@ const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules|cache)|handoff-s
  * AgentGate's signed call (the executor, the signer, structured-headers, and what finishes a call:
  * network retries, payment, handoff polling): loaded on the first AgentGate call.
  */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64|call-retry|payment|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64|call-retry|payment|payment-price|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {

@@ -1,4 +1,3 @@
-import { parsePrice, type Price } from './agentgate/payment-price.js';
 import type { Signer } from './agentgate/signer.js';
 import { validateEndpointTarget } from './bindings/targets.js';
 import { SignerSlots } from './signer-slots.js';
@@ -98,8 +97,11 @@ export interface RuntimeConfig {
   agentgate: boolean;
   /** Absent unless given. */
   agentgateSiteKey?: string;
-  /** The page owner's cap on what an AgentGate call may pay (`maxPrice`); absent: never pay. */
-  maxPrice?: Price;
+  /**
+   * The page owner's cap on what an AgentGate call may pay (`maxPrice`), as given and trimmed
+   * (`0.05 USD`; read by agentgate/payment-price.ts when a call is priced); absent: never pay.
+   */
+  maxPrice?: string;
   /** The signers AgentGate calls may use, one per algorithm; `setSigner` adds one later. */
   signers: SignerSlots;
 }
@@ -145,6 +147,13 @@ function wordOption<Word extends string>(attribute: `data-${string}`, words: rea
 /** AgentGate site keys: 1–128 of letters, digits, `_` and `-` (a path segment that needs no escaping). */
 export const AGENTGATE_SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
+/**
+ * A price cap as `maxPrice` takes it: an amount (at most 9 digits and 6 decimals) and an ISO 4217
+ * currency, in either order (`0.05 USD`, `USD 0.05`; pay per crawl writes the latter). The same
+ * grammar as agentgate/payment-price.ts `parsePrice`, which start-up does not load.
+ */
+export const MAX_PRICE_PATTERN = /^(?:[A-Z]{3}\s+\d{1,9}(?:\.\d{1,6})?|\d{1,9}(?:\.\d{1,6})?\s+[A-Z]{3})$/;
+
 /** A switch: `true`/`false` from `start()`; on the script tag the attribute present (`""`) or `"true"`, or `"false"`. */
 function switchOption(attribute: `data-${string}`): OptionRule<boolean> {
   return {
@@ -174,8 +183,8 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
     accept: (value) => (typeof value === 'string' && AGENTGATE_SITE_KEY_PATTERN.test(value) ? value : undefined),
   },
   maxPrice: {
-    attribute: 'data-max-price', default: undefined, expected: 'a price such as "0.05 USD" (an amount with at most 6 decimals and an ISO 4217 currency)',
-    accept: (value) => parsePrice(value),
+    attribute: 'data-max-price', default: undefined, expected: 'a price such as "0.05 USD"',
+    accept: (value) => (typeof value === 'string' && MAX_PRICE_PATTERN.test(value.trim()) ? value.trim() : undefined),
   },
 };
 

@@ -37,11 +37,12 @@ export type PaymentDecision = { pay: Price; reason?: undefined } | { reason: str
  * - a price in another currency than the cap, or above it: refused, naming both;
  * - otherwise: pay it (`crawler-exact-price` with the price as the site wrote it).
  * @param price the `crawler-price` header's value, or null
- * @param cap the page owner's cap (`RuntimeConfig.maxPrice`)
+ * @param capText the page owner's cap (`RuntimeConfig.maxPrice`, e.g. `0.05 USD`)
  * @param where the endpoint's path, for the reason
- * @example decidePayment('USD 0.01', { currency: 'USD', amount: '0.05' }, '/agent/report') // → { pay: { currency: 'USD', amount: '0.01' } }
+ * @example decidePayment('USD 0.01', '0.05 USD', '/agent/report') // → { pay: { currency: 'USD', amount: '0.01' } }
  */
-export function decidePayment(price: string | null, cap: Price | undefined, where: string): PaymentDecision {
+export function decidePayment(price: string | null, capText: string | undefined, where: string): PaymentDecision {
+  const cap = capText === undefined ? undefined : parsePrice(capText);
   if (price === null) return { reason: `the site asks payment for the call to ${where} (402) but names no ${PRICE_HEADER}: not paid` };
   const asked = parsePrice(price);
   if (!asked) return { reason: `the site asks payment for the call to ${where} (402) but its ${PRICE_HEADER} ${JSON.stringify(price.slice(0, 40))} is not a price: not paid` };
@@ -102,7 +103,7 @@ export type PaidCall =
  * @returns never rejects when `sendPaid` does not.
  */
 export async function payForCall(
-  response: Response, cap: Price | undefined, where: string, sendPaid: (headers: Record<string, string>) => Promise<RequestOutcome>,
+  response: Response, cap: string | undefined, where: string, sendPaid: (headers: Record<string, string>) => Promise<RequestOutcome>,
 ): Promise<PaidCall> {
   const refused = paymentErrorReason(response, where);
   if (refused) return { ok: false, reason: refused };

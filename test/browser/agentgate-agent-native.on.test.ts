@@ -12,7 +12,6 @@ import { DEMO_AGENT_PRIVATE_JWK } from '../../demo/server/agentgate/demo-keys.js
 import { HANDOFF_STATUS_TOOL } from '../../src/agentgate/handoff.ts';
 import { createHandoffStatusTool } from '../../src/agentgate/handoff-status-tool.ts';
 import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/manifest-rules.ts';
-import { parsePrice } from '../../src/agentgate/payment-price.ts';
 import { loadStoredSigner } from '../../src/agentgate/stored-signer.ts';
 import { callAgentGate, type AgentGateCallOptions } from '../../src/agentgate/tool-call.ts';
 import type { RuntimeConfig } from '../../src/config.ts';
@@ -129,7 +128,7 @@ describe('AgentGate handoff (request_callback → GET /v1/handoff/{id})', functi
 });
 
 describe('AgentGate payment (stock_report, pay per crawl)', () => {
-  const cap = parsePrice('0.05 USD');
+  const cap = '0.05 USD';
 
   it('no payment header without a cap: the 402 is an error stating the price and how to allow it', async () => {
     const before = (await serverRecords()).log.length;

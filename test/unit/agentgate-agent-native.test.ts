@@ -67,14 +67,16 @@ describe('prices', () => {
 
   test('data-max-price sets the cap; an invalid one is named and leaves no cap', () => {
     const script = (value: string) => ({ dataset: { maxPrice: value } as DOMStringMap });
-    assert.deepEqual(readOptions({ script: script('0.05 USD') }, 'https://shop.example').settings.maxPrice, { currency: 'USD', amount: '0.05' });
+    assert.equal(readOptions({ script: script(' 0.05 USD ') }, 'https://shop.example').settings.maxPrice, '0.05 USD');
+    assert.equal(readOptions({ values: { maxPrice: 'USD 0.05' } }, 'https://shop.example').settings.maxPrice, 'USD 0.05');
+    for (const bad of ['0.05', 'usd 0.05', '-1 USD', '1e3 USD', '0.0000001 USD']) assert.equal('maxPrice' in readOptions({ values: { maxPrice: bad } }, 'https://shop.example').settings, false, bad);
     const bad = readOptions({ script: script('five dollars') }, 'https://shop.example');
     assert.equal('maxPrice' in bad.settings, false);
     assert.match(bad.problems[0]!.message, /^data-max-price="five dollars" is not a price such as "0.05 USD"/);
   });
 
   test('a price is paid only within the cap, in its currency', () => {
-    const cap = parsePrice('0.05 USD');
+    const cap = '0.05 USD';
     assert.deepEqual(decidePayment('USD 0.05', cap, '/x').pay, { currency: 'USD', amount: '0.05' });
     assert.match(decidePayment('USD 0.051', cap, '/x').reason!, /costs USD 0.051 .* above this page's cap of USD 0.05/);
     assert.match(decidePayment('EUR 0.01', cap, '/x').reason!, /another currency/);
@@ -113,7 +115,7 @@ describe('payment against the demo site', () => {
   });
 
   test('a charged call reports crawler-charged', async () => {
-    const outcome = await call('stock_report', { category: 'jackets' }, configWith({ maxPrice: parsePrice('0.05 USD') }));
+    const outcome = await call('stock_report', { category: 'jackets' }, configWith({ maxPrice: '0.05 USD' }));
     assert.equal(outcome.ok, true, JSON.stringify(outcome));
     assert.deepEqual((outcome as Json).answer, { answer: { category: 'jackets', inStock: 17 }, payment: { price: 'USD 0.02', charged: 'USD 0.02' } });
     assert.deepEqual((outcome as Json).data, { category: 'jackets', inStock: 17 });
@@ -121,13 +123,13 @@ describe('payment against the demo site', () => {
 
   test('a price above the cap is never paid', async () => {
     const charges = demo.app.agentGate.charges.length;
-    const outcome = await call('stock_report', { category: 'archive' }, configWith({ maxPrice: parsePrice('0.05 USD') }));
+    const outcome = await call('stock_report', { category: 'archive' }, configWith({ maxPrice: '0.05 USD' }));
     assert.match((outcome as Json).reason, /costs USD 0\.50 .* above this page's cap of USD 0\.05/);
     assert.equal(demo.app.agentGate.charges.length, charges);
   });
 
   test('a crawler-error is reported with its code', async () => {
-    const outcome = await call('stock_report', { category: 'gift-cards' }, configWith({ maxPrice: parsePrice('0.05 USD') }));
+    const outcome = await call('stock_report', { category: 'gift-cards' }, configWith({ maxPrice: '0.05 USD' }));
     assert.match((outcome as Json).reason, /refused payment of USD 0\.01 .*crawler-error PaymentFailed \(402\)/);
   });
 });

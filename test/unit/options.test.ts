@@ -51,7 +51,7 @@ describe('readOptions: the script tag', () => {
     assert.deepEqual(Object.values(OPTION_RULES).map((rule) => rule.attribute).sort(), Object.keys(given).sort());
     const reading = readOptions({ script: scriptWith(given) }, ORIGIN);
     assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', maxPrice: '0.05 USD' });
-    assert.deepEqual(reading.settings.maxPrice, { currency: 'USD', amount: '0.05' });
+    assert.equal(reading.settings.maxPrice, '0.05 USD');
     assert.equal(reading.settings.apiBase.href, 'https://shop.example/de/agent/v1');
     assert.deepEqual(reading.problems, []);
   });
