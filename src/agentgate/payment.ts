@@ -5,7 +5,10 @@
  * refused payment carries `crawler-error` with a code (e.g. `InvalidCrawlerExactPrice`,
  * `PaymentFailed`). The runtime pays only within the cap the page's owner configured
  * (`maxPrice`, `data-max-price`), in the same currency, once per call; without a cap it never
- * sends a payment header.
+ * sends a payment header. It offers `crawler-exact-price` rather than `crawler-max-price`: it pays
+ * the price the site stated and the runtime checked against the cap, where a max-price offer
+ * would let the site charge any amount up to the cap unseen. A paid request is never resent after
+ * a network failure (the site may have charged it).
  */
 import type { RequestOutcome } from '../request.js';
 import type { Price } from './payment-price.js';

@@ -79,7 +79,7 @@ export interface AgentGateCallOptions {
 /**
  * Calls an AgentGate tool: a signed request, answered once more when the site asks for it:
  * - a network failure (no answer) is sent once more, same body, fresh signature and nonce, only
- *   for an idempotent or read-only tool (call-retry.ts); never for another;
+ *   for an idempotent or read-only tool (call-retry.ts); never for another, never a paid send;
  * - a `403` with `Accept-Signature` is answered once with a new signature covering what it asks
  *   for as well (the signature-agent member is added by the signer);
  * - a `429` is retried once with a fresh nonce after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
@@ -109,7 +109,8 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
   const declared: Component[] = auth.type === 'web-bot-auth' ? [...auth.components] : [...(auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS)];
   const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
   const retryable = isRetryable(spec);
-  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}): Promise<RequestOutcome> => sendWithNetworkRetry(() => request(url, {
+  // A paid send is never repeated: a payment the site took before the connection broke would be paid twice.
+  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(() => request(url, {
     method: binding.method,
     credentials: 'omit',
     redirect: 'error',
@@ -120,7 +121,7 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
     where,
     description: `the signed call to ${where}`,
     beforeSend: (built) => signRequest(built, signer, { components, tag }),
-  }), retryable);
+  }), mayRetry);
 
   let components = declared;
   let outcome = await send(components);
@@ -140,7 +141,7 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
   }
   let payment: PaymentRecord | undefined;
   if (outcome.ok && outcome.response.status === 402) {
-    const paid = await payForCall(outcome.response, context.config.maxPrice, where, (headers) => send([...components, EXACT_PRICE_HEADER], headers));
+    const paid = await payForCall(outcome.response, context.config.maxPrice, where, (headers) => send([...components, EXACT_PRICE_HEADER], headers, false));
     if (!paid.ok) return paid;
     ({ outcome, record: payment } = paid);
   }

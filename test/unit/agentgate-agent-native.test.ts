@@ -224,4 +224,12 @@ describe('handoff and retries against a scripted site', () => {
     assert.equal((await run(scriptedSpec({ idempotentHint: true })) as Json).ok, false);
     assert.equal(seen.length, 2); // once, not twice
   });
+
+  test('a paid send is never resent after a network failure, even for an idempotent tool', async () => {
+    reset({ status: 402, headers: { 'crawler-price': 'USD 0.01' } }, 'break');
+    const outcome = await callAgentGate(scriptedSpec({ idempotentHint: true }), { id: 'x' }, { config: configWith({ origin: base, maxPrice: '0.05 USD' } as Json), signal: new AbortController().signal, messages: {} }) as Json;
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.reason, /\(a payment of USD 0\.01 was offered; whether it was charged is unknown\)$/);
+    assert.equal(seen.length, 2);
+  });
 });
