@@ -31,7 +31,7 @@ const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modul
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](live-registry|registration-rules|runtime-tools|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$/;
 
 /**
  * AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval) and the handoff

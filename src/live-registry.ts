@@ -15,11 +15,14 @@ import type { RuntimeConfig } from './config.js';
 import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
-import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
+import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from './host.js';
 import { NameClaims, registrationRefusal, signerRefusal } from './registration-rules.js';
-import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
+import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.js';
 import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
+import { reduceInputSchema } from './schema-reduction.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
+import { SOURCE_CHANGE_EVENT } from './sources/source.js';
+import { callBuiltIn } from './dom-builtin.js';
 import { createExecute } from './tool-execute.js';
 
 /** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
@@ -30,7 +33,21 @@ export interface Snapshot {
   registered: string[];
   rejected: PendingRejection[];
   audit: AuditEntry[];
+  /** Set once WebMCP refused a registration with `NotAllowedError`: nothing is registered from then on. */
+  disallowed?: string;
+  /** Tools whose `registerTool` had not settled within REGISTRATION_SETTLE_MS. */
+  pending?: string[];
 }
+
+/**
+ * Longest wait, in ms, for an update's `registerTool` calls to settle before its Report is
+ * published with the unsettled tools as `pending` (a host whose `registerTool` never settles must
+ * not keep `ready` from settling). A tool that settles later brings a new update and Report.
+ */
+export const REGISTRATION_SETTLE_MS = 3_000;
+
+/** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
+export const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
 
 /** A source unit as last normalised. */
 interface UnitState {
@@ -62,7 +79,9 @@ interface ToolState {
   controller: AbortController;
   /** The controller of the unit that declared it (kept by a changed unit); none for the runtime's own tools. */
   owner?: AbortController;
-  outcome?: Awaited<ReturnType<typeof registerWithHost>>;
+  outcome?: RegistrationOutcome;
+  /** Set when the engine took the tool only with its `inputSchema` reduced (schema-reduction.ts). */
+  reduced?: boolean;
   settled: Promise<void>;
 }
 
@@ -107,6 +126,10 @@ export class LiveRegistry {
   readonly #counts = new Map<string, number>();
   /** The runtime's own tools registered now (runtime-tools.ts), by name. */
   readonly #runtimeTools = new Map<string, ToolState>();
+  /** Set by the first `NotAllowedError`: the page may not register tools, so nothing more is tried. */
+  #disallowed: string | undefined;
+  /** A pending new update for registrations that settled late (`#announceLate`). */
+  #lateTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #normalisers = new Map<ToolSource, Promise<Normalise>>();
 
   /** @param stopSignal `stop()`: aborts every registration and every call in flight. */
@@ -164,7 +187,17 @@ export class LiveRegistry {
    */
   #register(tool: WebMCPTool, controller: AbortController, spec: ToolSpec | undefined, owner: AbortController | undefined): ToolState {
     const state: ToolState = { spec: spec!, controller, owner, settled: Promise.resolve() };
-    state.settled = registerWithHost(this.#host, tool, controller.signal).then((outcome) => { state.outcome = outcome; });
+    state.settled = registerWithHost(this.#host, tool, controller.signal).then(async (outcome) => {
+      // An engine that accepts only a subset of JSON Schema throws TypeError for the rest: it gets
+      // the reduced schema, and execute still validates against the full one.
+      const reduced = !outcome.ok && outcome.error === 'TypeError' && tool.inputSchema ? reduceInputSchema(tool.inputSchema) : undefined;
+      if (reduced && !controller.signal.aborted) {
+        const retried = await registerWithHost(this.#host, { ...tool, inputSchema: reduced }, controller.signal);
+        if (retried.ok) state.reduced = true;
+        if (retried.ok || retried.error !== 'TypeError') outcome = retried;
+      }
+      state.outcome = outcome;
+    });
     return state;
   }
 
@@ -187,6 +220,7 @@ export class LiveRegistry {
    *   Never throws.
    */
   async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
+    if (this.#disallowed) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [], disallowed: this.#disallowed }) };
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
     // A fetching source (AgentGate) answers with a promise: the first update waits for it, so
@@ -285,17 +319,50 @@ export class LiveRegistry {
 
   /** Waits for this update's registrations, keeps the runtime's own tools in step, and audits. */
   async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
-    await Promise.all(tools.map((tool) => tool.settled));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(tools.map((tool) => tool.settled)),
+      new Promise((resolve) => { timer = setTimeout(resolve, REGISTRATION_SETTLE_MS); }),
+    ]);
+    clearTimeout(timer);
+    // A policy refusal (detected once, on the first NotAllowedError): withdraw everything, stay silent.
+    if (this.#disallowed || tools.some((tool) => tool.outcome && !tool.outcome.ok && tool.outcome.error === 'NotAllowedError')) {
+      this.#disallowed = REGISTRATION_NOT_ALLOWED;
+      this.#clear(REGISTRATION_NOT_ALLOWED);
+      return { registered: [], rejected: [], audit: [], disallowed: this.#disallowed };
+    }
     const registered: string[] = [];
+    const pending: ToolState[] = [];
+    const notes: AuditEntry[] = [];
     for (const tool of tools) {
       // A registration a later update already withdrew belongs to neither Report.
-      if (tool.controller.signal.aborted || !tool.outcome) continue;
-      if (tool.outcome.ok) registered.push(tool.spec.name);
+      if (tool.controller.signal.aborted) continue;
+      if (!tool.outcome) pending.push(tool);
+      else if (tool.outcome.ok) registered.push(tool.spec.name);
       else rejected.push({ name: tool.spec.name, source: tool.spec.source, reasons: [tool.outcome.reason] });
+      if (tool.outcome?.ok && tool.reduced) {
+        notes.push({ level: 'warning', surface: `tool ${tool.spec.name}`, message: 'WebMCP took this tool only with its inputSchema reduced to the keywords the engine accepts; the runtime still checks every input against the full schema' });
+      }
     }
+    // A late registration brings a new update (and Report) once it settles.
+    for (const tool of pending) void tool.settled.then(() => this.#announceLate(tool));
     for (const tool of RUNTIME_TOOLS) await this.#keepRuntimeTool(tool, rejected);
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
-    return { registered, rejected, audit: auditSurfaces(this.#config.document, coverage, this.#config.audit) };
+    const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
+    if (pending.length > 0) snapshot.pending = pending.map((tool) => tool.spec.name);
+    return snapshot;
+  }
+
+  /**
+   * A registration that settled after its update's Report: asks the runtime for a new update
+   * (once per task, however many settle in it).
+   */
+  #announceLate(tool: ToolState): void {
+    if (this.#stopSignal.aborted || tool.controller.signal.aborted || this.#lateTimer !== undefined) return;
+    this.#lateTimer = setTimeout(() => {
+      this.#lateTimer = undefined;
+      if (!this.#stopSignal.aborted) callBuiltIn(this.#config.document, 'dispatchEvent', new Event(SOURCE_CHANGE_EVENT));
+    }, 0);
   }
 
   /**
@@ -304,7 +371,7 @@ export class LiveRegistry {
    * declaration: the Report lists it only when refused.
    */
   async #keepRuntimeTool(tool: RuntimeTool, rejected: PendingRejection[]): Promise<void> {
-    if (this.#stopSignal.aborted) return;
+    if (this.#stopSignal.aborted || this.#disallowed) return;
     const needed = this.#needs(tool);
     const current = this.#runtimeTools.get(tool.name);
     if (needed && !current) {
@@ -339,11 +406,32 @@ export class LiveRegistry {
     return [...this.#tools.values()].some((state) => tool.neededBy(state.spec) && state.outcome?.ok && !state.controller.signal.aborted);
   }
 
-  /** Removes every tool (`stop()`). */
-  #clear(): void {
-    for (const unit of this.#units.values()) unit.controller.abort(this.#stopSignal.reason);
-    for (const tool of this.#tools.values()) tool.controller.abort(this.#stopSignal.reason);
-    for (const tool of this.#runtimeTools.values()) tool.controller.abort(this.#stopSignal.reason);
+  /** Lines already logged: each distinct line once over the runtime's life. */
+  readonly #logged = new Set<string>();
+
+  /**
+   * Logs what a Report rejects or flags, as `console.warn` lines (`config.log: 'warn'`), each
+   * distinct line once over the runtime's life. Lives here, not in the start-up code: only a
+   * page with WebMCP ever logs.
+   */
+  log(report: Report): void {
+    if (this.#config.log !== 'warn') return;
+    const warn = (line: string) => {
+      if (this.#logged.has(line)) return;
+      this.#logged.add(line);
+      console.warn(line);
+    };
+    for (const rejection of report.rejected) {
+      warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
+    }
+    for (const entry of report.audit) warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
+  }
+
+  /** Removes every tool (`stop()`, or a policy refusal). */
+  #clear(reason: unknown = this.#stopSignal.reason): void {
+    for (const unit of this.#units.values()) unit.controller.abort(reason);
+    for (const tool of this.#tools.values()) tool.controller.abort(reason);
+    for (const tool of this.#runtimeTools.values()) tool.controller.abort(reason);
     this.#units.clear();
     this.#tools.clear();
     this.#runtimeTools.clear();

@@ -36,22 +36,6 @@ export function checkInlineTarget(target: string): Reason[] {
  * @returns reasons; empty when the target is a same-origin path.
  */
 export function validateEndpointTarget(target: string, origin: string): Reason[] {
-  // Pages repeat targets (many tools on one endpoint): each (origin, target) is judged once.
-  const key = `${origin} ${target}`;
-  let verdict = targetVerdicts.get(key);
-  if (!verdict) {
-    if (targetVerdicts.size >= MAX_TARGET_VERDICTS) targetVerdicts.clear();
-    verdict = judgeEndpointTarget(target, origin);
-    targetVerdicts.set(key, verdict);
-  }
-  return [...verdict];
-}
-
-/** Endpoint target verdicts by origin and target; cleared when full. */
-const targetVerdicts = new Map<string, readonly Reason[]>();
-const MAX_TARGET_VERDICTS = 1024;
-
-function judgeEndpointTarget(target: string, origin: string): Reason[] {
   if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
     return [['binding.target', 'notOriginRelative', target]];
   }

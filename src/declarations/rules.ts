@@ -54,6 +54,7 @@ export const SOURCES = {
   agentgateHandoff: 'AgentGate declared tools, Find the manifest: "handoff": {"poll": ".../v1/handoff/{id}"} names where the agent-native handoff is polled, on the site\'s own origin',
   agentgateSigner: 'AgentGate declared tools, Call a tool: the call is signed with the agent\'s key (web-bot-auth: Ed25519 with a Signature-Agent; shared-key: HMAC), which the agent gives the runtime',
   mcpName: 'MCP Tool: a name is 1 to 128 of A-Za-z0-9_-. (WebMCP registerTool allows the same)',
+  islandAgentGate: 'AgentGate declared tools, Find the manifest: a tools island names AgentGate with a top-level member "agentgate": true or {"siteKey": "<1-128 of A-Za-z0-9_->"}, which stands for the same page-origin manifest as the script tag\'s data-agentgate and data-agentgate-site-key (the Capell Agent Schema has no field for it)',
   toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
 } as const;
 
@@ -143,6 +144,7 @@ export const RULES = {
   agentgateVersion: rule<[value: unknown, supported: string]>(SOURCES.agentgateManifest),
   agentgateSite: rule(SOURCES.agentgateManifest),
   agentgateTools: rule(SOURCES.agentgateManifest),
+  islandAgentGate: rule<[value: unknown]>(SOURCES.islandAgentGate),
   // AgentGate tools.
   toolObject: rule(SOURCES.agentgateTool),
   toolName: rule<[name: unknown]>(SOURCES.mcpName),

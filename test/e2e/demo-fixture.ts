@@ -54,7 +54,7 @@ export const test = base.extend<object, { demo: Demo }>({
 export { expect };
 
 /** Waits for the runtime's Report (window.capellWebMCP.ready). */
-export function readyReport(page: Page): Promise<{ api: string; registered: string[]; rejected: unknown[]; audit: unknown[] }> {
+export function readyReport(page: Page): Promise<{ api: string; apiReason?: string; registered: string[]; rejected: unknown[]; audit: unknown[] }> {
   return page.evaluate(() => window.capellWebMCP!.ready) as never;
 }
 
