@@ -7,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { createDemoApp } from './demo/server/app.js';
 import { handleFixtureRoute } from './test/support/fixture-routes.js';
+import { handleAgentGateRoute } from './test/support/agentgate-routes.js';
 import { launchOptions } from './test/support/chromium.js';
 import { countReporter } from './test/support/count-reporter.js';
 import { defaultReporter } from '@web/test-runner';
@@ -16,6 +17,12 @@ const demo = createDemoApp();
 /** Koa middleware: hand API and fixture paths to plain node handlers. */
 function serveAgentAPI(context, next) {
   const { path } = context;
+  // AgentGate: the demo's manifest, signed endpoints and handoff polls, the demo agent's key directory, and their fixtures.
+  const agentGate = handleAgentGateRoute(context.req, context.res, path, demo);
+  if (agentGate) {
+    context.respond = false;
+    return agentGate;
+  }
   if (path.startsWith('/test-fixtures/')) {
     context.respond = false;
     return handleFixtureRoute(context.req, context.res);
