@@ -169,7 +169,8 @@ describe('handoff and retries against a scripted site', () => {
       ...(outputSchema ? { outputSchema } : {}),
       hints: { idempotentHint: annotations.idempotentHint ?? false },
       annotations: { readOnlyHint: annotations.readOnlyHint ?? false },
-      binding: { ...(send.binding as Json), target: `${base}/agent/x`, handoffPoll: `${base}/v1/handoff/{id}` },
+      // The scripted site issues no receipts (the demo's receipts are tested in agentgate-receipts).
+      binding: { ...(send.binding as Json), target: `${base}/agent/x`, handoffPoll: `${base}/v1/handoff/{id}`, receipts: undefined },
     };
   }
   const run = (spec: ToolSpec, options = {}) => callAgentGate(spec, { id: 'x' }, { config: configWith({ origin: base } as Json), signal: new AbortController().signal, messages: {} }, options);
