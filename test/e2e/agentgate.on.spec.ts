@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
-import { executeTool, expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 
 type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
 

@@ -7,7 +7,7 @@
  * person's later decision from `capell.write.status`.
  */
 import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { PanelDriver } from './panel-driver.ts';
 
 /** The shortest tool-call timeout among common MCP clients (20–60 s), in ms. */
