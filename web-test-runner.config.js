@@ -38,6 +38,22 @@ const TIMED_FILES = ['confirm-panel', 'submit-guard', 'write-lifecycle', 'live-r
 
 const chromium = (webmcp, concurrency) => playwrightLauncher({ product: 'chromium', launchOptions: launchOptions({ webmcp }), concurrency });
 
+const GROUPS = [
+  { name: 'webmcp-on', files: ['test/browser/**/*.on.test.ts', ...TIMED_FILES.map((file) => `!${file}`)], browsers: [chromium(true, 2)] },
+  { name: 'webmcp-off', files: 'test/browser/**/*.off.test.ts', browsers: [chromium(false, 2)] },
+  { name: 'webmcp-on-timed', files: TIMED_FILES, browsers: [chromium(true, 1)] },
+];
+
+/**
+ * BROWSER_GROUPS (comma-separated group names) runs only those groups, and the counts go to
+ * `.test-results/browser-<names joined by +>.json`: `npm test` runs the untimed groups beside the
+ * end-to-end suite and the timed group on its own (scripts/test-all.js). Unset: every group.
+ */
+const only = process.env.BROWSER_GROUPS?.split(',').filter(Boolean);
+for (const name of only ?? []) {
+  if (!GROUPS.some((group) => group.name === name)) throw new Error(`BROWSER_GROUPS: no group named ${JSON.stringify(name)} (groups: ${GROUPS.map((group) => group.name).join(', ')})`);
+}
+
 export default {
   nodeResolve: true,
   rootDir: '.',
@@ -47,11 +63,7 @@ export default {
   testFramework: { config: { timeout: 10000 } },
   middleware: [serveAgentAPI],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
-  reporters: [defaultReporter(), countReporter({ suite: 'browser' })],
+  reporters: [defaultReporter(), countReporter({ suite: only ? `browser-${only.join('+')}` : 'browser' })],
   // In this order the scheduler gives browsers their turn: the timed group last.
-  groups: [
-    { name: 'webmcp-on', files: ['test/browser/**/*.on.test.ts', ...TIMED_FILES.map((file) => `!${file}`)], browsers: [chromium(true, 2)] },
-    { name: 'webmcp-off', files: 'test/browser/**/*.off.test.ts', browsers: [chromium(false, 2)] },
-    { name: 'webmcp-on-timed', files: TIMED_FILES, browsers: [chromium(true, 1)] },
-  ],
+  groups: only ? GROUPS.filter((group) => only.includes(group.name)) : GROUPS,
 };

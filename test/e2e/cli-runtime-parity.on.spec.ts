@@ -119,6 +119,8 @@ async function cliVerdicts(origin: string): Promise<Omit<RowVerdicts, 'report'>[
 }
 
 test.describe('the CLI and the runtime agree on every row of the normaliser table', () => {
+  // One worker for every row, so beforeAll (one page, one CLI process) runs once.
+  test.describe.configure({ mode: 'default' });
   let verdicts: RowVerdicts[] = [];
 
   test.beforeAll(async ({ browser, demo }) => {
