@@ -64,7 +64,7 @@ export { expect };
  * the tab is put back as a fresh one would be (SharedTab.putBack): about:blank, no routes, no
  * listeners the test added, no cookies or storage of the demo origins, the default viewport, the
  * pointer at 0,0. A test that changed what cannot be put back (init scripts, exposed functions,
- * extra headers, context routes; SharedTab.TAINTING) or failed gets a new tab after it.
+ * extra headers, context routes: TAINTING in shared-tab.ts) or failed gets a new tab after it.
  */
 export const sharedTabTest = test.extend<{ page: Page; context: BrowserContext }, { sharedTab: SharedTab }>({
   sharedTab: [async ({ browser }, use) => {
