@@ -33,7 +33,18 @@ export interface Demo {
   api(path: string): Promise<unknown>;
 }
 
-export const test = base.extend<object, { demo: Demo }>({
+/**
+ * Fresh context and page per test (Playwright's own `page`). `sharedTab` is declared here, not on
+ * sharedTabTest, so that both give the same worker fixtures: Playwright then runs files of either
+ * in the same workers (a worker is started per set of worker fixtures and options), and a worker
+ * that never uses it never opens the tab.
+ */
+export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
+  sharedTab: [async ({ browser }, use) => {
+    const tab = new SharedTab(browser);
+    await use(tab);
+    await tab.close();
+  }, { scope: 'worker' }],
   demo: [async ({}, use) => {
     const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
     const demo: Demo = {
@@ -66,12 +77,7 @@ export { expect };
  * pointer at 0,0. A test that changed what cannot be put back (init scripts, exposed functions,
  * extra headers, context routes: TAINTING in shared-tab.ts) or failed gets a new tab after it.
  */
-export const sharedTabTest = test.extend<{ page: Page; context: BrowserContext }, { sharedTab: SharedTab }>({
-  sharedTab: [async ({ browser }, use) => {
-    const tab = new SharedTab(browser);
-    await use(tab);
-    await tab.close();
-  }, { scope: 'worker' }],
+export const sharedTabTest = test.extend<{ page: Page; context: BrowserContext }>({
   context: async ({ page }, use) => {
     await use(page.context());
   },

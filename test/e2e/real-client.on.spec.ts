@@ -14,6 +14,8 @@ import { PanelDriver } from './panel-driver.ts';
 const CLIENT_TIMEOUT_MS = 20_000;
 
 test.use({ launchOptions: { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] } });
+// Its own launch options need a browser of their own: one worker for the file, not one per test.
+test.describe.configure({ mode: 'default' });
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 
