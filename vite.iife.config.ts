@@ -1,5 +1,26 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
 import { linearFormatsOnly } from './vite.formats.ts';
+
+/** The IIFE's entry: a module that only imports src/auto.ts, so the bundle has no exports. */
+const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
+
+/**
+ * Entry module for the classic script. auto.ts exports READY_EVENT and SCRIPT_MARKER for the
+ * module build; as an IIFE entry those exports would need a global name to land on (the bundle
+ * once leaked `window.capellWebMCPBundle`). Importing it for its side effect alone leaves the
+ * IIFE nothing to export, so it defines `window.capellWebMCP` (auto.ts) and no other global.
+ */
+function exportFreeEntry(): Plugin {
+  const auto = fileURLToPath(new URL('./src/auto.ts', import.meta.url));
+  return {
+    name: 'capell-iife-entry',
+    enforce: 'pre',
+    // Vite hands lib.entry over as a path under the root.
+    resolveId: (source) => (source.endsWith(IIFE_ENTRY) ? `\0${IIFE_ENTRY}` : null),
+    load: (id) => (id === `\0${IIFE_ENTRY}` ? `import ${JSON.stringify(auto)};\n` : null),
+  };
+}
 
 /**
  * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules. An IIFE
@@ -7,7 +28,7 @@ import { linearFormatsOnly } from './vite.formats.ts';
  * vite.rooms.ts) are inlined: same behaviour, larger file.
  */
 export default defineConfig({
-  plugins: [linearFormatsOnly()],
+  plugins: [exportFreeEntry(), linearFormatsOnly()],
   // A classic script finds itself through document.currentScript; import.meta does not exist.
   define: { 'import.meta.url': 'undefined' },
   build: {
@@ -17,9 +38,10 @@ export default defineConfig({
     sourcemap: true,
     minify: true,
     lib: {
-      entry: 'src/auto.ts',
+      entry: IIFE_ENTRY,
       formats: ['iife'],
-      name: 'capellWebMCPBundle',
+      // Required by Vite for an IIFE; unused, as the entry exports nothing.
+      name: 'capellWebMCP',
       fileName: () => 'capell-webmcp.iife.js',
     },
   },

@@ -6,8 +6,9 @@
  * - write: the write room (src/writes: form filling, write endpoints, CSRF, the person's decision
  *   and its records) and the panel's seam in src/ui: loaded on the first write call only;
  * - capell-confirm-write: the lit panel, which the write room imports on its first proposal;
- * - agentgate: the AgentGate manifest's fetch and rules, on a page that names AgentGate;
- *   agentgate-call: its signed call (executor, signer, structured-headers), on the first call.
+ * - agentgate: the AgentGate manifest's fetch and rules (and the receipts tool and store), on a
+ *   page that names AgentGate; agentgate-call: its signed call (executor, signer, receipt check,
+ *   structured-headers), on the first call.
  * A module joins its room's chunk only when every module that imports it statically is in a room
  * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
  * src/validation) stay where the automatic chunking puts them, and never make the entry or the
@@ -31,12 +32,16 @@ const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modul
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](live-registry|registration-rules|tool-execute|report|result)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$/;
+const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$/;
 
-/** AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval): loaded on a page that names AgentGate. */
-const AGENTGATE = /src[\\/]agentgate[\\/]manifest-(fetch|rules|cache)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
-/** AgentGate's signed call (the executor, the signer, structured-headers): loaded on the first AgentGate call. */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+/**
+ * AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval, the receipts rules,
+ * the kept receipts and the receipts tool registered with the manifest's tools): loaded on a page
+ * that names AgentGate.
+ */
+const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules|cache)|receipt-rules|receipt-store|receipts-tool)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
+/** AgentGate's signed call (the executor, the signer, the receipt check and its keys, structured-headers): loaded on the first AgentGate call. */
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64|receipt|receipt-jws|receipt-keys)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {

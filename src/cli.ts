@@ -17,11 +17,13 @@ import { parseHTML } from 'linkedom';
 import { auditSurfaces, coverageOf, type AuditLevel, type AuditRoot } from './audit.js';
 import { readOptions, SCRIPT_MARKER } from './config.js';
 import type { Messages } from './declarations/i18n.js';
+import type { Reason } from './declarations/reason.js';
 import { normaliseCapellDeclaration } from './declarations/normalise.js';
 import { renderReason } from './declarations/reason-text.js';
 import { NameClaims, registrationRefusal } from './registration-rules.js';
 import { isPlainObject } from './is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from './report.js';
+import { readAgentGateMember } from './sources/agentgate-naming.js';
 import { readPageDeclarations } from './sources/index.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
@@ -93,7 +95,9 @@ class ReadError extends Error {
  * Checks an extension manifest (capell.json) the way the runtime checks a tools island: every
  * `agent_tools` entry through `normaliseCapellDeclaration`, the first declaration of a name wins.
  * `"agent_tools": "none"` is valid only with a non-empty string `agent_tools_reason`.
- * Never throws.
+ * An `agentgate` member (true, false, or `{ "siteKey": … }`: what the runtime reads from a tools
+ * island, sources/agentgate-naming.ts) is accepted; any other value is a `(manifest)` line, as
+ * the runtime reports it. Never throws.
  * @returns one `<name>: <reason>` line per rejection reason; empty when the manifest is valid.
  *   `<name>` is the declared name, `agent_tools[i]` for an entry without one, or `(manifest)`.
  * @example validateManifest({ agent_tools: [{ name: 'Bad Name', … }] }, { origin, messages: {} })
@@ -101,6 +105,13 @@ class ReadError extends Error {
  */
 export function validateManifest(manifest: unknown, context: ValidateContext): string[] {
   if (!isPlainObject(manifest)) return [`${MANIFEST_LINE_NAME}: must be a JSON object`];
+  const agentgate = readAgentGateMember(manifest.agentgate);
+  const memberLines = Array.isArray(agentgate) ? [`${MANIFEST_LINE_NAME}: ${renderReason(agentgate as Reason)}`] : [];
+  return [...memberLines, ...validateTools(manifest, context)];
+}
+
+/** validateManifest's verdict on `agent_tools` alone. */
+function validateTools(manifest: Record<string, unknown>, context: ValidateContext): string[] {
   const tools = manifest.agent_tools;
   if (tools === 'none') {
     const reason = manifest[AGENT_TOOLS_REASON_KEY];

@@ -56,7 +56,8 @@ export type AuditOption = 'warning' | 'error';
  *   `awaiting_person` with a writeId (see `capell.write.status`), in ms, 1–600000. @default 10000
  * - `agentgate`: discover the site's AgentGate tools (`/.well-known/agentgate-tools.json`, same
  *   origin); the script tag's `data-agentgate` (present, `""` or `"true"`; `"false"` for off).
- *   @default false
+ *   A tools island can also name AgentGate (`"agentgate": true` or `{ "siteKey" }`,
+ *   sources/agentgate-naming.ts), whatever this option says. @default false
  * - `agentgateSiteKey`: the AgentGate site key (1–128 of `A-Za-z0-9_-`): the manifest is then
  *   `/v1/agent-tools/{siteKey}`; `data-agentgate-site-key`. Only read when `agentgate` is on.
  * - `signer`: who signs AgentGate calls (the agent's key, never the page's): a Signer

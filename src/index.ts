@@ -16,3 +16,5 @@ export { VERSION } from './version.js';
 // The agent's signer for AgentGate calls (given to start({ signer }) or window.capellWebMCP.setSigner).
 export { signerFromCryptoKey, type SignatureAlgorithm, type Signer } from './agentgate/signer.js';
 export { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH, loadStoredSigner, type SignatureDirectory, type StoredSigner, type StoredSignerOptions } from './agentgate/stored-signer.js';
+// What an AgentGate call's result carries beside the answer (`structuredContent.receipt`).
+export type { ReceiptResult } from './agentgate/receipt.js';

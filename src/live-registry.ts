@@ -15,10 +15,13 @@ import type { RuntimeConfig } from './config.js';
 import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
-import { registerWithHost, type ModelContextHost, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
-import { MANIFEST_REJECTION_NAME, type AuditEntry } from './report.js';
+import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from './host.js';
+import { NameClaims, RECEIPTS_TOOL, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
+import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.js';
+import { reduceInputSchema } from './schema-reduction.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
+import { SOURCE_CHANGE_EVENT } from './sources/source.js';
+import { callBuiltIn } from './dom-builtin.js';
 import { createExecute } from './tool-execute.js';
 
 /** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
@@ -29,6 +32,30 @@ export interface Snapshot {
   registered: string[];
   rejected: PendingRejection[];
   audit: AuditEntry[];
+  /** Set once WebMCP refused a registration with `NotAllowedError`: nothing is registered from then on. */
+  disallowed?: string;
+  /** Tools whose `registerTool` had not settled within REGISTRATION_SETTLE_MS. */
+  pending?: string[];
+}
+
+/**
+ * Longest wait, in ms, for an update's `registerTool` calls to settle before its Report is
+ * published with the unsettled tools as `pending` (a host whose `registerTool` never settles must
+ * not keep `ready` from settling). A tool that settles later brings a new update and Report.
+ */
+export const REGISTRATION_SETTLE_MS = 3_000;
+
+/** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
+export const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
+
+/** Waits for registrations to settle, at most REGISTRATION_SETTLE_MS. Never rejects. */
+async function settledWithin(tools: readonly { settled: Promise<void> }[]): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.all(tools.map((tool) => tool.settled)),
+    new Promise((resolve) => { timer = setTimeout(resolve, REGISTRATION_SETTLE_MS); }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** A source unit as last normalised. */
@@ -57,13 +84,51 @@ function serialise(value: unknown): string | undefined {
 /** A tool handed to `registerTool`. */
 interface ToolState {
   spec: ToolSpec;
+  /** Its own: a changed unit removes exactly its changed tools. A removed unit aborts each of its tools (`#removeUnit`). */
   controller: AbortController;
-  outcome?: Awaited<ReturnType<typeof registerWithHost>>;
+  /** The controller of the unit that declared it (kept by a changed unit); none for the runtime's own tools. */
+  owner?: AbortController;
+  outcome?: RegistrationOutcome;
+  /** Set when the engine took the tool only with its `inputSchema` reduced (schema-reduction.ts). */
+  reduced?: boolean;
   settled: Promise<void>;
 }
 
 /** Why a tool's signal aborts when its declaration is gone or changed. */
 const REMOVED = 'the declaration was removed or changed';
+
+/** Whether a tool registered with WebMCP and is still there. */
+const isLive = (tool: ToolState): boolean => Boolean(tool.outcome?.ok) && !tool.controller.signal.aborted;
+
+/**
+ * One of the runtime's own tools (not declarations: the Report lists them only when refused):
+ * registered while `wanted` holds, given the registered tools and (on demand) every normalised
+ * ToolSpec of the page's sources, and removed when it no longer does; `create` loads its module on demand.
+ */
+interface OwnTool {
+  name: string;
+  wanted(tools: Iterable<ToolState>, specs: () => Iterable<ToolSpec>): boolean;
+  create(config: RuntimeConfig, stopSignal: AbortSignal): Promise<WebMCPTool>;
+}
+
+const OWN_TOOLS: readonly OwnTool[] = [
+  {
+    // While at least one write tool is registered (writes/status-tool.ts). An AgentGate write is
+    // the agent's own signed call (binding row `personConfirms: false`): nothing waits for the
+    // person, so it needs no status tool. Checked by type here, so the start-up code does not
+    // hold the binding registry.
+    name: WRITE_STATUS_TOOL,
+    wanted: (tools) => [...tools].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && isLive(tool)),
+    create: async (config, stopSignal) => (await import('./writes/status-tool.js')).createWriteStatusTool(config, stopSignal),
+  },
+  {
+    // Where an AgentGate manifest declares receipts (agentgate/receipts-tool.ts), also while its
+    // tools wait for a signer: receipts kept on earlier visits can be listed.
+    name: RECEIPTS_TOOL,
+    wanted: (_tools, specs) => [...specs()].some((spec) => spec.binding.type === 'agentgate' && spec.binding.receipts !== undefined),
+    create: async (config) => (await import('./agentgate/receipts-tool.js')).createReceiptsTool(config),
+  },
+];
 
 function nameOf(declaration: unknown): string {
   const name = (declaration as { name?: unknown } | null)?.name;
@@ -101,7 +166,12 @@ export class LiveRegistry {
   /** Stable unit labels: a node keeps its label for its life; a new node gets the next number. */
   readonly #labels = new WeakMap<object, string>();
   readonly #counts = new Map<string, number>();
-  #statusTool: ToolState | undefined;
+  /** The runtime's own tools registered now (OWN_TOOLS), by name. */
+  readonly #ownTools = new Map<string, ToolState>();
+  /** Set by the first `NotAllowedError`: the page may not register tools, so nothing more is tried. */
+  #disallowed: string | undefined;
+  /** A pending new update for registrations that settled late (`#announceLate`). */
+  #lateTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #normalisers = new Map<ToolSource, Promise<Normalise>>();
 
   /** @param stopSignal `stop()`: aborts every registration and every call in flight. */
@@ -153,12 +223,34 @@ export class LiveRegistry {
     return tool;
   }
 
-  #register(tool: WebMCPTool, owner: AbortSignal | undefined, spec: ToolSpec | undefined): ToolState {
-    const controller = new AbortController();
-    owner?.addEventListener('abort', () => controller.abort(owner.reason), { once: true, signal: controller.signal });
-    const state: ToolState = { spec: spec!, controller, settled: Promise.resolve() };
-    state.settled = registerWithHost(this.#host, tool, controller.signal).then((outcome) => { state.outcome = outcome; });
+  /**
+   * Hands a tool to WebMCP under `controller` (one per tool: no listener on the unit's signal,
+   * which at hundreds of tools cost more than the registrations' own work).
+   */
+  #register(tool: WebMCPTool, controller: AbortController, spec: ToolSpec | undefined, owner: AbortController | undefined): ToolState {
+    const state: ToolState = { spec: spec!, controller, owner, settled: Promise.resolve() };
+    state.settled = registerWithHost(this.#host, tool, controller.signal).then(async (outcome) => {
+      // An engine that accepts only a subset of JSON Schema throws TypeError for the rest: it gets
+      // the reduced schema, and execute still validates against the full one.
+      const reduced = !outcome.ok && outcome.error === 'TypeError' && tool.inputSchema ? reduceInputSchema(tool.inputSchema) : undefined;
+      if (reduced && !controller.signal.aborted) {
+        const retried = await registerWithHost(this.#host, { ...tool, inputSchema: reduced }, controller.signal);
+        if (retried.ok) state.reduced = true;
+        if (retried.ok || retried.error !== 'TypeError') outcome = retried;
+      }
+      state.outcome = outcome;
+    });
     return state;
+  }
+
+  /** A unit that is gone: aborts its controller and removes every tool it owns. */
+  #removeUnit(unit: UnitState, reason: unknown): void {
+    unit.controller.abort(reason);
+    for (const [name, tool] of this.#tools) {
+      if (tool.owner !== unit.controller) continue;
+      tool.controller.abort(reason);
+      this.#tools.delete(name);
+    }
   }
 
   /**
@@ -170,6 +262,7 @@ export class LiveRegistry {
    *   Never throws.
    */
   async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
+    if (this.#disallowed) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [], disallowed: this.#disallowed }) };
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
     // A fetching source (AgentGate) answers with a promise: the first update waits for it, so
@@ -186,7 +279,7 @@ export class LiveRegistry {
       const now = current.get(node);
       if (now?.fingerprint === state.fingerprint) continue;
       if (now) changed.set(node, state);
-      else state.controller.abort(REMOVED);
+      else this.#removeUnit(state, REMOVED);
       this.#units.delete(node);
     }
     for (const { source, unit } of readings) {
@@ -257,7 +350,7 @@ export class LiveRegistry {
       if (pause) await pause;
       if (this.#stopSignal.aborted) break;
       if (unit.controller.signal.aborted) continue;
-      this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), unit.controller.signal, spec));
+      this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), new AbortController(), spec, unit.controller));
     }
     const mine = [...declared.keys()].flatMap((name) => {
       const tool = this.#tools.get(name);
@@ -266,70 +359,119 @@ export class LiveRegistry {
     return { snapshot: this.#settle(mine, rejected) };
   }
 
-  /** Waits for this update's registrations, keeps the write status tool in step, and audits. */
+  /** Waits for this update's registrations, keeps the runtime's own tools in step, and audits. */
   async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
-    await Promise.all(tools.map((tool) => tool.settled));
+    await settledWithin(tools);
+    // A policy refusal (detected once, on the first NotAllowedError): withdraw everything, stay silent.
+    if (this.#disallowed || tools.some((tool) => tool.outcome && !tool.outcome.ok && tool.outcome.error === 'NotAllowedError')) {
+      this.#disallowed = REGISTRATION_NOT_ALLOWED;
+      this.#clear(REGISTRATION_NOT_ALLOWED);
+      return { registered: [], rejected: [], audit: [], disallowed: this.#disallowed };
+    }
     const registered: string[] = [];
+    const pending: ToolState[] = [];
+    const notes: AuditEntry[] = [];
     for (const tool of tools) {
       // A registration a later update already withdrew belongs to neither Report.
-      if (tool.controller.signal.aborted || !tool.outcome) continue;
-      if (tool.outcome.ok) registered.push(tool.spec.name);
+      if (tool.controller.signal.aborted) continue;
+      if (!tool.outcome) pending.push(tool);
+      else if (tool.outcome.ok) registered.push(tool.spec.name);
       else rejected.push({ name: tool.spec.name, source: tool.spec.source, reasons: [tool.outcome.reason] });
+      if (tool.outcome?.ok && tool.reduced) {
+        notes.push({ level: 'warning', surface: `tool ${tool.spec.name}`, message: 'WebMCP took this tool only with its inputSchema reduced to the keywords the engine accepts; the runtime still checks every input against the full schema' });
+      }
     }
-    await this.#keepStatusTool(rejected);
+    // A late registration brings a new update (and Report) once it settles.
+    for (const tool of pending) void tool.settled.then(() => this.#announceLate(tool));
+    for (const own of OWN_TOOLS) await this.#keepOwnTool(own, rejected);
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
-    return { registered, rejected, audit: auditSurfaces(this.#config.document, coverage, this.#config.audit) };
+    const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
+    if (pending.length > 0) snapshot.pending = pending.map((tool) => tool.spec.name);
+    return snapshot;
   }
 
   /**
-   * `capell.write.status` is registered while at least one write tool is (writes/status-tool.ts),
-   * and removed with the last one. Not a declaration: the Report lists it only when refused.
+   * A registration that settled after its update's Report: asks the runtime for a new update
+   * (once per task, however many settle in it).
    */
-  async #keepStatusTool(rejected: PendingRejection[]): Promise<void> {
-    if (this.#stopSignal.aborted) return;
-    const writes = this.#hasWriteTool();
-    if (writes && !this.#statusTool) {
+  #announceLate(tool: ToolState): void {
+    if (this.#stopSignal.aborted || tool.controller.signal.aborted || this.#lateTimer !== undefined) return;
+    this.#lateTimer = setTimeout(() => {
+      this.#lateTimer = undefined;
+      if (!this.#stopSignal.aborted) callBuiltIn(this.#config.document, 'dispatchEvent', new Event(SOURCE_CHANGE_EVENT));
+    }, 0);
+  }
+
+  /**
+   * Registers one of the runtime's own tools when it becomes wanted (e.g. `capell.write.status`
+   * with the first write tool), and removes it when it no longer is (with the last one). Not a
+   * declaration: the Report lists it only when refused.
+   */
+  async #keepOwnTool(own: OwnTool, rejected: PendingRejection[]): Promise<void> {
+    if (this.#stopSignal.aborted || this.#disallowed) return;
+    const wanted = this.#wants(own);
+    const current = this.#ownTools.get(own.name);
+    if (wanted && !current) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
-      this.#statusTool = placeholder; // claimed before the await: two settling updates register it once
-      let status: ToolState;
+      this.#ownTools.set(own.name, placeholder); // claimed before the await: two settling updates register it once
+      let registered: ToolState;
       try {
-        const { createWriteStatusTool } = await import('./writes/status-tool.js');
+        const tool = await own.create(this.#config, this.#stopSignal);
         if (placeholder.controller.signal.aborted) return;
-        // A later update may have removed the last write tool while the module loaded.
-        if (!this.#hasWriteTool()) {
-          this.#statusTool = undefined;
+        // A later update may have removed what wanted it while the module loaded.
+        if (!this.#wants(own)) {
+          this.#ownTools.delete(own.name);
           return;
         }
-        status = this.#register(createWriteStatusTool(this.#config, this.#stopSignal), placeholder.controller.signal, undefined);
+        registered = this.#register(tool, placeholder.controller, undefined, undefined);
       } catch (error) {
-        this.#statusTool = undefined; // retried by the next update
-        rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
+        this.#ownTools.delete(own.name); // retried by the next update
+        rejected.push({ name: own.name, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
         return;
       }
-      this.#statusTool = status;
-      await status.settled;
-      if (status.outcome && !status.outcome.ok) rejected.push({ name: WRITE_STATUS_TOOL, source: 'capell-webmcp', reasons: [status.outcome.reason] });
-    } else if (!writes && this.#statusTool?.outcome) {
-      this.#statusTool.controller.abort(REMOVED);
-      this.#statusTool = undefined;
+      this.#ownTools.set(own.name, registered);
+      await settledWithin([registered]);
+      if (registered.outcome && !registered.outcome.ok) rejected.push({ name: own.name, source: 'capell-webmcp', reasons: [registered.outcome.reason] });
+    } else if (!wanted && current?.outcome) {
+      current.controller.abort(REMOVED);
+      this.#ownTools.delete(own.name);
     }
   }
 
-  /** Whether a write tool is registered now. */
-  #hasWriteTool(): boolean {
-    // An AgentGate write is the agent's own signed call (binding row `personConfirms: false`):
-    // nothing waits for the person, so it needs no status tool. Checked by type here, so the
-    // start-up code does not hold the binding registry.
-    return [...this.#tools.values()].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && tool.outcome?.ok && !tool.controller.signal.aborted);
+  /** Whether one of the runtime's own tools is wanted now. */
+  #wants(own: OwnTool): boolean {
+    const specs = () => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
+    return own.wanted(this.#tools.values(), specs);
   }
 
-  /** Removes every tool (`stop()`). */
-  #clear(): void {
-    for (const unit of this.#units.values()) unit.controller.abort(this.#stopSignal.reason);
-    for (const tool of this.#tools.values()) tool.controller.abort(this.#stopSignal.reason);
-    this.#statusTool?.controller.abort(this.#stopSignal.reason);
+  /** Lines already logged: each distinct line once over the runtime's life. */
+  readonly #logged = new Set<string>();
+
+  /**
+   * Logs what a Report rejects or flags, as `console.warn` lines (`config.log: 'warn'`), each
+   * distinct line once over the runtime's life. Lives here, not in the start-up code: only a
+   * page with WebMCP ever logs.
+   */
+  log(report: Report): void {
+    if (this.#config.log !== 'warn') return;
+    const warn = (line: string) => {
+      if (this.#logged.has(line)) return;
+      this.#logged.add(line);
+      console.warn(line);
+    };
+    for (const rejection of report.rejected) {
+      warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
+    }
+    for (const entry of report.audit) warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
+  }
+
+  /** Removes every tool (`stop()`, or a policy refusal). */
+  #clear(reason: unknown = this.#stopSignal.reason): void {
+    for (const unit of this.#units.values()) unit.controller.abort(reason);
+    for (const tool of this.#tools.values()) tool.controller.abort(reason);
+    for (const own of this.#ownTools.values()) own.controller.abort(reason);
     this.#units.clear();
     this.#tools.clear();
-    this.#statusTool = undefined;
+    this.#ownTools.clear();
   }
 }

@@ -31,12 +31,14 @@ export function observePage(doc: Document, unitSelectors: readonly string[], onC
   };
   // Built-ins read past DOM clobbering: a form may have fields named matches or querySelector.
   const matches = (element: Element, selector: string) => callBuiltIn<boolean>(element, 'matches', selector);
-  const touches = (node: Node): boolean => node instanceof Element
+  // By nodeType, not instanceof: the document may be a frame's, whose Element is another realm's.
+  const isElement = (node: Node): node is Element => builtIn<number>(node, 'nodeType') === 1;
+  const touches = (node: Node): boolean => isElement(node)
     && (matches(node, relevant) || callBuiltIn<Element | null>(node, 'querySelector', relevant) !== null);
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       const { target } = record;
-      const owner = target instanceof Element ? target : builtIn<Element | null>(target, 'parentElement');
+      const owner = isElement(target) ? target : builtIn<Element | null>(target, 'parentElement');
       if (record.type === 'attributes' ? (owner && matches(owner, relevant)) || record.attributeName === 'data-capell-agent-tools'
         : (owner && callBuiltIn<Element | null>(owner, 'closest', unitSelector)) || [...record.addedNodes, ...record.removedNodes].some(touches)) {
         schedule();

@@ -16,6 +16,12 @@ export const WRITE_STATUS_TOOL = 'capell.write.status';
 /** Who holds the runtime's own tool names, as a duplicate reason names them. */
 export const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
 
+/** The runtime's own AgentGate receipts tool (agentgate/receipts-tool.ts): its name is never a site's. */
+export const RECEIPTS_TOOL = 'agentgate.receipts';
+
+/** Who holds RECEIPTS_TOOL, as a duplicate reason names it. */
+export const RECEIPTS_OWNER = 'capell-webmcp (its own AgentGate receipts tool)';
+
 /**
  * Who holds each tool name. The first claim of a name wins; a later one gets the `duplicate`
  * reason naming the holder (Capell Agent Schema, "Tool declarations": tool names are unique on a
@@ -26,9 +32,10 @@ export class NameClaims {
 
   /**
    * @param reserved names held before any declaration, as `[name, holder]`; by default the
-   *   runtime's own tools, so a declaration of `capell.write.status` is a duplicate everywhere.
+   *   runtime's own tools, so a declaration of `capell.write.status` or `agentgate.receipts` is a
+   *   duplicate everywhere.
    */
-  constructor(reserved: Iterable<readonly [string, string]> = [[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER]]) {
+  constructor(reserved: Iterable<readonly [string, string]> = [[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER], [RECEIPTS_TOOL, RECEIPTS_OWNER]]) {
     for (const [name, holder] of reserved) this.#holders.set(name, holder);
   }
 

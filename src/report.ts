@@ -29,6 +29,17 @@ export interface AuditEntry {
  */
 export interface Report {
   api: HostAPI;
+  /**
+   * Why `api` is `'none'` although the browser has WebMCP: the document's permissions policy does
+   * not allow `tools` (`Permissions-Policy: tools=()`, or a frame not allowed it), or WebMCP
+   * refused a registration with `NotAllowedError`. Absent otherwise.
+   */
+  apiReason?: string;
+  /**
+   * Tools handed to `registerTool` whose registration had not settled when this Report was made
+   * (a host that never answers): neither registered nor rejected yet. Absent when none.
+   */
+  pending?: string[];
   registered: string[];
   rejected: Rejection[];
   audit: AuditEntry[];

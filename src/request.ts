@@ -10,7 +10,7 @@ import { MAX_ANSWER_BYTES, readBoundedText } from './bindings/bounded-json.js';
  * How to send one request.
  * - `method` (default `GET`), `credentials` (default `omit`: anonymous unless the caller says
  *   otherwise), `redirect` (default `error`: an answer from elsewhere is refused), `headers`,
- *   `body`: as in `fetch`;
+ *   `body`, `cache` (default the browser's): as in `fetch`;
  * - `timeoutMs`: how long the whole request may take, sending and reading the answer, in ms;
  * - `signal`: the caller's abort (the agent's or `stop()`), told apart from the timeout;
  * - `beforeSend(request)`: runs on the built Request just before it is sent; returns a Request to
@@ -26,6 +26,7 @@ export interface RequestOptions {
   method?: string;
   credentials?: RequestCredentials;
   redirect?: RequestRedirect;
+  cache?: RequestCache;
   timeoutMs: number;
   signal?: AbortSignal;
   headers?: HeadersInit;
@@ -80,6 +81,7 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
       redirect,
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.body !== undefined ? { body: options.body } : {}),
+      ...(options.cache !== undefined ? { cache: options.cache } : {}),
       signal,
     });
     if (options.beforeSend) sent = (await options.beforeSend(sent)) ?? sent;

@@ -5,11 +5,14 @@
 import type { JSONValue } from './declarations/tool-spec.js';
 
 /**
- * `{ content: [{ type: 'text', text }], isError? }`. No `structuredContent`: WebMCP hosts serialise
- * the whole result for the agent, so a second copy of the answer would be read twice.
+ * `{ content: [{ type: 'text', text }], structuredContent?, isError? }`. `structuredContent` never
+ * repeats the answer (WebMCP hosts serialise the whole result for the agent, so a second copy
+ * would be read twice): it holds only what the runtime adds beside the site's answer, e.g. an
+ * AgentGate call's `receipt` (agentgate/receipt.ts).
  */
 export interface CallToolResult {
   content: { type: 'text'; text: string }[];
+  structuredContent?: { [key: string]: JSONValue };
   isError?: boolean;
 }
 
@@ -19,11 +22,14 @@ export const MAX_REASON_LENGTH = 500;
 /**
  * A successful result: the JSON answer, once, as the text of the only content item (DESIGN
  * section 4). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
+ * @param added what the runtime adds beside the answer (e.g. `{ receipt }`), as `structuredContent`.
  * @example toolResult({ capellAgentSchema: 1, data: [], links: { next: null, previous: null } })
  *   // { content: [{ type: 'text', text: '{"capellAgentSchema":1,"data":[],"links":{…}}' }] }
  */
-export function toolResult(answer: JSONValue): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+export function toolResult(answer: JSONValue, added?: { [key: string]: JSONValue }): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+  if (added) result.structuredContent = added;
+  return result;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_AGENT_KEYS_PATH, renderDemoAgentKeysModule } from './agentgate/demo-agent.js';
 import { createAgentGate } from './agentgate/routes.js';
 import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
@@ -10,7 +11,7 @@ import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
 import { languageOfPath, text } from './localisation.js';
 import { checkOrigin, sendOriginRefusal } from './origin-check.js';
-import { sendHTML, sendJSON, sendRedirect, sendText } from './responses.js';
+import { send, sendHTML, sendJSON, sendRedirect, sendText } from './responses.js';
 import { serveStaticFile } from './static-files.js';
 import { SIGNUP_ACTION } from './html/signup-forms.js';
 import { createSessions, SESSION_COOKIE } from './session.js';
@@ -75,6 +76,9 @@ function matchApiBase(path) {
  * @param {object} [options]
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
+ * @param {string} [options.agentUrl] the demo agent's origin (start.js binds it on port + 1): the
+ *   theme's demo agent script signs as it (`/site/demo-agent-keys.js`); without it the theme
+ *   gives no signer
  * @returns {{
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>,
  *   requests: AgentRequestRecord[],
@@ -98,7 +102,8 @@ function matchApiBase(path) {
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
  */
-export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date() } = {}) {
+export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), agentUrl = undefined } = {}) {
+  const demoAgentKeys = renderDemoAgentKeysModule(agentUrl);
   /** @type {AgentRequestRecord[]} */
   const requests = [];
   /** @type {import('./contact-submission.js').ContactSubmission[]} */
@@ -148,6 +153,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       return;
     }
     if (path.startsWith('/dist/')) return serveStaticFile(req, res, root, path.slice('/dist/'.length));
+    if (path === DEMO_AGENT_KEYS_PATH) return send(req, res, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, demoAgentKeys);
     if (path.startsWith('/site/')) return serveStaticFile(req, res, SITE_DIR, path.slice('/site/'.length));
 
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;

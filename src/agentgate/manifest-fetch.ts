@@ -6,7 +6,7 @@
  * AgentGate, where WebMCP exists.
  */
 import type { RuntimeConfig } from '../config.js';
-import { request } from '../request.js';
+import { readAgentGateNamings, type AgentGateNaming } from '../sources/agentgate-naming.js';
 import type { SourceUnit } from '../sources/source.js';
 import { SOURCE_CHANGE_EVENT } from '../sources/source.js';
 import { readCachedManifest, writeCachedManifest, type CachedManifest } from './manifest-cache.js';
@@ -62,6 +62,9 @@ export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, ca
     { unit: { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] } }
   );
   if (url.origin !== config.origin) return failed(`${url.href} is not on this page's origin`);
+  // The request path lives in the call chunk: loaded only to fetch, so a repeat visit's tools
+  // (from the cache) never wait for it. sources/agentgate.ts starts loading it alongside this chunk.
+  const { request } = await import('../request.js');
   const outcome = await request(url, {
     credentials: 'omit',
     redirect: 'error',
@@ -95,18 +98,65 @@ function ownerOf(url: string): object {
 }
 
 /**
- * The AgentGate source's units for a document (sources/agentgate.ts): the one manifest the
- * options name, owned by one object per manifest URL, read once per document and reused by later
- * updates (a manifest that could not be fetched is fetched again by the next update).
+ * The manifest URL one naming gives, on the page's own origin: `/v1/agent-tools/{siteKey}` with a
+ * site key, the well-known path without. Nothing a page writes can make it another origin or path.
+ */
+export function manifestURLOf(origin: string, naming: AgentGateNaming): URL {
+  return agentGateManifestURL({ origin, agentgate: true, ...(naming.siteKey === undefined ? {} : { agentgateSiteKey: naming.siteKey }) })!;
+}
+
+/**
+ * The AgentGate source's units for a document (sources/agentgate.ts): one per distinct manifest
+ * URL the namings give (the script tag's and the islands': two that name the same manifest fetch
+ * it once and share one unit), in the order first named. Each is owned by one object per
+ * manifest URL, read once per document and reused by later updates (a manifest that could not be
+ * fetched is fetched again by the next update). A manifest no naming names any more is not
+ * returned, so the registry removes its tools; named again, it comes back from the reading kept.
  * A repeat visit answers from the cache at once, without waiting for the network, and
  * revalidates it with its ETag: a changed manifest replaces the cached unit and the document gets
  * SOURCE_CHANGE_EVENT, so the runtime updates (the registry then replaces the manifest's tools).
- * @returns `[]` when AgentGate is off. Never rejects.
+ * @param namings what names AgentGate on the page (sources/agentgate-naming.ts); by default the
+ *   options' naming alone.
+ * @returns `[]` when nothing names AgentGate. Never rejects.
  */
-export async function readAgentGateUnits(root: ParentNode, config: RuntimeConfig): Promise<SourceUnit[]> {
-  const url = agentGateManifestURL(config);
-  if (!url) return [];
+export async function readAgentGateUnits(
+  root: ParentNode, config: RuntimeConfig,
+  namings: readonly AgentGateNaming[] = config.agentgate ? [config.agentgateSiteKey === undefined ? {} : { siteKey: config.agentgateSiteKey }] : [],
+): Promise<SourceUnit[]> {
+  const urls = [...new Map(namings.map((naming) => {
+    const url = manifestURLOf(config.origin, naming);
+    return [url.href, url] as const;
+  })).values()];
   const doc = (root as Node).ownerDocument ?? (root as Document);
+  return Promise.all(urls.map((url) => readManifestUnit(doc, url, config)));
+}
+
+/** One owner per island whose `agentgate` member is refused, so its problem is one Report entry while it stands. */
+const refusedMembers = new WeakMap<Element, object>();
+
+/**
+ * The AgentGate source's units when something may name AgentGate (sources/agentgate.ts): every
+ * naming on the page (`readAgentGateNamings`: the options', then each island's member), one unit
+ * per manifest named (`readAgentGateUnits`), followed by one unit per island whose `agentgate`
+ * member is refused (no tools; its reason, `(manifest)` in the Report). Never rejects.
+ */
+export async function readNamedManifests(root: ParentNode, config: RuntimeConfig): Promise<SourceUnit[]> {
+  const namings: AgentGateNaming[] = [];
+  const refused: SourceUnit[] = [];
+  for (const entry of readAgentGateNamings(root, config)) {
+    if ('naming' in entry) {
+      namings.push(entry.naming);
+      continue;
+    }
+    let owner = refusedMembers.get(entry.island);
+    if (!owner) refusedMembers.set(entry.island, owner = Object.freeze({ refusedAgentGateMember: true }));
+    refused.push({ owner, fingerprint: JSON.stringify(entry.problem), declarations: [], messages: {}, problem: entry.problem });
+  }
+  return [...await readAgentGateUnits(root, config, namings), ...refused];
+}
+
+/** One manifest's unit, read once per document (see readAgentGateUnits). */
+async function readManifestUnit(doc: Document, url: URL, config: RuntimeConfig): Promise<SourceUnit> {
   const cache = readings.get(doc) ?? new Map<string, Promise<SourceUnit>>();
   readings.set(doc, cache);
   let reading = cache.get(url.href);
@@ -130,5 +180,5 @@ export async function readAgentGateUnits(root: ParentNode, config: RuntimeConfig
   }
   const unit = await reading;
   if (unit.problem?.[1] === 'agentgateFetch' && cache.get(url.href) === reading) cache.delete(url.href);
-  return [unit];
+  return unit;
 }

@@ -6,13 +6,14 @@
  * Node. A malformed tool never takes the others down.
  */
 import { validateAgentGateEndpoint } from '../bindings/agentgate-endpoint.js';
-import { loadRefChecks, needsRefChecks, type CheckResult, type NormaliseContext } from '../declarations/check-declaration.js';
+import { checkWithRefChecksLoaded, type CheckResult, type NormaliseContext } from '../declarations/check-declaration.js';
 import { countCodePoints, MAX_DESCRIPTION_CODE_POINTS } from '../declarations/i18n.js';
 import { WEBMCP_NAME_PATTERN } from '../declarations/names.js';
 import type { Reason } from '../declarations/reason.js';
 import { checkOutputSchema, normaliseInputSchema, type RefChecks } from '../declarations/schema-policy.js';
 import type { AgentGateAuth, JSONSchema, MCPHints, ToolAnnotations, ToolSpec } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { readReceipts } from './receipt-rules.js';
 
 /** The manifest version this runtime reads. */
 export const AGENTGATE_MANIFEST_VERSION = 'agentgate-tools/1';
@@ -55,7 +56,25 @@ export function readAgentGateManifest(text: string): ManifestReading {
   const site = manifest.site;
   if (!isPlainObject(site) || typeof site.siteKey !== 'string' || site.siteKey === '') return refuse(['manifest.site', 'agentgateSite']);
   if (!Array.isArray(manifest.tools)) return refuse(['manifest.tools', 'agentgateTools']);
-  return { tools: manifest.tools, siteKey: site.siteKey };
+  return { tools: withManifestFields(manifest.tools, manifest), siteKey: site.siteKey };
+}
+
+/**
+ * The manifest-level fields a tool's call needs (`receipts`: AgentGate declared tools, "Find the
+ * manifest"), carried onto each tool object that does not set its own, so each tool is judged,
+ * and its ToolSpec made, from its own declaration alone.
+ */
+const MANIFEST_CALL_FIELDS = ['receipts'] as const;
+
+function withManifestFields(tools: readonly unknown[], manifest: Record<string, unknown>): readonly unknown[] {
+  const fields = MANIFEST_CALL_FIELDS.filter((field) => manifest[field] !== undefined);
+  if (fields.length === 0) return tools;
+  return tools.map((tool) => {
+    if (!isPlainObject(tool)) return tool;
+    const carried: Record<string, unknown> = { ...tool };
+    for (const field of fields) if (carried[field] === undefined) carried[field] = manifest[field];
+    return carried;
+  });
 }
 
 /** The annotations: the WebMCP hints as set, the MCP-only hints apart; reasons for non-booleans. */
@@ -134,7 +153,9 @@ function readAuth(raw: unknown, reasons: Reason[]): AgentGateAuth | undefined {
  * - `action`: a non-empty string; `endpoint`: a sendable method (SENDABLE_METHODS), content type
  *   `application/json`, and a URL that is an exact route on the page's origin (a tool without an
  *   endpoint is a browser-only action and refused);
- * - `auth[0]`: `web-bot-auth` with components, or `shared-key`.
+ * - `auth[0]`: `web-bot-auth` with components, or `shared-key`;
+ * - `receipts` (the manifest's, carried onto the tool): `header`, `jwks`, `verify` on the page's
+ *   origin (receipt-rules.ts); kept on the binding.
  * @param refChecks the `$ref` graph checks; needed only when a schema has a local `$ref`.
  * @returns a ToolSpec with binding `agentgate`, or every coded reason. Never throws, except the
  *   TypeError of a missing `refChecks` for a schema with a `$ref` (a caller's mistake).
@@ -160,6 +181,7 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
   if (typeof raw.action !== 'string' || raw.action.trim() === '') reasons.push(['action', 'action']);
   const endpoint = readEndpoint(raw.endpoint, context.origin, reasons);
   const auth = readAuth(raw.auth, reasons);
+  const receipts = raw.receipts === undefined ? undefined : readReceipts(raw.receipts, context.origin, reasons);
   if (reasons.length > 0 || !endpoint || !auth) return { ok: false, name, reasons };
   const spec: ToolSpec = {
     name,
@@ -167,7 +189,7 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
     inputSchema: input.schema,
     annotations,
     effect: annotations.readOnlyHint === true ? 'read' : 'write',
-    binding: { type: 'agentgate', target: endpoint.url, method: endpoint.method, contentType: endpoint.contentType, auth },
+    binding: { type: 'agentgate', target: endpoint.url, method: endpoint.method, contentType: endpoint.contentType, auth, ...(receipts ? { receipts } : {}) },
     source: context.source,
     messages: context.messages,
   };
@@ -183,5 +205,5 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
  * @returns the verdict, or a promise of it; rejects only when the `$ref` checks cannot load.
  */
 export function normaliseAgentGateTool(raw: unknown, context: NormaliseContext): CheckResult | Promise<CheckResult> {
-  return needsRefChecks(raw) ? loadRefChecks().then((refChecks) => checkAgentGateTool(raw, context, refChecks)) : checkAgentGateTool(raw, context);
+  return checkWithRefChecksLoaded((refChecks) => checkAgentGateTool(raw, context, refChecks));
 }

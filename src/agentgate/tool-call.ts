@@ -11,6 +11,7 @@ import { parseBoundedJSON } from '../bindings/bounded-json.js';
 import { serverMessage } from '../bindings/server-message.js';
 import type { AgentGateBinding, JSONValue } from '../declarations/tool-spec.js';
 import { request, type RequestOutcome } from '../request.js';
+import { withReceipt } from './receipt.js';
 import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
 
@@ -73,7 +74,9 @@ const sameComponent = (a: Component, b: Component): boolean => {
  *   for as well (the signature-agent member is added by the signer);
  * - a `429` is retried once with a fresh nonce after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
  * - anything else is the result: a 2xx JSON answer is `answer` and `data` (checked against
- *   `outputSchema` by the caller), another status a one-line reason with the site's message.
+ *   `outputSchema` by the caller), another status a one-line reason with the site's message;
+ *   where the manifest declares receipts, a 2xx answer's receipt is checked and kept, and added
+ *   as `added.receipt` (receipt.ts).
  * Never throws: no signer, a failed signature and network failures resolve `{ ok: false, reason }`.
  */
 export const executeAgentGate: BindingExecutor = async (spec, input, context) => {
@@ -88,6 +91,7 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
   const body = JSON.stringify(input);
   const declared: Component[] = auth.type === 'web-bot-auth' ? [...auth.components] : [...(auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS)];
   const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
+  let signed: Request | undefined; // the last request sent, as signed: what a receipt must cover
   const send = (components: readonly Component[]): Promise<RequestOutcome> => request(url, {
     method: binding.method,
     credentials: 'omit',
@@ -98,7 +102,7 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
     signal: context.signal,
     where,
     description: `the signed call to ${where}`,
-    beforeSend: (built) => signRequest(built, signer, { components, tag }),
+    beforeSend: async (built) => (signed = await signRequest(built, signer, { components, tag })),
   });
 
   let outcome = await send(declared);
@@ -116,7 +120,7 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
     }
     outcome = await send(declared); // signRequest draws a fresh nonce
   }
-  return answerOf(outcome, where);
+  return withReceipt(answerOf(outcome, where), outcome, signed, spec, context);
 };
 
 /** The outcome of the last request: the site's JSON answer, or a one-line reason. */

@@ -19,10 +19,12 @@ export interface CallContext {
 
 /**
  * An executor's outcome; never thrown. `answer` is what the agent receives (the whole envelope
- * for Core API bindings, the page graph for inline); `data` is what `outputSchema` describes.
+ * for Core API bindings, the page graph for inline); `data` is what `outputSchema` describes;
+ * `added`, what the runtime adds beside the answer (an AgentGate call's `receipt`), becomes the
+ * result's `structuredContent`.
  */
 export type BindingOutcome =
-  | { ok: true; answer: JSONValue; data: JSONValue }
+  | { ok: true; answer: JSONValue; data: JSONValue; added?: { [key: string]: JSONValue } }
   | { ok: false; reason: string };
 
 /** Runs one binding type. The input has already passed `inputSchema`. */

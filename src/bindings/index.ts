@@ -47,7 +47,7 @@ export async function callTool(
         return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${formatIssues(outputIssues)}`);
       }
     }
-    return toolResult(outcome.answer);
+    return toolResult(outcome.answer, outcome.added);
   } catch (error) {
     return errorResult(`${spec.name} failed: ${(error as Error)?.message ?? String(error)}`);
   }

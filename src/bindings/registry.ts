@@ -65,9 +65,20 @@ function readOnly(type: string, checkTarget: (target: string) => Reason[]): Bind
 // The policies are typed constants, not expressions in the table: the table's type (and so
 // BindingType) must not depend on Reason, whose catalogue lists BINDING_TYPES.
 const INLINE: BindingPolicy<'read'> = readOnly('inline', checkInlineTarget);
+/** Endpoint target verdicts by origin and target: pages repeat targets, each is judged once. */
+const endpointVerdicts = new Map<string, readonly Reason[]>();
 const ENDPOINT: BindingPolicy<'read' | 'write'> = {
   effects: ['read', 'write'],
-  check: (target, _effect, origin) => validateEndpointTarget(target, origin),
+  check: (target, _effect, origin) => {
+    const key = `${origin} ${target}`;
+    let verdict = endpointVerdicts.get(key);
+    if (!verdict) {
+      if (endpointVerdicts.size >= 1024) endpointVerdicts.clear();
+      verdict = validateEndpointTarget(target, origin);
+      endpointVerdicts.set(key, verdict);
+    }
+    return [...verdict];
+  },
 };
 const SEARCH: BindingPolicy<'read'> = readOnly('search', checkIdentifierTarget);
 const PROPERTY_QUERY: BindingPolicy<'read'> = readOnly('property-query', checkIdentifierTarget);

@@ -11,7 +11,7 @@
 import { normaliseBinding } from './binding-policy.js';
 import { resolveDescription, type Messages } from './i18n.js';
 import { validateCapellName } from './names.js';
-import { checkOutputSchema, normaliseInputSchema, type RefChecks } from './schema-policy.js';
+import { checkOutputSchema, normaliseInputSchema, RefChecksNeeded, type RefChecks } from './schema-policy.js';
 import type { Reason } from './reason.js';
 import type { Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
@@ -124,6 +124,7 @@ export function needsRefChecks(raw: unknown): boolean {
 }
 
 let refChecksLoading: Promise<RefChecks> | undefined;
+let refChecksLoaded: RefChecks | undefined;
 
 /**
  * Loads the `$ref` graph checks (a chunk of their own in the script-tag build), once per page.
@@ -132,7 +133,7 @@ let refChecksLoading: Promise<RefChecks> | undefined;
  */
 export function loadRefChecks(): Promise<RefChecks> {
   refChecksLoading ??= import('./ref-checks.js').then(
-    (module) => module.REF_CHECKS,
+    (module) => (refChecksLoaded = module.REF_CHECKS),
     (error: unknown) => {
       refChecksLoading = undefined;
       throw error;
@@ -142,11 +143,40 @@ export function loadRefChecks(): Promise<RefChecks> {
 }
 
 /**
+ * Runs a check that takes the `$ref` graph checks only when a schema needs them: without them
+ * first (the policy walk finds every `$ref`), and again once they are loaded when it turned out
+ * to need them (`RefChecksNeeded`). Synchronous for a schema without `$ref`, so start-up pays
+ * neither a scan for `$ref` nor a microtask per declaration.
+ * @param check e.g. `(refChecks) => checkCapellDeclaration(raw, context, refChecks)`.
+ * @returns its verdict, or a promise of it when the checks had to be loaded.
+ * @throws (rejects) when the `$ref` checks chunk cannot be loaded; rethrows any other error of `check`.
+ */
+export function checkWithRefChecksLoaded<T>(check: (refChecks?: RefChecks) => T): T | Promise<T> {
+  if (refChecksLoaded) return check(refChecksLoaded);
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof RefChecksNeeded)) throw error;
+    return loadRefChecks().then(check);
+  }
+}
+
+/**
  * The runtime's entry: `checkCapellDeclaration` with the `$ref` graph checks loaded first when
- * the declaration needs them (`needsRefChecks`), so a page without `$ref` never loads them.
+ * the declaration needs them, so a page without `$ref` never loads them.
+ * @returns the same verdict as `checkCapellDeclaration(raw, context, REF_CHECKS)`: synchronously
+ *   when no schema has a `$ref` (or the checks are already loaded), else a promise.
+ * @throws (rejects) only when the `$ref` checks chunk cannot be loaded.
+ */
+export function checkCapellDeclarationLazily(raw: unknown, context: NormaliseContext): CheckResult | Promise<CheckResult> {
+  return checkWithRefChecksLoaded((refChecks) => checkCapellDeclaration(raw, context, refChecks));
+}
+
+/**
+ * `checkCapellDeclarationLazily`, always as a promise.
  * @returns the same verdict as `checkCapellDeclaration(raw, context, REF_CHECKS)`.
  * @throws (rejects) only when the `$ref` checks chunk cannot be loaded.
  */
 export async function checkCapellDeclarationAsync(raw: unknown, context: NormaliseContext): Promise<CheckResult> {
-  return checkCapellDeclaration(raw, context, needsRefChecks(raw) ? await loadRefChecks() : undefined);
+  return checkCapellDeclarationLazily(raw, context);
 }

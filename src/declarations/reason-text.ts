@@ -96,6 +96,7 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   agentgateVersion: (value: unknown, supported: string) => `${JSON.stringify(value) ?? 'missing'} is not a supported AgentGate manifest version (this runtime reads ${JSON.stringify(supported)})`,
   agentgateSite: () => 'required, must be an object with a string siteKey',
   agentgateTools: () => 'must be an array of tools',
+  islandAgentGate: (value: unknown) => `${show(value)} does not name an AgentGate manifest: use true (this origin's /.well-known/agentgate-tools.json) or {"siteKey": "<1 to 128 of A-Za-z0-9_->"} (this origin's /v1/agent-tools/{siteKey}); no other value or member is read`,
   // AgentGate tools.
   toolObject: () => 'must be a JSON object (an MCP Tool with action, endpoint and auth)',
   toolName: (name: unknown) => `${show(name)} is not an MCP tool name (${WEBMCP_NAME_PATTERN.source}: letters, digits, "_", "." and "-", 1 to ${MAX_NAME_LENGTH})`,
@@ -120,6 +121,9 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   waitingForSigner: (type: string) => (type === 'shared-key'
     ? 'waiting for a signer: this tool needs a shared-key (hmac-sha256) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'
     : 'waiting for a signer: this tool needs a web-bot-auth (ed25519, with signatureAgent) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'),
+  receiptsObject: () => 'must be an object { header, jwks, verify } saying where the site\'s receipts are',
+  receiptsHeader: (value: unknown) => `${show(value)} is not an HTTP header name`,
+  receiptsURL: (url: string, origin: string) => `${show(url)} is not an absolute http(s) URL on this page's origin ${origin}`,
 };
 
 /** The texts' type: one renderer per reason code. */

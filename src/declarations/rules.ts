@@ -52,7 +52,9 @@ export const SOURCES = {
   agentgateEndpoint: 'AgentGate declared tools, For site operators: endpoint is the method, absolute URL and content type of the site\'s exact route; browser-only actions and prefix routes are refused',
   agentgateAuth: 'AgentGate declared tools, Call a tool: auth is web-bot-auth with the signature components to cover, or shared-key',
   agentgateSigner: 'AgentGate declared tools, Call a tool: the call is signed with the agent\'s key (web-bot-auth: Ed25519 with a Signature-Agent; shared-key: HMAC), which the agent gives the runtime',
+  agentgateReceipts: 'AgentGate declared tools, Find the manifest: receipts names the header a receipt is answered in, the site\'s receipt keys (jwks) and the verify endpoint, on the site\'s own origin',
   mcpName: 'MCP Tool: a name is 1 to 128 of A-Za-z0-9_-. (WebMCP registerTool allows the same)',
+  islandAgentGate: 'AgentGate declared tools, Find the manifest: a tools island names AgentGate with a top-level member "agentgate": true or {"siteKey": "<1-128 of A-Za-z0-9_->"}, which stands for the same page-origin manifest as the script tag\'s data-agentgate and data-agentgate-site-key (the Capell Agent Schema has no field for it)',
   toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
 } as const;
 
@@ -142,6 +144,7 @@ export const RULES = {
   agentgateVersion: rule<[value: unknown, supported: string]>(SOURCES.agentgateManifest),
   agentgateSite: rule(SOURCES.agentgateManifest),
   agentgateTools: rule(SOURCES.agentgateManifest),
+  islandAgentGate: rule<[value: unknown]>(SOURCES.islandAgentGate),
   // AgentGate tools.
   toolObject: rule(SOURCES.agentgateTool),
   toolName: rule<[name: unknown]>(SOURCES.mcpName),
@@ -162,6 +165,9 @@ export const RULES = {
   authComponent: rule<[component: unknown]>(SOURCES.agentgateAuth),
   authTag: rule<[tag: unknown, type: string]>(SOURCES.agentgateAuth),
   waitingForSigner: rule<[type: string]>(SOURCES.agentgateSigner),
+  receiptsObject: rule(SOURCES.agentgateReceipts),
+  receiptsHeader: rule<[value: unknown]>(SOURCES.agentgateReceipts),
+  receiptsURL: rule<[url: string, origin: string]>(SOURCES.agentgateReceipts),
 };
 
 /** Every reason code, e.g. `'fragment'`. */

@@ -35,10 +35,34 @@ export interface RefChecks {
   resolve(root: unknown, ref: string): unknown;
 }
 
-/** Thrown when a schema with a local `$ref` is checked without RefChecks: a caller's mistake. */
-function missingRefChecks(): TypeError {
-  return new TypeError('capell-webmcp: a schema with a $ref needs the $ref checks (REF_CHECKS of ref-checks.ts, or loadRefChecks())');
+/**
+ * Thrown when a schema with a local `$ref` is checked without RefChecks. The runtime catches it to
+ * load the `$ref` checks only for a schema that needs them (check-declaration.ts,
+ * `checkWithRefChecksLoaded`); elsewhere it is a caller's mistake.
+ */
+export class RefChecksNeeded extends TypeError {
+  constructor() {
+    super('capell-webmcp: a schema with a $ref needs the $ref checks (REF_CHECKS of ref-checks.ts, or loadRefChecks())');
+  }
 }
+
+function missingRefChecks(): TypeError {
+  return new RefChecksNeeded();
+}
+
+/** A policy verdict kept by schema text: whether the schema has a `$ref`, and its reasons. */
+interface PolicyVerdict {
+  refs: boolean;
+  reasons: readonly Reason[];
+}
+
+/**
+ * Verdicts by `field` and schema text: pages repeat schemas (hundreds of tools sharing one shape),
+ * and a verdict depends only on the schema's value. Bounded by the characters of text kept.
+ */
+const verdicts = new Map<string, PolicyVerdict>();
+let keptCharacters = 0;
+const MAX_KEPT_CHARACTERS = 1 << 20;
 
 /** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use, by kind. */
 const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
@@ -95,13 +119,33 @@ const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'str
  * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing (see RefChecks).
  */
 export function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks): Reason[] {
-  let size: number;
+  let text: string;
   try {
-    size = JSON.stringify(schema)?.length ?? 0;
+    text = JSON.stringify(schema) ?? '';
   } catch {
     return [[field, 'notSerialisable']];
   }
-  if (size > MAX_SCHEMA_SIZE) return [[field, 'schemaSize', size]];
+  if (text.length > MAX_SCHEMA_SIZE) return [[field, 'schemaSize', text.length]];
+  const key = `${field}\u0000${text}`;
+  let verdict = verdicts.get(key);
+  if (!verdict) {
+    const found = judge(schema, field, refChecks);
+    if (found === undefined) throw missingRefChecks();
+    verdict = found;
+    if (keptCharacters + key.length > MAX_KEPT_CHARACTERS) {
+      verdicts.clear();
+      keptCharacters = 0;
+    }
+    verdicts.set(key, verdict);
+    keptCharacters += key.length;
+  } else if (verdict.refs && !refChecks) {
+    throw missingRefChecks();
+  }
+  return [...verdict.reasons];
+}
+
+/** The policy walk and work count of one schema; undefined when it has a `$ref` and `refChecks` is missing. */
+function judge(schema: unknown, field: string, refChecks: RefChecks | undefined): PolicyVerdict | undefined {
   const state: WalkState = { root: schema, reasons: [], schemas: new Set(), refs: [] };
   walk(schema, `${field}`, 0, state);
   const { reasons } = state;
@@ -109,12 +153,12 @@ export function checkSchemaPolicy(schema: unknown, field: string, refChecks?: Re
   // resolve, and it can neither loop nor fan out.
   let resolve: RefChecks['resolve'] = NO_REFS;
   if (state.refs.length > 0) {
-    if (!refChecks) throw missingRefChecks();
+    if (!refChecks) return undefined;
     reasons.push(...refChecks.checkRefs(schema, field, state.refs, state.schemas, reasons.length === 0));
     resolve = refChecks.resolve;
   }
   if (reasons.length === 0 && valueWork(schema, resolve) > MAX_VALIDATION_WORK) reasons.push([field, 'schemaWork']);
-  return reasons;
+  return { refs: state.refs.length > 0, reasons };
 }
 
 /**

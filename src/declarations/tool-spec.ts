@@ -3,6 +3,7 @@
  * nothing downstream knows which manifest a tool came from.
  */
 import type { BindingType } from '../bindings/registry.js';
+import type { AgentGateReceipts } from '../agentgate/receipt-rules.js';
 import type { Messages } from './i18n.js';
 
 /** A JSON Schema object (JSON Schema 2020-12 or draft-07 dialect), as parsed JSON. */
@@ -38,7 +39,9 @@ export type AgentGateAuth =
 
 /**
  * An AgentGate tool's binding: `target` is `endpoint.url` (absolute, on the page's origin, an
- * exact route); the input is sent as the JSON body with `method` and `contentType`, signed per `auth`.
+ * exact route); the input is sent as the JSON body with `method` and `contentType`, signed per
+ * `auth`. `receipts` is present when the manifest declares receipts: an accepted call's receipt
+ * is then checked (agentgate/receipt.ts) and kept.
  */
 export interface AgentGateBinding {
   type: 'agentgate';
@@ -46,6 +49,7 @@ export interface AgentGateBinding {
   method: string;
   contentType: string;
   auth: AgentGateAuth;
+  receipts?: AgentGateReceipts;
 }
 
 /**

@@ -15,13 +15,22 @@ export const CAPELL_AGENT_SCHEMA_VERSION = 1;
 export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
 
 /**
+ * One island's reading: its unit, plus the value of its top-level `agentgate` member when it has
+ * one (read by sources/agentgate-naming.ts; the Capell contract itself has no such field).
+ */
+export interface IslandReading extends SourceUnit {
+  agentgate?: unknown;
+}
+
+/**
  * Reads one tools island. An island that is not valid JSON, has no `capellAgentSchema: 1`, or no
  * `tools` array yields no declarations and its reason (the Report names it `(manifest)`).
  * Capell Agent Schema, "Tool declarations": the manifest island carries `capellAgentSchema`,
- * `tools` and `messages`. Never throws. An island whose text did not change since its last
- * reading gives that reading again (the same object), without parsing.
+ * `tools` and `messages`; any other member is ignored here (`agentgate` is kept on the reading).
+ * Never throws. An island whose text did not change since its last reading gives that reading
+ * again (the same object), without parsing.
  */
-export function readIsland(island: Element): SourceUnit {
+export function readIsland(island: Element): IslandReading {
   const text = island.textContent ?? '';
   // Every update reads every island: parse only the ones that are new or whose text changed.
   const known = lastReading.get(island);
@@ -32,9 +41,9 @@ export function readIsland(island: Element): SourceUnit {
 }
 
 /** Each island's last reading, kept while the island lives. */
-const lastReading = new WeakMap<Element, SourceUnit>();
+const lastReading = new WeakMap<Element, IslandReading>();
 
-function parseIsland(island: Element, text: string): SourceUnit {
+function parseIsland(island: Element, text: string): IslandReading {
   const unit = (problem: Reason): SourceUnit => ({ owner: island, fingerprint: text, declarations: [], messages: {}, problem });
   let manifest: unknown;
   try {
@@ -48,22 +57,28 @@ function parseIsland(island: Element, text: string): SourceUnit {
   }
   if (!Array.isArray(manifest.tools)) return unit(['manifest.tools', 'manifestTools']);
   const messages = isPlainObject(manifest.messages) ? manifest.messages : {};
-  return { owner: island, fingerprint: text, declarations: manifest.tools, messages };
+  const reading: IslandReading = { owner: island, fingerprint: text, declarations: manifest.tools, messages };
+  if (manifest.agentgate !== undefined) reading.agentgate = manifest.agentgate;
+  return reading;
+}
+
+/** Every tools island's reading, in document order (past DOM clobbering: an <img name="querySelectorAll"> shadows the document's method). */
+export function readIslands(root: ParentNode): IslandReading[] {
+  return [...callBuiltIn<NodeListOf<Element>>(root, 'querySelectorAll', TOOLS_ISLAND_SELECTOR)].map(readIsland);
 }
 
 /**
  * The Capell tools islands as a source: every island in document order is one unit, owned by its
- * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclarationAsync`:
+ * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclarationLazily`:
  * the `$ref` graph checks load only for a declaration with a `$ref`).
  */
 export const capellIslands: ToolSource = {
   kind: 'capell-island',
   selector: TOOLS_ISLAND_SELECTOR,
-  // Past DOM clobbering: an <img name="querySelectorAll"> shadows the document's method.
-  read: (root) => [...callBuiltIn<NodeListOf<Element>>(root, 'querySelectorAll', TOOLS_ISLAND_SELECTOR)].map(readIsland),
+  read: (root) => readIslands(root),
   normaliser: async () => {
     const rules = await import('../declarations/check-declaration.js');
     // Synchronous unless a schema has a $ref: only then are the $ref graph checks loaded.
-    return (raw, context) => (rules.needsRefChecks(raw) ? rules.checkCapellDeclarationAsync(raw, context) : rules.checkCapellDeclaration(raw, context));
+    return rules.checkCapellDeclarationLazily;
   },
 };

@@ -7,7 +7,7 @@ import { agentGateManifests } from './agentgate.js';
 import { capellIslands } from './capell-islands.js';
 import type { ToolSource } from './source.js';
 
-export { SOURCE_CHANGE_EVENT, type Normalise, type SourceUnit, type ToolSource } from './source.js';
+export type { Normalise, SourceUnit, ToolSource } from './source.js';
 
 /** The sources, first row first. */
 export const SOURCES: readonly ToolSource[] = [capellIslands, agentGateManifests];

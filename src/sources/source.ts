@@ -44,7 +44,7 @@ export const SOURCE_CHANGE_EVENT = 'capell-webmcp:source-change';
  * - `kind`: the label prefix of its units in the Report, e.g. `capell-island` → `capell-island[0]`.
  * - `selector`: the elements that are its units, so the page observer knows which changes matter.
  * - `read(root, config)`: its units in document order, or a promise of them for a source that
- *   fetches (AgentGate: the manifest named by the options). Without `config` (the audit of a page
+ *   fetches (AgentGate: the manifests named by the options or by a tools island's member). Without `config` (the audit of a page
  *   without WebMCP, the CLI) a source reads only the page itself and answers synchronously: it
  *   fetches nothing. Never throws or rejects.
  * - `normaliser()`: loads the contract's rules (`normalise`). A function, not the rules

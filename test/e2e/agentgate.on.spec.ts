@@ -8,31 +8,8 @@
  */
 import type { Page } from '@playwright/test';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
-import { executeTool, expect, listTools, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
-
-type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
-
-/** Serves a page at /agentgate-fixture whose runtime script tag carries `attributes`. */
-async function openFixture(page: Page, demo: Demo, attributes: string): Promise<void> {
-  await page.route(`${demo.url}/agentgate-fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentGate fixture</title>
-<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp ${attributes}></script></head><body><h1>AgentGate</h1></body></html>`,
-  }));
-  await page.goto(`${demo.url}/agentgate-fixture`);
-}
-
-/** Gives the page's runtime the demo agent's signer (via the library build) and waits for the update it starts. */
-function giveDemoSigner(page: Page, demo: Demo): Promise<Report> {
-  return page.evaluate(async ({ agentUrl, jwk }) => {
-    const library = '/dist/lib/index.js';
-    const { loadStoredSigner } = await import(library);
-    const { signer } = await loadStoredSigner({ alg: 'ed25519', signatureAgent: agentUrl, privateJwk: jwk, storageKey: 'capell-webmcp:e2e:demo-agent' });
-    const changed = new Promise((resolve) => document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent).detail), { once: true }));
-    window.capellWebMCP!.setSigner(signer);
-    return changed;
-  }, { agentUrl: demo.agentUrl, jwk: { ...DEMO_AGENT_PRIVATE_JWK } }) as Promise<Report>;
-}
+import { giveDemoSigner, openFixture, type Report } from './agentgate-page.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const answerOf = (result: { content: { text: string }[]; isError?: boolean }) => JSON.parse(result.content[0]!.text) as unknown;
 
@@ -217,11 +194,12 @@ test('a changed manifest replaces exactly the tools that changed: the unchanged 
   }, { keyid: DEMO_SHARED_KEY.keyid, secret: DEMO_SHARED_KEY.secret });
   expect(afterShared.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
   const registrations = () => page.evaluate(() => (window as unknown as { registrations: string[] }).registrations);
-  expect(await registrations()).toEqual(['send_message', 'message_status']);
+  // The demo manifest declares receipts: the runtime's own agentgate.receipts registers once, first.
+  expect(await registrations()).toEqual(['agentgate.receipts', 'send_message', 'message_status']);
   const count = (await changesOf(page)).length;
   release();
   await expect.poll(async () => (await changesOf(page)).length).toBe(count + 1);
-  expect(await registrations()).toEqual(['send_message', 'message_status', 'message_status']);
+  expect(await registrations()).toEqual(['agentgate.receipts', 'send_message', 'message_status', 'message_status']);
   const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; description: string }[]> } }).modelContext.getTools()).map(({ name, description }) => ({ name, description })));
   expect(tools).toEqual(expect.arrayContaining([{ name: 'message_status', description: 'Whether the inbox has the message (changed).' }]));
   expect(tools.filter((tool) => tool.name === 'send_message')).toHaveLength(1);

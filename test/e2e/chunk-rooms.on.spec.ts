@@ -2,7 +2,10 @@
  * The rooms in the built bundle (vite.rooms.ts), in real Chromium with WebMCP on: the chunks under
  * /dist/chunks/ the page requests are recorded, by name. The first read call loads the call chunk (the
  * validator, the request path and the read room) and nothing of the write machinery; a write
- * call then loads the write room and, when it proposes, the panel.
+ * call then loads the write room and, when it proposes, the panel. Demo pages name AgentGate
+ * (issue 9), whose manifest is fetched at start-up through the request path (call chunk): the
+ * room checks run on the contact page with its script tag not naming AgentGate, and the page as
+ * served is checked on its own (the AgentGate room at start-up, never the write room or panel).
  */
 import { readdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -22,6 +25,16 @@ function recordChunks(page: Page): string[] {
   return requested;
 }
 
+/** Opens the demo's contact page with its script tag not naming AgentGate (and no demo agent script). */
+async function openContactWithoutAgentGate(page: Page, url: string): Promise<void> {
+  await page.route(`${url}/contact`, async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(' data-agentgate>', '>').replace('<script type="module" src="/site/demo-agent.js"></script>', '');
+    await route.fulfill({ response, body: html });
+  });
+  await page.goto(`${url}/contact`);
+}
+
 test.describe('chunks by room', () => {
   test('the build has the call, write and panel chunks this spec tells apart', () => {
     const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
@@ -30,7 +43,7 @@ test.describe('chunks by room', () => {
 
   test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {
     const requested = recordChunks(page);
-    await page.goto(`${demo.url}/contact`);
+    await openContactWithoutAgentGate(page, demo.url);
     const report = await readyReport(page);
     expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.lookup', 'newsletter.subscribe', 'form.submit.contact']));
     // Start-up (the entry, the declaration rules, the status tool's descriptor) loads no room.
@@ -54,10 +67,24 @@ test.describe('chunks by room', () => {
 
   test('a form write on a fresh page loads the write chunk; the read room came with the call chunk', async ({ page, demo }) => {
     const requested = recordChunks(page);
-    await page.goto(`${demo.url}/contact`);
+    await openContactWithoutAgentGate(page, demo.url);
     await readyReport(page);
     await startCall(page, 'form.submit.contact', { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'Hello', newsletter: false });
     await expect.poll(() => requested.includes('write') && requested.includes('capell-confirm-write')).toBe(true);
     expect(requested.indexOf('call')).toBeLessThan(requested.indexOf('write'));
+  });
+
+  test('a demo page as served (naming AgentGate) loads the AgentGate room at start-up, and no write chunk or panel until a write', async ({ page, demo }) => {
+    const requested = recordChunks(page);
+    await page.goto(`${demo.url}/contact`);
+    const report = await readyReport(page);
+    expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.contact']));
+    // The manifest's fetch and rules; the request path it is fetched through is in the registry
+    // chunk, so the call chunk (the validator and the read room) waits for a call.
+    expect(requested).toEqual(expect.arrayContaining(['registry', 'agentgate']));
+    expect(requested).not.toContain('call');
+    expect(requested).not.toContain('agentgate-call'); // the signed call's machinery waits for a call
+    expect(requested).not.toContain('write');
+    expect(requested).not.toContain('capell-confirm-write');
   });
 });

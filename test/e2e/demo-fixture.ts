@@ -31,6 +31,8 @@ export interface Demo {
   refused: { method: string; path: string; origin: string | undefined; reason: string }[];
   /** GETs an API URL from Node (not through the browser) and parses the JSON. */
   api(path: string): Promise<unknown>;
+  /** Rotates the demo site's AgentGate receipt key (demo/server/agentgate/receipts.js); returns the new kid. */
+  rotateReceiptKey(): string;
 }
 
 /**
@@ -57,6 +59,7 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
       get subscriptions() { return server.app.subscriptions; },
       get refused() { return server.app.refused; },
       get signups() { return server.app.signups; },
+      rotateReceiptKey: () => server.app.agentGate.rotateReceiptKey(),
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });
         return response.json();
@@ -99,7 +102,7 @@ export async function serveEdited(page: Page, url: string, edit: (html: string) 
 }
 
 /** Waits for the runtime's Report (window.capellWebMCP.ready). */
-export function readyReport(page: Page): Promise<{ api: string; registered: string[]; rejected: unknown[]; audit: unknown[] }> {
+export function readyReport(page: Page): Promise<{ api: string; apiReason?: string; registered: string[]; rejected: unknown[]; audit: unknown[] }> {
   return page.evaluate(() => window.capellWebMCP!.ready) as never;
 }
 

@@ -6,6 +6,8 @@ import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('a product page without WebMCP fires ready with api "none" and nothing else', async ({ page, demo }) => {
   const console: string[] = [];
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
   page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => console.push(`pageerror: ${error.message}`));
   demo.requests.length = 0;
@@ -21,4 +23,8 @@ test('a product page without WebMCP fires ready with api "none" and nothing else
   expect(await page.evaluate(() => 'modelContext' in document)).toBe(false);
   expect(console).toEqual([]);
   expect(demo.requests).toEqual([]);
+  // The page names AgentGate and its theme gives the demo agent's signer, but without WebMCP no
+  // manifest is fetched and no runtime chunk loads.
+  expect(await page.locator('script[data-capell-webmcp][data-agentgate]').count()).toBe(1);
+  expect(requested.filter((path) => /agentgate-tools|\/v1\/agent-tools\/|^\/dist\/chunks\//.test(path))).toEqual([]);
 });

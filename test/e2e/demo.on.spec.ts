@@ -13,13 +13,13 @@ test.describe('a product page with WebMCP on', () => {
     await page.goto(`${demo.url}${PRODUCT}`);
   });
 
-  test('registers the Core read tools and reports no rejection', async ({ page }) => {
+  test('registers the Core read tools and the site\'s AgentGate tools (the theme gives the demo agent\'s signers) and reports no rejection', async ({ page }) => {
     const report = await readyReport(page);
     expect(report.api).toBe('document.modelContext');
     expect(report.rejected).toEqual([]);
-    expect(report.registered).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation']));
+    expect(report.registered).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'send_message', 'message_status']));
     const names = (await listTools(page)).map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup']));
+    expect(names).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup', 'send_message', 'message_status']));
   });
 
   test('resolves catalogue.lookup\'s descriptionKey through the manifest messages', async ({ page }) => {
@@ -153,6 +153,7 @@ test.describe('a German page with WebMCP on', () => {
     await page.goto(`${demo.url}/de/produkte/ridgeline-trailschuh`);
     const report = await readyReport(page);
     expect(report.rejected).toEqual([]);
+    expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
     const result = await executeTool(page, 'site.search', { q: 'Rucksack' });
     expect(answerOf(result)).toEqual(await demo.api('/de/agent/v1/search?scope=pages&q=Rucksack'));
     const graph = await executeTool(page, 'page.lookup', {});

@@ -80,6 +80,22 @@ describe('capell-webmcp validate', { concurrency: true }, () => {
     }
   });
 
+  it('accepts the agentgate member the runtime reads from a tools island (true, false, { siteKey })', async () => {
+    for (const [index, agentgate] of [true, false, {}, { siteKey: 'site_demo' }].entries()) {
+      const result = await cli('validate', writeJSON(`agentgate-${index}.json`, { agent_tools: [SEARCH], agentgate }));
+      assert.equal(result.code, 0, `${JSON.stringify(agentgate)}: ${result.stdout.join('\n')}`);
+      assert.deepEqual(result.stdout, []);
+    }
+  });
+
+  it('rejects an agentgate member that names anything but this origin\'s manifest, as the runtime reports it', async () => {
+    const result = await cli('validate', writeJSON('agentgate-url.json', { agent_tools: [SEARCH], agentgate: { url: 'https://elsewhere.example/tools.json' } }));
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout, [
+      '(manifest): agentgate: {"url":"https://elsewhere.example/tools.json"} does not name an AgentGate manifest: use true (this origin\'s /.well-known/agentgate-tools.json) or {"siteKey": "<1 to 128 of A-Za-z0-9_->"} (this origin\'s /v1/agent-tools/{siteKey}); no other value or member is read',
+    ]);
+  });
+
   it('rejects a manifest without agent_tools, or that is not JSON', async () => {
     const missing = await cli('validate', writeJSON('missing.json', { name: 'vendor/x' }));
     assert.equal(missing.code, 1);

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { send } from '../responses.js';
-import { DEMO_AGENT_PUBLIC_JWK } from './demo-keys.js';
+import { DEMO_AGENT_PRIVATE_JWK, DEMO_AGENT_PUBLIC_JWK, DEMO_SHARED_KEY } from './demo-keys.js';
 import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from './verifier.js';
 import { createHash } from 'node:crypto';
 import { listen } from '../listen.js';
@@ -62,4 +62,30 @@ export async function startDemoAgent({ host = '127.0.0.1', port = 0, directory =
       });
     },
   };
+}
+
+/** Path of the module that hands the demo agent's keys to the theme (demo/site/demo-agent.js imports it). */
+export const DEMO_AGENT_KEYS_PATH = '/site/demo-agent-keys.js';
+
+/**
+ * The JavaScript module served at DEMO_AGENT_KEYS_PATH: the demo agent's identity and its DEMO
+ * keys (demo-keys.js, the one place they are written), for the theme script that plays the agent
+ * in the page. Generated because the agent's origin is known only once its port is bound.
+ * @param {string | undefined} agentUrl the demo agent's origin (`Signature-Agent`), e.g.
+ *   `http://127.0.0.1:5174`; undefined when no demo agent runs (the module then exports
+ *   `DEMO_AGENT = null` and the theme gives no signer)
+ * @returns {string} module text exporting `DEMO_AGENT`: `{ signatureAgent, keyid, privateJwk,
+ *   sharedKey: { keyid, secret } }` or `null`
+ */
+export function renderDemoAgentKeysModule(agentUrl) {
+  const agent = agentUrl === undefined ? null : {
+    signatureAgent: agentUrl,
+    keyid: demoAgentDirectory().keys[0]?.kid,
+    privateJwk: DEMO_AGENT_PRIVATE_JWK,
+    sharedKey: DEMO_SHARED_KEY,
+  };
+  return `// DEMO KEYS, PUBLISHED ON PURPOSE (capell-webmcp demo, demo/server/agentgate/demo-keys.js).
+// Anyone can read them here: never trust them outside this demo. A real agent keeps its key to itself.
+export const DEMO_AGENT = ${JSON.stringify(agent, null, 2)};
+`;
 }

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { RECEIPT_HEADER, RECEIPT_KEYS_PATH, RECEIPT_VERIFY_PATH } from './receipts.js';
 
 /**
  * The AgentGate tools manifest the demo site publishes (`agentgate-tools/1`): each tool is an MCP
- * `Tool` plus `action`, `endpoint` (absolute URL on the site's own origin, exact route) and `auth`.
+ * `Tool` plus `action`, `endpoint` (absolute URL on the site's own origin, exact route) and `auth`;
+ * `receipts` names the receipt header, the receipt keys and the verify endpoint (receipts.js).
  */
 
 /** The manifest format this demo speaks. */
@@ -110,7 +112,12 @@ export function siteTools(origin) {
  * @returns {{ json: string, etag: string }}
  */
 export function renderManifest(site, origin) {
-  const json = JSON.stringify({ version: MANIFEST_VERSION, site: { siteKey: site.siteKey, name: site.name }, tools: siteTools(origin) });
+  const json = JSON.stringify({
+    version: MANIFEST_VERSION,
+    site: { siteKey: site.siteKey, name: site.name },
+    tools: siteTools(origin),
+    receipts: { header: RECEIPT_HEADER, jwks: `${origin}${RECEIPT_KEYS_PATH}`, verify: `${origin}${RECEIPT_VERIFY_PATH}` },
+  });
   const etag = `"${createHash('sha256').update(json).digest('base64url')}"`;
   return { json, etag };
 }
@@ -118,9 +125,9 @@ export function renderManifest(site, origin) {
 /**
  * The route table entry of a signed endpoint path: its tool name and declared `auth[0]`.
  * @param {string} path
- * @returns {{ tool: string, auth: { type: 'web-bot-auth' | 'shared-key', components: string[], tag?: string } } | undefined}
+ * @returns {{ tool: string, action: string, auth: { type: 'web-bot-auth' | 'shared-key', components: string[], tag?: string } } | undefined}
  */
 export function endpointForPath(path) {
   const tool = siteTools('http://site.invalid').find((candidate) => new URL(candidate.endpoint.url).pathname === path);
-  return tool ? { tool: tool.name, auth: /** @type {any} */ (tool.auth[0]) } : undefined;
+  return tool ? { tool: tool.name, action: tool.action, auth: /** @type {any} */ (tool.auth[0]) } : undefined;
 }

@@ -6,6 +6,7 @@ import {
   endpointForPath, renderManifest, siteForHostname, siteForKey,
 } from './manifest.js';
 import { createVerifier } from './verifier.js';
+import { JWKS_MEDIA_TYPE, RECEIPT_HEADER, RECEIPT_KEYS_PATH, RECEIPT_VERIFY_PATH, createReceiptSigner } from './receipts.js';
 
 /** Largest signed request body read, in bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -80,7 +81,9 @@ function inputErrors(input, fields) {
 /**
  * The demo site's AgentGate half: the tools manifest (by host at WELL_KNOWN_PATH, by `?siteKey=`
  * there, and at `/v1/agent-tools/{siteKey}`, with an ETag), and the signed endpoints of its two
- * tools, each call verified (verifier.js) before the tool runs.
+ * tools, each call verified (verifier.js) before the tool runs; an accepted call is answered with
+ * its `AgentGate-Receipt`, and the receipt keys (RECEIPT_KEYS_PATH) and the receipt check
+ * (RECEIPT_VERIFY_PATH) are served too (receipts.js).
  *
  * @param {object} [options]
  * @param {() => number} [options.now] clock in milliseconds (default Date.now)
@@ -89,8 +92,12 @@ function inputErrors(input, fields) {
  *   log: AgentGateLogEntry[],
  *   messages: Map<string, InboxMessage>,
  *   clearDirectoryCache: () => void,
+ *   receipts: ReturnType<typeof createReceiptSigner>,
+ *   rotateReceiptKey: () => string,
  * }} `handle` answers and returns true for AgentGate paths, false for any other; `log` lists
- *   every signed call (verified or refused, with its reason); `messages` the inbox by id.
+ *   every signed call (verified or refused, with its reason); `messages` the inbox by id;
+ *   `receipts` signs the `AgentGate-Receipt` of every accepted (2xx) verified call (receipts.js);
+ *   `rotateReceiptKey()` makes a new receipt key and returns its kid (for tests of key rotation).
  */
 export function createAgentGate({ now = Date.now } = {}) {
   /** @type {AgentGateLogEntry[]} */
@@ -98,6 +105,7 @@ export function createAgentGate({ now = Date.now } = {}) {
   /** @type {Map<string, InboxMessage>} */
   const messages = new Map();
   const verifier = createVerifier({ now, sharedKeys: { [DEMO_SHARED_KEY.keyid]: DEMO_SHARED_KEY.secret } });
+  const receipts = createReceiptSigner({ now });
 
   /** Answer the manifest of `site`, or 304 when the client's ETag still matches. */
   function serveManifest(req, res, site) {
@@ -140,6 +148,14 @@ export function createAgentGate({ now = Date.now } = {}) {
     const verdict = await verifier.verify({ method: req.method, url: url.href, headers: req.headers, body }, endpoint.auth, ownAuthorities);
     if (!verdict.ok) return finish(verdict.status, { message: verdict.reason }, { outcome: 'refused', reason: verdict.reason }, verdict.headers);
     const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}) };
+    const digest = req.headers['content-digest'];
+    /** An accepted call's answer carries its receipt (receipts.js): what the site accepted, signed. */
+    const accept = (body) => finish(200, body, who, {
+      [RECEIPT_HEADER]: receipts.issue({
+        iss: readOwnOrigin(req) ?? url.origin, tool: endpoint.tool, action: endpoint.action, nonce: verdict.nonce,
+        contentDigest: Array.isArray(digest) ? digest.join(', ') : digest ?? '', status: 200,
+      }),
+    });
 
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json') return finish(415, { message: 'The body must be application/json.' }, who);
@@ -157,13 +173,36 @@ export function createAgentGate({ now = Date.now } = {}) {
       if (known && known.message !== message) {
         return finish(409, { message: `A different message was already accepted with id ${id}; use a new id for a new message.` }, who);
       }
-      if (known) return finish(200, { status: 'already_accepted' }, who);
+      if (known) return accept({ status: 'already_accepted' });
       messages.set(id, { id, message, keyid: verdict.keyid, agent: verdict.agent, at: entry.at });
-      return finish(200, { status: 'accepted' }, who);
+      return accept({ status: 'accepted' });
     }
     const errors = inputErrors(input, ['id']);
     if (errors) return finish(422, { message: Object.values(errors)[0]?.[0] ?? 'Invalid input.', errors }, who);
-    return finish(200, { status: messages.has(input.id) ? 'accepted' : 'unknown' }, who);
+    return accept({ status: messages.has(input.id) ? 'accepted' : 'unknown' });
+  }
+
+  /** The receipt keys (GET) and the receipt check (POST `{ receipt }` → `{ valid, kid, claims }` or `{ valid: false, reason }`). */
+  async function serveReceipts(req, res, path) {
+    if (path === RECEIPT_KEYS_PATH) {
+      req.resume();
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJSON(req, res, 405, { message: 'Method not allowed.' }, { Allow: 'GET, HEAD' });
+      // no-cache: a rotated key must be found by the agent's refetch at once.
+      return send(req, res, 200, { 'Content-Type': JWKS_MEDIA_TYPE, 'Cache-Control': 'no-cache' }, JSON.stringify(receipts.jwks()));
+    }
+    if (req.method !== 'POST') {
+      req.resume();
+      return sendJSON(req, res, 405, { message: 'Method not allowed; POST { "receipt": "<jws>" }.' }, { Allow: 'POST' });
+    }
+    const body = await readBody(req);
+    if (body === undefined) return sendJSON(req, res, 413, { message: `Payload too large (over ${MAX_BODY_BYTES} bytes).` });
+    let input;
+    try {
+      input = JSON.parse(body.toString('utf8'));
+    } catch {
+      return sendJSON(req, res, 400, { message: 'The body is not valid JSON; send { "receipt": "<jws>" }.' });
+    }
+    return sendJSON(req, res, 200, receipts.verify(input?.receipt));
   }
 
   return {
@@ -191,6 +230,10 @@ export function createAgentGate({ now = Date.now } = {}) {
         }
         return true;
       }
+      if (path === RECEIPT_KEYS_PATH || path === RECEIPT_VERIFY_PATH) {
+        await serveReceipts(req, res, path);
+        return true;
+      }
       const endpoint = path === SEND_MESSAGE_PATH || path === MESSAGE_STATUS_PATH ? endpointForPath(path) : undefined;
       if (!endpoint) return false;
       await serveEndpoint(req, res, path, endpoint);
@@ -199,5 +242,7 @@ export function createAgentGate({ now = Date.now } = {}) {
     log,
     messages,
     clearDirectoryCache: verifier.clearDirectoryCache,
+    receipts,
+    rotateReceiptKey: () => receipts.rotate(),
   };
 }

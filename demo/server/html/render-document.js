@@ -14,6 +14,14 @@ const NAVIGATION_KEYS = ['home', 'products', 'journal', 'about', 'contact'];
 export const RUNTIME_SRC = '/dist/capell-webmcp.js';
 
 /**
+ * The theme script that plays the demo agent: it gives the runtime the demo agent's signers
+ * (DEMO KEYS, see agentgate/demo-keys.js) with `window.capellWebMCP.setSigner`. Placed after the
+ * runtime script, so the runtime's global exists when it runs, and before any AgentGate tool is
+ * checked (that waits for the manifest from the network or IndexedDB).
+ */
+export const DEMO_AGENT_SRC = '/site/demo-agent.js';
+
+/**
  * @typedef {object} DocumentParts
  * @property {Language} lang
  * @property {Date} now
@@ -31,7 +39,9 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
 
 /**
  * A complete HTML document in the demo theme: head with the page graph island, the tools island,
- * the theme and the runtime script; body with a skip link, header navigation, `<main>` and a
+ * the theme, the runtime script naming AgentGate (`data-agentgate`: the site's manifest at
+ * `/.well-known/agentgate-tools.json`) and the demo agent's signer script; every page, the 404
+ * and the inbox too, so `send_message` is registered on each; body with a skip link, header navigation, `<main>` and a
  * footer holding the newsletter form (marked `data-agent-tools="none"`) and `#agent-status`. No inline script runs: the only inline scripts are the two
  * JSON islands.
  * @param {DocumentParts} parts
@@ -50,9 +60,8 @@ export function renderDocument({ lang, now, title, description, main, currentKey
   const switchUrl = translatedUrl ?? toPublicUrl('home', other, now) ?? '/';
   const alternate = translatedUrl ? `\n<link rel="alternate" hreflang="${other}" href="${escapeHTML(translatedUrl)}">` : '';
   const islands = [graph ? renderPageGraphIsland(graph) : '', manifest ? renderToolsIsland(manifest) : ''].filter(Boolean).join('\n');
-  const runtime = manifest
-    ? `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}"></script>`
-    : '';
+  const runtime = `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}" data-agentgate></script>`
+    + `\n<script type="module" src="${DEMO_AGENT_SRC}"></script>`;
   const siteName = text(lang, 'site.name');
   const fullTitle = title === siteName ? siteName : `${title} · ${siteName}`;
   return `<!doctype html>

@@ -1,0 +1,152 @@
+/**
+ * An AgentGate call's receipt (issue 12, "Receipts"): the site answers an accepted call with a
+ * receipt header (the manifest's `receipts.header`, e.g. `AgentGate-Receipt`) holding a compact
+ * JWS (EdDSA) of what it accepted. The runtime verifies it with WebCrypto against the site's JWKS
+ * (receipt-keys.ts), checks that it covers this very call (the nonce and Content-Digest sent, the
+ * tool, the status answered, the site), keeps it (receipt-store.ts) and returns it beside the
+ * answer as `structuredContent.receipt`. A receipt that fails any check is `verified: false` with
+ * a one-line reason, never dropped.
+ */
+import { parseDictionary } from 'structured-headers';
+import type { BindingOutcome, CallContext } from '../bindings/binding-executor.js';
+import type { AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
+import type { RequestOutcome } from '../request.js';
+import { findReceiptKey } from './receipt-keys.js';
+import { parseReceiptJWS, verifyReceiptSignature } from './receipt-jws.js';
+import type { AgentGateReceipts } from './receipt-rules.js';
+import { keepReceipt } from './receipt-store.js';
+
+/** How far a receipt's `iat` may be from the runtime's clock, in seconds: a receipt of this call is fresh. */
+export const RECEIPT_CLOCK_SKEW_S = 300;
+
+/** What the call sent and got, as a receipt of it must state it. */
+export interface SentCall {
+  /** The tool called, e.g. `send_message`. */
+  tool: string;
+  /** The site's origin (the page's), e.g. `https://shop.example`. */
+  origin: string;
+  /** The `nonce` of the request's signature; undefined when it had none. */
+  nonce: string | undefined;
+  /** The `Content-Digest` sent, e.g. `sha-256=:…:`; null when none was. */
+  contentDigest: string | null;
+  /** The HTTP status the site answered. */
+  status: number;
+}
+
+/**
+ * A receipt as the call's result reports it (`structuredContent.receipt`):
+ * - verified: `{ verified: true, tool, action, status, nonce, contentDigest, issuedAt (ISO), id
+ *   (the receipt's jti), kid, jws }`;
+ * - not verified: `{ verified: false, reason, jws? }`: `reason` is one line, e.g.
+ *   `signed by an unknown key: … is not in the site's receipt keys at /.well-known/agentgate-keys.json`.
+ */
+export type ReceiptResult =
+  | { verified: true; tool: string; action: string; status: number; nonce: string; contentDigest: string; issuedAt: string; id: string; kid: string; jws: string }
+  | { verified: false; reason: string; jws?: string };
+
+/** How the receipt's key is looked up. */
+export interface ReceiptCheckOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Clock in ms (default `Date.now()`), for tests. */
+  now?: number;
+}
+
+const shown = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
+
+/** The first claim that does not cover the call, as a reason; undefined when all do. */
+function mismatch(claims: Record<string, unknown>, sent: SentCall, now: number): string | undefined {
+  if (claims.nonce !== sent.nonce) return `a receipt for another call: its nonce ${shown(claims.nonce)} is not the one this call was signed with (${shown(sent.nonce)})`;
+  if (claims.contentDigest !== sent.contentDigest) return `a receipt for another call: its contentDigest ${shown(claims.contentDigest)} is not the Content-Digest this call sent (${shown(sent.contentDigest)})`;
+  if (claims.tool !== sent.tool) return `a receipt for another call: it names the tool ${shown(claims.tool)}, not ${sent.tool}`;
+  if (claims.status !== sent.status) return `the receipt states status ${shown(claims.status)}, but the site answered ${sent.status}`;
+  if (claims.iss !== sent.origin) return `the receipt was issued by ${shown(claims.iss)}, not this site (${sent.origin})`;
+  if (typeof claims.iat !== 'number' || Math.abs(claims.iat - now / 1000) > RECEIPT_CLOCK_SKEW_S) {
+    return `the receipt's iat ${shown(claims.iat)} is not within ${RECEIPT_CLOCK_SKEW_S} s of now: not a receipt of this call`;
+  }
+  if (typeof claims.action !== 'string' || typeof claims.jti !== 'string') return 'the receipt names no action or no jti';
+  return undefined;
+}
+
+/**
+ * Checks a receipt against the site's keys and the call it must cover: a compact JWS (EdDSA), its
+ * `kid` in the JWKS at `receipts.jwks` (fetched again once when the kept keys lack it), a valid
+ * Ed25519 signature, and claims `nonce`, `contentDigest`, `tool`, `status`, `iss` equal to what the
+ * call sent and got, `iat` within RECEIPT_CLOCK_SKEW_S.
+ * @param jws the receipt header's value; null when the answer had none
+ * @returns the ReceiptResult. Never rejects: every failure is `verified: false` with its reason.
+ */
+export async function checkReceipt(jws: string | null, sent: SentCall, receipts: AgentGateReceipts, options: ReceiptCheckOptions): Promise<ReceiptResult> {
+  if (jws === null) return { verified: false, reason: `no receipt: the site declares receipts, but its ${sent.status} answer has no ${receipts.header} header` };
+  const refuse = (reason: string): ReceiptResult => ({ verified: false, reason, jws });
+  let parsed;
+  try {
+    parsed = parseReceiptJWS(jws);
+  } catch (error) {
+    return refuse(`a malformed receipt: ${(error as Error).message}`);
+  }
+  const now = options.now ?? Date.now();
+  const found = await findReceiptKey({ jwks: new URL(receipts.jwks), origin: sent.origin, timeoutMs: options.timeoutMs, now, ...(options.signal ? { signal: options.signal } : {}) }, parsed.header.kid);
+  if (!found.ok) return refuse(found.reason);
+  let valid: boolean;
+  try {
+    valid = await verifyReceiptSignature(parsed, found.jwk);
+  } catch (error) {
+    return refuse(`the site's receipt key ${parsed.header.kid} cannot be used (${(error as Error)?.name ?? String(error)})`);
+  }
+  if (!valid) return refuse(`a bad signature: the receipt was changed after the site signed it, or not signed by its key ${parsed.header.kid}`);
+  const { claims } = parsed;
+  const wrong = mismatch(claims, sent, now);
+  if (wrong) return refuse(wrong);
+  return {
+    verified: true,
+    tool: sent.tool,
+    action: claims.action as string,
+    status: sent.status,
+    nonce: sent.nonce!,
+    contentDigest: sent.contentDigest!,
+    issuedAt: new Date((claims.iat as number) * 1000).toISOString(),
+    id: claims.jti as string,
+    kid: parsed.header.kid,
+    jws,
+  };
+}
+
+/** The `nonce` of the signature a request carried (its first member with one), or undefined. */
+export function sentNonce(signed: Request | undefined): string | undefined {
+  const input = signed?.headers.get('signature-input');
+  if (!input) return undefined;
+  try {
+    for (const [, member] of parseDictionary(input)) {
+      const nonce = member[1].get('nonce');
+      if (typeof nonce === 'string') return nonce;
+    }
+  } catch {
+    // An unreadable Signature-Input: no nonce, so no receipt can cover the call.
+  }
+  return undefined;
+}
+
+/**
+ * The receipts hook of an AgentGate call (tool-call.ts): for a tool whose manifest declares
+ * receipts and an accepted (2xx) answer, checks the receipt (`checkReceipt`) against the request
+ * last sent, keeps it when the site sent one, and adds it to the outcome as `added.receipt`.
+ * Any other outcome is returned as it is.
+ * @param outcome the call's outcome; @param answered the last request's outcome; @param signed the
+ *   last request as signed and sent.
+ * @returns the outcome, with `added.receipt` for a tool with receipts. Never rejects.
+ */
+export async function withReceipt(
+  outcome: BindingOutcome, answered: RequestOutcome, signed: Request | undefined, spec: ToolSpec, context: CallContext,
+): Promise<BindingOutcome> {
+  const { receipts } = spec.binding as AgentGateBinding;
+  if (!receipts || !outcome.ok || !answered.ok) return outcome;
+  const { response } = answered;
+  const jws = response.headers.get(receipts.header);
+  const sent: SentCall = {
+    tool: spec.name, origin: context.config.origin, nonce: sentNonce(signed), contentDigest: signed?.headers.get('content-digest') ?? null, status: response.status,
+  };
+  const receipt = await checkReceipt(jws, sent, receipts, { timeoutMs: context.config.timeoutMs, signal: context.signal });
+  if (jws !== null) await keepReceipt(context.config.origin, { receivedAt: new Date().toISOString(), tool: spec.name, ...receipt });
+  return { ...outcome, added: { ...outcome.added, receipt: receipt as { [key: string]: JSONValue } } };
+}
