@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { giveDemoSigner, openFixture, type Report } from './agentgate-page.ts';
-import { executeTool, expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const answerOf = (result: { content: { text: string }[]; isError?: boolean }) => JSON.parse(result.content[0]!.text) as unknown;
 
