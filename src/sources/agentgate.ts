@@ -25,9 +25,6 @@ export const agentGateManifests: ToolSource = {
   selector: 'script[data-agentgate]',
   read(root, config) {
     if (!config || (!config.agentgate && !readIslands(root).some((island) => island.agentgate !== undefined && island.agentgate !== false))) return [];
-    // The request path (call chunk) starts loading alongside the AgentGate chunk, not after it:
-    // a first visit fetches the manifest through it (one round trip of chunks instead of three).
-    void import('../request.js').catch(() => undefined);
     return import('../agentgate/manifest-fetch.js').then(
       ({ readNamedManifests }) => readNamedManifests(root, config),
       (error: unknown) => [{
