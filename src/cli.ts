@@ -5,6 +5,7 @@
  * ```
  * capell-webmcp validate <capell.json>… [--translations <file.json>]… [--origin <url>]
  * capell-webmcp audit <html-file-or-url> [--strict]
+ * capell-webmcp check <html-file-or-url> [--strict] [--origin <url>] [--translations <file.json>]
  * ```
  *
  * Exit codes: 0 valid / clean; 1 rejected (validate: any of its files) or an audit entry at level error (audit);
@@ -25,6 +26,8 @@ import { isPlainObject } from './is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from './report.js';
 import { readAgentGateMember } from './sources/agentgate-naming.js';
 import { readPageDeclarations } from './sources/index.js';
+import { readIslands } from './sources/capell-islands.js';
+import { formToolProblems } from './form-tool-check.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
 export const EXIT_OK = 0;
@@ -67,6 +70,7 @@ export interface ValidateContext {
 const USAGE = `Usage:
   capell-webmcp validate <capell.json>... [--translations <file.json>]... [--origin <url>]
   capell-webmcp audit <html-file-or-url> [--strict]
+  capell-webmcp check <html-file-or-url> [--strict] [--origin <url>] [--translations <file.json>]
 
 validate  checks every agent_tools declaration of an extension manifest with the runtime's
           normaliser, or "agent_tools": "none" with a non-empty "${AGENT_TOOLS_REASON_KEY}".
@@ -78,6 +82,13 @@ validate  checks every agent_tools declaration of an extension manifest with the
 audit     lists the page's forms and [data-capell-action] elements that no declaration covers
           and that are not marked data-agent-tools="none" with a data-agent-tools-reason.
           Prints "<level>: <surface>: <message>" per entry. --strict: every entry is an error.
+
+check     reads the page's Capell tools islands as the runtime does (no WebMCP browser needed):
+          prints "<island>: (manifest): <reason>" for an island that cannot be read (invalid JSON
+          with its line and column), "<island>: <name>: <reason>" for every rejected declaration
+          (the runtime's rules, first name wins across islands, a form already a native tool),
+          every form tool whose form or named control is missing, then the audit lines.
+          --origin: the site origin (default: the URL's, or https://site.invalid for a file).
 
 Exit codes: 0 ok, 1 rejected (any file) / audit error, 2 usage or read error.`;
 
@@ -248,6 +259,73 @@ async function audit(args: string[], output: CLIOutput): Promise<number> {
   return entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
 }
 
+/** `position N` of a JSON.parse message as `line L, column C` of `text` (1-based), or ''. */
+function jsonPosition(text: string, message: string): string {
+  const at = /position (\d+)/.exec(message);
+  if (!at) return '';
+  const before = text.slice(0, Number(at[1]));
+  const lines = before.split('\n');
+  return ` at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+}
+
+/**
+ * `check <page>`: what the runtime would register from the page's Capell tools islands, and why
+ * not the rest, without a WebMCP browser: each island read as the runtime reads it
+ * (sources/capell-islands.ts), each declaration through the runtime's rules
+ * (`normaliseCapellDeclaration`, `registrationRefusal` with the page, so a form already a native
+ * `toolname` tool counts), form tools against their form and controls (form-tool-check.ts), then
+ * the audit. AgentGate manifests the page names are not fetched.
+ * @returns EXIT_REJECTED when anything is rejected or an audit entry is an error, else EXIT_OK.
+ */
+async function check(args: string[], output: CLIOutput): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true,
+    options: { strict: { type: 'boolean', default: false }, origin: { type: 'string' }, translations: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new UsageError('check takes exactly one HTML file or URL');
+  const target = positionals[0]!;
+  let origin = /^https?:\/\//i.test(target) ? new URL(target).origin : DEFAULT_ORIGIN;
+  if (values.origin !== undefined) {
+    if (!URL.canParse(values.origin) || !/^https?:$/.test(new URL(values.origin).protocol)) throw new UsageError(`--origin: ${JSON.stringify(values.origin)} is not an http(s) URL`);
+    origin = new URL(values.origin).origin;
+  }
+  const extra = values.translations === undefined ? {} : await readTranslations(values.translations);
+  const { document } = parseHTML(await readPage(target));
+  let rejected = 0;
+  let valid = 0;
+  const claims = new NameClaims();
+  readIslands(document as unknown as ParentNode).forEach((unit, index) => {
+    const label = `capell-island[${index}]`;
+    if (unit.problem) {
+      rejected++;
+      const [, code, detail] = unit.problem;
+      const where = code === 'manifestJSON' ? jsonPosition(unit.fingerprint, String(detail)) : '';
+      output.out(`${label}: ${MANIFEST_LINE_NAME}: ${renderReason(unit.problem)}${where}`);
+      return;
+    }
+    for (const declaration of unit.declarations) {
+      const result = normaliseCapellDeclaration(declaration, { source: label, origin, messages: { ...unit.messages, ...extra } });
+      if (!result.ok) {
+        rejected++;
+        for (const reason of result.reasons) output.out(`${label}: ${result.name || '(unnamed)'}: ${reason}`);
+        continue;
+      }
+      const refusal = registrationRefusal(result.spec, label, claims, document as unknown as Document);
+      const problems = refusal ? [typeof refusal === 'string' ? refusal : renderReason(refusal)] : formToolProblems(result.spec, document as unknown as Document);
+      if (problems.length === 0) valid++;
+      else rejected++;
+      for (const problem of problems) output.out(`${label}: ${result.spec.name}: ${problem}`);
+    }
+  });
+  const root = document as unknown as AuditRoot & ParentNode;
+  const page = readOptions({ script: root.querySelector<HTMLScriptElement>(`script[${SCRIPT_MARKER}]`) }, origin);
+  for (const problem of page.problems) output.err(`capell-webmcp: ${target}: ${problem.message}; using its default`);
+  const entries = auditSurfaces(root, coverageOf(readPageDeclarations(root)), values.strict ? 'error' : page.settings.audit);
+  for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);
+  output.err(`${target}: ${valid} ${valid === 1 ? 'tool' : 'tools'} would register, ${rejected} rejected, ${entries.length} audit ${entries.length === 1 ? 'entry' : 'entries'}`);
+  return rejected > 0 || entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
+}
+
 /**
  * Runs one command line. Never throws: usage and read errors are printed to `err` and return 2.
  * @param args the arguments after the program name, e.g. `['validate', 'capell.json']`.
@@ -259,6 +337,7 @@ export async function runCLI(args: readonly string[], output: CLIOutput = { out:
   try {
     if (command === 'validate') return await validate(rest, output);
     if (command === 'audit') return await audit(rest, output);
+    if (command === 'check') return await check(rest, output);
     if (command === 'help' || command === '--help' || command === '-h') {
       output.out(USAGE);
       return EXIT_OK;
