@@ -6,6 +6,7 @@ import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
 import { CONTACT_ACTIONS } from './html/contact-form.js';
 import { MESSAGES_PATH, renderMessagesPage } from './html/messages-page.js';
+import { AGENTS_PATHS, renderAgentsPage } from './html/agents-page.js';
 import { servePage } from './html/serve-page.js';
 import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
@@ -207,6 +208,12 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     const headers = session.setCookie ? { 'Set-Cookie': session.setCookie } : {};
     if (path === MESSAGES_PATH) {
       sendHTML(req, res, 200, renderMessagesPage(submissions, now(), csrfToken), headers);
+      return;
+    }
+    const agentsLang = path === AGENTS_PATHS.en ? 'en' : path === AGENTS_PATHS.de ? 'de' : undefined;
+    if (agentsLang) {
+      const origin = `http://${req.headers.host ?? 'localhost'}`;
+      sendHTML(req, res, 200, renderAgentsPage(agentsLang, now(), csrfToken, origin), headers);
       return;
     }
     servePage(req, res, { path, searchParams: url.searchParams, now: now(), csrfToken, headers });

@@ -88,7 +88,7 @@ export class CapellInspector extends LitElement {
     }
     section.panel:focus { outline: none; }
     section.panel:focus-visible { outline: 3px solid var(--capell-inspector-accent, #1f5f8b); outline-offset: -3px; }
-    header { display: flex; align-items: center; justify-content: space-between; gap: 1rem; margin-bottom: 0.5rem; }
+    .header { display: flex; align-items: center; justify-content: space-between; gap: 1rem; margin-bottom: 0.5rem; }
     h2 { font-size: 1.15rem; margin: 0; }
     h3 { font-size: 1rem; margin: 1rem 0 0.4rem; color: var(--capell-inspector-accent, #1f5f8b); }
     h4 { font-size: 0.95rem; margin: 0; }
@@ -213,10 +213,10 @@ export class CapellInspector extends LitElement {
     const text = this.#text;
     const report = this.#report;
     return html`<section class="panel" part="panel" role="dialog" aria-labelledby="heading" tabindex="-1" @keydown=${this.#keydown}>
-      <header part="header">
+      <div class="header" part="header">
         <h2 id="heading">${text.inspectorTitle}</h2>
         <button type="button" part="close" class="close" @click=${() => this.close()}>${text.inspectorClose}</button>
-      </header>
+      </div>
       ${report ? this.#renderReport(report) : html`<p class="waiting">${text.inspectorWaiting}</p>`}
       <p class="status" role="status" aria-live="polite">${this.#announcement}</p>
     </section>`;
