@@ -71,14 +71,19 @@ async function show(/** @type {{ api: string, apiReason?: string, registered: st
     : report.apiReason ? fill(words.withheld, { reason: report.apiReason }) : words.off;
   line.dataset.webmcp = on ? 'on' : 'off';
   const context = modelContext();
+  // What WebMCP holds: the Report's tools and the runtime's own (e.g. agentgate.receipts), which
+  // the Report does not list.
+  const live = new Set(report.registered);
   if (on && context) {
     const tools = await context.getTools();
     for (const tool of tools) {
+      live.add(tool.name);
       if (!list.querySelector(`[data-tool="${CSS.escape(tool.name)}"]`)) addListed(tool);
     }
   }
+  if (on) line.textContent = fill(words.on, { api: report.api, count: live.size });
   for (const item of list.querySelectorAll('.agent-tool')) {
-    const registered = report.registered.includes(/** @type {string} */ (item.getAttribute('data-tool')));
+    const registered = live.has(/** @type {string} */ (item.getAttribute('data-tool')));
     const state = item.querySelector('.live-state');
     if (state) state.textContent = on ? `· ${registered ? words.registered : words.notRegistered}` : '';
     const tryIt = /** @type {HTMLElement | null} */ (item.querySelector('.try'));

@@ -51,9 +51,10 @@ function asJSON(value: unknown, indent?: number): string {
 
 /**
  * A non-modal dialog (`role="dialog"`, named by its heading) docked at the side of the viewport.
- * It takes focus when opened, is keyboard operable (Tab through its sections, schemas open with
- * Enter/Space, Escape or Close closes it and focus goes back to where it was) and announces
- * registry changes and calls through a polite live region. It shows; it never acts on the page.
+ * It takes focus when opened, is keyboard operable (Tab through its tools, each opening with
+ * Enter/Space to show its binding, annotations and schema; Escape or Close closes it and focus
+ * goes back to where it was) and announces registry changes and calls through a polite live
+ * region. It shows; it never acts on the page.
  *
  * Theming: an open shadow root with parts and custom properties.
  * @csspart panel - the dialog box
@@ -110,6 +111,9 @@ export class CapellInspector extends LitElement {
     }
     button:focus-visible, summary:focus-visible { outline: 3px solid var(--capell-inspector-accent, #1f5f8b); outline-offset: 2px; }
     summary { cursor: pointer; }
+    .summary-binding { font-size: 0.9em; }
+    .schema-label { font-weight: 600; margin-top: 0.5rem; }
+    .tool details[open] > summary { margin-bottom: 0.25rem; }
     .status { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
   `;
 
@@ -266,17 +270,21 @@ export class CapellInspector extends LitElement {
     const spec = this.#specs.get(name);
     if (!spec) return html`<li part="tool" class="tool" data-tool=${name}><h4><code part="code">${name}</code></h4></li>`;
     const annotations = Object.entries(spec.annotations ?? {}).map(([key, value]) => `${key}: ${String(value)}`).join(', ');
-    return html`<li part="tool" class="tool" data-tool=${name}>
-      <h4><code part="code">${name}</code>${spec.title ? html` · ${spec.title}` : nothing}</h4>
+    const binding = `${spec.binding.type} → ${spec.binding.target}`;
+    // One line per tool until opened, so the rejections, the audit and the calls stay in view.
+    return html`<li part="tool" class="tool" data-tool=${name}><details>
+      <summary><code part="code">${name}</code> <span class="summary-binding">${binding}</span></summary>
+      ${spec.title ? html`<p><strong>${spec.title}</strong></p>` : nothing}
       <p>${spec.description}</p>
       <dl>
-        <dt>${text.inspectorBinding}</dt><dd><code part="code" class="binding">${spec.binding.type} → ${spec.binding.target}</code></dd>
+        <dt>${text.inspectorBinding}</dt><dd><code part="code" class="binding">${binding}</code></dd>
         <dt>${text.inspectorEffect}</dt><dd>${spec.effect}</dd>
         <dt>${text.inspectorAnnotations}</dt><dd class="annotations">${annotations || '–'}</dd>
         <dt>${text.inspectorSource}</dt><dd><code part="code">${spec.source}</code></dd>
       </dl>
-      <details><summary>${text.inspectorSchema}</summary><pre part="code" class="schema">${asJSON(spec.inputSchema, 2)}</pre></details>
-    </li>`;
+      <p class="schema-label">${text.inspectorSchema}</p>
+      <pre part="code" class="schema">${asJSON(spec.inputSchema, 2)}</pre>
+    </details></li>`;
   }
 
   #renderCall(call: ToolCallRecord): TemplateResult {

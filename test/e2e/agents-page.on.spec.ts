@@ -4,19 +4,26 @@
  * `document.modelContext.executeTool` and shows the answer; every kind of demo page has the
  * visible "For agents" links and loads the runtime (its status line leaves "starting…").
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test.describe('/agents with WebMCP on', () => {
   test('says WebMCP is on and marks each listed tool registered, AgentGate’s too', async ({ page, demo }) => {
     await page.goto(`${demo.url}/agents`);
-    const report = await readyReport(page);
-    await expect(page.locator('#agents-webmcp')).toHaveText(`WebMCP is on in this browser (document.modelContext): ${report.registered.length} tools are registered on this page. Try a read tool below.`);
+    await readyReport(page);
+    const tools = await listTools(page);
+    await expect(page.locator('#agents-webmcp')).toHaveText(`WebMCP is on in this browser (document.modelContext): ${tools.length} tools are registered on this page. Try a read tool below.`);
     for (const name of ['site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup']) {
       await expect(page.locator(`.agent-tool[data-tool="${name}"] .live-state`)).toHaveText('· registered');
     }
     // Registered from the AgentGate manifest, not this page's island: added live, without a Run button.
     await expect(page.locator('.agent-tool[data-tool="send_message"] .live-state')).toHaveText('· registered');
     await expect(page.locator('.agent-tool[data-tool="send_message"] .try-run')).toHaveCount(0);
+    // The runtime's own tools are not in the Report, but WebMCP holds them: registered too.
+    await expect(page.locator('.agent-tool[data-tool="agentgate.receipts"] .live-state')).toHaveText('· registered');
   });
 
   test('a Run button calls the read tool through executeTool and shows the answer', async ({ page, demo }) => {
@@ -41,6 +48,19 @@ test.describe('/agents with WebMCP on', () => {
     await search.getByRole('button', { name: 'Run site.search' }).click();
     await expect(search.locator('.try-answer')).toHaveAttribute('data-outcome', 'ok');
     expect(JSON.parse(await search.locator('.try-answer').textContent() ?? '').capellAgentSchema).toBe(1);
+  });
+
+  test('its content has no accessibility violations (axe-core), with an answer shown', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/agents`);
+    await readyReport(page);
+    await page.getByRole('button', { name: 'Run site.navigation' }).click();
+    await expect(page.locator('.agent-tool[data-tool="site.navigation"] .try-answer')).toHaveAttribute('data-outcome', 'ok');
+    await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: object): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe;
+      return (await axe.run({ include: [['main']] })).violations.map(({ id, help, nodes }) => ({ id, help, nodes: nodes.length }));
+    });
+    expect(violations).toEqual([]);
   });
 
   test('the German page says the same in German', async ({ page, demo }) => {

@@ -58,7 +58,7 @@ export function renderAgentsPage(lang, now, csrfToken, origin) {
 <label for="${id}-input">${escapeHTML(text(lang, 'agents.input').replace('{tool}', name))}</label>
 <textarea id="${id}-input" class="try-input" rows="2" spellcheck="false">${escapeHTML(JSON.stringify(EXAMPLE_INPUTS[name] ?? {}))}</textarea>
 <button type="button" class="try-run">${escapeHTML(text(lang, 'agents.run').replace('{tool}', name))}</button>
-<pre class="try-answer" role="status" aria-live="polite"></pre>
+<pre class="try-answer" role="status" aria-live="polite" tabindex="0"></pre>
 </div>`
       : '';
     return `<li class="agent-tool" data-tool="${escapeHTML(name)}" data-effect="${effect}">
