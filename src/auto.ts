@@ -30,7 +30,7 @@ export { SCRIPT_MARKER } from './config.js';
  *   of the tool calls made while it is open), or moves focus to it when it is open; also without
  *   WebMCP (it then says why there are no tools). Resolves once it is shown; rejects only when
  *   its chunk cannot be loaded. The page does the same with `data-inspect` on the script tag or
- *   `?capell-webmcp=inspect` in its address.
+ *   `?capell-webmcp=inspect` in its address (unless the tag says `data-inspect="false"`).
  */
 export interface CapellWebMCPGlobal {
   readonly version: string;
@@ -120,7 +120,8 @@ function boot(): void {
   });
   Object.defineProperty(window, 'capellWebMCP', { value: global, enumerable: true });
   const reading = readOptions({ script: readOwnScript() }, location.origin);
-  if (inspectorAsked()) reading.options.inspect = true;
+  // data-inspect="false" is the site's no: the address cannot open the inspector then.
+  if (reading.options.inspect !== false && inspectorAsked()) reading.options.inspect = true;
   const announce = (report: Report) => {
     resolveReady(report);
     callBuiltIn(document, 'dispatchEvent', new CustomEvent<Report>(READY_EVENT, { detail: report }));

@@ -66,8 +66,8 @@ export type AuditOption = 'warning' | 'error';
  *   `window.capellWebMCP.setSigner(signer)`. @throws TypeError when it is not a Signer.
  * - `inspect`: open the inspector (`<capell-inspector>`, its own chunk: the live Report and a log
  *   of this page's tool calls, for the site's operator) when the runtime starts; the script tag's
- *   `data-inspect` (present, `""` or `"true"`), or `?capell-webmcp=inspect` in the page's address.
- *   @default false (absent)
+ *   `data-inspect` (present, `""` or `"true"`), or, for the script tag, `?capell-webmcp=inspect`
+ *   in the page's address (ignored when the tag says `data-inspect="false"`). @default false (absent)
  */
 export interface RuntimeOptions {
   document?: Document;

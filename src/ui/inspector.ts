@@ -7,6 +7,7 @@
  * room `inspector`), never part of what a visitor loads.
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import { builtIn, callBuiltIn } from '../dom-builtin.js';
 import { readIslands } from '../sources/capell-islands.js';
 import type { ToolSpec } from '../declarations/tool-spec.js';
 import type { Report } from '../report.js';
@@ -146,8 +147,11 @@ export class CapellInspector extends LitElement {
     if (this.#doc) return;
     this.#doc = doc;
     this.#text = readInspectorText(readIslands(doc).map((island) => island.messages));
-    doc.addEventListener(CHANGE_EVENT, (event) => {
-      const report = (event as CustomEvent<Report>).detail;
+    // Past DOM clobbering (dom-builtin.ts). The Report is read from the runtime, which published
+    // it before the event: a page script that fires a made-up change event shows nothing made up.
+    callBuiltIn(doc, 'addEventListener', CHANGE_EVENT, () => {
+      const report = source.report;
+      if (!report) return;
       this.#show(report);
       this.#say(fillInspectorText(this.#text.inspectorUpdated, { registered: report.registered.length, rejected: report.rejected.length }));
     }, { signal: this.#stop.signal });
@@ -331,13 +335,13 @@ const open = new WeakMap<Document, CapellInspector>();
  */
 export async function openInspector(doc: Document, source: InspectorSource): Promise<CapellInspector> {
   // Started from the <head> (a library's start()): the inspector goes in once <body> is parsed.
-  if (!doc.body) await new Promise((resolve) => doc.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  if (!builtIn<HTMLElement | null>(doc, 'body')) await new Promise((resolve) => callBuiltIn(doc, 'addEventListener', 'DOMContentLoaded', resolve, { once: true }));
   let inspector = open.get(doc);
   if (!inspector?.isConnected) {
     inspector = new CapellInspector();
     if (inspector.ownerDocument !== doc) doc.adoptNode(inspector);
     inspector.attach(doc, source);
-    doc.body.append(inspector);
+    builtIn<HTMLElement>(doc, 'body').append(inspector);
     open.set(doc, inspector);
   }
   await inspector.focusPanel();

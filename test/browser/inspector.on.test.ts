@@ -105,6 +105,18 @@ describe('with WebMCP on: the inspector', () => {
     expect(textOf(root, '.status')[0]).to.equal('Tools updated: 3 registered, 1 rejected.');
   });
 
+  it('shows the runtime’s Report, not one a page script puts in a made-up change event', async () => {
+    mountPage();
+    runtime = start({ log: 'silent', inspect: true });
+    await runtime.ready;
+    const inspector = await openedInspector();
+    const fake: Report = { api: 'document.modelContext', registered: ['fake.tool'], rejected: [], audit: [] };
+    document.dispatchEvent(new CustomEvent('capell-webmcp:change', { detail: fake }));
+    await inspector.updateComplete;
+    expect(inspector.report?.registered).to.deep.equal(['page.lookup', 'site.search']);
+    expect(rootOf(inspector).querySelector('.tool[data-tool="fake.tool"]')).to.equal(null);
+  });
+
   it('logs each call with its tool, input, outcome, duration and size', async () => {
     mountPage();
     runtime = start({ log: 'silent', inspect: true });

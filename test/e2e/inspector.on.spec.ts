@@ -69,6 +69,21 @@ test.describe('the inspector with WebMCP on', () => {
     await expect(inspector(page).getByRole('dialog')).toBeVisible();
   });
 
+  test('data-inspect="false" is the site’s no: the address does not open it', async ({ page, demo }) => {
+    const chunks = recordChunks(page);
+    await page.route(`${demo.url}/about?capell-webmcp=inspect`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(' data-capell-webmcp ', ' data-capell-webmcp data-inspect="false" ');
+      expect(html).toContain('data-inspect="false"');
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto(`${demo.url}/about?capell-webmcp=inspect`);
+    await readyReport(page);
+    await page.waitForTimeout(200);
+    expect(await inspector(page).count()).toBe(0);
+    expect(chunks).not.toContain('inspector');
+  });
+
   test('opens with window.capellWebMCP.inspect(), logs each call, and follows a live change', async ({ page, demo }) => {
     await page.goto(`${demo.url}/products`);
     const report = await readyReport(page);
