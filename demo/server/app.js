@@ -65,7 +65,8 @@ function matchApiBase(path) {
 
 /**
  * The demo server as one node `(req, res)` handler: it plays Capell Core for one site in English
- * (`/`) and German (`/de/`): HTML pages with the page graph and tools islands, the agent read API
+ * (`/`) and German (`/de/`): HTML pages with the page graph and tools islands (and `/agents`,
+ * `/de/agents`, which explain what an agent can do there: html/agents-page.js), the agent read API
  * under `/agent/v1` and `/de/agent/v1`, the contact form, the theme under `/site/` and the
  * runtime bundles under `/dist/`.
  *
