@@ -181,6 +181,21 @@ describe('with WebMCP on: the inspector', () => {
     expect(document.activeElement).to.equal(before);
   });
 
+  it('is themed by the page through its custom properties and parts', async () => {
+    mountPage();
+    const style = document.createElement('style');
+    style.textContent = 'capell-inspector { --capell-inspector-accent: rgb(47, 107, 79); --capell-inspector-width: 20rem; } capell-inspector::part(close) { background-color: rgb(255, 240, 200); }';
+    document.head.append(style);
+    added.push(style);
+    runtime = start({ log: 'silent', inspect: true });
+    await runtime.ready;
+    const inspector = await openedInspector();
+    const panel = rootOf(inspector).querySelector<HTMLElement>('section.panel')!;
+    expect(getComputedStyle(panel).borderLeftColor).to.equal('rgb(47, 107, 79)');
+    expect(panel.getBoundingClientRect().width).to.equal(20 * parseFloat(getComputedStyle(document.documentElement).fontSize));
+    expect(getComputedStyle(rootOf(inspector).querySelector('button.close')!).backgroundColor).to.equal('rgb(255, 240, 200)');
+  });
+
   it('says its words in the page’s language (the islands’ messages)', async () => {
     mountPage();
     mountToolsIsland({ capellAgentSchema: 1, tools: [], messages: { inspectorTitle: 'capell-webmcp-Inspektor', inspectorClose: 'Schließen' } });
