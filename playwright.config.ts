@@ -18,12 +18,15 @@ export default defineConfig({
   testDir: 'test/e2e',
   timeout: 30_000,
   // Two workers for two cores: much of an e2e test is waiting (page loads, the panel's input
-  // protection, write timeouts). Each worker starts its own demo server; a file runs whole in one worker.
+  // protection, write timeouts). Each worker starts its own demo server and keeps one tab
+  // (demo-fixture.ts, sharedTabTest). In the untimed projects tests, not files, are dealt to the
+  // workers (fullyParallel), so no long file keeps one worker busy after the other is done; a
+  // describe that needs one worker says so (test.describe.configure).
   workers: 2,
   reporter: 'list',
   projects: [
-    { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, testIgnore: TIMED_SPECS, use: { launchOptions: launchOptions({ webmcp: true }) } },
-    { name: 'webmcp-off', testMatch: /\.off\.spec\.ts$/, use: { launchOptions: launchOptions({ webmcp: false }) } },
+    { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, testIgnore: TIMED_SPECS, fullyParallel: true, use: { launchOptions: launchOptions({ webmcp: true }) } },
+    { name: 'webmcp-off', testMatch: /\.off\.spec\.ts$/, fullyParallel: true, use: { launchOptions: launchOptions({ webmcp: false }) } },
     { name: 'webmcp-on-timed', testMatch: TIMED_SPECS, workers: 1, use: { launchOptions: launchOptions({ webmcp: true }) } },
   ],
 });

@@ -42,16 +42,20 @@ const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$/;
+const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$/;
 
 /**
  * AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval, the receipts rules,
- * the kept receipts and the receipts tool registered with the manifest's tools): loaded on a page
- * that names AgentGate.
+ * the kept receipts, and the runtime's receipts and handoff status tools registered with the
+ * manifest's tools): loaded on a page that names AgentGate.
  */
-const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules|cache)|receipt-rules|receipt-store|receipts-tool)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
-/** AgentGate's signed call (the executor, the signer, the receipt check and its keys, structured-headers): loaded on the first AgentGate call. */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64|receipt|receipt-jws|receipt-keys)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules|cache)|receipt-rules|receipt-store|receipts-tool|handoff-status-tool)\.ts$|node_modules[\\/]idb-keyval[\\/]/;
+/**
+ * AgentGate's signed call (the executor, the signer, structured-headers, the receipt check and its
+ * keys, and what finishes a call: network retries, payment, handoff polling): loaded on the first
+ * AgentGate call.
+ */
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|signer|signature-base|content-digest|base64|receipt|receipt-jws|receipt-keys|call-retry|payment|payment-price|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {

@@ -7,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { createDemoApp } from './demo/server/app.js';
 import { handleFixtureRoute } from './test/support/fixture-routes.js';
+import { handleAgentGateRoute } from './test/support/agentgate-routes.js';
 import { launchOptions } from './test/support/chromium.js';
 import { countReporter } from './test/support/count-reporter.js';
 import { defaultReporter } from '@web/test-runner';
@@ -16,6 +17,12 @@ const demo = createDemoApp();
 /** Koa middleware: hand API and fixture paths to plain node handlers. */
 function serveAgentAPI(context, next) {
   const { path } = context;
+  // AgentGate: the demo's manifest, signed endpoints and handoff polls, the demo agent's key directory, and their fixtures.
+  const agentGate = handleAgentGateRoute(context.req, context.res, path, demo);
+  if (agentGate) {
+    context.respond = false;
+    return agentGate;
+  }
   if (path.startsWith('/test-fixtures/')) {
     context.respond = false;
     return handleFixtureRoute(context.req, context.res);
@@ -27,24 +34,43 @@ function serveAgentAPI(context, next) {
   return next();
 }
 
+/**
+ * Files whose tests time a person's act or a bound in Chromium (the panel's input protection, a
+ * write's wait, islands rewritten for seconds, work bounds in ms): one page at a time, in the
+ * last group, which starts when one of the first two is done (at most two browsers at once), so
+ * little else runs beside them. The other files run two pages at a time: most of a short browser
+ * test file's time is its page loading the source modules.
+ */
+const TIMED_FILES = ['confirm-panel', 'submit-guard', 'write-lifecycle', 'live-registry-attacks', 'forms', 'bounds'].map((name) => `test/browser/${name}.on.test.ts`);
+
+const chromium = (webmcp, concurrency) => playwrightLauncher({ product: 'chromium', launchOptions: launchOptions({ webmcp }), concurrency });
+
+const GROUPS = [
+  { name: 'webmcp-on', files: ['test/browser/**/*.on.test.ts', ...TIMED_FILES.map((file) => `!${file}`)], browsers: [chromium(true, 2)] },
+  { name: 'webmcp-off', files: 'test/browser/**/*.off.test.ts', browsers: [chromium(false, 2)] },
+  { name: 'webmcp-on-timed', files: TIMED_FILES, browsers: [chromium(true, 1)] },
+];
+
+/**
+ * BROWSER_GROUPS (comma-separated group names) runs only those groups, and the counts go to
+ * `.test-results/browser-<names joined by +>.json`: `npm test` runs the untimed groups beside the
+ * end-to-end suite and the timed group on its own (scripts/test-all.js). Unset: every group.
+ */
+const only = process.env.BROWSER_GROUPS?.split(',').filter(Boolean);
+for (const name of only ?? []) {
+  if (!GROUPS.some((group) => group.name === name)) throw new Error(`BROWSER_GROUPS: no group named ${JSON.stringify(name)} (groups: ${GROUPS.map((group) => group.name).join(', ')})`);
+}
+
 export default {
   nodeResolve: true,
   rootDir: '.',
+  // Pages at once per browser, as each group's launcher sets; browsers at once: two.
   concurrency: 1,
+  concurrentBrowsers: 2,
   testFramework: { config: { timeout: 10000 } },
   middleware: [serveAgentAPI],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
-  reporters: [defaultReporter(), countReporter({ suite: 'browser' })],
-  groups: [
-    {
-      name: 'webmcp-on',
-      files: 'test/browser/**/*.on.test.ts',
-      browsers: [playwrightLauncher({ product: 'chromium', launchOptions: launchOptions({ webmcp: true }) })],
-    },
-    {
-      name: 'webmcp-off',
-      files: 'test/browser/**/*.off.test.ts',
-      browsers: [playwrightLauncher({ product: 'chromium', launchOptions: launchOptions({ webmcp: false }) })],
-    },
-  ],
+  reporters: [defaultReporter(), countReporter({ suite: only ? `browser-${only.join('+')}` : 'browser' })],
+  // In this order the scheduler gives browsers their turn: the timed group last.
+  groups: only ? GROUPS.filter((group) => only.includes(group.name)) : GROUPS,
 };

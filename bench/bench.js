@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { startDemoServer } from '../demo/server/start.js';
 import { launchOptions } from '../test/support/chromium.js';
+import { compareStartup } from './startup-compare.js';
 
 const STARTUP_RUNS = 15;
 const CALL_RUNS = 60;
@@ -87,6 +88,7 @@ try {
   console.log(`  ready after the start-up chunk arrived: median ${fixed(median(on.startups))} ms, max ${fixed(Math.max(...on.startups))} ms (budget 25 ms)`);
   console.log(`  of which the runtime's own work (same page, registerTool a no-op): median ${fixed(median(own.startups))} ms`);
   console.log(`  longest task while starting: max ${fixed(Math.max(...on.longest))} ms (budget 50 ms; 0 = no task over 50 ms)`);
+  await compareStartup(browser, server.url.replace(/\/$/, ''), { runs: Number(process.env.BENCH_RUNS ?? 20) });
 
   const page = await browser.newPage();
   await page.goto(`${server.url}/products/ridgeline-trail-runner`);

@@ -4,10 +4,14 @@
  * WebMCP on and off, end-to-end against the demo server) and ends with one line
  * `N passed, N failed` summing them all. Exits 1 when anything failed or a suite did not run.
  *
- * Order, for two cores: the typecheck runs beside the build and the unit suite (none of them times
- * anything the other could slow into a failure); the browser and end-to-end suites, which assert
- * time windows in Chromium, run after them and one after the other. Each suite's line in the summary
- * gives its wall time.
+ * Order, for two cores: suites that mostly compute run beside suites that mostly wait, and the
+ * tests that time a person's act run last, alone.
+ * 1. The typecheck starts at once, beside the build; after the build the unit suite (computing)
+ *    and the untimed end-to-end projects (waiting on pages: polls, not time windows) start.
+ * 2. When the unit suite and the typecheck are done, the untimed browser groups join the end-to-end run.
+ * 3. When both are done: the timed browser group (web-test-runner.config.js, one page at a time),
+ *    then the timed end-to-end project (playwright.config.ts, one worker), each with nothing beside it.
+ * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +48,7 @@ function readJSON(path) {
 }
 
 const suites = [];
+const started = performance.now();
 
 // Types: a type error fails the run as one failure. tsc needs no build, so it starts at once.
 const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true }).then(({ status, seconds }) => {
@@ -61,35 +66,54 @@ if (build.status !== 0) {
 
 // Unit: node:test through tsx, two files at a time; the TAP copy carries the counts.
 const unitFiles = readdirSync('test/unit').filter((file) => file.endsWith('.test.ts')).map((file) => `test/unit/${file}`);
-const unit = await run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${RESULTS}/unit.tap`, ...unitFiles]);
-const tap = existsSync(`${RESULTS}/unit.tap`) ? readFileSync(`${RESULTS}/unit.tap`, 'utf8') : '';
-const tapCount = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-suites.push({ name: 'unit', passed: tapCount('pass'), failed: tapCount('fail') + tapCount('cancelled'), ...unit, order: 1 });
-await typecheck;
+const unit = run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=tap', `--test-reporter-destination=${RESULTS}/unit.tap`, ...unitFiles], { quiet: true }).then((result) => {
+  const tap = existsSync(`${RESULTS}/unit.tap`) ? readFileSync(`${RESULTS}/unit.tap`, 'utf8') : '';
+  const tapCount = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+  suites.push({ name: 'unit', passed: tapCount('pass'), failed: tapCount('fail') + tapCount('cancelled'), ...result, order: 1 });
+});
 
-// Browser: web-test-runner; test/support/count-reporter.js writes the counts.
-const browser = await run('npx', ['web-test-runner']);
-suites.push({ name: 'browser', ...(readJSON(`${RESULTS}/browser.json`) ?? { passed: 0, failed: 0 }), ...browser, order: 2 });
+/**
+ * Browser: web-test-runner for the groups named (BROWSER_GROUPS, web-test-runner.config.js);
+ * test/support/count-reporter.js writes the counts.
+ */
+function browserRun(groups, quiet) {
+  return run('npx', ['web-test-runner'], { env: { BROWSER_GROUPS: groups.join(',') }, quiet }).then(({ status, seconds }) => {
+    const { passed, failed } = readJSON(`${RESULTS}/browser-${groups.join('+')}.json`) ?? { passed: 0, failed: 0 };
+    // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
+    return { passed, failed: failed + (status !== 0 && failed === 0 ? 1 : 0), status: 0, seconds };
+  });
+}
 
-// End-to-end: Playwright's JSON reporter. Two workers for most specs, then the specs that time a
-// person's click (project webmcp-on-timed, playwright.config.ts) alone on one worker.
-const e2eRuns = [
-  { projects: ['webmcp-on', 'webmcp-off'], report: `${RESULTS}/e2e.json` },
-  { projects: ['webmcp-on-timed'], report: `${RESULTS}/e2e-timed.json` },
-];
-const e2e = { passed: 0, failed: 0, status: 0, seconds: 0 };
-for (const { projects, report } of e2eRuns) {
+/** End-to-end: Playwright's JSON reporter for the projects named (playwright.config.ts). */
+async function e2eRun(projects, report, quiet) {
   const args = ['playwright', 'test', ...projects.map((project) => `--project=${project}`), '--reporter=list,json'];
-  const { status, seconds } = await run('npx', args, { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  const { status, seconds } = await run('npx', args, { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report }, quiet });
   const stats = readJSON(report)?.stats;
   const unexpected = stats?.unexpected ?? 0;
-  e2e.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
-  e2e.failed += unexpected + (status !== 0 && unexpected === 0 ? 1 : 0);
-  e2e.seconds += seconds;
+  return { passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0), failed: unexpected + (status !== 0 && unexpected === 0 ? 1 : 0), status: 0, seconds };
 }
-suites.push({ name: 'e2e', ...e2e, order: 3 });
+
+/** Adds two runs' counts; wall time as given. */
+function sum(runs, seconds) {
+  return { passed: runs.reduce((total, one) => total + one.passed, 0), failed: runs.reduce((total, one) => total + one.failed, 0), status: 0, seconds };
+}
+
+// 1–2: the untimed end-to-end projects from now; the untimed browser groups once unit and types are done.
+const e2eStarted = performance.now();
+const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, true);
+await Promise.all([unit, typecheck]);
+const browserStarted = performance.now();
+const browserUntimed = await browserRun(['webmcp-on', 'webmcp-off'], true);
+const e2eFirst = await e2eUntimed;
+
+// 3: the timed tests, alone: the browser group, then the end-to-end project.
+const browserTimed = await browserRun(['webmcp-on-timed'], false);
+suites.push({ name: 'browser', ...sum([browserUntimed, browserTimed], (performance.now() - browserStarted) / 1000), order: 2 });
+const e2eTimed = await e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, false);
+suites.push({ name: 'e2e', ...sum([e2eFirst, e2eTimed], e2eFirst.seconds + e2eTimed.seconds), order: 3 });
+console.log(`\nsuite times: e2e untimed ${e2eFirst.seconds.toFixed(1)} s (from ${((e2eStarted - started) / 1000).toFixed(1)} s), browser untimed ${browserUntimed.seconds.toFixed(1)} s, browser timed ${browserTimed.seconds.toFixed(1)} s, e2e timed ${e2eTimed.seconds.toFixed(1)} s`);
 
 const lines = [`build: ${build.seconds.toFixed(1)} s`];
 let passed = 0;
@@ -101,7 +125,7 @@ for (const suite of suites.sort((a, b) => a.order - b.order)) {
   passed += suite.passed;
   failed += suiteFailed;
 }
-lines.push(`${passed} passed, ${failed} failed`);
+lines.push(`${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
 writeFileSync(`${RESULTS}/summary.txt`, `${lines.join('\n')}\n`);
 console.log(`\n${lines.join('\n')}`);
 process.exit(failed > 0 ? 1 : 0);

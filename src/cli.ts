@@ -3,7 +3,7 @@
  * browser runtime, so a site can check its manifest and its pages before they ship.
  *
  * ```
- * capell-webmcp validate <capell.json>… [--translations <file.json>] [--origin <url>]
+ * capell-webmcp validate <capell.json>… [--translations <file.json>]… [--origin <url>]
  * capell-webmcp audit <html-file-or-url> [--strict]
  * ```
  *
@@ -65,14 +65,16 @@ export interface ValidateContext {
 }
 
 const USAGE = `Usage:
-  capell-webmcp validate <capell.json>... [--translations <file.json>] [--origin <url>]
+  capell-webmcp validate <capell.json>... [--translations <file.json>]... [--origin <url>]
   capell-webmcp audit <html-file-or-url> [--strict]
 
 validate  checks every agent_tools declaration of an extension manifest with the runtime's
           normaliser, or "agent_tools": "none" with a non-empty "${AGENT_TOOLS_REASON_KEY}".
           Prints "<name>: <reason>" per rejection reason; with several manifests, each judged
           on its own, "<file>: <name>: <reason>". --translations: flat JSON map key -> text
-          for descriptionKey. --origin: the site origin (default ${DEFAULT_ORIGIN}).
+          for descriptionKey; give it once for every manifest, or once per manifest, in the
+          manifests' order (the first for the first manifest, and so on).
+          --origin: the site origin (default ${DEFAULT_ORIGIN}).
 audit     lists the page's forms and [data-capell-action] elements that no declaration covers
           and that are not marked data-agent-tools="none" with a data-agent-tools-reason.
           Prints "<level>: <surface>: <message>" per entry. --strict: every entry is an error.
@@ -161,10 +163,13 @@ async function readPage(target: string): Promise<string> {
  * `validate <capell.json>…`: each file judged on its own (first name wins only within a file).
  * Every file is read before anything is printed, so an unreadable one (exit 2) prints no verdicts.
  * One file prints `<name>: <reason>`; several prefix each line with the file, `<file>: <name>: <reason>`.
+ * `--translations` given once holds for every file; given once per file, the n-th is the n-th
+ * file's (so one process judges files whose descriptionKeys resolve differently); any other count
+ * is a usage error.
  */
 async function validate(args: string[], output: CLIOutput): Promise<number> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true, options: { translations: { type: 'string' }, origin: { type: 'string' } },
+    args, allowPositionals: true, options: { translations: { type: 'string', multiple: true }, origin: { type: 'string' } },
   });
   if (positionals.length === 0) throw new UsageError('validate takes at least one capell.json');
   let origin = DEFAULT_ORIGIN;
@@ -173,25 +178,38 @@ async function validate(args: string[], output: CLIOutput): Promise<number> {
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new UsageError(`--origin: ${JSON.stringify(values.origin)} is not an http(s) URL`);
     origin = url.origin;
   }
-  let messages: Messages = {};
-  if (values.translations !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readText(values.translations, 'translations file'));
-    } catch (error) {
-      if (error instanceof ReadError) throw error;
-      throw new UsageError(`--translations: ${values.translations} is not valid JSON (${(error as Error).message})`);
-    }
-    if (!isPlainObject(parsed)) throw new UsageError(`--translations: ${values.translations} must hold a JSON object (key → text)`);
-    messages = parsed;
+  const translations = values.translations ?? [];
+  if (translations.length > 1 && translations.length !== positionals.length) {
+    throw new UsageError(`--translations: given ${translations.length} times for ${positionals.length} manifests; give it once (for every manifest) or once per manifest`);
   }
+  // Each distinct file read and checked once, however many manifests it is given for.
+  const read = new Map<string, Promise<Messages>>();
+  for (const path of translations) if (!read.has(path)) read.set(path, readTranslations(path));
+  const messages = await Promise.all(translations.map((path) => read.get(path)!));
+  const messagesOf = (index: number): Messages => messages[translations.length === 1 ? 0 : index] ?? {};
   const texts = await Promise.all(positionals.map((file) => readText(file, 'manifest')));
   let code = EXIT_OK;
   positionals.forEach((file, index) => {
     const prefix = positionals.length > 1 ? `${file}: ` : '';
-    if (validateFile(file, texts[index]!, { origin, messages }, (line) => output.out(`${prefix}${line}`), output) !== EXIT_OK) code = EXIT_REJECTED;
+    if (validateFile(file, texts[index]!, { origin, messages: messagesOf(index) }, (line) => output.out(`${prefix}${line}`), output) !== EXIT_OK) code = EXIT_REJECTED;
   });
   return code;
+}
+
+/**
+ * A `--translations` file: a JSON object, key → text.
+ * @throws ReadError when it cannot be read; UsageError when it is not JSON or not an object.
+ */
+async function readTranslations(path: string): Promise<Messages> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readText(path, 'translations file'));
+  } catch (error) {
+    if (error instanceof ReadError) throw error;
+    throw new UsageError(`--translations: ${path} is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isPlainObject(parsed)) throw new UsageError(`--translations: ${path} must hold a JSON object (key → text)`);
+  return parsed as Messages;
 }
 
 /** One manifest's verdict: its rejection lines to `out`, the summary of a valid one to `output.err`. */

@@ -60,6 +60,10 @@ export type AuditOption = 'warning' | 'error';
  *   sources/agentgate-naming.ts), whatever this option says. @default false
  * - `agentgateSiteKey`: the AgentGate site key (1–128 of `A-Za-z0-9_-`): the manifest is then
  *   `/v1/agent-tools/{siteKey}`; `data-agentgate-site-key`. Only read when `agentgate` is on.
+ * - `maxPrice`: the most this page's owner lets an AgentGate call pay when the site answers `402`
+ *   with `crawler-price` (pay per crawl): a currency and an amount, `"0.05 USD"` (or `"USD 0.05"`,
+ *   at most 6 decimals); `data-max-price`. A price within it (same currency) is paid once with
+ *   `crawler-exact-price`; without it no payment header is ever sent. @default none (never pay)
  * - `signer`: who signs AgentGate calls (the agent's key, never the page's): a Signer
  *   `{ label, signatureAgent?, keyid, alg, sign(bytes) }` (src/agentgate/signer.ts), or several
  *   (one per `alg`). Not a script-tag option: an agent gives it later with
@@ -79,6 +83,7 @@ export interface RuntimeOptions {
   writeWaitMs?: number;
   agentgate?: boolean;
   agentgateSiteKey?: string;
+  maxPrice?: string;
   signer?: Signer | readonly Signer[];
   inspect?: boolean;
 }
@@ -98,6 +103,11 @@ export interface RuntimeConfig {
   agentgate: boolean;
   /** Absent unless given. */
   agentgateSiteKey?: string;
+  /**
+   * The page owner's cap on what an AgentGate call may pay (`maxPrice`), as given and trimmed
+   * (`0.05 USD`; read by agentgate/payment-price.ts when a call is priced); absent: never pay.
+   */
+  maxPrice?: string;
   /** The signers AgentGate calls may use, one per algorithm; `setSigner` adds one later. */
   signers: SignerSlots;
   /** Absent unless given: the inspector opens at start. */
@@ -145,6 +155,13 @@ function wordOption<Word extends string>(attribute: `data-${string}`, words: rea
 /** AgentGate site keys: 1–128 of letters, digits, `_` and `-` (a path segment that needs no escaping). */
 export const AGENTGATE_SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
+/**
+ * A price cap as `maxPrice` takes it: an amount (at most 9 digits and 6 decimals) and an ISO 4217
+ * currency, in either order (`0.05 USD`, `USD 0.05`; pay per crawl writes the latter). The same
+ * grammar as agentgate/payment-price.ts `parsePrice`, which start-up does not load.
+ */
+export const MAX_PRICE_PATTERN = /^(?:[A-Z]{3}\s+\d{1,9}(?:\.\d{1,6})?|\d{1,9}(?:\.\d{1,6})?\s+[A-Z]{3})$/;
+
 /** A switch: `true`/`false` from `start()`; on the script tag the attribute present (`""`) or `"true"`, or `"false"`. */
 function switchOption(attribute: `data-${string}`): OptionRule<boolean> {
   return {
@@ -172,6 +189,10 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
   agentgateSiteKey: {
     attribute: 'data-agentgate-site-key', default: undefined, expected: `a site key matching ${AGENTGATE_SITE_KEY_PATTERN.source}`,
     accept: (value) => (typeof value === 'string' && AGENTGATE_SITE_KEY_PATTERN.test(value) ? value : undefined),
+  },
+  maxPrice: {
+    attribute: 'data-max-price', default: undefined, expected: 'a price such as "0.05 USD"',
+    accept: (value) => (typeof value === 'string' && MAX_PRICE_PATTERN.test(value.trim()) ? value.trim() : undefined),
   },
   // No default: absent from the settings unless given (off).
   inspect: { ...switchOption('data-inspect'), default: undefined },
@@ -235,7 +256,7 @@ export function readOptions(input: OptionInput, origin: string): OptionReading {
       problems.push({ option, attribute: rule.attribute, given, message });
     }
     const setting = accepted ?? rule.accept(rule.default, origin);
-    // An option without a default (the site key) is absent from the settings unless given.
+    // An option without a default (the site key, the price cap) is absent from the settings unless given.
     if (setting !== undefined) settings[option] = setting;
   }
   return { settings: settings as OptionReading['settings'], options: options as RuntimeOptions, problems };
@@ -266,7 +287,7 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
 /**
  * Reads the options the runtime's own `<script>` element sets in `data-*` attributes:
  * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
- * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-inspect` (OPTION_RULES; each the dataset name of the option it sets).
+ * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-max-price`, `data-inspect` (OPTION_RULES; each the dataset name of the option it sets).
  * @param origin the page's origin; `apiBase` must stay on it. @default the current location's
  * @returns the valid options, as `start()` takes them; invalid ones are left out (`readOptions`
  *   also names them).

@@ -16,8 +16,9 @@ import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from './host.js';
-import { NameClaims, RECEIPTS_TOOL, registrationRefusal, signerRefusal, WRITE_STATUS_TOOL } from './registration-rules.js';
+import { NameClaims, registrationRefusal, signerRefusal } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.js';
+import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
 import { reduceInputSchema } from './schema-reduction.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
 import { SOURCE_CHANGE_EVENT } from './sources/source.js';
@@ -100,36 +101,6 @@ const REMOVED = 'the declaration was removed or changed';
 /** Whether a tool registered with WebMCP and is still there. */
 const isLive = (tool: ToolState): boolean => Boolean(tool.outcome?.ok) && !tool.controller.signal.aborted;
 
-/**
- * One of the runtime's own tools (not declarations: the Report lists them only when refused):
- * registered while `wanted` holds, given the registered tools and (on demand) every normalised
- * ToolSpec of the page's sources, and removed when it no longer does; `create` loads its module on demand.
- */
-interface OwnTool {
-  name: string;
-  wanted(tools: Iterable<ToolState>, specs: () => Iterable<ToolSpec>): boolean;
-  create(config: RuntimeConfig, stopSignal: AbortSignal): Promise<WebMCPTool>;
-}
-
-const OWN_TOOLS: readonly OwnTool[] = [
-  {
-    // While at least one write tool is registered (writes/status-tool.ts). An AgentGate write is
-    // the agent's own signed call (binding row `personConfirms: false`): nothing waits for the
-    // person, so it needs no status tool. Checked by type here, so the start-up code does not
-    // hold the binding registry.
-    name: WRITE_STATUS_TOOL,
-    wanted: (tools) => [...tools].some((tool) => tool.spec.effect === 'write' && tool.spec.binding.type !== 'agentgate' && isLive(tool)),
-    create: async (config, stopSignal) => (await import('./writes/status-tool.js')).createWriteStatusTool(config, stopSignal),
-  },
-  {
-    // Where an AgentGate manifest declares receipts (agentgate/receipts-tool.ts), also while its
-    // tools wait for a signer: receipts kept on earlier visits can be listed.
-    name: RECEIPTS_TOOL,
-    wanted: (_tools, specs) => [...specs()].some((spec) => spec.binding.type === 'agentgate' && spec.binding.receipts !== undefined),
-    create: async (config) => (await import('./agentgate/receipts-tool.js')).createReceiptsTool(config),
-  },
-];
-
 function nameOf(declaration: unknown): string {
   const name = (declaration as { name?: unknown } | null)?.name;
   return typeof name === 'string' ? name : '';
@@ -166,8 +137,8 @@ export class LiveRegistry {
   /** Stable unit labels: a node keeps its label for its life; a new node gets the next number. */
   readonly #labels = new WeakMap<object, string>();
   readonly #counts = new Map<string, number>();
-  /** The runtime's own tools registered now (OWN_TOOLS), by name. */
-  readonly #ownTools = new Map<string, ToolState>();
+  /** The runtime's own tools registered now (runtime-tools.ts), by name. */
+  readonly #runtimeTools = new Map<string, ToolState>();
   /** Set by the first `NotAllowedError`: the page may not register tools, so nothing more is tried. */
   #disallowed: string | undefined;
   /** A pending new update for registrations that settled late (`#announceLate`). */
@@ -383,7 +354,7 @@ export class LiveRegistry {
     }
     // A late registration brings a new update (and Report) once it settles.
     for (const tool of pending) void tool.settled.then(() => this.#announceLate(tool));
-    for (const own of OWN_TOOLS) await this.#keepOwnTool(own, rejected);
+    for (const tool of RUNTIME_TOOLS) await this.#keepRuntimeTool(tool, rejected);
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
     const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
     if (pending.length > 0) snapshot.pending = pending.map((tool) => tool.spec.name);
@@ -403,45 +374,46 @@ export class LiveRegistry {
   }
 
   /**
-   * Registers one of the runtime's own tools when it becomes wanted (e.g. `capell.write.status`
-   * with the first write tool), and removes it when it no longer is (with the last one). Not a
-   * declaration: the Report lists it only when refused.
+   * A runtime tool (runtime-tools.ts: `capell.write.status`, `agentgate.handoff.status`,
+   * `agentgate.receipts`) is registered while it is wanted, and removed when it no longer is. Not
+   * a declaration: the Report lists it only when refused.
    */
-  async #keepOwnTool(own: OwnTool, rejected: PendingRejection[]): Promise<void> {
+  async #keepRuntimeTool(tool: RuntimeTool, rejected: PendingRejection[]): Promise<void> {
     if (this.#stopSignal.aborted || this.#disallowed) return;
-    const wanted = this.#wants(own);
-    const current = this.#ownTools.get(own.name);
+    const wanted = this.#wants(tool);
+    const current = this.#runtimeTools.get(tool.name);
     if (wanted && !current) {
       const placeholder: ToolState = { spec: undefined!, controller: new AbortController(), settled: Promise.resolve() };
-      this.#ownTools.set(own.name, placeholder); // claimed before the await: two settling updates register it once
-      let registered: ToolState;
+      this.#runtimeTools.set(tool.name, placeholder); // claimed before the await: two settling updates register it once
+      let state: ToolState;
       try {
-        const tool = await own.create(this.#config, this.#stopSignal);
+        const created = await tool.create(this.#config, this.#stopSignal);
         if (placeholder.controller.signal.aborted) return;
         // A later update may have removed what wanted it while the module loaded.
-        if (!this.#wants(own)) {
-          this.#ownTools.delete(own.name);
+        if (!this.#wants(tool)) {
+          this.#runtimeTools.delete(tool.name);
           return;
         }
-        registered = this.#register(tool, placeholder.controller, undefined, undefined);
+        state = this.#register(created, placeholder.controller, undefined, undefined);
       } catch (error) {
-        this.#ownTools.delete(own.name); // retried by the next update
-        rejected.push({ name: own.name, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
+        this.#runtimeTools.delete(tool.name); // retried by the next update
+        rejected.push({ name: tool.name, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
         return;
       }
-      this.#ownTools.set(own.name, registered);
-      await settledWithin([registered]);
-      if (registered.outcome && !registered.outcome.ok) rejected.push({ name: own.name, source: 'capell-webmcp', reasons: [registered.outcome.reason] });
+      this.#runtimeTools.set(tool.name, state);
+      await settledWithin([state]);
+      if (state.outcome && !state.outcome.ok) rejected.push({ name: tool.name, source: 'capell-webmcp', reasons: [state.outcome.reason] });
     } else if (!wanted && current?.outcome) {
       current.controller.abort(REMOVED);
-      this.#ownTools.delete(own.name);
+      this.#runtimeTools.delete(tool.name);
     }
   }
 
-  /** Whether one of the runtime's own tools is wanted now. */
-  #wants(own: OwnTool): boolean {
-    const specs = () => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
-    return own.wanted(this.#tools.values(), specs);
+  /** Whether a runtime tool is wanted now (runtime-tools.ts, `wanted`). */
+  #wants(tool: RuntimeTool): boolean {
+    const registered = () => [...this.#tools.values()].filter(isLive).map((state) => state.spec);
+    const declared = () => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
+    return tool.wanted(registered, declared);
   }
 
   /** Lines already logged: each distinct line once over the runtime's life. */
@@ -469,9 +441,9 @@ export class LiveRegistry {
   #clear(reason: unknown = this.#stopSignal.reason): void {
     for (const unit of this.#units.values()) unit.controller.abort(reason);
     for (const tool of this.#tools.values()) tool.controller.abort(reason);
-    for (const own of this.#ownTools.values()) own.controller.abort(reason);
+    for (const tool of this.#runtimeTools.values()) tool.controller.abort(reason);
     this.#units.clear();
     this.#tools.clear();
-    this.#ownTools.clear();
+    this.#runtimeTools.clear();
   }
 }

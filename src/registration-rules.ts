@@ -22,6 +22,12 @@ export const RECEIPTS_TOOL = 'agentgate.receipts';
 /** Who holds RECEIPTS_TOOL, as a duplicate reason names it. */
 export const RECEIPTS_OWNER = 'capell-webmcp (its own AgentGate receipts tool)';
 
+/** The runtime's own AgentGate handoff status tool (agentgate/handoff-status-tool.ts): never a site's name either. */
+export const HANDOFF_STATUS_TOOL = 'agentgate.handoff.status';
+
+/** Who holds HANDOFF_STATUS_TOOL, as a duplicate reason names it. */
+export const HANDOFF_STATUS_OWNER = 'capell-webmcp (its own AgentGate handoff status tool)';
+
 /**
  * Who holds each tool name. The first claim of a name wins; a later one gets the `duplicate`
  * reason naming the holder (Capell Agent Schema, "Tool declarations": tool names are unique on a
@@ -32,10 +38,10 @@ export class NameClaims {
 
   /**
    * @param reserved names held before any declaration, as `[name, holder]`; by default the
-   *   runtime's own tools, so a declaration of `capell.write.status` or `agentgate.receipts` is a
-   *   duplicate everywhere.
+   *   runtime's own tools, so a declaration of `capell.write.status`, `agentgate.receipts` or
+   *   `agentgate.handoff.status` is a duplicate everywhere.
    */
-  constructor(reserved: Iterable<readonly [string, string]> = [[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER], [RECEIPTS_TOOL, RECEIPTS_OWNER]]) {
+  constructor(reserved: Iterable<readonly [string, string]> = [[WRITE_STATUS_TOOL, WRITE_STATUS_OWNER], [RECEIPTS_TOOL, RECEIPTS_OWNER], [HANDOFF_STATUS_TOOL, HANDOFF_STATUS_OWNER]]) {
     for (const [name, holder] of reserved) this.#holders.set(name, holder);
   }
 

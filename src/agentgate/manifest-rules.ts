@@ -40,6 +40,7 @@ export type ManifestReading = { tools: readonly unknown[]; siteKey: string; prob
 /**
  * Reads a manifest's text: JSON, an object, `version` `agentgate-tools/1`, `site` an object with
  * a string `siteKey`, and `tools` an array (each tool is judged apart by `checkAgentGateTool`).
+ * The manifest's `handoff`, when present, is set on each tool object as its `handoff`.
  * @returns the tools, or the reason the whole manifest is refused (the Report's `(manifest)`).
  *   Never throws.
  */
@@ -60,11 +61,12 @@ export function readAgentGateManifest(text: string): ManifestReading {
 }
 
 /**
- * The manifest-level fields a tool's call needs (`receipts`: AgentGate declared tools, "Find the
- * manifest"), carried onto each tool object that does not set its own, so each tool is judged,
- * and its ToolSpec made, from its own declaration alone.
+ * The manifest-level fields a tool's call needs (`receipts`, `handoff`: AgentGate declared tools,
+ * "Find the manifest"; the site's agent-native endpoints apply to every tool), carried onto each
+ * tool object that does not set its own, so each tool is judged, and its ToolSpec made, from its
+ * own declaration alone.
  */
-const MANIFEST_CALL_FIELDS = ['receipts'] as const;
+const MANIFEST_CALL_FIELDS = ['receipts', 'handoff'] as const;
 
 function withManifestFields(tools: readonly unknown[], manifest: Record<string, unknown>): readonly unknown[] {
   const fields = MANIFEST_CALL_FIELDS.filter((field) => manifest[field] !== undefined);
@@ -75,6 +77,24 @@ function withManifestFields(tools: readonly unknown[], manifest: Record<string, 
     for (const field of fields) if (carried[field] === undefined) carried[field] = manifest[field];
     return carried;
   });
+}
+
+/**
+ * The manifest's `handoff` (AgentGate declared tools: `"handoff": {"poll": ".../v1/handoff/{id}"}`)
+ * as the poll URL template: absolute http(s), on the page's origin, one `{id}` standing for a
+ * whole path segment, otherwise an exact route (the endpoint rule with `{id}` filled in).
+ * @returns the template, undefined when there is no handoff, or a reason on `handoff.poll`.
+ */
+function readHandoffPoll(raw: unknown, origin: string, reasons: Reason[]): string | undefined {
+  if (raw === undefined) return undefined;
+  const poll = isPlainObject(raw) ? raw.poll : undefined;
+  const valid = typeof poll === 'string' && poll.split('{id}').length === 2 && /\/\{id\}(\/|$)/.test(poll)
+    && validateAgentGateEndpoint(poll.replace('{id}', 'id'), origin).length === 0;
+  if (!valid) {
+    reasons.push(['handoff.poll', 'handoffPoll', isPlainObject(raw) ? raw.poll : raw]);
+    return undefined;
+  }
+  return poll as string;
 }
 
 /** The annotations: the WebMCP hints as set, the MCP-only hints apart; reasons for non-booleans. */
@@ -156,6 +176,8 @@ function readAuth(raw: unknown, reasons: Reason[]): AgentGateAuth | undefined {
  * - `auth[0]`: `web-bot-auth` with components, or `shared-key`;
  * - `receipts` (the manifest's, carried onto the tool): `header`, `jwks`, `verify` on the page's
  *   origin (receipt-rules.ts); kept on the binding.
+ * - `handoff` (the manifest's, given to each tool by `readAgentGateManifest`): `poll` a URL
+ *   template on the page's origin with one `{id}` segment, kept as the binding's `handoffPoll`.
  * @param refChecks the `$ref` graph checks; needed only when a schema has a local `$ref`.
  * @returns a ToolSpec with binding `agentgate`, or every coded reason. Never throws, except the
  *   TypeError of a missing `refChecks` for a schema with a `$ref` (a caller's mistake).
@@ -182,6 +204,7 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
   const endpoint = readEndpoint(raw.endpoint, context.origin, reasons);
   const auth = readAuth(raw.auth, reasons);
   const receipts = raw.receipts === undefined ? undefined : readReceipts(raw.receipts, context.origin, reasons);
+  const handoffPoll = readHandoffPoll(raw.handoff, context.origin, reasons);
   if (reasons.length > 0 || !endpoint || !auth) return { ok: false, name, reasons };
   const spec: ToolSpec = {
     name,
@@ -189,7 +212,11 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
     inputSchema: input.schema,
     annotations,
     effect: annotations.readOnlyHint === true ? 'read' : 'write',
-    binding: { type: 'agentgate', target: endpoint.url, method: endpoint.method, contentType: endpoint.contentType, auth, ...(receipts ? { receipts } : {}) },
+    binding: {
+      type: 'agentgate', target: endpoint.url, method: endpoint.method, contentType: endpoint.contentType, auth,
+      ...(receipts ? { receipts } : {}),
+      ...(handoffPoll === undefined ? {} : { handoffPoll }),
+    },
     source: context.source,
     messages: context.messages,
   };

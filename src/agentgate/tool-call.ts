@@ -12,6 +12,9 @@ import { serverMessage } from '../bindings/server-message.js';
 import type { AgentGateBinding, JSONValue } from '../declarations/tool-spec.js';
 import { request, type RequestOutcome } from '../request.js';
 import { withReceipt } from './receipt.js';
+import { isRetryable, sendWithNetworkRetry } from './call-retry.js';
+import { followHandoff } from './handoff.js';
+import { EXACT_PRICE_HEADER, payForCall, paymentErrorReason, type PaymentRecord } from './payment.js';
 import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
 
@@ -68,18 +71,34 @@ const sameComponent = (a: Component, b: Component): boolean => {
   return left.name === right.name && left.key === right.key;
 };
 
+/** Options of `callAgentGate` beyond the executor's: bounds tests shorten. */
+export interface AgentGateCallOptions {
+  /** Longest wait for a handed-off call, in ms. @default HANDOFF_MAX_WAIT_MS (handoff.ts) */
+  handoffMaxWaitMs?: number;
+}
+
 /**
  * Calls an AgentGate tool: a signed request, answered once more when the site asks for it:
+ * - a network failure (no answer) is sent once more, same body, fresh signature and nonce, only
+ *   for an idempotent or read-only tool (call-retry.ts); never for another, never a paid send;
  * - a `403` with `Accept-Signature` is answered once with a new signature covering what it asks
  *   for as well (the signature-agent member is added by the signer);
  * - a `429` is retried once with a fresh nonce after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
+ * - a `402` with `crawler-price` is paid once with `crawler-exact-price` (signed) only within the
+ *   page owner's `maxPrice`, else answered isError with the price and how to allow it
+ *   (payment.ts); a paid answer is `{ answer, payment: { price, charged } }`;
+ * - a `202` with a handoff id is polled at the manifest's `handoff.poll` until final, or answers
+ *   `pending` with the id and `agentgate.handoff.status` (handoff.ts);
  * - anything else is the result: a 2xx JSON answer is `answer` and `data` (checked against
- *   `outputSchema` by the caller), another status a one-line reason with the site's message;
- *   where the manifest declares receipts, a 2xx answer's receipt is checked and kept, and added
- *   as `added.receipt` (receipt.ts).
+ *   `outputSchema` by the caller), another status a one-line reason with the site's message
+ *   (and a `crawler-error` code when the site sent one); where the manifest declares receipts, a
+ *   2xx answer's receipt is checked and kept, and added as `added.receipt` (receipt.ts).
  * Never throws: no signer, a failed signature and network failures resolve `{ ok: false, reason }`.
  */
-export const executeAgentGate: BindingExecutor = async (spec, input, context) => {
+export const executeAgentGate: BindingExecutor = (spec, input, context) => callAgentGate(spec, input, context);
+
+/** `executeAgentGate` with options (tests shorten the handoff bound). */
+export async function callAgentGate(...[spec, input, context, options = {}]: [...Parameters<BindingExecutor>, AgentGateCallOptions?]): Promise<BindingOutcome> {
   const binding = spec.binding as AgentGateBinding;
   const { auth } = binding;
   const signer: Signer | undefined = context.config.signers.get(auth.type);
@@ -92,25 +111,28 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
   const declared: Component[] = auth.type === 'web-bot-auth' ? [...auth.components] : [...(auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS)];
   const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
   let signed: Request | undefined; // the last request sent, as signed: what a receipt must cover
-  const send = (components: readonly Component[]): Promise<RequestOutcome> => request(url, {
+  const retryable = isRetryable(spec);
+  // A paid send is never repeated: a payment the site took before the connection broke would be paid twice.
+  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(() => request(url, {
     method: binding.method,
     credentials: 'omit',
     redirect: 'error',
-    headers: { 'Content-Type': binding.contentType, Accept: 'application/json' },
+    headers: { 'Content-Type': binding.contentType, Accept: 'application/json', ...extraHeaders },
     body,
     timeoutMs: context.config.timeoutMs,
     signal: context.signal,
     where,
     description: `the signed call to ${where}`,
     beforeSend: async (built) => (signed = await signRequest(built, signer, { components, tag })),
-  });
+  }), mayRetry);
 
-  let outcome = await send(declared);
+  let components = declared;
+  let outcome = await send(components);
   if (outcome.ok && outcome.response.status === 403 && outcome.response.headers.has('accept-signature')) {
     const asked = requestedComponents(outcome.response.headers.get('accept-signature'))
       // The signer adds its own signature-agent member under its label.
       .filter((component) => !(typeof component !== 'string' && component.name === 'signature-agent'));
-    const components = [...declared, ...asked.filter((component) => !declared.some((known) => sameComponent(known, component)))];
+    components = [...declared, ...asked.filter((component) => !declared.some((known) => sameComponent(known, component)))];
     outcome = await send(components);
   } else if (outcome.ok && outcome.response.status === 429) {
     try {
@@ -120,14 +142,31 @@ export const executeAgentGate: BindingExecutor = async (spec, input, context) =>
     }
     outcome = await send(declared); // signRequest draws a fresh nonce
   }
-  return withReceipt(answerOf(outcome, where), outcome, signed, spec, context);
-};
+  let payment: PaymentRecord | undefined;
+  if (outcome.ok && outcome.response.status === 402) {
+    const paid = await payForCall(outcome.response, context.config.maxPrice, where, (headers) => send([...components, EXACT_PRICE_HEADER], headers, false));
+    if (!paid.ok) return paid;
+    ({ outcome, record: payment } = paid);
+  }
+  const handoff = outcome.ok ? followHandoff(spec, outcome, components, context, options.handoffMaxWaitMs) : undefined;
+  const finished = withPayment(handoff ? await handoff : answerOf(outcome, where), payment);
+  return withReceipt(finished, outcome, signed, spec, context);
+}
+
+/** A paid call's outcome: the answer next to what was paid (`data` stays the site's, for `outputSchema`). */
+function withPayment(outcome: BindingOutcome, payment: PaymentRecord | undefined): BindingOutcome {
+  if (!payment) return outcome;
+  if (!outcome.ok) return { ok: false, reason: `${outcome.reason} (paid ${payment.price}, crawler-charged ${payment.charged ?? 'not sent'})` };
+  return { ...outcome, answer: { answer: outcome.answer, payment: { ...payment } } };
+}
 
 /** The outcome of the last request: the site's JSON answer, or a one-line reason. */
 function answerOf(outcome: RequestOutcome, where: string): BindingOutcome {
   if (!outcome.ok) return { ok: false, reason: outcome.reason };
   const { response, text } = outcome;
   if (response.status < 200 || response.status > 299) {
+    const paymentError = paymentErrorReason(response, where);
+    if (paymentError) return { ok: false, reason: `${paymentError}${serverMessage(text)}` };
     return { ok: false, reason: `the site refused the signed call to ${where} with ${response.status}${serverMessage(text)}` };
   }
   if (text.trim() === '') return { ok: true, answer: null, data: null };

@@ -21,10 +21,12 @@ export interface CallContext {
  * An executor's outcome; never thrown. `answer` is what the agent receives (the whole envelope
  * for Core API bindings, the page graph for inline); `data` is what `outputSchema` describes;
  * `added`, what the runtime adds beside the answer (an AgentGate call's `receipt`), becomes the
- * result's `structuredContent`.
+ * result's `structuredContent`. `runtimeStatus: true` marks an answer that is the runtime's own
+ * status of an unfinished call (an AgentGate handoff still pending), not the site's result:
+ * `outputSchema` is not checked.
  */
 export type BindingOutcome =
-  | { ok: true; answer: JSONValue; data: JSONValue; added?: { [key: string]: JSONValue } }
+  | { ok: true; answer: JSONValue; data: JSONValue; added?: { [key: string]: JSONValue }; runtimeStatus?: true }
   | { ok: false; reason: string };
 
 /** Runs one binding type. The input has already passed `inputSchema`. */

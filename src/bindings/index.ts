@@ -41,7 +41,7 @@ export async function callTool(
     if (!outcome.ok) return errorResult(outcome.reason);
     // A write the person confirms answers with the runtime's own status object, not the site's
     // data: nothing to check. Other calls (reads, AgentGate's signed calls) answer with the site's.
-    if (spec.outputSchema && (spec.effect === 'read' || !row!.personConfirms)) {
+    if (spec.outputSchema && !outcome.runtimeStatus && (spec.effect === 'read' || !row!.personConfirms)) {
       const outputIssues = validateValue(spec.outputSchema, outcome.data);
       if (outputIssues.length > 0) {
         return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${formatIssues(outputIssues)}`);

@@ -111,6 +111,7 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   endpointUrl: (url: string) => `${show(url)} is not an absolute http(s) URL`,
   endpointOrigin: (url: string, origin: string) => `${show(url)} is not on this page's origin ${origin}`,
   endpointRoute: (url: string, what: string) => `${show(url)} is not an exact route: it has ${what}`,
+  handoffPoll: (value: unknown) => `${show(value)} is not a handoff poll URL: an absolute http(s) URL template on this page's origin with one "{id}" in its path (e.g. "https://shop.example/v1/handoff/{id}")`,
   authList: () => 'required, a non-empty array whose first entry says how to sign',
   authType: (type: unknown) => `${show(type)} is not "web-bot-auth" or "shared-key"`,
   authComponents: () => 'required for web-bot-auth, a non-empty array of the components to sign (e.g. "@authority", "@method", "@path", "content-digest")',

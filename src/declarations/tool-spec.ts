@@ -50,6 +50,12 @@ export interface AgentGateBinding {
   contentType: string;
   auth: AgentGateAuth;
   receipts?: AgentGateReceipts;
+  /**
+   * The manifest's `handoff.poll`: an absolute URL template on the page's origin with one `{id}`
+   * (e.g. `https://shop.example/v1/handoff/{id}`), polled when a call answers `202` with a
+   * handoff id (agentgate/handoff.ts). Absent when the manifest names no handoff.
+   */
+  handoffPoll?: string;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Form filling in real Chromium: what may be filled (controls.ts), how values are set so that
  * framework-controlled inputs see them (fill.ts), that script submits are never consent
  * (submit-guard.ts; its attacks are in submit-guard.on.test.ts), the confirmation panel element, and form tools refusing through the real
- * WebMCP API. Clicking as a person is covered end to end in test/e2e/forms.on.spec.ts.
+ * WebMCP API. Clicking as a person is covered end to end in test/e2e/forms-*.on.spec.ts.
  */
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';

@@ -26,6 +26,12 @@ export function callResult(page: Page): Promise<ToolResult> {
   return page.evaluate(() => (window as unknown as { pendingCall: Promise<ToolResult> }).pendingCall);
 }
 
+/** Runs a call to the end (for calls refused before any panel opens). */
+export async function call(page: Page, name: string, input: object): Promise<ToolResult> {
+  await startCall(page, name, input);
+  return callResult(page);
+}
+
 /** The demo contact form's values (`newsletter` is the checkbox's checked state). */
 export function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
   return page.evaluate(() => {

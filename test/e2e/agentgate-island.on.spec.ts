@@ -11,6 +11,9 @@ import { expect, listTools, readyReport, test, type Demo } from './demo-fixture.
 
 type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
 
+/** The demo manifest's tools, in its order (issue 12 added request_callback and stock_report). */
+const DEMO_AGENTGATE_TOOLS = ['send_message', 'message_status', 'request_callback', 'stock_report'];
+
 const LOOKUP = { name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } };
 
 function islandOf(manifest: object): string {
@@ -52,14 +55,14 @@ test('an island\'s "agentgate": true names the well-known manifest as data-agent
   const report = await readyReport(page) as Report;
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);
   expect(report.rejected).toEqual([]);
-  expect(report.registered).toEqual(['page.lookup', 'send_message', 'message_status']);
+  expect(report.registered).toEqual(['page.lookup', ...DEMO_AGENTGATE_TOOLS]);
 });
 
 test('an island\'s { "siteKey" } names /v1/agent-tools/{siteKey}', async ({ page, demo }) => {
   const requested = await openFixture(page, demo, [islandOf({ capellAgentSchema: 1, tools: [], agentgate: { siteKey: 'site_demo' } })]);
   const report = await readyReport(page) as Report;
   expect(requested).toEqual(['/v1/agent-tools/site_demo']);
-  expect(report.registered).toEqual(['send_message', 'message_status']);
+  expect(report.registered).toEqual(DEMO_AGENTGATE_TOOLS);
 });
 
 test('the script tag and two islands naming the same manifest: one fetch, one set of tools, no duplicate reported', async ({ page, demo }) => {
@@ -70,7 +73,7 @@ test('the script tag and two islands naming the same manifest: one fetch, one se
   const report = await readyReport(page) as Report;
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);
   expect(report.rejected).toEqual([]);
-  expect(report.registered).toEqual(['page.lookup', 'send_message', 'message_status']);
+  expect(report.registered).toEqual(['page.lookup', ...DEMO_AGENTGATE_TOOLS]);
 });
 
 test('an island cannot point anywhere else: a URL, a foreign origin or a path is refused with its reason, nothing is fetched, its Capell tools still register', async ({ page, demo }) => {
@@ -113,8 +116,10 @@ test('removing the island that named AgentGate removes the manifest\'s tools; ad
     island.textContent = JSON.stringify({ capellAgentSchema: 1, tools: [], agentgate: true });
     document.head.append(island);
   });
-  expect(restored.registered).toEqual(['send_message', 'message_status']);
-  expect((await listTools(page)).map((tool) => tool.name).sort()).toEqual(['message_status', 'send_message']);
+  expect(restored.registered).toEqual(DEMO_AGENTGATE_TOOLS);
+  // The runtime's own tools come back with the manifest's: its receipts (issue 12) and, with a
+  // handoff, its handoff status tool.
+  expect((await listTools(page)).map((tool) => tool.name).sort()).toEqual([...DEMO_AGENTGATE_TOOLS, 'agentgate.handoff.status', 'agentgate.receipts'].sort());
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);
 });
 
@@ -132,5 +137,5 @@ test('an island rewritten without the member stops its manifest; the script tag 
   await openFixture(page, demo, [islandOf({ capellAgentSchema: 1, tools: [LOOKUP], agentgate: true })], 'data-agentgate');
   await readyReport(page);
   const kept = await afterChange(page, () => document.querySelector('script[data-capell-agent-tools]')!.remove());
-  expect(kept.registered).toEqual(['send_message', 'message_status']);
+  expect(kept.registered).toEqual(DEMO_AGENTGATE_TOOLS);
 });

@@ -2,7 +2,7 @@
  * AgentGate with WebMCP off: a page that names AgentGate fetches nothing (no manifest, no rules),
  * and `ready` still resolves with `api: 'none'`.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('WebMCP off: a page naming AgentGate fetches no manifest and loads no AgentGate chunk', async ({ page, demo }) => {
   const requested: string[] = [];

@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { giveDemoSigner, openFixture, type Report } from './agentgate-page.ts';
-import { executeTool, expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const answerOf = (result: { content: { text: string }[]; isError?: boolean }) => JSON.parse(result.content[0]!.text) as unknown;
 
@@ -194,12 +194,15 @@ test('a changed manifest replaces exactly the tools that changed: the unchanged 
   }, { keyid: DEMO_SHARED_KEY.keyid, secret: DEMO_SHARED_KEY.secret });
   expect(afterShared.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
   const registrations = () => page.evaluate(() => (window as unknown as { registrations: string[] }).registrations);
-  // The demo manifest declares receipts: the runtime's own agentgate.receipts registers once, first.
-  expect(await registrations()).toEqual(['agentgate.receipts', 'send_message', 'message_status']);
+  // The demo's web-bot-auth tools (issue 12 added request_callback and stock_report), the runtime's
+  // own agentgate.receipts (the manifest declares receipts) and, with a handoff,
+  // agentgate.handoff.status, then the shared-key one.
+  const registered = ['agentgate.receipts', 'send_message', 'request_callback', 'stock_report', 'agentgate.handoff.status', 'message_status'];
+  expect(await registrations()).toEqual(registered);
   const count = (await changesOf(page)).length;
   release();
   await expect.poll(async () => (await changesOf(page)).length).toBe(count + 1);
-  expect(await registrations()).toEqual(['agentgate.receipts', 'send_message', 'message_status', 'message_status']);
+  expect(await registrations()).toEqual([...registered, 'message_status']);
   const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; description: string }[]> } }).modelContext.getTools()).map(({ name, description }) => ({ name, description })));
   expect(tools).toEqual(expect.arrayContaining([{ name: 'message_status', description: 'Whether the inbox has the message (changed).' }]));
   expect(tools.filter((tool) => tool.name === 'send_message')).toHaveLength(1);
@@ -243,6 +246,6 @@ test('the library: start({ agentgate: true, signer }) registers send_message in 
     runtime.stop();
     return ready;
   }, { agentUrl: demo.agentUrl, jwk: { ...DEMO_AGENT_PRIVATE_JWK } }) as Report;
-  expect(report.registered).toEqual(['send_message']);
+  expect(report.registered).toEqual(['send_message', 'request_callback', 'stock_report']); // the demo's web-bot-auth tools
   expect(report.rejected.map((rejection) => rejection.name)).toEqual(['message_status']);
 });

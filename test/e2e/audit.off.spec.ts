@@ -1,7 +1,7 @@
 /**
  * Without WebMCP the audit still runs (it is cheap) and fills the Report, silently.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('without WebMCP the Report still carries the audit, and nothing is logged', async ({ page, demo }) => {
   const console: string[] = [];

@@ -6,7 +6,7 @@
  * contact form is covered once form.submit.contact is declared.
  */
 import type { Page } from '@playwright/test';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const OUT_OF_STOCK = '/products/rolltop-backpack';
 

@@ -9,8 +9,8 @@
  * The runtime side is one page whose same-origin iframes each hold one row's page (its island and
  * the script-tag bundle): every row shares the name catalogue.lookup, so rows cannot share one
  * document (the first declaration of a name wins), but each frame is a document of its own with
- * its own runtime and its own WebMCP registrations. The CLI side is one `validate` process per set
- * of translations (the CLI's --translations holds for all its files): today two.
+ * its own runtime and its own WebMCP registrations. The CLI side is one `validate` process for
+ * every row: one file per row, each with its row's translations (`--translations` once per file).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -87,39 +87,40 @@ async function runtimeReports(browser: import('@playwright/test').Browser, origi
   }
 }
 
-/** Every row's CLI verdict: one `validate` process per distinct set of translations. */
+/** Every row's CLI verdict: one `validate` process, one file per row with that row's translations. */
 async function cliVerdicts(origin: string): Promise<Omit<RowVerdicts, 'report'>[]> {
-  const groups = new Map<string, number[]>();
-  DECLARATION_ROWS.forEach((row, index) => {
-    const key = JSON.stringify(row.messages ?? {});
-    groups.set(key, [...(groups.get(key) ?? []), index]);
+  // One translations file per distinct set of messages, given for each row that has it.
+  const translationsFiles = new Map<string, string>();
+  const translations = DECLARATION_ROWS.map((row) => {
+    const messages = JSON.stringify(row.messages ?? {});
+    let file = translationsFiles.get(messages);
+    if (!file) {
+      file = join(DIR, `messages-${translationsFiles.size}.json`);
+      writeFileSync(file, messages);
+      translationsFiles.set(messages, file);
+    }
+    return file;
   });
-  const verdicts: Omit<RowVerdicts, 'report'>[] = [];
-  await Promise.all([...groups].map(async ([messages, indexes], group) => {
-    const translations = join(DIR, `messages-${group}.json`);
-    writeFileSync(translations, messages);
-    const files = indexes.map((index) => {
-      const manifest = join(DIR, `capell-${index}.json`);
-      writeFileSync(manifest, JSON.stringify({ name: 'vendor/parity', agent_tools: [declarationFor(DECLARATION_ROWS[index]!.change)] }));
-      return manifest;
-    });
-    // Several files: every line is `<file>: <name>: <reason>`; a valid file's summary goes to stderr.
-    const cli = await validateWithCLI([...files, '--translations', translations, '--origin', origin]);
-    const rejectedFiles = new Set(files.filter((file) => cli.stdout.some((line) => line.startsWith(`${file}: `))));
-    expect(cli.stdout.every((line) => files.some((file) => line.startsWith(`${file}: `))), cli.stdout.join('\n')).toBe(true);
-    files.forEach((file, position) => {
-      verdicts[indexes[position]!] = {
-        cliLines: cli.stdout.filter((line) => line.startsWith(`${file}: `)).map((line) => line.slice(file.length + 2)),
-        cliValid: cli.stderr.includes(`${file}: 1 agent_tools declarations valid`),
-        cliCode: cli.code,
-        othersRejected: [...rejectedFiles].some((other) => other !== file),
-      };
-    });
+  const files = DECLARATION_ROWS.map((row, index) => {
+    const manifest = join(DIR, `capell-${index}.json`);
+    writeFileSync(manifest, JSON.stringify({ name: 'vendor/parity', agent_tools: [declarationFor(row.change)] }));
+    return manifest;
+  });
+  // Several files: every line is `<file>: <name>: <reason>`; a valid file's summary goes to stderr.
+  const cli = await validateWithCLI([...files, ...translations.flatMap((file) => ['--translations', file]), '--origin', origin]);
+  const rejectedFiles = new Set(files.filter((file) => cli.stdout.some((line) => line.startsWith(`${file}: `))));
+  expect(cli.stdout.every((line) => files.some((file) => line.startsWith(`${file}: `))), cli.stdout.join('\n')).toBe(true);
+  return files.map((file) => ({
+    cliLines: cli.stdout.filter((line) => line.startsWith(`${file}: `)).map((line) => line.slice(file.length + 2)),
+    cliValid: cli.stderr.includes(`${file}: 1 agent_tools declarations valid`),
+    cliCode: cli.code,
+    othersRejected: [...rejectedFiles].some((other) => other !== file),
   }));
-  return verdicts;
 }
 
 test.describe('the CLI and the runtime agree on every row of the normaliser table', () => {
+  // One worker for every row, so beforeAll (one page, one CLI process) runs once.
+  test.describe.configure({ mode: 'default' });
   let verdicts: RowVerdicts[] = [];
 
   test.beforeAll(async ({ browser, demo }) => {

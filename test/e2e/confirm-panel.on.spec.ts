@@ -6,7 +6,7 @@
  * is checked where it matters. The person acts through Playwright's real mouse and keyboard.
  */
 import type { Page } from '@playwright/test';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { startCall, callResult, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { PanelDriver } from './panel-driver.ts';

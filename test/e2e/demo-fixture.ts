@@ -1,9 +1,14 @@
 /**
  * The real demo server (demo/server/start.js, serving the built dist/) started once per worker on
  * a free port, and helpers that talk to the real WebMCP API in the page.
+ *
+ * Two ways to get a page: `test` gives each test a fresh context and page (Playwright's default);
+ * `sharedTabTest` gives each test one worker's tab, put back between tests (see SharedTab), which
+ * saves a context and a renderer process per test: most of a short test's time on two cores.
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { startDemoServer } from '../../demo/server/start.js';
+import { SharedTab } from './shared-tab.ts';
 
 /** What the demo fixture provides. */
 export interface Demo {
@@ -30,7 +35,18 @@ export interface Demo {
   rotateReceiptKey(): string;
 }
 
-export const test = base.extend<object, { demo: Demo }>({
+/**
+ * Fresh context and page per test (Playwright's own `page`). `sharedTab` is declared here, not on
+ * sharedTabTest, so that both give the same worker fixtures: Playwright then runs files of either
+ * in the same workers (a worker is started per set of worker fixtures and options), and a worker
+ * that never uses it never opens the tab.
+ */
+export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
+  sharedTab: [async ({ browser }, use) => {
+    const tab = new SharedTab(browser);
+    await use(tab);
+    await tab.close();
+  }, { scope: 'worker' }],
   demo: [async ({}, use) => {
     const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
     const demo: Demo = {
@@ -55,6 +71,35 @@ export const test = base.extend<object, { demo: Demo }>({
 });
 
 export { expect };
+
+/**
+ * `test` whose `page` (and `context`) is one tab per worker, shared by the tests of every file
+ * that imports it (`import { sharedTabTest as test } from './demo-fixture.ts'`). Between tests
+ * the tab is put back as a fresh one would be (SharedTab.putBack): about:blank, no routes, no
+ * listeners the test added, no cookies or storage of the demo origins, the default viewport, the
+ * pointer at 0,0. A test that changed what cannot be put back (init scripts, exposed functions,
+ * extra headers, context routes: TAINTING in shared-tab.ts) or failed gets a new tab after it.
+ */
+export const sharedTabTest = test.extend<{ page: Page; context: BrowserContext }>({
+  context: async ({ page }, use) => {
+    await use(page.context());
+  },
+  page: async ({ sharedTab, demo }, use, testInfo: TestInfo) => {
+    const page = await sharedTab.take();
+    await use(page);
+    await sharedTab.putBack([demo.url, demo.agentUrl], testInfo.status === testInfo.expectedStatus);
+  },
+});
+
+/** Serves the demo's HTML for `url` with `edit` applied (data-* options, form attributes). */
+export async function serveEdited(page: Page, url: string, edit: (html: string) => string): Promise<void> {
+  await page.route(url, async (route) => {
+    // Only the page itself: the form's POST to the same URL must reach the server untouched.
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, body: edit(await response.text()) });
+  });
+}
 
 /** Waits for the runtime's Report (window.capellWebMCP.ready). */
 export function readyReport(page: Page): Promise<{ api: string; apiReason?: string; registered: string[]; rejected: unknown[]; audit: unknown[] }> {

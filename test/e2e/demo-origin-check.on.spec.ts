@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './demo-fixture.ts';
+import { expect, sharedTabTest as test } from './demo-fixture.ts';
 
 let attacker: Server;
 let attackerOrigin: string;

@@ -2,7 +2,7 @@
  * End to end with WebMCP off: the same demo page stays quiet. Nothing registered, no console
  * output, no page error, no API request, and the ready event still fires with api "none".
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('a product page without WebMCP fires ready with api "none" and nothing else', async ({ page, demo }) => {
   const console: string[] = [];

@@ -3,7 +3,7 @@
  * calling tools through document.modelContext. Every answer is compared with the server's own API
  * answer for the same request.
  */
-import { executeTool, expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 
 const PRODUCT = '/products/ridgeline-trail-runner';

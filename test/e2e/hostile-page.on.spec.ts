@@ -5,7 +5,7 @@
  * that never arrives. The demo server counts every contact POST and sign-up.
  */
 import type { Page } from '@playwright/test';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { PROPOSAL, callResult, startCall } from './agent-calls.ts';

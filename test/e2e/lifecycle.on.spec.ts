@@ -8,6 +8,8 @@ import { launchOptions } from '../support/chromium.js';
 import { expect, listTools, readyReport, test } from './demo-fixture.ts';
 
 test.use({ launchOptions: { ...launchOptions({ webmcp: true }), ignoreDefaultArgs: ['--disable-back-forward-cache'] } });
+// Its own launch options need a browser of their own: one worker for the file, not one per test.
+test.describe.configure({ mode: 'default' });
 
 function islandScript(tools: object[]): string {
   const json = JSON.stringify({ capellAgentSchema: 1, tools }).replace(/</g, '\\u003C');

@@ -74,18 +74,24 @@ const READ_STATE = `function () {
  */
 const POLL = { intervals: [50] };
 
+/**
+ * One DevTools session per page, shared by every driver of it: a page that serves several tests
+ * (demo-fixture.ts, sharedTabTest) would otherwise gather a session per test.
+ */
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+
 /** A person's view of the confirmation panel on `page`. */
 export class PanelDriver {
   readonly #page: Page;
-  #session: CDPSession | undefined;
 
   constructor(page: Page) {
     this.#page = page;
   }
 
-  async #cdp(): Promise<CDPSession> {
-    this.#session ??= await this.#page.context().newCDPSession(this.#page);
-    return this.#session;
+  #cdp(): Promise<CDPSession> {
+    let session = sessions.get(this.#page);
+    if (!session) sessions.set(this.#page, session = this.#page.context().newCDPSession(this.#page));
+    return session;
   }
 
   /** Runs `fn` (source text) with `this` = the panel's closed shadow root; undefined when no panel. */
@@ -163,4 +169,13 @@ export class PanelDriver {
   async exposeRootForAxe(): Promise<void> {
     await this.#onRoot(`function () { const root = this; Object.defineProperty(this.host, 'shadowRoot', { configurable: true, get: () => root }); }`);
   }
+}
+
+const drivers = new WeakMap<Page, PanelDriver>();
+
+/** The person's view of the panel on `page` (one driver per page). */
+export function panel(page: Page): PanelDriver {
+  let driver = drivers.get(page);
+  if (!driver) drivers.set(page, driver = new PanelDriver(page));
+  return driver;
 }

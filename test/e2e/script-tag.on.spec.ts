@@ -2,7 +2,7 @@
  * The script-tag entry's data-* handling and early stop, on pages served from the demo origin
  * with the built bundles, WebMCP on.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const ISLAND = JSON.stringify({
   capellAgentSchema: 1,

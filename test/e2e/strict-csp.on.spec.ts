@@ -5,7 +5,7 @@
  * Content-Security-Policy: script-src 'self'").
  */
 import { CONTENT_SECURITY_POLICY } from '../../demo/server/responses.js';
-import { executeTool, expect, readyReport, test } from './demo-fixture.ts';
+import { executeTool, expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 
 const PRODUCT = '/products/ridgeline-trail-runner';

@@ -6,7 +6,7 @@
  * counts every contact POST and newsletter request, so "nothing was sent" is checked where it matters.
  */
 import type { Page } from '@playwright/test';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';

@@ -123,7 +123,11 @@ describe('AgentGate manifest', () => {
     assert.deepEqual(manifest.tools.map((tool: Json) => [tool.name, tool.auth[0].type, tool.endpoint.url]), [
       ['send_message', 'web-bot-auth', `${demo.url}/agent/submit`],
       ['message_status', 'shared-key', `${demo.url}/agent/message-status`],
+      ['request_callback', 'web-bot-auth', `${demo.url}/agent/request-callback`],
+      ['stock_report', 'web-bot-auth', `${demo.url}/agent/stock-report`],
     ]);
+    assert.deepEqual(manifest.handoff, { poll: `${demo.url}/v1/handoff/{id}` });
+    assert.deepEqual(manifest.payment, { price: 'crawler-price', offer: ['crawler-exact-price', 'crawler-max-price'], charged: 'crawler-charged' });
     const send = manifest.tools[0];
     assert.deepEqual(send.inputSchema.properties.id, { type: 'string', minLength: 8, maxLength: 128, description: send.inputSchema.properties.id.description });
     assert.deepEqual([send.inputSchema.properties.message.minLength, send.inputSchema.properties.message.maxLength], [1, 1000]);

@@ -64,6 +64,11 @@ const TOOL_ROWS: { rule: string; source: RuleSource; change: Record<string, unkn
   { rule: 'a route with a query is refused', source: SOURCES.agentgateEndpoint, change: endpoint({ url: `${ORIGIN}/agent/submit?x=1` }), rejects: /is not an exact route: it has a query/ },
   { rule: 'a route with a fragment is refused', source: SOURCES.agentgateEndpoint, change: endpoint({ url: `${ORIGIN}/agent/submit#x` }), rejects: /is not an exact route: it has a fragment/ },
   { rule: 'a route with dot segments is refused', source: SOURCES.agentgateEndpoint, change: endpoint({ url: `${ORIGIN}/agent/../admin` }), rejects: /is not an exact route: it has "\." or "\.\." segments/ },
+  { rule: 'the manifest\'s handoff.poll on the own origin with one {id} segment is accepted', source: SOURCES.agentgateHandoff, change: { handoff: { poll: `${ORIGIN}/v1/handoff/{id}` } } },
+  { rule: 'a handoff.poll on a foreign origin is refused', source: SOURCES.agentgateHandoff, change: { handoff: { poll: 'https://evil.example/v1/handoff/{id}' } }, rejects: /^handoff\.poll: "https:\/\/evil\.example\/v1\/handoff\/\{id\}" is not a handoff poll URL/ },
+  { rule: 'a handoff.poll without {id} is refused', source: SOURCES.agentgateHandoff, change: { handoff: { poll: `${ORIGIN}/v1/handoff` } }, rejects: /^handoff\.poll: .* is not a handoff poll URL/ },
+  { rule: 'a handoff.poll with {id} inside a segment or twice is refused', source: SOURCES.agentgateHandoff, change: { handoff: { poll: `${ORIGIN}/v1/h-{id}/{id}` } }, rejects: /^handoff\.poll: .* is not a handoff poll URL/ },
+  { rule: 'a handoff without poll is refused', source: SOURCES.agentgateHandoff, change: { handoff: {} }, rejects: /^handoff\.poll: missing is not a handoff poll URL|^handoff\.poll: .* is not a handoff poll URL/ },
   { rule: 'GET cannot carry the JSON input and is refused', source: SOURCES.agentgateEndpoint, change: endpoint({ method: 'GET' }), rejects: /^endpoint\.method: "GET" is not a method the runtime can send/ },
   { rule: 'a form content type is refused', source: SOURCES.agentgateEndpoint, change: endpoint({ contentType: 'application/x-www-form-urlencoded' }), rejects: /^endpoint\.contentType: .* is not a content type the runtime can send/ },
   { rule: 'an unknown auth type is refused', source: SOURCES.agentgateAuth, change: { auth: [{ type: 'oauth2' }] }, rejects: /^auth\[0\]\.type: "oauth2" is not "web-bot-auth" or "shared-key"/ },
@@ -156,12 +161,13 @@ describe('AgentGate tools: the mapping onto ToolSpec', () => {
     assert.equal(result.spec.hints, undefined);
   });
 
-  it('accepts the demo site\'s manifest as served: send_message (web-bot-auth) and message_status (shared-key)', () => {
+  it('accepts the demo site\'s manifest as served: send_message (web-bot-auth), message_status (shared-key), request_callback (handoff), stock_report (priced)', () => {
     const origin = 'http://127.0.0.1:5173';
     const reading = readAgentGateManifest(renderManifest(SITES[0]!, origin).json);
     assert.equal(reading.problem, undefined);
     const results = reading.tools.map((tool) => checkAgentGateTool(tool, { ...context, origin }, REF_CHECKS));
-    assert.deepEqual(results.map((result) => (result.ok ? result.spec.name : result.reasons.map(renderReason))), ['send_message', 'message_status']);
+    assert.deepEqual(results.map((result) => (result.ok ? result.spec.name : result.reasons.map(renderReason))), ['send_message', 'message_status', 'request_callback', 'stock_report']);
+    for (const result of results) assert.equal(result.ok && result.spec.binding.type === 'agentgate' && result.spec.binding.handoffPoll, `${origin}/v1/handoff/{id}`);
   });
 });
 

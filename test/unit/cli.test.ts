@@ -115,6 +115,28 @@ describe('capell-webmcp validate', { concurrency: true }, () => {
     assert.equal(withThem.code, 0, withThem.stdout.join('\n'));
   });
 
+  it('takes --translations once per manifest, in their order, so one process judges manifests with different translations', async () => {
+    const manifest = writeJSON('lookup-per-file.json', { agent_tools: [LOOKUP] });
+    const english = writeJSON('per-file-en.json', { 'vendor-catalogue::agent.lookup': 'Look up a product by SKU.' });
+    const none = writeJSON('per-file-none.json', {});
+    const result = await cli('validate', manifest, manifest, manifest, '--translations', english, '--translations', none, '--translations', english);
+    assert.equal(result.code, 1);
+    // Only the second manifest, paired with the empty translations, lacks the text.
+    assert.deepEqual(result.stdout, [`${manifest}: catalogue.lookup: descriptionKey: no translation for "vendor-catalogue::agent.lookup" (the island's messages, or the CLI's --translations)`]);
+    assert.equal(result.stderr.split('\n').filter((line) => line === `${manifest}: 1 agent_tools declarations valid`).length, 2, result.stderr);
+    // Once holds for every manifest.
+    assert.equal((await cli('validate', manifest, manifest, '--translations', english)).code, 0);
+  });
+
+  it('exits 2 when --translations is given neither once nor once per manifest', async () => {
+    const manifest = writeJSON('lookup-count.json', { agent_tools: [LOOKUP] });
+    const english = writeJSON('count-en.json', { 'vendor-catalogue::agent.lookup': 'Look up a product by SKU.' });
+    const result = await cli('validate', manifest, manifest, manifest, '--translations', english, '--translations', english);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.stdout, []);
+    assert.match(result.stderr, /^capell-webmcp: --translations: given 2 times for 3 manifests; give it once \(for every manifest\) or once per manifest/);
+  });
+
   it('checks endpoint targets against --origin', async () => {
     const manifest = writeJSON('endpoint.json', { agent_tools: [{ ...SEARCH, binding: { type: 'endpoint', target: '/agent/v1/navigation' } }] });
     assert.equal((await cli('validate', manifest, '--origin', 'https://shop.example')).code, 0);

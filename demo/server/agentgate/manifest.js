@@ -22,6 +22,26 @@ export const SEND_MESSAGE_PATH = '/agent/submit';
 /** Route of `message_status` (shared-key). */
 export const MESSAGE_STATUS_PATH = '/agent/message-status';
 
+/** Route of `request_callback` (web-bot-auth; hands off: answers 202 and finishes after a few polls). */
+export const REQUEST_CALLBACK_PATH = '/agent/request-callback';
+
+/** Route of `stock_report` (web-bot-auth; priced: 402 with crawler-price until paid). */
+export const STOCK_REPORT_PATH = '/agent/stock-report';
+
+/** Prefix of the handoff poll route: `GET /v1/handoff/{id}` (the manifest's `handoff.poll`). */
+export const HANDOFF_POLL_PREFIX = '/v1/handoff/';
+
+/**
+ * What `stock_report` costs per category (pay per crawl's `crawler-price`), DEMO PRICES. The
+ * `gift-cards` report's payment is always declined (`crawler-error: PaymentFailed`), so a page
+ * can see how a refused payment is reported.
+ */
+export const STOCK_REPORT_PRICES = Object.freeze({ boots: 'USD 0.01', jackets: 'USD 0.02', archive: 'USD 0.50', 'gift-cards': 'USD 0.01' });
+
+/** Default polls a `request_callback` handoff stays pending for, and the `Retry-After` (s) it sends meanwhile. */
+export const HANDOFF_DEFAULT_POLLS = 3;
+export const HANDOFF_RETRY_AFTER_S = 1;
+
 /** Components every signed call must cover (plus, for web-bot-auth, the signature-agent member). */
 export const SIGNED_COMPONENTS = Object.freeze(['@authority', '@method', '@path', 'content-digest']);
 
@@ -101,7 +121,55 @@ export function siteTools(origin) {
       endpoint: { method: 'POST', url: `${origin}${MESSAGE_STATUS_PATH}`, contentType: 'application/json' },
       auth: [{ type: 'shared-key', components: [...SIGNED_COMPONENTS] }],
     },
+    {
+      name: 'request_callback',
+      title: 'Request a call back',
+      description: 'Ask the shop to call you back about a topic. A person at the shop confirms it, so the call is handed off and finishes later. Retrying with the same id is safe.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', minLength: MESSAGE_ID_LENGTH.min, maxLength: MESSAGE_ID_LENGTH.max, description: 'Your id for this request, reused when you retry it.' },
+          topic: { type: 'string', minLength: 1, maxLength: 200 },
+          polls: { type: 'integer', minimum: 1, maximum: 20, description: `Demo only: how many polls the shop stays pending for (default ${HANDOFF_DEFAULT_POLLS}).` },
+          retryAfter: { type: 'integer', minimum: 0, maximum: 60, description: `Demo only: the Retry-After, in seconds, the shop sends while pending (default ${HANDOFF_RETRY_AFTER_S}).` },
+        },
+        required: ['id', 'topic'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      action: 'agent_request_callback',
+      endpoint: { method: 'POST', url: `${origin}${REQUEST_CALLBACK_PATH}`, contentType: 'application/json' },
+      auth: [{ type: 'web-bot-auth', components: [...SIGNED_COMPONENTS], tag: 'web-bot-auth' }],
+    },
+    {
+      name: 'stock_report',
+      title: 'Stock report',
+      description: 'The shop\'s current stock figures for one category. Priced per call (pay per crawl): the runtime pays only within the page owner\'s cap.',
+      inputSchema: {
+        type: 'object',
+        properties: { category: { type: 'string', enum: Object.keys(STOCK_REPORT_PRICES) } },
+        required: ['category'],
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object', properties: { category: { type: 'string' }, inStock: { type: 'integer' } }, required: ['category', 'inStock'] },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      action: 'agent_stock_report',
+      endpoint: { method: 'POST', url: `${origin}${STOCK_REPORT_PATH}`, contentType: 'application/json' },
+      auth: [{ type: 'web-bot-auth', components: [...SIGNED_COMPONENTS], tag: 'web-bot-auth' }],
+    },
   ];
+}
+
+/**
+ * The site's agent-native mechanisms the manifest names (AgentGate declared tools): where a
+ * handed-off call is polled, and the pay per crawl headers its priced tools speak.
+ * @param {string} origin the site's own origin
+ */
+export function agentNativeSections(origin) {
+  return {
+    handoff: { poll: `${origin}${HANDOFF_POLL_PREFIX}{id}` },
+    payment: { price: 'crawler-price', offer: ['crawler-exact-price', 'crawler-max-price'], charged: 'crawler-charged' },
+  };
 }
 
 /**
@@ -117,6 +185,7 @@ export function renderManifest(site, origin) {
     site: { siteKey: site.siteKey, name: site.name },
     tools: siteTools(origin),
     receipts: { header: RECEIPT_HEADER, jwks: `${origin}${RECEIPT_KEYS_PATH}`, verify: `${origin}${RECEIPT_VERIFY_PATH}` },
+    ...agentNativeSections(origin),
   });
   const etag = `"${createHash('sha256').update(json).digest('base64url')}"`;
   return { json, etag };

@@ -1,9 +1,10 @@
 import { readOwnOrigin } from '../origin-check.js';
 import { sendJSON, send } from '../responses.js';
 import { DEMO_SHARED_KEY } from './demo-keys.js';
+import { createAgentNative } from './agent-native.js';
 import {
-  BY_SITE_KEY_PREFIX, MESSAGE_ID_LENGTH, MESSAGE_LENGTH, MESSAGE_STATUS_PATH, SEND_MESSAGE_PATH, SITES, WELL_KNOWN_PATH,
-  endpointForPath, renderManifest, siteForHostname, siteForKey,
+  BY_SITE_KEY_PREFIX, HANDOFF_POLL_PREFIX, MESSAGE_ID_LENGTH, MESSAGE_LENGTH, MESSAGE_STATUS_PATH, REQUEST_CALLBACK_PATH,
+  SEND_MESSAGE_PATH, SITES, STOCK_REPORT_PATH, WELL_KNOWN_PATH, endpointForPath, renderManifest, siteForHostname, siteForKey,
 } from './manifest.js';
 import { createVerifier } from './verifier.js';
 import { JWKS_MEDIA_TYPE, RECEIPT_HEADER, RECEIPT_KEYS_PATH, RECEIPT_VERIFY_PATH, createReceiptSigner } from './receipts.js';
@@ -22,6 +23,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
  * @property {string} [reason] the one-line reason of a refusal
  * @property {string} [keyid]
  * @property {string} [agent] the Signature-Agent of a web-bot-auth call
+ * @property {string} [offered] the price a verified call offered (`crawler-exact-price` or `crawler-max-price`)
  */
 
 /**
@@ -91,11 +93,14 @@ function inputErrors(input, fields) {
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL) => Promise<boolean>,
  *   log: AgentGateLogEntry[],
  *   messages: Map<string, InboxMessage>,
+ *   handoffs: Map<string, import('./agent-native.js').Handoff>,
+ *   charges: import('./agent-native.js').Charge[],
  *   clearDirectoryCache: () => void,
  *   receipts: ReturnType<typeof createReceiptSigner>,
  *   rotateReceiptKey: () => string,
  * }} `handle` answers and returns true for AgentGate paths, false for any other; `log` lists
- *   every signed call (verified or refused, with its reason); `messages` the inbox by id;
+ *   every signed call (verified or refused, with its reason; handoff polls too); `messages` the
+ *   inbox by id; `handoffs` the handed-off calls by handoff id; `charges` the paid calls;
  *   `receipts` signs the `AgentGate-Receipt` of every accepted (2xx) verified call (receipts.js);
  *   `rotateReceiptKey()` makes a new receipt key and returns its kid (for tests of key rotation).
  */
@@ -106,6 +111,7 @@ export function createAgentGate({ now = Date.now } = {}) {
   const messages = new Map();
   const verifier = createVerifier({ now, sharedKeys: { [DEMO_SHARED_KEY.keyid]: DEMO_SHARED_KEY.secret } });
   const receipts = createReceiptSigner({ now });
+  const agentNative = createAgentNative({ now });
 
   /** Answer the manifest of `site`, or 304 when the client's ETag still matches. */
   function serveManifest(req, res, site) {
@@ -122,16 +128,16 @@ export function createAgentGate({ now = Date.now } = {}) {
     sendJSON(req, res, 200, JSON.parse(json), headers);
   }
 
-  /** Verify and run one signed tool call. */
-  async function serveEndpoint(req, res, path, endpoint) {
+  /** Verify and run one signed tool call (a signed POST), or a handoff poll (a signed GET, `method` GET). */
+  async function serveEndpoint(req, res, path, endpoint, method = 'POST') {
     const entry = { at: new Date(now()).toISOString(), path, tool: endpoint.tool };
     const finish = (status, body, extra = {}, headers = {}) => {
       log.push({ ...entry, ...extra, status });
       sendJSON(req, res, status, body, headers);
     };
-    if (req.method !== 'POST') {
+    if (req.method !== method) {
       req.resume();
-      return finish(405, { message: 'Method not allowed; this endpoint takes a signed POST.' }, { outcome: 'refused', reason: 'method not allowed' }, { Allow: 'POST' });
+      return finish(405, { message: `Method not allowed; this endpoint takes a signed ${method}.` }, { outcome: 'refused', reason: 'method not allowed' }, { Allow: method });
     }
     const body = await readBody(req);
     if (body === undefined) return finish(413, { message: `Payload too large (over ${MAX_BODY_BYTES} bytes).` }, { outcome: 'refused', reason: 'payload too large' });
@@ -147,15 +153,24 @@ export function createAgentGate({ now = Date.now } = {}) {
     const ownAuthorities = SITES.flatMap((site) => site.hostnames.map((hostname) => (port === defaultPort ? hostname : `${hostname}:${port}`)));
     const verdict = await verifier.verify({ method: req.method, url: url.href, headers: req.headers, body }, endpoint.auth, ownAuthorities);
     if (!verdict.ok) return finish(verdict.status, { message: verdict.reason }, { outcome: 'refused', reason: verdict.reason }, verdict.headers);
-    const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}) };
+    const offered = req.headers['crawler-exact-price'] ?? req.headers['crawler-max-price'];
+    const who = { outcome: 'verified', keyid: verdict.keyid, ...(verdict.agent ? { agent: verdict.agent } : {}), ...(offered === undefined ? {} : { offered: String(offered) }) };
     const digest = req.headers['content-digest'];
-    /** An accepted call's answer carries its receipt (receipts.js): what the site accepted, signed. */
-    const accept = (body) => finish(200, body, who, {
+    /** An accepted (2xx) call's answer carries its receipt (receipts.js): what the site accepted, signed. */
+    const receiptFor = (status) => ({
       [RECEIPT_HEADER]: receipts.issue({
         iss: readOwnOrigin(req) ?? url.origin, tool: endpoint.tool, action: endpoint.action, nonce: verdict.nonce,
-        contentDigest: Array.isArray(digest) ? digest.join(', ') : digest ?? '', status: 200,
+        contentDigest: Array.isArray(digest) ? digest.join(', ') : digest ?? '', status,
       }),
     });
+    const accept = (body) => finish(200, body, who, receiptFor(200));
+    const signer = { keyid: verdict.keyid, agent: verdict.agent, label: verdict.label };
+    const answer = ({ status, body, headers }) => finish(status, body, who, status >= 200 && status < 300 ? { ...headers, ...receiptFor(status) } : headers);
+    // A handoff poll asks about a call already accepted (and receipted): no receipt of its own.
+    if (path.startsWith(HANDOFF_POLL_PREFIX)) {
+      const polled = agentNative.pollHandoff(decodeURIComponent(path.slice(HANDOFF_POLL_PREFIX.length)), signer);
+      return finish(polled.status, polled.body, who, polled.headers);
+    }
 
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json') return finish(415, { message: 'The body must be application/json.' }, who);
@@ -165,6 +180,8 @@ export function createAgentGate({ now = Date.now } = {}) {
     } catch {
       return finish(400, { message: 'The body is not valid JSON.' }, who);
     }
+    if (path === REQUEST_CALLBACK_PATH) return answer(agentNative.requestCallback(input, signer));
+    if (path === STOCK_REPORT_PATH) return answer(agentNative.stockReport(input, signer, req.headers));
     if (path === SEND_MESSAGE_PATH) {
       const errors = inputErrors(input, ['id', 'message']);
       if (errors) return finish(422, { message: Object.values(errors)[0]?.[0] ?? 'Invalid input.', errors }, who);
@@ -234,13 +251,21 @@ export function createAgentGate({ now = Date.now } = {}) {
         await serveReceipts(req, res, path);
         return true;
       }
-      const endpoint = path === SEND_MESSAGE_PATH || path === MESSAGE_STATUS_PATH ? endpointForPath(path) : undefined;
+      if (path.startsWith(HANDOFF_POLL_PREFIX) && !path.slice(HANDOFF_POLL_PREFIX.length).includes('/')) {
+        // A poll is signed like the call that started the handoff (request_callback's auth).
+        await serveEndpoint(req, res, path, endpointForPath(REQUEST_CALLBACK_PATH), 'GET');
+        return true;
+      }
+      const signedPaths = [SEND_MESSAGE_PATH, MESSAGE_STATUS_PATH, REQUEST_CALLBACK_PATH, STOCK_REPORT_PATH];
+      const endpoint = signedPaths.includes(path) ? endpointForPath(path) : undefined;
       if (!endpoint) return false;
       await serveEndpoint(req, res, path, endpoint);
       return true;
     },
     log,
     messages,
+    handoffs: agentNative.handoffs,
+    charges: agentNative.charges,
     clearDirectoryCache: verifier.clearDirectoryCache,
     receipts,
     rotateReceiptKey: () => receipts.rotate(),

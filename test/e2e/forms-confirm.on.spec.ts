@@ -1,31 +1,28 @@
 /**
+ * form.submit.contact, the person confirms: the panel, the person's click, Cancel, Escape,
+ * concurrent calls, the site's answers, values the form refuses, and the page options.
+ *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
  * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
  * is sent before the person's click" is checked where it matters.
+ *
+ * One tab per worker serves every test (sharedTabTest, demo-fixture.ts): each test opens its page
+ * itself, as on a fresh tab.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { expect, listTools, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
-import { startCall, callResult, fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
-import { PanelDriver } from './panel-driver.ts';
+import { startCall, callResult, call, fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
+import { panel } from './panel-driver.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 
 type Result = ToolResult;
-
-
-
-
-/** Runs a call to the end (for calls refused before any panel opens). */
-async function call(page: Page, name: string, input: object): Promise<Result> {
-  await startCall(page, name, input);
-  return callResult(page);
-}
 
 /**
  * Starts two calls of form.submit.contact in the same task, so neither has opened its panel when
@@ -46,25 +43,6 @@ async function startTwoCalls(page: Page, inputs: object[]): Promise<{ refused: n
 /** Waits for call `index` started by startTwoCalls. */
 function openCallResult(page: Page, index: number): Promise<Result> {
   return page.evaluate((index) => (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls[index]!, index);
-}
-
-
-/** Serves the demo's HTML for `path` with `edit` applied (data-* options, form attributes). */
-async function serveEdited(page: Page, url: string, edit: (html: string) => string): Promise<void> {
-  await page.route(url, async (route) => {
-    // Only the page itself: the form's POST to the same URL must reach the server untouched.
-    if (route.request().method() !== 'GET') return route.continue();
-    const response = await route.fetch();
-    await route.fulfill({ response, body: edit(await response.text()) });
-  });
-}
-
-const drivers = new WeakMap<Page, PanelDriver>();
-/** The person's view of the panel (its shadow root is closed: see panel-driver.ts). */
-function panel(page: Page): PanelDriver {
-  let driver = drivers.get(page);
-  if (!driver) drivers.set(page, driver = new PanelDriver(page));
-  return driver;
 }
 
 test.describe('form.submit.contact: the person confirms', () => {
@@ -328,256 +306,6 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 });
 
-/** Installs the site's ordinary "submit when a field changes" handler on the contact form. */
-async function submitOnChange(page: Page, { defer = false } = {}): Promise<void> {
-  await page.evaluate((defer) => {
-    document.getElementById('contact')!.addEventListener('change', (event) => {
-      const { form } = event.target as HTMLSelectElement;
-      if (defer) setTimeout(() => form?.requestSubmit(), 0);
-      else form?.requestSubmit();
-    });
-  }, defer);
-}
-
-test.describe('form.submit.contact: nothing leaves before the person acts (issue 7, item 1)', () => {
-  test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.formPosts.length = 0;
-  });
-
-  test('a change handler that calls requestSubmit does not send while filling; the person\'s click then sends once', async ({ page, demo }) => {
-    await submitOnChange(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).waitArmed();
-    const outcome = callResult(page);
-    await page.locator('#contact button[type="submit"]').click();
-    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
-    expect(demo.formPosts).toHaveLength(1);
-  });
-
-  test('a change handler that calls requestSubmit does not send while restoring on Cancel either', async ({ page, demo }) => {
-    await page.locator('#contact-topic').selectOption('order');
-    await submitOnChange(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect((await fieldValues(page)).topic).toBe('order');
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-  });
-
-  test('a change handler that defers requestSubmit (setTimeout 0) sends nothing, while filling or after the restore', async ({ page, demo }) => {
-    // The person's own complete message: once restored, the form is valid, so a deferred
-    // requestSubmit from the restore's events would send it without the person.
-    await page.locator('#contact-name').fill('Grace Hopper');
-    await page.locator('#contact-email').fill('grace@example.test');
-    await page.locator('#contact-topic').selectOption('order');
-    await page.locator('#contact-message').fill('Where is my order?');
-    await submitOnChange(page, { defer: true });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    expect(await fieldValues(page)).toMatchObject({ name: 'Grace Hopper', topic: 'order', message: 'Where is my order?' });
-  });
-
-  test('form.submit() while the panel is open sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).submit());
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).waitOpen();
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-  });
-
-  test('HTMLFormElement.prototype.submit.call(form) sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.getElementById('contact') as HTMLFormElement));
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-  });
-
-  test('an original submit a page script kept before the runtime loaded is cancelled by the navigate backstop', async ({ page, demo }) => {
-    await page.addInitScript(() => { (window as unknown as { keptSubmit: () => void }).keptSubmit = HTMLFormElement.prototype.submit; });
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.formPosts.length = 0;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => (window as unknown as { keptSubmit: () => void }).keptSubmit.call(document.getElementById('contact')));
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-  });
-
-  test('a site handler that stops propagation of submit does not open the native path', async ({ page, demo }) => {
-    await page.evaluate(() => document.getElementById('contact')!.addEventListener('submit', (event) => event.stopImmediatePropagation()));
-    await submitOnChange(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-  });
-
-  test('a window capture listener that stops submit before the runtime\'s does not open the native path either', async ({ page, demo }) => {
-    await page.addInitScript(() => window.addEventListener('submit', (event) => event.stopImmediatePropagation(), true));
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.formPosts.length = 0;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    // The navigate backstop cancels this submission. (Playwright then keeps waiting for the
-    // navigation it saw requested, so no locator is used after it; the server count decides.)
-    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    expect(await page.evaluate(() => (document.getElementById('contact-name') as HTMLInputElement).value)).toBe(PROPOSAL.name);
-  });
-
-  test('a10: Enter for a new line in the message, which the page\'s keydown handler turns into requestSubmit, sends nothing', async ({ page, demo }) => {
-    await page.evaluate(() => {
-      const form = document.getElementById('contact') as HTMLFormElement;
-      (form.elements.namedItem('message') as HTMLTextAreaElement).addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
-    });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).waitArmed();
-    await page.locator('#contact-message').click();
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect(demo.formPosts).toEqual([]);
-  });
-
-  test('a03: the page moves the focus to the submit button while the person types in a search box; their Enter and Space send nothing', async ({ page, demo }) => {
-    await page.evaluate(() => {
-      const button = document.querySelector('#contact button[type="submit"]') as HTMLButtonElement;
-      const search = document.createElement('input');
-      search.id = 'search-box';
-      search.setAttribute('aria-label', 'Search the shop');
-      document.body.prepend(search);
-      search.addEventListener('keydown', (event) => { if (event.key === 'x') setTimeout(() => button.focus(), 0); });
-    });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).waitArmed();
-    await page.locator('#search-box').click();
-    await page.keyboard.press('x');
-    await page.waitForTimeout(50);
-    expect(await page.evaluate(() => document.activeElement === document.querySelector('#contact button[type="submit"]'))).toBe(true);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Space');
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect(demo.formPosts).toEqual([]);
-  });
-
-  test('a02: the form pointed at a same-origin frame after the fill and sent with that frame\'s submit() sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(async () => {
-      const form = document.getElementById('contact') as HTMLFormElement;
-      const sink = document.createElement('iframe');
-      sink.name = 'sink';
-      sink.src = 'about:blank';
-      document.body.append(sink);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      form.setAttribute('target', 'sink');
-      (sink.contentWindow as Window & typeof globalThis).HTMLFormElement.prototype.submit.call(form);
-    });
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect(demo.formPosts).toEqual([]);
-  });
-
-  test('a form with target=_blank is refused and nothing is filled', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" target="_blank"'));
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    const result = await call(page, 'form.submit.contact', PROPOSAL);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact submits to target="_blank", another browsing context, where the runtime cannot hold its submission back; only forms that submit in this page can be filled');
-    expect((await fieldValues(page)).name).toBe('');
-    expect(await panel(page).count()).toBe(0);
-  });
-
-  test('a data-agent-tools=none form is refused although a declaration names it, quoting its reason', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" data-agent-tools="none" data-agent-tools-reason="Messages to the shop are written by people."'));
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    const result = await call(page, 'form.submit.contact', PROPOSAL);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is marked data-agent-tools="none" ("Messages to the shop are written by people."); an agent never fills it');
-    expect((await fieldValues(page)).name).toBe('');
-    expect(await panel(page).count()).toBe(0);
-    expect(demo.formPosts).toEqual([]);
-  });
-});
-
-test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)', () => {
-  test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.formPosts.length = 0;
-  });
-
-  // The declared name field's paragraph hidden by each technique (a honeypot the declaration names).
-  const techniques: [string, string, RegExp][] = [
-    ['off-screen (left: -9999px)', 'position: absolute; left: -9999px', /\(off-screen: outside the page's scrollable area \(at x -99\d\d(\.\d)?, y [\d.]+ px\)\)/],
-    ['opacity 0', 'opacity: 0', /\(opacity 0 on p\)/],
-    ['clip-path inset(50%)', 'clip-path: inset(50%)', /\(clipped away by clip-path inset\(50%\) on p\)/],
-    ['a zero-height wrapper', 'height: 0; overflow: hidden; margin: 0; padding: 0', /\(clipped by p \(overflow hidden, [\d.]+×0 px\)\)/],
-    ['transform scale(0)', 'transform: scale(0)', /\(scaled to zero by transform matrix\(0, 0, 0, 0, 0, 0\) on p\)/],
-    ['visibility hidden', 'visibility: hidden', /\(visibility: hidden on p\)/],
-    // a09: the styles the first check let through.
-    ['filter: opacity(0)', 'filter: opacity(0)', /\(opacity 0 \(filter opacity\(0\)\) on p \(effective 0\)\)/],
-    ['filter: blur(40px)', 'filter: blur(40px)', /\(blurred beyond reading by filter blur\(40px\) on p\)/],
-    ['mask-image (not checkable)', 'mask-image: linear-gradient(transparent, transparent); -webkit-mask-image: linear-gradient(transparent, transparent)', /\(masked by mask-image linear-gradient\(rgba\(0, 0, 0, 0\), rgba\(0, 0, 0, 0\)\) on p, which the runtime cannot check\)/],
-  ];
-  for (const [what, css, why] of techniques) {
-    test(`a field hidden by ${what} is refused, naming the field; nothing is filled or sent`, async ({ page, demo }) => {
-      await page.evaluate((css) => { document.getElementById('contact-name')!.closest('p')!.style.cssText = css; }, css);
-      const result = await call(page, 'form.submit.contact', PROPOSAL);
-      expect(result.isError).toBe(true);
-      const text = result.content[0]!.text;
-      expect(text.startsWith('cannot fill form #contact for form.submit.contact: name: the control is not visible to the person (')).toBe(true);
-      expect(text).toMatch(why);
-      expect(text.endsWith('; an agent never writes what the person cannot check')).toBe(true);
-      expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });
-      expect(await panel(page).count()).toBe(0);
-      expect(demo.formPosts).toEqual([]);
-    });
-  }
-});
-
 test.describe('form.submit.contact: timeouts and page options', () => {
   test('resolves expired after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="700"'));
@@ -629,67 +357,5 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     expect((await panel(page).waitOpen()).name).toBe('Vor dem Senden prüfen');
     await panel(page).click('Abbrechen');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-  });
-});
-
-test.describe('newsletter.subscribe: a write endpoint the person sends from the panel', () => {
-  test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.requests.length = 0;
-  });
-
-  test('previews the request; a script click on Send is ignored; the person\'s click sends it with the CSRF token', async ({ page, demo }) => {
-    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await panel(page).waitText('POST /agent/v1/newsletter');
-    await panel(page).waitText('ada@example.test');
-    // The root is closed: a page script reaches only the host, and clicking it (or what it finds
-    // at Send's coordinates, the host again) is not consent.
-    const send = (await panel(page).state())!.buttons.find((button) => button.text === 'Send')!;
-    expect(await page.evaluate(({ x, y }) => {
-      const host = document.querySelector('capell-confirm-write')!;
-      host.click();
-      (document.elementFromPoint(x, y) as HTMLElement).click();
-      host.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, clientX: x, clientY: y }));
-      return host.shadowRoot === null && document.elementFromPoint(x, y) === host;
-    }, send)).toBe(true);
-    await page.waitForTimeout(300);
-    expect(demo.requests).toEqual([]);
-    await panel(page).click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } } });
-    expect(demo.requests).toHaveLength(1);
-    expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter' });
-    expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
-    await panel(page).waitText('Sent.');
-  });
-
-  test('a refused CSRF token (419) comes back as isError saying the session expired', async ({ page, demo }) => {
-    await page.evaluate(() => document.querySelector('meta[name="csrf-token"]')!.setAttribute('content', 'stale'));
-    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await panel(page).click('Send');
-    const result = await callResult(page);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^newsletter\.subscribe: the session expired .*HTTP 419/);
-    expect(demo.requests).toHaveLength(1);
-  });
-
-  test('the preview shows the query string that is sent, and the person\'s click sends exactly that', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('"target":"/agent/v1/newsletter"', '"target":"/agent/v1/newsletter?list=everything&unsubscribe_all=1"'));
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.requests.length = 0;
-    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await panel(page).waitText('POST /agent/v1/newsletter?list=everything&unsubscribe_all=1');
-    await panel(page).click('Send');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200, answer: { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } } });
-    expect(demo.requests).toHaveLength(1);
-    expect(demo.requests[0]).toMatchObject({ method: 'POST', path: '/agent/v1/newsletter', query: '?list=everything&unsubscribe_all=1' });
-  });
-
-  test('Cancel sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect(demo.requests).toEqual([]);
   });
 });

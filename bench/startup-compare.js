@@ -1,0 +1,114 @@
+/**
+ * Start-up against the floor (issue 10, item 5), measured in one run, interleaved, in real
+ * Chromium with native WebMCP: the same island of N tools registered by
+ * - floor: a plain loop that parses the island and calls `registerTool` for each tool;
+ * - module: this runtime's script-tag module build (`dist/capell-webmcp.js` and its chunks);
+ * - iife: this runtime's classic-script build (`dist/capell-webmcp.iife.js`).
+ * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first load
+ * warms it and is not counted). For each: gzip bytes of the scripts fetched before everything was registered, ms from the
+ * script's bytes arriving (its first file's responseEnd) to all registered (median of RUNS loads,
+ * with the spread p10–p90), the longest task and the loads with a task over 50 ms (Long Tasks API).
+ * Prints figures and ratios to the floor; asserts nothing. @mcp-b/global is not installed here.
+ */
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+const FLOOR_SCRIPT = `
+const t0 = performance.now();
+const island = document.querySelector('script[data-capell-agent-tools]');
+const tools = JSON.parse(island.textContent).tools;
+Promise.allSettled(tools.map((tool) => document.modelContext.registerTool({
+  name: tool.name, description: tool.description, inputSchema: tool.inputSchema,
+  annotations: { readOnlyHint: true },
+  execute: async () => ({ content: [{ type: 'text', text: '' }] }),
+}))).then(() => { window.doneAt = performance.now(); window.startedAt = t0; });
+`;
+
+/** The bench page: N search tools sharing one shape (as a site's catalogue tools do). */
+function island(count) {
+  const tools = Array.from({ length: count }, (_, index) => ({
+    name: `bench.tool${index}`,
+    description: `Benchmark tool ${index}: search the catalogue.`,
+    inputSchema: {
+      type: 'object',
+      properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 50 } },
+      required: ['q'],
+      additionalProperties: false,
+    },
+    effect: 'read',
+    binding: { type: 'search', target: 'pages' },
+  }));
+  return JSON.stringify({ capellAgentSchema: 1, tools, messages: {} }).replace(/</g, '\\u003C');
+}
+
+function page(count, variant) {
+  const script = {
+    floor: '<script type="module" src="/bench/floor.js"></script>',
+    module: '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>',
+    iife: '<script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent"></script>',
+  }[variant];
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
+<script>
+  window.longTasks = [];
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(entry.duration); }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('capell-webmcp:ready', () => { window.doneAt = performance.now(); });
+</script>
+<script type="application/json" data-capell-agent-tools>${island(count)}</script>
+${script}
+</head><body><p>bench</p></body></html>`;
+}
+
+const gzipOf = new Map();
+function gzipBytes(path) {
+  if (!gzipOf.has(path)) gzipOf.set(path, path === '/bench/floor.js' ? gzipSync(FLOOR_SCRIPT, { level: 9 }).length : gzipSync(readFileSync(`.${path}`), { level: 9 }).length);
+  return gzipOf.get(path);
+}
+
+/** One load in `context` (one per variant, kept across loads: a returning visitor's warm cache). */
+async function load(context, base, count, variant) {
+  const tab = await context.newPage();
+  await tab.route(`${base}/bench-page`, (route) => route.fulfill({ contentType: 'text/html', body: page(count, variant) }));
+  await tab.route(`${base}/bench/floor.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: FLOOR_SCRIPT }));
+  await tab.goto(`${base}/bench-page`);
+  await tab.waitForFunction(() => window.doneAt !== undefined, undefined, { timeout: 30_000 });
+  await tab.waitForTimeout(30); // let the long-task observer deliver
+  const figures = await tab.evaluate(() => {
+    const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/') || entry.name.includes('/bench/floor.js'));
+    const first = Math.min(...scripts.map((entry) => entry.responseEnd));
+    const before = scripts.filter((entry) => entry.startTime <= window.doneAt).map((entry) => new URL(entry.name).pathname);
+    return { ms: window.doneAt - first, before, longest: Math.max(0, ...window.longTasks), over50: window.longTasks.some((duration) => duration > 50) };
+  });
+  await tab.close();
+  return { ...figures, bytes: figures.before.reduce((sum, path) => sum + gzipBytes(path), 0) };
+}
+
+const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
+
+/**
+ * Runs the comparison and prints one table per tool count.
+ * @param browser a Playwright Chromium with WebMCP on; `base` the demo server's URL.
+ */
+export async function compareStartup(browser, base, { counts = [10, 100, 500], runs = 20 } = {}) {
+  const variants = ['floor', 'module', 'iife'];
+  for (const count of counts) {
+    const results = Object.fromEntries(variants.map((variant) => [variant, []]));
+    const contexts = Object.fromEntries(await Promise.all(variants.map(async (variant) => [variant, await browser.newContext()])));
+    for (const variant of variants) await load(contexts[variant], base, count, variant); // warm caches
+    for (let run = 0; run < runs; run++) {
+      for (const variant of variants) results[variant].push(await load(contexts[variant], base, count, variant));
+    }
+    await Promise.all(Object.values(contexts).map((context) => context.close()));
+    const floor = quantile(results.floor.map((result) => result.ms), 0.5);
+    console.log(`\n${count} tools, ${runs} interleaved loads each (ms from the script's bytes to all registered):`);
+    console.log('  variant  gzip before ready   median (p10–p90)      ratio   longest task   loads with a task > 50 ms');
+    for (const variant of variants) {
+      const rows = results[variant];
+      const ms = rows.map((result) => result.ms);
+      const median = quantile(ms, 0.5);
+      console.log(`  ${variant.padEnd(7)}  ${(rows[0].bytes / 1024).toFixed(1).padStart(8)} KB   ${median.toFixed(1).padStart(7)} (${quantile(ms, 0.1).toFixed(1)}–${quantile(ms, 0.9).toFixed(1)})`.padEnd(62)
+        + `${(median / floor).toFixed(2)}×`.padStart(6)
+        + `${Math.max(...rows.map((result) => result.longest)).toFixed(0).padStart(10)} ms`
+        + `${String(rows.filter((result) => result.over50).length).padStart(14)} of ${rows.length}`);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The shared tab (demo-fixture.ts sharedTabTest, shared-tab.ts) is put back between tests as a
+ * fresh tab would be: what one test leaves (routes, listeners, cookies, storage, viewport, other
+ * pages, init scripts) is gone for the next. Serial: each second test reads what its first left.
+ */
+import { expect, sharedTabTest as test } from './demo-fixture.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+let listenersLeft = 0;
+
+test('a test leaves a route, a listener, a cookie, local storage, IndexedDB, a viewport and a popup behind', async ({ page, demo }) => {
+  listenersLeft = (page as unknown as { listeners(event: string): unknown[] }).listeners('console').length;
+  await page.route(`${demo.url}/contact`, (route) => route.fulfill({ contentType: 'text/html', body: '<p id="routed">routed</p>' }));
+  page.on('console', () => undefined);
+  await page.goto(`${demo.url}/contact`);
+  await expect(page.locator('#routed')).toHaveText('routed');
+  await page.evaluate(async () => {
+    localStorage.setItem('left', 'behind');
+    await new Promise((resolve, reject) => {
+      const request = indexedDB.open('left-behind');
+      request.onsuccess = () => { request.result.close(); resolve(undefined); };
+      request.onerror = () => reject(request.error);
+    });
+    window.open('/contact');
+  });
+  await page.context().addCookies([{ name: 'left', value: 'behind', url: demo.url }]);
+  await page.setViewportSize({ width: 500, height: 400 });
+  await expect.poll(() => page.context().pages().length).toBe(2);
+});
+
+test('the next test finds none of it', async ({ page, demo }) => {
+  expect(page.url()).toBe('about:blank');
+  expect((page as unknown as { listeners(event: string): unknown[] }).listeners('console').length).toBe(listenersLeft);
+  expect(page.context().pages()).toEqual([page]);
+  expect(page.viewportSize()).toEqual({ width: 1280, height: 720 });
+  expect(await page.context().cookies(demo.url)).toEqual([]);
+  await page.goto(`${demo.url}/contact`);
+  await expect(page.locator('#routed')).toHaveCount(0);
+  await expect(page.locator('form#contact')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('left'))).toBeNull();
+  expect(await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name))).not.toContain('left-behind');
+});
+
+test('a test that adds an init script taints the tab', async ({ page, demo }) => {
+  await page.addInitScript(() => { (window as unknown as { tainted: boolean }).tainted = true; });
+  await page.goto(`${demo.url}/contact`);
+  expect(await page.evaluate(() => (window as unknown as { tainted?: boolean }).tainted)).toBe(true);
+});
+
+test('the next test gets a new tab without it', async ({ page, demo }) => {
+  await page.goto(`${demo.url}/contact`);
+  expect(await page.evaluate(() => (window as unknown as { tainted?: boolean }).tainted)).toBeUndefined();
+});
