@@ -6,6 +6,8 @@
  * - write: the write room (src/writes: form filling, write endpoints, CSRF, the person's decision
  *   and its records) and the panel's seam in src/ui: loaded on the first write call only;
  * - capell-confirm-write: the lit panel, which the write room imports on its first proposal;
+ * - lit: lit itself, which the panel and the inspector share;
+ * - inspector: the operator's inspector (ui/inspector*.ts), loaded only when asked;
  * - agentgate: the AgentGate manifest's fetch and rules (and the receipts tool and store), on a
  *   page that names AgentGate; agentgate-call: its signed call (executor, signer, receipt check,
  *   structured-headers), on the first call.
@@ -23,8 +25,16 @@ const CALL_ROOM = /src[\\/](bindings|reads|validation)[\\/]|src[\\/](request|val
  * (without the write machinery) as soon as a write tool is.
  */
 const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
-/** The confirmation panel (lit), its own chunk. */
-const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$|node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
+/** The confirmation panel, its own chunk. */
+const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$/;
+/**
+ * lit, its own chunk: shared by the panel and the inspector, so that opening the inspector loads
+ * lit alone, not the panel's chunk and the write room it imports.
+ */
+const LIT = /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
+
+/** The inspector (lit, loaded only when asked: data-inspect, ?capell-webmcp=inspect, inspect()): its own chunk. */
+const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
 
 /**
  * The live registry and the declaration rules it runs (not the reason texts, loaded only to
@@ -53,6 +63,8 @@ function namedRoom(id: string): string | null {
   if (AGENTGATE.test(id)) return 'agentgate';
   if (AGENTGATE_CALL.test(id)) return 'agentgate-call';
   if (PANEL.test(id)) return 'capell-confirm-write';
+  if (LIT.test(id)) return 'lit';
+  if (INSPECTOR.test(id)) return 'inspector';
   if (CALL_ROOM.test(id)) return 'call';
   if (WRITE_ROOM.test(id)) return 'write';
   return null;

@@ -26,6 +26,11 @@ export { SCRIPT_MARKER } from './config.js';
  * - `setSigner(signer)`: the agent (or its extension) gives the key that signs AgentGate calls;
  *   the tools waiting for it register (see Runtime.setSigner). Given before the runtime starts,
  *   it is kept and used from the start. @throws TypeError when it is not a Signer.
+ * - `inspect()`: opens the inspector (`<capell-inspector>`, loaded now: the live Report and a log
+ *   of the tool calls made while it is open), or moves focus to it when it is open; also without
+ *   WebMCP (it then says why there are no tools). Resolves once it is shown; rejects only when
+ *   its chunk cannot be loaded. The page does the same with `data-inspect` on the script tag or
+ *   `?capell-webmcp=inspect` in its address (unless the tag says `data-inspect="false"`).
  */
 export interface CapellWebMCPGlobal {
   readonly version: string;
@@ -33,6 +38,20 @@ export interface CapellWebMCPGlobal {
   readonly report: Report | undefined;
   stop(): void;
   setSigner(signer: Signer): void;
+  inspect(): Promise<void>;
+}
+
+/** The query parameter (and its value) that opens the inspector: `?capell-webmcp=inspect`. */
+const INSPECT_PARAMETER = 'capell-webmcp';
+const INSPECT_VALUE = 'inspect';
+
+/** Whether the page's address asks for the inspector (`?capell-webmcp=inspect`). */
+function inspectorAsked(): boolean {
+  try {
+    return new URLSearchParams(location.search).getAll(INSPECT_PARAMETER).includes(INSPECT_VALUE);
+  } catch {
+    return false;
+  }
 }
 
 declare global {
@@ -94,9 +113,15 @@ function boot(): void {
       signerProblemCheck(signer);
       early.push(signer);
     },
+    inspect: async () => {
+      const { openInspector } = await import('./ui/inspector.js');
+      await openInspector(document, global);
+    },
   });
   Object.defineProperty(window, 'capellWebMCP', { value: global, enumerable: true });
   const reading = readOptions({ script: readOwnScript() }, location.origin);
+  // data-inspect="false" is the site's no: the address cannot open the inspector then.
+  if (reading.options.inspect !== false && inspectorAsked()) reading.options.inspect = true;
   const announce = (report: Report) => {
     resolveReady(report);
     callBuiltIn(document, 'dispatchEvent', new CustomEvent<Report>(READY_EVENT, { detail: report }));

@@ -68,6 +68,10 @@ export type AuditOption = 'warning' | 'error';
  *   `{ label, signatureAgent?, keyid, alg, sign(bytes) }` (src/agentgate/signer.ts), or several
  *   (one per `alg`). Not a script-tag option: an agent gives it later with
  *   `window.capellWebMCP.setSigner(signer)`. @throws TypeError when it is not a Signer.
+ * - `inspect`: open the inspector (`<capell-inspector>`, its own chunk: the live Report and a log
+ *   of this page's tool calls, for the site's operator) when the runtime starts; the script tag's
+ *   `data-inspect` (present, `""` or `"true"`), or, for the script tag, `?capell-webmcp=inspect`
+ *   in the page's address (ignored when the tag says `data-inspect="false"`). @default false (absent)
  */
 export interface RuntimeOptions {
   document?: Document;
@@ -81,6 +85,7 @@ export interface RuntimeOptions {
   agentgateSiteKey?: string;
   maxPrice?: string;
   signer?: Signer | readonly Signer[];
+  inspect?: boolean;
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -105,6 +110,8 @@ export interface RuntimeConfig {
   maxPrice?: string;
   /** The signers AgentGate calls may use, one per algorithm; `setSigner` adds one later. */
   signers: SignerSlots;
+  /** Absent unless given: the inspector opens at start. */
+  inspect?: boolean;
 }
 
 /** Marker attribute that identifies the runtime's script element (auto.ts; the CLI's audit reads the same tag). */
@@ -187,6 +194,8 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
     attribute: 'data-max-price', default: undefined, expected: 'a price such as "0.05 USD"',
     accept: (value) => (typeof value === 'string' && MAX_PRICE_PATTERN.test(value.trim()) ? value.trim() : undefined),
   },
+  // No default: absent from the settings unless given (off).
+  inspect: { ...switchOption('data-inspect'), default: undefined },
 };
 
 /** Where options come from: `start()`'s values, or the `data-*` attributes of the runtime's script element. */
@@ -278,7 +287,7 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
 /**
  * Reads the options the runtime's own `<script>` element sets in `data-*` attributes:
  * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
- * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-max-price` (OPTION_RULES; each the dataset name of the option it sets).
+ * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-max-price`, `data-inspect` (OPTION_RULES; each the dataset name of the option it sets).
  * @param origin the page's origin; `apiBase` must stay on it. @default the current location's
  * @returns the valid options, as `start()` takes them; invalid ones are left out (`readOptions`
  *   also names them).

@@ -80,6 +80,7 @@ function reportWithoutWebMCP(config: RuntimeConfig, reason: string | undefined):
  * of the runtime (script tag and library), and, where WebMCP is present and `log` is not
  * `'silent'`, warns once (console.warn, soon after the call: the check is a chunk of its own)
  * naming each option it gave that the running one does not use; after `stop()` a call starts a new one.
+ * With `inspect: true` the inspector opens (ui/inspector.ts), also without WebMCP.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
@@ -144,5 +145,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   };
   if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
+  // Asked for (`inspect`, data-inspect, ?capell-webmcp=inspect): the inspector is a chunk of its own.
+  if (config.inspect) void import('./ui/inspector.js').then((inspector) => inspector.openInspector(config.document, runtime), () => {});
   return runtime;
 }

@@ -6,6 +6,7 @@ import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
 import { CONTACT_ACTIONS } from './html/contact-form.js';
 import { MESSAGES_PATH, renderMessagesPage } from './html/messages-page.js';
+import { AGENTS_PATHS, renderAgentsPage } from './html/agents-page.js';
 import { servePage } from './html/serve-page.js';
 import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
@@ -64,7 +65,8 @@ function matchApiBase(path) {
 
 /**
  * The demo server as one node `(req, res)` handler: it plays Capell Core for one site in English
- * (`/`) and German (`/de/`): HTML pages with the page graph and tools islands, the agent read API
+ * (`/`) and German (`/de/`): HTML pages with the page graph and tools islands (and `/agents`,
+ * `/de/agents`, which explain what an agent can do there: html/agents-page.js), the agent read API
  * under `/agent/v1` and `/de/agent/v1`, the contact form, the theme under `/site/` and the
  * runtime bundles under `/dist/`.
  *
@@ -207,6 +209,12 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     const headers = session.setCookie ? { 'Set-Cookie': session.setCookie } : {};
     if (path === MESSAGES_PATH) {
       sendHTML(req, res, 200, renderMessagesPage(submissions, now(), csrfToken), headers);
+      return;
+    }
+    const agentsLang = path === AGENTS_PATHS.en ? 'en' : path === AGENTS_PATHS.de ? 'de' : undefined;
+    if (agentsLang) {
+      const origin = `http://${req.headers.host ?? 'localhost'}`;
+      sendHTML(req, res, 200, renderAgentsPage(agentsLang, now(), csrfToken, origin), headers);
       return;
     }
     servePage(req, res, { path, searchParams: url.searchParams, now: now(), csrfToken, headers });

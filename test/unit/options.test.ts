@@ -46,11 +46,11 @@ describe('readOptions: the script tag', () => {
     const given = {
       'data-api-base': '/de/agent/v1/', 'data-timeout-ms': '5000', 'data-confirm-timeout-ms': '700', 'data-write-wait-ms': '250',
       'data-log': 'silent', 'data-audit': 'error', 'data-agentgate': '', 'data-agentgate-site-key': 'site_demo',
-      'data-max-price': '0.05 USD',
+      'data-max-price': '0.05 USD', 'data-inspect': '',
     };
     assert.deepEqual(Object.values(OPTION_RULES).map((rule) => rule.attribute).sort(), Object.keys(given).sort());
     const reading = readOptions({ script: scriptWith(given) }, ORIGIN);
-    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', maxPrice: '0.05 USD' });
+    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', maxPrice: '0.05 USD', inspect: true });
     assert.equal(reading.settings.maxPrice, '0.05 USD');
     assert.equal(reading.settings.apiBase.href, 'https://shop.example/de/agent/v1');
     assert.deepEqual(reading.problems, []);
@@ -138,5 +138,20 @@ describe('readOptions: AgentGate', () => {
     const config = normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'hmac-sha256', sign } });
     assert.equal(config.signers.get('shared-key')?.keyid, 'k');
     assert.equal(config.signers.get('web-bot-auth'), undefined);
+  });
+});
+
+describe('readOptions: inspect (issue 11)', () => {
+  it('is absent (off) unless given; data-inspect present or "true" switches it on, "false" leaves it off', () => {
+    assert.equal('inspect' in readOptions({ script: scriptWith({}) }, ORIGIN).settings, false);
+    assert.equal(readOptions({ script: scriptWith({ 'data-inspect': '' }) }, ORIGIN).settings.inspect, true);
+    assert.equal(readOptions({ script: scriptWith({ 'data-inspect': 'true' }) }, ORIGIN).settings.inspect, true);
+    assert.equal(readOptions({ script: scriptWith({ 'data-inspect': 'false' }) }, ORIGIN).settings.inspect, false);
+    assert.equal(readOptions({ values: { inspect: true } }, ORIGIN).settings.inspect, true);
+  });
+
+  it('names the attribute and the value given when data-inspect is not a switch', () => {
+    assert.deepEqual(readOptions({ script: scriptWith({ 'data-inspect': 'yes' }) }, ORIGIN).problems.map((problem) => problem.message),
+      ['data-inspect="yes" is not present (or "true") to switch it on, "false" to leave it off']);
   });
 });

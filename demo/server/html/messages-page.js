@@ -7,7 +7,7 @@ export const MESSAGES_PATH = '/contact/messages';
 
 /**
  * The page listing the contact messages the demo received (newest first), so a person can see
- * what arrived. Not a public Capell page: no islands, no runtime.
+ * what arrived. Not a public Capell page: no islands (the theme and the runtime, as on every page).
  * @param {import('../contact-submission.js').ContactSubmission[]} submissions
  * @param {Date} now
  * @param {string} csrfToken the visitor's CSRF token, for the footer's newsletter form

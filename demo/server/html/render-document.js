@@ -21,6 +21,12 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
  */
 export const DEMO_AGENT_SRC = '/site/demo-agent.js';
 
+/** Where the page that explains the site to agents (and their people) lives, per language (agents-page.js). */
+export const AGENTS_PATHS = Object.freeze(/** @type {Record<Language, string>} */ ({ en: '/agents', de: '/de/agents' }));
+
+/** The query that opens capell-webmcp's inspector on any page (`?capell-webmcp=inspect`). */
+export const INSPECT_QUERY = '?capell-webmcp=inspect';
+
 /**
  * @typedef {object} DocumentParts
  * @property {Language} lang
@@ -35,6 +41,7 @@ export const DEMO_AGENT_SRC = '/site/demo-agent.js';
  * @property {string} [csrfToken] the session's CSRF token, written as `<meta name="csrf-token">`
  *   (Laravel's convention; write tools send it in `X-CSRF-TOKEN`) and as the newsletter form's
  *   `_token` (without it that form's post is refused with 419)
+ * @property {string[]} [scripts] the page's own module scripts, loaded after the runtime's
  */
 
 /**
@@ -42,12 +49,13 @@ export const DEMO_AGENT_SRC = '/site/demo-agent.js';
  * the theme, the runtime script naming AgentGate (`data-agentgate`: the site's manifest at
  * `/.well-known/agentgate-tools.json`) and the demo agent's signer script; every page, the 404
  * and the inbox too, so `send_message` is registered on each; body with a skip link, header navigation, `<main>` and a
- * footer holding the newsletter form (marked `data-agent-tools="none"`) and `#agent-status`. No inline script runs: the only inline scripts are the two
+ * footer holding the newsletter form (marked `data-agent-tools="none"`), `#agent-status` and the
+ * "For agents" links (the inspector on this page, `?capell-webmcp=inspect`, and `/agents`). No inline script runs: the only inline scripts are the two
  * JSON islands.
  * @param {DocumentParts} parts
  * @returns {string}
  */
-export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken }) {
+export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken, scripts = [] }) {
   const other = lang === 'en' ? 'de' : 'en';
   const navigation = NAVIGATION_KEYS.map((key) => {
     const url = toPublicUrl(key, lang, now);
@@ -61,7 +69,8 @@ export function renderDocument({ lang, now, title, description, main, currentKey
   const alternate = translatedUrl ? `\n<link rel="alternate" hreflang="${other}" href="${escapeHTML(translatedUrl)}">` : '';
   const islands = [graph ? renderPageGraphIsland(graph) : '', manifest ? renderToolsIsland(manifest) : ''].filter(Boolean).join('\n');
   const runtime = `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}" data-agentgate></script>`
-    + `\n<script type="module" src="${DEMO_AGENT_SRC}"></script>`;
+    + `\n<script type="module" src="${DEMO_AGENT_SRC}"></script>`
+    + scripts.map((src) => `\n<script type="module" src="${escapeHTML(src)}"></script>`).join('');
   const siteName = text(lang, 'site.name');
   const fullTitle = title === siteName ? siteName : `${title} · ${siteName}`;
   return `<!doctype html>
@@ -90,6 +99,7 @@ ${main}
 <p>${escapeHTML(text(lang, 'footer.note'))}</p>
 ${renderNewsletterForm(lang, path ?? toPublicUrl('home', lang, now) ?? '/', csrfToken ?? '')}
 <p id="agent-status" role="status">${escapeHTML(text(lang, 'footer.agentStatus'))}</p>
+<nav class="for-agents" aria-label="${escapeHTML(text(lang, 'agents.nav'))}"><p><strong>${escapeHTML(text(lang, 'agents.nav'))}:</strong> <a class="open-inspector" href="${INSPECT_QUERY}">${escapeHTML(text(lang, 'agents.inspect'))}</a> · <a class="agents-page" href="${AGENTS_PATHS[lang]}">${escapeHTML(text(lang, 'agents.page'))}</a></p></nav>
 </footer>
 </body>
 </html>

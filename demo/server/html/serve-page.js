@@ -18,7 +18,7 @@ import { renderPageMain } from './page-main.js';
 
 /**
  * Answer an HTML route: 301 for a redirect URL, the page with its islands for a public page,
- * and a 404 page (no islands, no runtime) for anything else, including drafts, scheduled pages,
+ * and a 404 page (no islands; the theme and the runtime, as on every page) for anything else, including drafts, scheduled pages,
  * private page types and missing translations.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
