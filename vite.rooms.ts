@@ -28,10 +28,11 @@ const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
 /** The confirmation panel, its own chunk. */
 const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$/;
 /**
- * lit, its own chunk: shared by the panel and the inspector, so that opening the inspector loads
- * lit alone, not the panel's chunk and the write room it imports.
+ * lit, its own chunk: shared by the panel and the inspector (with their one shared UI helper,
+ * deep-active-element.ts), so that opening the inspector loads lit alone, not the panel's chunk
+ * and the write room it imports.
  */
-const LIT = /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]/;
+const LIT = /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|src[\\/]ui[\\/]deep-active-element\.ts$/;
 
 /** The inspector (lit, loaded only when asked: data-inspect, ?capell-webmcp=inspect, inspect()): its own chunk. */
 const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;

@@ -13,7 +13,7 @@ import { errorResult, toolResult, type CallToolResult } from '../result.js';
 export { HANDOFF_STATUS_TOOL };
 
 /** Longest `waitMs` the tool accepts, in ms: the bound of a call's own handoff wait (handoff.ts HANDOFF_MAX_WAIT_MS). */
-export const HANDOFF_STATUS_MAX_WAIT_MS = 30_000;
+export const HANDOFF_STATUS_MAX_WAIT_MS = 10_000; // not imported: handoff.ts is in the call's chunk
 
 /** What the tool reads of its input, or why it cannot. */
 function readInput(raw: unknown): { handoffId: string; waitMs: number } | { reason: string } {
@@ -37,7 +37,7 @@ function readInput(raw: unknown): { handoffId: string; waitMs: number } | { reas
 }
 
 /**
- * The tool for `registerTool`: input `{ handoffId: string, waitMs?: integer 0..30000 }`,
+ * The tool for `registerTool`: input `{ handoffId: string, waitMs?: integer 0..HANDOFF_STATUS_MAX_WAIT_MS (10000) }`,
  * annotated `readOnlyHint: true` (it only polls). `execute` polls the handoff once at once (signed
  * as its call was) and, with `waitMs`, until a final state or that many ms; it answers as the call
  * would have: `{ status, handoffId, answer }` once final, `{ status: 'pending', handoffId, next }`

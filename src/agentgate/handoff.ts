@@ -23,10 +23,12 @@ import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG } from './signer.js';
 
 /**
- * Longest a call waits for a handed-off action to finish, in ms (30 s: within the 20–60 s after
- * which MCP clients give up on a call, research notes). Then the call answers `pending`.
+ * Longest a call waits for a handed-off action to finish, in ms. 10 s, as a write's wait for the
+ * person (DEFAULT_WRITE_WAIT_MS): MCP clients give up on a call after 20–60 s (research notes), so
+ * the agent gets `pending` and the status tool while it is still listening. Then the call answers
+ * `pending`.
  */
-export const HANDOFF_MAX_WAIT_MS = 30_000;
+export const HANDOFF_MAX_WAIT_MS = 10_000;
 
 /** First wait between polls when the site sends no `Retry-After`, in ms; doubled after each pending poll. */
 export const HANDOFF_FIRST_INTERVAL_MS = 500;

@@ -11,6 +11,7 @@
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
 import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
+import { deepActiveElement } from './deep-active-element.js';
 
 export { INPUT_PROTECTION_MS };
 
@@ -704,12 +705,6 @@ function controlText(control: Element): string {
   return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
 }
 
-/** The focused element, looking into open shadow roots. */
-function deepActiveElement(doc: Document): HTMLElement | null {
-  let active = doc.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active instanceof HTMLElement ? active : null;
-}
 
 
 declare global {

@@ -13,6 +13,7 @@ import type { ToolSpec } from '../declarations/tool-spec.js';
 import type { Report } from '../report.js';
 import type { ToolCallRecord } from '../tool-execute.js';
 import { fillInspectorText, readInspectorText, type InspectorText } from './inspector-text.js';
+import { deepActiveElement } from './deep-active-element.js';
 
 /** The element's tag (a page that took it first keeps it; the inspector then gets a suffixed one). */
 export const INSPECTOR_TAG = 'capell-inspector';
@@ -310,12 +311,6 @@ export class CapellInspector extends LitElement {
   }
 }
 
-/** The focused element, looking into open shadow roots. */
-function deepActiveElement(doc: Document): HTMLElement | null {
-  let active = doc.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active instanceof HTMLElement ? active : null;
-}
 
 declare global {
   interface HTMLElementTagNameMap {
