@@ -1,34 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { linearFormatsOnly } from './vite.formats.ts';
 
-/** The IIFE's entry: a module that only imports src/auto.ts, so the bundle has no exports. */
+/** The module build's entry (vite.config.ts), built first: the IIFE is made from it. */
+const MODULE_ENTRY = fileURLToPath(new URL('./dist/capell-webmcp.js', import.meta.url));
+
+/** The IIFE's entry: a module that only imports the module entry, so the bundle has no exports. */
 const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
 
 /**
- * Entry module for the classic script. auto.ts exports READY_EVENT and SCRIPT_MARKER for the
- * module build; as an IIFE entry those exports would need a global name to land on (the bundle
- * once leaked `window.capellWebMCPBundle`). Importing it for its side effect alone leaves the
- * IIFE nothing to export, so it defines `window.capellWebMCP` (auto.ts) and no other global.
+ * Makes the classic script out of the module build's entry file, so it holds exactly the start
+ * code that file holds and calls the module build's chunks by the names they export:
+ * - the entry module imports dist/capell-webmcp.js for its side effect alone. That file exports
+ *   READY_EVENT, SCRIPT_MARKER and what its chunks import from it; as an IIFE entry those exports
+ *   would need a global name to land on (the bundle once leaked `window.capellWebMCPBundle`).
+ *   Imported for its side effect, the IIFE exports nothing, defines `window.capellWebMCP`
+ *   (auto.ts) and no other global, and drops what only the chunks use;
+ * - the file is loaded with its source map, so the IIFE's map points at src/;
+ * - its `import()` of `./chunks/…` stays an `import()` of the same file: a classic script may
+ *   `import()` a module, and the specifier resolves against the script's own URL (HTML: a classic
+ *   script's base URL is its URL), so the IIFE loads dist/chunks/ beside it, the module build's.
+ *   Those chunks import the rest of the start code from `../capell-webmcp.js` (the module entry,
+ *   fetched beside the first chunk; its own start-up sees `window.capellWebMCP` and stays idle).
  */
-function exportFreeEntry(): Plugin {
-  const auto = fileURLToPath(new URL('./src/auto.ts', import.meta.url));
+function fromModuleEntry(): Plugin {
   return {
-    name: 'capell-iife-entry',
+    name: 'capell-iife-from-module-entry',
     enforce: 'pre',
+    buildStart() {
+      if (!existsSync(MODULE_ENTRY)) this.error(`${MODULE_ENTRY} is missing: the module build (vite build) runs first`);
+    },
     // Vite hands lib.entry over as a path under the root.
     resolveId: (source) => (source.endsWith(IIFE_ENTRY) ? `\0${IIFE_ENTRY}` : null),
-    load: (id) => (id === `\0${IIFE_ENTRY}` ? `import ${JSON.stringify(auto)};\n` : null),
+    resolveDynamicImport(specifier, importer) {
+      if (importer !== MODULE_ENTRY || typeof specifier !== 'string' || !specifier.startsWith('./chunks/')) return null;
+      return false; // external, the specifier kept as written
+    },
+    load(id) {
+      if (id === `\0${IIFE_ENTRY}`) return `import ${JSON.stringify(MODULE_ENTRY)};\n`;
+      if (id !== MODULE_ENTRY) return null;
+      const map = `${MODULE_ENTRY}.map`;
+      return { code: readFileSync(id, 'utf8'), map: existsSync(map) ? readFileSync(map, 'utf8') : null };
+    },
   };
 }
 
 /**
- * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules. An IIFE
- * cannot load chunks, so the lazily imported modules (the read and write rooms, the panel:
- * vite.rooms.ts) are inlined: same behaviour, larger file.
+ * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules: the
+ * start code of `dist/capell-webmcp.js` (read the script tag's data-* options, define
+ * `window.capellWebMCP`, find WebMCP), loading the rest from `chunks/` beside it only where
+ * WebMCP exists, as the module build does. Serve it with `dist/chunks/` and
+ * `dist/capell-webmcp.js`; a host that serves one file only uses `capell-webmcp.single.iife.js`
+ * (vite.single.config.ts). Runs after the module build (`npm run build`).
  */
 export default defineConfig({
-  plugins: [exportFreeEntry(), linearFormatsOnly()],
+  plugins: [fromModuleEntry()],
   // A classic script finds itself through document.currentScript; import.meta does not exist.
   define: { 'import.meta.url': 'undefined' },
   build: {

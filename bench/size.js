@@ -2,7 +2,10 @@
 /**
  * `npm run size`: sizes of the built bundles, raw and gzip (level 9), against DESIGN section 6:
  * what the script tag loads first ≤ 5 KB gzip (the entry and its static imports), everything
- * together ≤ 30 KB gzip. Builds first when dist/ is missing.
+ * together ≤ 30 KB gzip. Also what each script build loads before ready: the module entry, the
+ * classic script `capell-webmcp.iife.js` (the start code; the same chunks, which import the rest
+ * of the start code from the module entry) and the single-file `capell-webmcp.single.iife.js`.
+ * Builds first when dist/ is missing.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +14,8 @@ import { gzipSync } from 'node:zlib';
 
 const DIST = 'dist';
 const ENTRY = join(DIST, 'capell-webmcp.js');
+const IIFE = join(DIST, 'capell-webmcp.iife.js');
+const SINGLE_IIFE = join(DIST, 'capell-webmcp.single.iife.js');
 const FIRST_LOAD_BUDGET = 5 * 1024;
 const TOTAL_BUDGET = 30 * 1024;
 
@@ -32,7 +37,10 @@ function firstLoad(entry, seen = new Set()) {
   return seen;
 }
 
-/** The chunks whose names start with one of `prefixes`, with everything they import statically. */
+/**
+ * The chunks whose names start with one of `prefixes`, with everything they import statically,
+ * added to `seen` (by default the module entry's first load).
+ */
 function loadOf(prefixes, seen = firstLoad(ENTRY)) {
   for (const file of readdirSync(join(DIST, 'chunks'))) {
     if (file.endsWith('.js') && prefixes.some((prefix) => file.startsWith(prefix))) firstLoad(join(DIST, 'chunks', file), seen);
@@ -47,7 +55,8 @@ const sum = (files) => files.map(sizes).reduce((a, b) => ({ raw: a.raw + b.raw, 
 console.log(`${'file'.padEnd(44)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}`);
 const moduleFiles = [ENTRY, ...readdirSync(join(DIST, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join(DIST, 'chunks', f))];
 for (const file of moduleFiles) row(relative(DIST, file), sizes(file));
-row('capell-webmcp.iife.js (classic script, all inlined)', sizes(join(DIST, 'capell-webmcp.iife.js')));
+row('capell-webmcp.iife.js (classic script, start code)', sizes(IIFE));
+row('capell-webmcp.single.iife.js (all inlined)', sizes(SINGLE_IIFE));
 console.log('');
 const first = sum([...firstLoad(ENTRY)]);
 const total = sum(moduleFiles);
@@ -57,4 +66,10 @@ row('with WebMCP: ready (registry and rules)', sum(loadOf(['registry-'])));
 row('… and read calls (call chunk)', sum(loadOf(['registry-', 'call-'])));
 row('… and a write (write chunk, panel, status tool)', sum(loadOf(['registry-', 'call-', 'write-', 'capell-confirm-write-', 'status-tool-'])));
 row(`everything (module build), budget ${kb(TOTAL_BUDGET)}`, total);
+// The classic script loads the same chunks (and, through them, the module entry) by import().
+console.log('');
+row('classic script: first load (and all without WebMCP)', sizes(IIFE));
+row('… with WebMCP: ready', sum([IIFE, ...loadOf(['registry-'], new Set())]));
+row('… and read calls', sum([IIFE, ...loadOf(['registry-', 'call-'], new Set())]));
+row('single-file classic script: everything, first', sizes(SINGLE_IIFE));
 console.log(`\nfirst load ${first.gzip <= FIRST_LOAD_BUDGET ? 'within' : 'OVER'} budget; everything ${total.gzip <= TOTAL_BUDGET ? 'within' : 'OVER'} budget`);

@@ -1,7 +1,8 @@
 /**
- * Script-tag entry (`dist/capell-webmcp.js`, `dist/capell-webmcp.iife.js`): reads the data-*
- * configuration of its own `<script>`, starts once per page, publishes `window.capellWebMCP`
- * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
+ * Script-tag entry (`dist/capell-webmcp.js`; the classic scripts `dist/capell-webmcp.iife.js`,
+ * made from it, and `dist/capell-webmcp.single.iife.js`): reads the data-* configuration of its
+ * own `<script>`, starts once per page, publishes `window.capellWebMCP` and fires
+ * `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
 import type { Signer } from './agentgate/signer.js';
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';

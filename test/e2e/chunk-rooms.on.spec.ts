@@ -6,8 +6,9 @@
  * (issue 9), whose manifest is fetched at start-up through the request path (call chunk): the
  * room checks run on the contact page with its script tag not naming AgentGate, and the page as
  * served is checked on its own (the AgentGate room at start-up, never the write room or panel).
+ * The classic script (`capell-webmcp.iife.js`) loads these same chunks.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { executeTool, expect, readyReport, test } from './demo-fixture.ts';
 import { startCall } from './agent-calls.ts';
@@ -39,6 +40,17 @@ test.describe('chunks by room', () => {
   test('the build has the call, write and panel chunks this spec tells apart', () => {
     const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
     expect(names).toEqual(expect.arrayContaining(['call', 'write', 'capell-confirm-write']));
+  });
+
+  test('the classic script calls the module build\'s own chunks, each one beside it', () => {
+    const dynamicImports = (file: string) => [...readFileSync(file, 'utf8').matchAll(/\bimport\((["'`])(\.\/chunks\/[^"'`]+)\1\)/g)].map((match) => match[2]!);
+    const fromIIFE = new Set(dynamicImports('dist/capell-webmcp.iife.js'));
+    const fromEntry = new Set(dynamicImports('dist/capell-webmcp.js'));
+    expect([...fromIIFE].map((path) => chunkName(path))).toEqual(expect.arrayContaining(['registry', 'inspector']));
+    // The same files the module entry loads (one set of chunks for both), and they exist.
+    expect([...fromIIFE].filter((path) => !fromEntry.has(path))).toEqual([]);
+    const built = new Set(readdirSync('dist/chunks'));
+    expect([...fromIIFE].filter((path) => !built.has(path.slice('./chunks/'.length)))).toEqual([]);
   });
 
   test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {

@@ -1,6 +1,7 @@
 /**
  * Without WebMCP the script tag loads its entry file and nothing else (issue 8, item 6: the rules
- * and the registry are a chunk loaded only where WebMCP exists), and still reports the audit.
+ * and the registry are a chunk loaded only where WebMCP exists), and still reports the audit; the
+ * classic script (`capell-webmcp.iife.js`, the start code) loads nothing beyond itself.
  */
 import { expect, readyReport, test } from './demo-fixture.ts';
 
@@ -15,4 +16,25 @@ test('a browser without WebMCP fetches only the entry file of the runtime', asyn
   expect(report.api).toBe('none');
   await page.waitForTimeout(200);
   expect(fetched).toEqual(['/dist/capell-webmcp.js']);
+});
+
+test('a browser without WebMCP fetches only the classic script, which throws nothing', async ({ page, demo }) => {
+  const fetched: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/dist/')) fetched.push(path);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route(`${demo.url}/contact`, async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(/<script type="module" src="\/dist\/capell-webmcp\.js"/, '<script defer src="/dist/capell-webmcp.iife.js"');
+    await route.fulfill({ response, body: html });
+  });
+  await page.goto(`${demo.url}/contact`);
+  const report = await readyReport(page);
+  expect(report.api).toBe('none');
+  await page.waitForTimeout(200);
+  expect(fetched).toEqual(['/dist/capell-webmcp.iife.js']);
+  expect(errors).toEqual([]);
 });

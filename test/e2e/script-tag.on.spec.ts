@@ -1,7 +1,10 @@
 /**
  * The script-tag entry's data-* handling and early stop, on pages served from the demo origin
- * with the built bundles, WebMCP on.
+ * with the built bundles, WebMCP on; and the two classic scripts: `capell-webmcp.iife.js` (the
+ * start code, loading the module build's chunks beside itself) and the single file
+ * `capell-webmcp.single.iife.js`.
  */
+import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const ISLAND = JSON.stringify({
@@ -72,4 +75,64 @@ test('stop() before the document is parsed starts nothing, and ready still resol
   expect(report).toEqual({ api: 'document.modelContext', registered: [], rejected: [], audit: [] });
   const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<unknown[]> } }).modelContext.getTools()).length);
   expect(tools).toBe(0);
+});
+
+/** Every /dist/ file the page requests, by path, in order, with the status it got. */
+function recordDist(page: Page): { path: string; status: number }[] {
+  const fetched: { path: string; status: number }[] = [];
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname.startsWith('/dist/')) fetched.push({ path: pathname, status: response.status() });
+  });
+  return fetched;
+}
+
+/** Runs site.search in the page through document.modelContext and parses the answer. */
+function search(page: Page, q: string): Promise<{ isError?: boolean; content: { text: string }[] }> {
+  return page.evaluate(async (q) => {
+    const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+    return JSON.parse(await context.executeTool(tool, { q }));
+  }, q);
+}
+
+test('the classic script takes its data-* options and loads the module build\'s chunks beside itself, not beside the page', async ({ page, demo }) => {
+  const console: string[] = [];
+  page.on('console', (message) => console.push(message.text()));
+  const fetched = recordDist(page);
+  // A page deeper than the script, with a <base> elsewhere: neither may move where the chunks come from.
+  await page.route(`${demo.url}/deep/er/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<base href="/elsewhere/"><script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent" data-api-base="/de/agent/v1"></script>'),
+  }));
+  await page.goto(`${demo.url}/deep/er/fixture`);
+  const report = await readyReport(page);
+  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(fetched[0]).toEqual({ path: '/dist/capell-webmcp.iife.js', status: 200 });
+  // The registry chunk, and through it the rest of the start code (the module entry, idle there).
+  expect(fetched.map((file) => file.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^\/dist\/chunks\/registry-[\w-]+\.js$/), '/dist/capell-webmcp.js']));
+  expect(fetched.filter((file) => file.status !== 200)).toEqual([]);
+
+  demo.requests.length = 0;
+  const answer = await search(page, 'Rucksack');
+  expect(answer.isError, answer.content[0]?.text).toBeUndefined();
+  expect(demo.requests.map((request) => request.path)).toEqual(['/de/agent/v1/search']);
+  expect(fetched.map((file) => file.path)).toContainEqual(expect.stringMatching(/^\/dist\/chunks\/call-[\w-]+\.js$/));
+  expect(fetched.filter((file) => file.status !== 200)).toEqual([]);
+  expect(await page.evaluate(() => Object.keys(window).filter((name) => name.startsWith('capell')))).toEqual(['capellWebMCP']);
+  expect(console).toEqual([]);
+});
+
+test('the single-file classic script registers and answers without loading another file', async ({ page, demo }) => {
+  const fetched = recordDist(page);
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>'),
+  }));
+  await page.goto(`${demo.url}/fixture`);
+  const report = await readyReport(page);
+  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  const answer = await search(page, 'trail');
+  expect(answer.isError, answer.content[0]?.text).toBeUndefined();
+  expect(fetched).toEqual([{ path: '/dist/capell-webmcp.single.iife.js', status: 200 }]);
 });

@@ -73,10 +73,14 @@ describe('the packed package', () => {
     if (existsSync(join(ROOT, 'LICENSE'))) wanted.push('LICENSE');
     assert.deepEqual(wanted.filter((path) => !packed.includes(path)), []);
     assert.deepEqual(packed.filter((path) => path.endsWith('.map')), []);
-    for (const path of ['dist/capell-webmcp.js', 'dist/capell-webmcp.iife.js', 'dist/lib/index.js', 'dist/types/index.d.ts', 'dist/cli.js']) {
+    for (const path of ['dist/capell-webmcp.js', 'dist/capell-webmcp.iife.js', 'dist/capell-webmcp.single.iife.js', 'dist/lib/index.js', 'dist/types/index.d.ts', 'dist/cli.js']) {
       assert.ok(packed.includes(path), path);
     }
     assert.ok(packed.some((path) => /^dist\/chunks\/.+\.js$/.test(path)), 'the script entry\'s chunks/ beside it');
+    // The classic script loads the module build's chunks by import(): each one ships beside it.
+    const iifeChunks = [...readFileSync(join(ROOT, 'dist/capell-webmcp.iife.js'), 'utf8').matchAll(/\bimport\((["'`])\.\/(chunks\/[^"'`]+)\1\)/g)].map((match) => `dist/${match[2]}`);
+    assert.ok(iifeChunks.length > 0, 'the classic script imports no chunk');
+    assert.deepEqual(iifeChunks.filter((path) => !packed.includes(path)), []);
     assert.deepEqual(packed.filter((path) => !/^(dist\/|bin\/|package\.json$|README\.md$|LICENSE$)/.test(path)), []);
   });
 
