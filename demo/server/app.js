@@ -12,7 +12,7 @@ import { handleNewsletter } from './newsletter.js';
 import { escapeHTML } from './html/escape-html.js';
 import { languageOfPath, text } from './localisation.js';
 import { checkOrigin, sendOriginRefusal } from './origin-check.js';
-import { send, sendHTML, sendJSON, sendRedirect, sendText } from './responses.js';
+import { send, sendHTML, sendJSON, sendRedirect, sendText, TRUSTED_TYPES_POLICY, TRUSTED_TYPES_QUERY } from './responses.js';
 import { serveStaticFile } from './static-files.js';
 import { SIGNUP_ACTION } from './html/signup-forms.js';
 import { createSessions, SESSION_COOKIE } from './session.js';
@@ -207,6 +207,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     const csrfToken = sessions.tokenFor(session.id);
     /** @type {Record<string, string>} */
     const headers = session.setCookie ? { 'Set-Cookie': session.setCookie } : {};
+    // `?csp=trusted-types`: the same page under Trusted Types as well (responses.js).
+    if (url.searchParams.get(TRUSTED_TYPES_QUERY.name) === TRUSTED_TYPES_QUERY.value) headers['Content-Security-Policy'] = TRUSTED_TYPES_POLICY;
     if (path === MESSAGES_PATH) {
       sendHTML(req, res, 200, renderMessagesPage(submissions, now(), csrfToken), headers);
       return;

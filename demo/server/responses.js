@@ -39,7 +39,19 @@ export function sendJSON(req, res, status, body, headers = {}) {
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /**
- * An HTML answer, sent with CONTENT_SECURITY_POLICY.
+ * CONTENT_SECURITY_POLICY with Trusted Types: every script sink (`innerHTML`, `script.src`, …)
+ * must be given a Trusted Type, and the only policy the page may create is `lit-html` (lit's own,
+ * which the confirmation panel and the inspector render through). Sent instead of the strict
+ * policy when a page is asked for with TRUSTED_TYPES_QUERY (the e2e suite's strict lane).
+ */
+export const TRUSTED_TYPES_POLICY = `${CONTENT_SECURITY_POLICY}; require-trusted-types-for 'script'; trusted-types lit-html`;
+
+/** The query that asks for a page under TRUSTED_TYPES_POLICY: `?csp=trusted-types`. */
+export const TRUSTED_TYPES_QUERY = { name: 'csp', value: 'trusted-types' };
+
+/**
+ * An HTML answer, sent with CONTENT_SECURITY_POLICY (a `Content-Security-Policy` in `headers`
+ * replaces it).
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
  * @param {number} status

@@ -2,10 +2,15 @@
  * The demo pages under the strict Content-Security-Policy (no inline script, no eval): the policy
  * is really in force in Chromium, and the runtime still registers every declared tool and
  * validates input (issue 3: "Validation must work on a page served with
- * Content-Security-Policy: script-src 'self'").
+ * Content-Security-Policy: script-src 'self'"). Then the same under Trusted Types as well
+ * (`require-trusted-types-for 'script'`, issue 10 item 6): no violation at all, every tool
+ * registers and validates, and the write panel (lit, through its `lit-html` policy) opens.
  */
-import { CONTENT_SECURITY_POLICY } from '../../demo/server/responses.js';
-import { executeTool, expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import type { Page } from '@playwright/test';
+import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';
+import { executeTool, expect, readyReport, sharedTabTest as test, test as freshPageTest } from './demo-fixture.ts';
+import { startCall } from './agent-calls.ts';
+import { panel } from './panel-driver.ts';
 import { answerOf } from '../support/answer-of.ts';
 
 const PRODUCT = '/products/ridgeline-trail-runner';
@@ -59,5 +64,67 @@ test.describe('a demo page under the strict CSP with WebMCP on', () => {
     const nested = await executeTool(page, 'properties.query', { filter: { price: { max: '150' } } });
     expect(nested.isError).toBe(true);
     expect(nested.content[0]!.text).toContain('filter.price.max: expected number');
+  });
+});
+
+/** Every CSP violation the page reports (its `securitypolicyviolation` events) and every console error. */
+async function recordViolations(page: Page): Promise<{ violations: () => Promise<string[]>; consoleErrors: string[] }> {
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  // Before any of the page's scripts: a violation while the runtime starts counts too.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.effectiveDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));
+  });
+  return { violations: () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), consoleErrors };
+}
+
+// Init scripts cannot be put back in the shared tab: a fresh page per test.
+freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-for \'script\') with WebMCP on', () => {
+  const CONTACT = '/contact?csp=trusted-types';
+
+  freshPageTest('is served with the policy, and Chromium enforces it', async ({ page, demo }) => {
+    const response = await page.goto(`${demo.url}${CONTACT}`);
+    expect(response?.headers()['content-security-policy']).toBe(TRUSTED_TYPES_POLICY);
+    expect(TRUSTED_TYPES_POLICY).toContain("require-trusted-types-for 'script'");
+    await readyReport(page);
+    const refused = await page.evaluate(() => {
+      try {
+        document.createElement('div').innerHTML = '<b>plain string</b>';
+        return 'assigned';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    expect(refused).toBe('TypeError');
+  });
+
+  freshPageTest('registers every declared tool, validates input and opens the write panel, with no violation', async ({ page, demo }) => {
+    const { violations, consoleErrors } = await recordViolations(page);
+    await page.goto(`${demo.url}${CONTACT}`);
+    const report = await readyReport(page) as { registered: string[]; rejected: { name: string }[] };
+    const declared = await page.evaluate(() => [...document.querySelectorAll('script[data-capell-agent-tools]')]
+      .flatMap((island) => (JSON.parse(island.textContent ?? '') as { tools: { name: string }[] }).tools.map((tool) => tool.name)));
+    expect(declared).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.contact']));
+    expect(report.registered).toEqual(expect.arrayContaining(declared));
+    expect(report.rejected).toEqual([]);
+
+    const search = await executeTool(page, 'site.search', { q: 'trail' });
+    expect(search.isError, search.content[0]!.text).toBeUndefined();
+    const invalid = await executeTool(page, 'site.search', { q: 5 });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]!.text).toMatch(/^invalid input for site\.search: q: /);
+
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    const shown = await panel(page).waitOpen();
+    expect(shown.text).toContain('ada@example.test');
+    await panel(page).click('Cancel');
+    await panel(page).waitClosed();
+
+    expect(await violations()).toEqual([]);
+    expect(consoleErrors.filter((text) => /trusted|content security policy|csp/i.test(text))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });
