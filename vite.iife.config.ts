@@ -1,9 +1,32 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RolldownMagicString } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 
-/** The module build's entry (vite.config.ts), built first: the IIFE is made from it. */
-const MODULE_ENTRY = fileURLToPath(new URL('./dist/capell-webmcp.js', import.meta.url));
+/** The module build's output (vite.config.ts), built first: the IIFE is made from its entry. */
+const DIST = fileURLToPath(new URL('./dist/', import.meta.url));
+const MODULE_ENTRY = join(DIST, 'capell-webmcp.js');
+
+/** A lazy import in the module entry, as the bundler writes it: `import(\`./chunks/<name>-<hash>.js\`)`. */
+const CHUNK_IMPORT = /\bimport\((["'`])(\.\/chunks\/[^"'`]+)\1\)/g;
+/** A static import in a built chunk: `from"./x.js"`, `import"./x.js"`. */
+const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+)["'`]/g;
+
+/**
+ * The files a built chunk imports statically, transitively (not itself), as paths from dist/
+ * (`./capell-webmcp.js`, `./chunks/…`): what the browser fetches only after the chunk arrived.
+ */
+function staticImportsOf(chunk: string, seen = new Set<string>([chunk])): string[] {
+  for (const [, specifier] of readFileSync(chunk, 'utf8').matchAll(STATIC_IMPORT)) {
+    const file = join(dirname(chunk), specifier!);
+    if (!seen.has(file)) {
+      seen.add(file);
+      staticImportsOf(file, seen);
+    }
+  }
+  return [...seen].filter((file) => file !== chunk).map((file) => `./${relative(DIST, file).split('\\').join('/')}`);
+}
 
 /** The IIFE's entry: a module that only imports the module entry, so the bundle has no exports. */
 const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
@@ -20,8 +43,9 @@ const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
  * - its `import()` of `./chunks/…` stays an `import()` of the same file: a classic script may
  *   `import()` a module, and the specifier resolves against the script's own URL (HTML: a classic
  *   script's base URL is its URL), so the IIFE loads dist/chunks/ beside it, the module build's.
- *   Those chunks import the rest of the start code from `../capell-webmcp.js` (the module entry,
- *   fetched beside the first chunk; its own start-up sees `window.capellWebMCP` and stays idle).
+ *   Those chunks import the rest of the start code from `../capell-webmcp.js` (the module entry;
+ *   its own start-up sees `window.capellWebMCP` and stays idle), which the IIFE imports together
+ *   with the chunk, as it does the chunk's other static imports (`transform`).
  */
 function fromModuleEntry(): Plugin {
   return {
@@ -33,7 +57,7 @@ function fromModuleEntry(): Plugin {
     // Vite hands lib.entry over as a path under the root.
     resolveId: (source) => (source.endsWith(IIFE_ENTRY) ? `\0${IIFE_ENTRY}` : null),
     resolveDynamicImport(specifier, importer) {
-      if (importer !== MODULE_ENTRY || typeof specifier !== 'string' || !specifier.startsWith('./chunks/')) return null;
+      if (importer !== MODULE_ENTRY || typeof specifier !== 'string' || !specifier.startsWith('./')) return null;
       return false; // external, the specifier kept as written
     },
     load(id) {
@@ -41,6 +65,21 @@ function fromModuleEntry(): Plugin {
       if (id !== MODULE_ENTRY) return null;
       const map = `${MODULE_ENTRY}.map`;
       return { code: readFileSync(id, 'utf8'), map: existsSync(map) ? readFileSync(map, 'utf8') : null };
+    },
+    // Each lazy import also starts, at once, the imports of what its chunk imports statically (the
+    // module entry, the bundler's runtime chunk): one round trip for all, not one after another.
+    transform(code, id) {
+      if (id !== MODULE_ENTRY) return null;
+      const edited = new RolldownMagicString(code);
+      for (const match of code.matchAll(CHUNK_IMPORT)) {
+        const files = [match[2]!, ...staticImportsOf(join(DIST, match[2]!))];
+        if (files.length === 1) continue;
+        const imports = files.map((file) => `import(${JSON.stringify(file)})`).join(',');
+        edited.overwrite(match.index, match.index + match[0].length, `Promise.all([${imports}]).then((modules)=>modules[0])`);
+      }
+      // Character-level, so the map still leads every position to the entry's own map (src/).
+      const map = edited.generateMap({ hires: true, source: id });
+      return { code: edited.toString(), map: { version: 3, sources: map.sources, names: map.names, mappings: map.mappings } };
     },
   };
 }
