@@ -9,6 +9,7 @@ import { listStorageIds } from '../../demo/server/catalogue.js';
 import { toIslandJSON } from '../../demo/server/islands.js';
 import { demoAgentDirectory, renderDemoAgentKeysModule } from '../../demo/server/agentgate/demo-agent.js';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
+import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -135,6 +136,20 @@ describe('demo server: start', () => {
     const { port } = new URL(demo.url);
     assert.match(port, /^[0-9]+$/);
     assert.notEqual(port, '0');
+  });
+});
+
+describe('demo server: content security policy', () => {
+  test('every page has the strict policy; ?csp=trusted-types adds Trusted Types to the same page', async () => {
+    for (const path of ['/contact', '/products/ridgeline-trail-runner', '/contact/messages']) {
+      const strict = await send(path);
+      const trusted = await send(`${path}?csp=trusted-types`);
+      assert.equal(strict.status, 200, path);
+      assert.equal(strict.headers['content-security-policy'], CONTENT_SECURITY_POLICY, path);
+      assert.equal(trusted.status, 200, path);
+      assert.equal(trusted.headers['content-security-policy'], TRUSTED_TYPES_POLICY, path);
+    }
+    assert.equal(TRUSTED_TYPES_POLICY, `${CONTENT_SECURITY_POLICY}; require-trusted-types-for 'script'; trusted-types lit-html`);
   });
 });
 
