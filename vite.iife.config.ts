@@ -32,6 +32,16 @@ function staticImportsOf(chunk: string, seen = new Set<string>([chunk])): string
 const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
 
 /**
+ * What `import.meta.url` of the module entry becomes in the classic script: the script's own URL,
+ * read while it runs (document.currentScript, past DOM clobbering: an `<img name="currentScript">`
+ * shadows it on the document), the same folder as the module entry's.
+ */
+const SCRIPT_URL = '\0capell-webmcp-iife-script-url';
+const SCRIPT_URL_MODULE = `const script = Object.getOwnPropertyDescriptor(Document.prototype, 'currentScript').get.call(document);
+export const scriptURL = script && script.src ? script.src : document.baseURI;
+`;
+
+/**
  * Makes the classic script out of the module build's entry file, so it holds exactly the start
  * code that file holds and calls the module build's chunks by the names they export:
  * - the entry module imports dist/capell-webmcp.js for its side effect alone. That file exports
@@ -45,7 +55,8 @@ const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
  *   script's base URL is its URL), so the IIFE loads dist/chunks/ beside it, the module build's.
  *   Those chunks import the rest of the start code from `../capell-webmcp.js` (the module entry;
  *   its own start-up sees `window.capellWebMCP` and stays idle), which the IIFE imports together
- *   with the chunk, as it does the chunk's other static imports (`transform`).
+ *   with the chunk, as it does the chunk's other static imports (`transform`);
+ * - `import.meta.url` is the classic script's own URL (SCRIPT_URL_MODULE), in the same folder.
  */
 function fromModuleEntry(): Plugin {
   return {
@@ -55,13 +66,14 @@ function fromModuleEntry(): Plugin {
       if (!existsSync(MODULE_ENTRY)) this.error(`${MODULE_ENTRY} is missing: the module build (vite build) runs first`);
     },
     // Vite hands lib.entry over as a path under the root.
-    resolveId: (source) => (source.endsWith(IIFE_ENTRY) ? `\0${IIFE_ENTRY}` : null),
+    resolveId: (source) => (source.endsWith(IIFE_ENTRY) ? `\0${IIFE_ENTRY}` : source === SCRIPT_URL ? SCRIPT_URL : null),
     resolveDynamicImport(specifier, importer) {
       if (importer !== MODULE_ENTRY || typeof specifier !== 'string' || !specifier.startsWith('./')) return null;
       return false; // external, the specifier kept as written
     },
     load(id) {
       if (id === `\0${IIFE_ENTRY}`) return `import ${JSON.stringify(MODULE_ENTRY)};\n`;
+      if (id === SCRIPT_URL) return SCRIPT_URL_MODULE;
       if (id !== MODULE_ENTRY) return null;
       const map = `${MODULE_ENTRY}.map`;
       return { code: readFileSync(id, 'utf8'), map: existsSync(map) ? readFileSync(map, 'utf8') : null };
@@ -77,6 +89,12 @@ function fromModuleEntry(): Plugin {
         const imports = files.map((file) => `import(${JSON.stringify(file)})`).join(',');
         edited.overwrite(match.index, match.index + match[0].length, `Promise.all([${imports}]).then((modules)=>modules[0])`);
       }
+      // `import.meta` does not exist in a classic script: its `url` is the script's own URL.
+      for (const match of code.matchAll(/\bimport\.meta\b(\.url\b)?/g)) {
+        if (!match[1]) this.error(`${id}: only import.meta.url can be given to a classic script, not ${code.slice(match.index, match.index + 30)}…`);
+        edited.overwrite(match.index, match.index + match[0].length, '__capellScriptURL');
+      }
+      edited.prepend(`import { scriptURL as __capellScriptURL } from ${JSON.stringify(SCRIPT_URL)};\n`);
       // Character-level, so the map still leads every position to the entry's own map (src/).
       const map = edited.generateMap({ hires: true, source: id });
       return { code: edited.toString(), map: { version: 3, sources: map.sources, names: map.names, mappings: map.mappings } };
@@ -94,8 +112,6 @@ function fromModuleEntry(): Plugin {
  */
 export default defineConfig({
   plugins: [fromModuleEntry()],
-  // A classic script finds itself through document.currentScript; import.meta does not exist.
-  define: { 'import.meta.url': 'undefined' },
   build: {
     target: 'es2022',
     outDir: 'dist',
