@@ -55,7 +55,10 @@ export const scriptURL = script && script.src ? script.src : document.baseURI;
  *   script's base URL is its URL), so the IIFE loads dist/chunks/ beside it, the module build's.
  *   Those chunks import the rest of the start code from `../capell-webmcp.js` (the module entry;
  *   its own start-up sees `window.capellWebMCP` and stays idle), which the IIFE imports together
- *   with the chunk, as it does the chunk's other static imports (`transform`);
+ *   with the chunk, as it does the chunk's other static imports (`transform`). So the start-up
+ *   helpers exist twice on such a page: the IIFE's run start(), the module entry's serve the
+ *   chunks (which then read the islands, register and follow the page). What both must share is
+ *   kept on the document under registry symbols (runtime.ts), not in module state;
  * - `import.meta.url` is the classic script's own URL (SCRIPT_URL_MODULE), in the same folder.
  */
 function fromModuleEntry(): Plugin {
