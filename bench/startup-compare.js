@@ -3,7 +3,8 @@
  * Chromium with native WebMCP: the same island of N tools registered by
  * - floor: a plain loop that parses the island and calls `registerTool` for each tool;
  * - module: this runtime's script-tag module build (`dist/capell-webmcp.js` and its chunks);
- * - iife: this runtime's classic-script build (`dist/capell-webmcp.iife.js`).
+ * - iife: this runtime's classic script (`dist/capell-webmcp.iife.js`: the start code, loading the chunks);
+ * - single: the classic script with everything inlined (`dist/capell-webmcp.single.iife.js`).
  * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first load
  * warms it and is not counted). For each: gzip bytes of the scripts fetched before everything was registered, ms from the
  * script's bytes arriving (its first file's responseEnd) to all registered (median of RUNS loads,
@@ -46,6 +47,7 @@ function page(count, variant) {
     floor: '<script type="module" src="/bench/floor.js"></script>',
     module: '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>',
     iife: '<script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent"></script>',
+    single: '<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>',
   }[variant];
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <script>
@@ -89,7 +91,7 @@ const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(value
  * @param browser a Playwright Chromium with WebMCP on; `base` the demo server's URL.
  */
 export async function compareStartup(browser, base, { counts = [10, 100, 500], runs = 20 } = {}) {
-  const variants = ['floor', 'module', 'iife'];
+  const variants = ['floor', 'module', 'iife', 'single'];
   for (const count of counts) {
     const results = Object.fromEntries(variants.map((variant) => [variant, []]));
     const contexts = Object.fromEntries(await Promise.all(variants.map(async (variant) => [variant, await browser.newContext()])));
