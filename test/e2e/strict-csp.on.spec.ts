@@ -127,4 +127,27 @@ freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-f
     expect(consoleErrors.filter((text) => /trusted|content security policy|csp/i.test(text))).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
+
+  freshPageTest('the classic script (capell-webmcp.iife.js) loads its chunks, registers and validates, with no violation', async ({ page, demo }) => {
+    const { violations, consoleErrors } = await recordViolations(page);
+    // The same page and policy, with the classic script in place of the module tag.
+    await page.route((url) => url.pathname === '/contact', async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/<script type="module" src="\/dist\/capell-webmcp\.js"/, '<script defer src="/dist/capell-webmcp.iife.js"');
+      await route.fulfill({ response, body: html });
+    });
+    const response = await page.goto(`${demo.url}${CONTACT}`);
+    expect(response?.headers()['content-security-policy']).toBe(TRUSTED_TYPES_POLICY);
+    expect(await page.locator('script[src="/dist/capell-webmcp.iife.js"]').count()).toBe(1);
+    const report = await readyReport(page) as { registered: string[]; rejected: { name: string }[] };
+    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.contact']));
+    expect(report.rejected).toEqual([]);
+    const invalid = await executeTool(page, 'site.search', { q: 5 });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]!.text).toMatch(/^invalid input for site\.search: q: /);
+    const search = await executeTool(page, 'site.search', { q: 'trail' });
+    expect(search.isError, search.content[0]!.text).toBeUndefined();
+    expect(await violations()).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
 });
