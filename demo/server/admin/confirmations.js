@@ -85,7 +85,7 @@ export function createConfirmations({ ttlMs = DEFAULT_CONFIRMATION_TTL_MS, now =
       if (mismatch) return { ok: false, code: 'confirmation_refused', message: `The confirmation token is bound to another ${BINDING_NAMES[mismatch]}.` };
       return { ok: true, record: { ...record } };
     },
-    records: () => [...published.values()].map((record) => ({ ...record })),
+    records: () => [...stored.values()].map((record) => ({ ...record })),
   };
 }
 
