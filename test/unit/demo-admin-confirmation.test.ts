@@ -337,6 +337,15 @@ describe('demo admin: domain actions', () => {
     assert.deepEqual((demo.app.admin.read('a', 'leather-care') as Json).published.terms, [{ taxonomy: 'topics', term: 'trails' }]);
   });
 
+  test(`${RULE}: "publication" of a scheduled page publishes it now`, async () => {
+    assert.equal((await demo.fetch('/journal/orbisalt-preview')).status, 404);
+    const { preview, confirm } = await previewAndConfirm(ada, 'page.publish', { site: 'a', page: 'orbisalt-preview' });
+    assert.deepEqual(preview.json.data.changes, [{ target: '/journal/orbisalt-preview › publication', before: 'scheduled for 2099-09-01T08:00:00Z', after: 'now' }]);
+    assert.equal(confirm.status, 200);
+    assert.equal(confirm.json.data.result.status, 'published');
+    assert.equal((await demo.fetch('/journal/orbisalt-preview')).status, 200);
+  });
+
   test(`${RULE}: publishing a page without draft changes is refused with 422 naming page`, async () => {
     const answer = await ada.preview('page.publish', { site: 'a', page: 'about' });
     assert.equal(answer.status, 422);

@@ -186,6 +186,9 @@ const pagePublish = {
     /** @type {Change[]} */
     const changes = [];
     if (entry.record.visibility !== 'published') changes.push({ target: `${path} › visibility`, before: entry.record.visibility, after: 'published' });
+    // A scheduled page is published now; the preview says "now", not the instant, so it stays the same until the confirm.
+    const scheduled = store.toContent(entry).status === 'scheduled';
+    if (scheduled) changes.push({ target: `${path} › publication`, before: `scheduled for ${entry.record.publishAt}`, after: 'now' });
     for (const name of ['title', 'description', ...Object.keys(store.toContent(entry).published.values)]) {
       if (changes.some((change) => change.target === `${path} › ${name}`)) continue;
       const before = readPageValue(entry.record, name) ?? '';

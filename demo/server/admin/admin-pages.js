@@ -16,6 +16,9 @@ export const ADMIN_SIGN_IN_PATH = '/admin/sign-in';
 /** Where sign-out posts. */
 export const ADMIN_SIGN_OUT_PATH = '/admin/sign-out';
 
+/** Why the sign-out form is no agent tool (the runtime's audit reads it). */
+export const SIGN_OUT_AGENT_REASON = 'Signing out is the editor\'s own step; an agent never ends the session.';
+
 /**
  * @typedef {object} AdminViewer the signed-in editor a page is rendered for
  * @property {{ id: string, name: string }} actor
@@ -35,7 +38,7 @@ function renderAdminDocument({ title, main, viewer, csrfToken }) {
   const header = viewer
     ? `<header class="site-header"><a class="brand" href="/admin/">Capell admin</a>
 <p class="admin-actor">Signed in as <strong>${escapeHTML(viewer.actor.name)}</strong></p>
-<form method="post" action="${ADMIN_SIGN_OUT_PATH}"><input type="hidden" name="_token" value="${escapeHTML(token)}"><button type="submit">Sign out</button></form></header>`
+<form method="post" action="${ADMIN_SIGN_OUT_PATH}" data-agent-tools="none" data-agent-tools-reason="${escapeHTML(SIGN_OUT_AGENT_REASON)}"><input type="hidden" name="_token" value="${escapeHTML(token)}"><button type="submit">Sign out</button></form></header>`
     : '<header class="site-header"><span class="brand">Capell admin</span></header>';
   return `<!doctype html>
 <html lang="en">
@@ -45,6 +48,7 @@ function renderAdminDocument({ title, main, viewer, csrfToken }) {
 <meta name="robots" content="noindex">
 <title>${escapeHTML(title)} · Capell admin</title>
 <meta name="csrf-token" content="${escapeHTML(token)}">
+<link rel="icon" href="/site/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/site/theme.css">${runtime}
 </head>
 <body>
