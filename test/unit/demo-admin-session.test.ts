@@ -137,6 +137,9 @@ describe('demo admin: nothing without a session', () => {
     assert.equal(none.json.error.code, 'csrf_mismatch');
     const foreign = await ada.post('/actions/property.write/preview', payload, { 'X-CSRF-TOKEN': other.csrf });
     assert.equal(foreign.status, 419);
+    for (const path of ['/actions/page.publish/confirm', '/actions/no.such/preview', '/tools', '/no-such-endpoint']) {
+      assert.equal((await ada.post(path, payload, { 'X-CSRF-TOKEN': '' })).status, 419, path);
+    }
     assert.equal((await ada.preview('property.write', payload)).status, 200);
   });
 

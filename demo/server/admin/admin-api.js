@@ -146,6 +146,10 @@ export async function handleAdminApi(context, req, res, url) {
   const subpath = url.pathname.slice(ADMIN_API_BASE.length);
   const method = req.method ?? 'GET';
   try {
+    // Every state-changing request here needs the session's CSRF token, whatever its path.
+    if (method !== 'GET' && method !== 'HEAD' && !sessions.isCsrfOf(session.id, req.headers['x-csrf-token'])) {
+      throw new AdminError(419, 'csrf_mismatch', 'CSRF token mismatch; reload the admin page.');
+    }
     if (subpath === '/tools' || subpath === '/content') {
       if (method !== 'GET' && method !== 'HEAD') throw new AdminError(405, 'method_not_allowed', `Use GET for ${url.pathname}.`);
       if (subpath === '/tools') return sendData(req, res, listAdminTools(session.actor, rights));
@@ -162,7 +166,6 @@ export async function handleAdminApi(context, req, res, url) {
     const match = ACTION_ROUTE.exec(subpath);
     if (!match) throw notFound(`There is no admin endpoint at ${url.pathname}.`);
     if (method !== 'POST') throw new AdminError(405, 'method_not_allowed', `Use POST for ${url.pathname}.`);
-    if (!sessions.isCsrfOf(session.id, req.headers['x-csrf-token'])) throw new AdminError(419, 'csrf_mismatch', 'CSRF token mismatch; reload the admin page.');
     const action = findAdminAction(/** @type {string} */ (match[1]));
     if (!action) throw notFound(`There is no admin action ${match[1]}.`);
     const body = await readJSONBody(req);
