@@ -80,6 +80,7 @@ function matchApiBase(path) {
  * @param {object} [options]
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
+ * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
  * @param {string} [options.agentUrl] the demo agent's origin (start.js binds it on port + 1): the
  *   theme's demo agent script signs as it (`/site/demo-agent-keys.js`); without it the theme
  *   gives no signer
@@ -107,7 +108,6 @@ function matchApiBase(path) {
  *   `/admin/agent/v1/…`, both for signed-in editors only; its test hooks (`revoke`, `grant`,
  *   `setDraftValue`, `read`, `endSession`, `confirmationRecords`, `log`, `actorIds`, `reset`).
  *   Publishing a page of site `a` there changes what this app's public pages and `/agent/v1` show.
- * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
