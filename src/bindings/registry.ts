@@ -15,7 +15,8 @@ import type { Reason } from '../declarations/reason.js';
 import type { Effect } from '../declarations/tool-spec.js';
 import type { BindingExecutor } from './binding-executor.js';
 import { validateAgentGateEndpoint } from './agentgate-endpoint.js';
-import { checkActionTarget, checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
+import { checkActionTarget } from './action-target.js';
+import { checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
 
 /** A reason code (the catalogue's key), e.g. `identifier`. */
 export type ReasonCode = Reason[1];

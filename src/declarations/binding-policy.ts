@@ -9,7 +9,8 @@ import { isPlainObject } from '../is-plain-object.js';
 import { bindingRow } from '../bindings/registry.js';
 
 export { BINDING_TYPES } from '../bindings/registry.js';
-export { ACTION_TARGET_PATTERN, IDENTIFIER_TARGET_PATTERN, validateEndpointTarget } from '../bindings/targets.js';
+export { IDENTIFIER_TARGET_PATTERN, validateEndpointTarget } from '../bindings/targets.js';
+export { ACTION_TARGET_PATTERN } from '../bindings/action-target.js';
 
 // Control characters (C0, DEL, C1) never belong in a target.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;

@@ -6,13 +6,23 @@
  * page with the `adminRegistry` option, where WebMCP exists.
  */
 import { parseBoundedJSON } from '../bindings/bounded-json.js';
-import { serverMessage } from '../bindings/server-message.js';
 import type { RuntimeConfig } from '../config.js';
 import type { Reason } from '../declarations/reason.js';
 import { isPlainObject } from '../is-plain-object.js';
 import { request } from '../request.js';
-import { ADMIN_REGISTRY_PATH } from './admin-registry.js';
-import type { SourceUnit } from './source.js';
+import { checkCapellDeclarationLazily } from '../declarations/check-declaration.js';
+import { ADMIN_API_BASE } from './admin-registry.js';
+import type { Normalise, SourceUnit } from './source.js';
+
+/** Where the admin registry is served: `GET /admin/agent/v1/tools` (401 without a session). */
+export const ADMIN_REGISTRY_PATH = `${ADMIN_API_BASE}/tools`;
+
+/**
+ * The admin registry's rules for one declaration: the Capell rules (check-declaration.ts) with
+ * `adminRegistry: true`, so the admin binding `admin-action` is allowed and the tool carries the
+ * editor's session (ToolSpec.session). Never throws.
+ */
+export const normaliseAdminDeclaration: Normalise = (declaration, context) => checkCapellDeclarationLazily(declaration, { ...context, adminRegistry: true });
 
 /** Largest admin registry answer read, in bytes. */
 export const MAX_ADMIN_REGISTRY_BYTES = 256 * 1024;
@@ -49,8 +59,12 @@ export async function fetchAdminRegistry(config: RuntimeConfig): Promise<Reading
   if (!outcome.ok) return refused(['manifest', 'adminFetch', outcome.reason]);
   const { status } = outcome.response;
   if (status === 401) return refused(['manifest', 'adminSignedOut']);
-  if (status !== 200) return refused(['manifest', 'adminFetch', `${ADMIN_REGISTRY_PATH} answered ${status}${serverMessage(outcome.text)}`]);
   const parsed = parseBoundedJSON(outcome.text, `the answer from ${ADMIN_REGISTRY_PATH}`);
+  if (status !== 200) {
+    // The admin API's error envelope `{ error: { code, message } }`: its one line, when there is one.
+    const error = parsed.ok && isPlainObject(parsed.value) && isPlainObject(parsed.value.error) ? parsed.value.error.message : undefined;
+    return refused(['manifest', 'adminFetch', `${ADMIN_REGISTRY_PATH} answered ${status}${typeof error === 'string' ? `: ${error.slice(0, 200)}` : ''}`]);
+  }
   if (!parsed.ok) return refused(['manifest', 'adminRegistry', parsed.reason]);
   const envelope = parsed.value;
   if (!isPlainObject(envelope) || envelope.capellAgentSchema !== 1) return refused(['manifest', 'adminRegistry', 'capellAgentSchema is not 1']);

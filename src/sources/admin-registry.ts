@@ -12,9 +12,6 @@ import type { ToolSource } from './source.js';
 /** The admin API's base path (the admin contract: `/admin/agent/v1`). */
 export const ADMIN_API_BASE = '/admin/agent/v1';
 
-/** Where the admin registry is served: `GET /admin/agent/v1/tools` (401 without a session). */
-export const ADMIN_REGISTRY_PATH = `${ADMIN_API_BASE}/tools`;
-
 /**
  * The admin registry as a source. `read(root, config)` fetches nothing without `config` (audit,
  * CLI) or without the `adminRegistry` option (`[]`, synchronously); else resolves with one unit:
@@ -34,8 +31,6 @@ export const adminRegistry: ToolSource = {
       (error: unknown) => [{ owner: adminRegistry, fingerprint: '', declarations: [], messages: {}, problem: ['manifest', 'adminFetch', String(error)] }],
     );
   },
-  normaliser: async () => {
-    const rules = await import('../declarations/check-declaration.js');
-    return (declaration, context) => rules.checkCapellDeclarationLazily(declaration, { ...context, adminRegistry: true });
-  },
+  // From the fetch's chunk, loaded already: the start-up code holds only the switch.
+  normaliser: async () => (await import('./admin-registry-fetch.js')).normaliseAdminDeclaration,
 };
