@@ -45,6 +45,24 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     expect(await page.content()).not.toContain('admin.property.write');
   });
 
+  test('signed out (the registry answers 401): no admin tool, and one "not signed in to the admin" problem in the Report', async ({ page, demo }) => {
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    const dashboard = await page.content();
+    demo.admin.endSession(await adminSessionId(page));
+    // The same admin page again (the server itself would now redirect to the sign-in form).
+    await page.route(`${demo.url}/admin/`, (route) => route.fulfill({ contentType: 'text/html', body: dashboard }));
+    const traffic = recordAdminTraffic(page);
+    await page.goto(`${demo.url}/admin/`);
+    const report = await readyReport(page);
+    expect(report.registered.filter((name) => name.startsWith('admin.'))).toEqual([]);
+    expect(report.rejected).toEqual([{
+      name: '(manifest)', source: 'capell-admin[0]',
+      reasons: ['manifest: not signed in to the admin (the admin registry answered 401): no admin tool is registered'],
+    }]);
+    expect(traffic.requests).toEqual([{ method: 'GET', path: '/admin/agent/v1/tools' }]);
+  });
+
   test('admin.content.read answers like a public read: the whole envelope, with the editor\'s drafts', async ({ page, demo }) => {
     demo.admin.setDraftValue('a', 'about', 'title', 'A draft title');
     await signIn(page, demo.url, 'ada');
