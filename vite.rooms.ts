@@ -11,6 +11,8 @@
  * - agentgate: the AgentGate manifest's fetch and rules (and the receipts tool and store), on a
  *   page that names AgentGate; agentgate-call: its signed call (executor, signer, receipt check,
  *   structured-headers), on the first call.
+ * The admin registry's fetch and rules (sources/admin-registry-fetch.ts) need no room: only the
+ * source row imports it, dynamically, so it is a chunk of its own, loaded on admin pages alone.
  * A module joins its room's chunk only when every module that imports it statically is in a room
  * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
  * src/validation) stay where the automatic chunking puts them, and never make the entry or the
