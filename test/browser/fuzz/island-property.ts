@@ -39,7 +39,19 @@ function snapshot(target: object): Snapshot {
 const PROTOTYPES: readonly [string, object][] = [['Object.prototype', Object.prototype], ['Array.prototype', Array.prototype], ['Function.prototype', Function.prototype]];
 const BEFORE: readonly Snapshot[] = PROTOTYPES.map(([, target]) => snapshot(target));
 
-/** What changed on a prototype since this module loaded, or '' when nothing did. */
+/**
+ * Puts every prototype back as this module found it, so that the runs after a polluting one (and
+ * fast-check's shrinking) judge their own page, not the pollution left behind.
+ */
+function restorePrototypes(): void {
+  PROTOTYPES.forEach(([, target], index) => {
+    const before = BEFORE[index]!;
+    for (const key of Reflect.ownKeys(target)) if (!before.has(key)) Reflect.deleteProperty(target, key);
+    for (const [key, descriptor] of before) Reflect.defineProperty(target, key, descriptor);
+  });
+}
+
+/** What changed on a prototype since this module loaded ('' when nothing did); what changed is put back. */
 function prototypeChanges(): string {
   const changes: string[] = [];
   PROTOTYPES.forEach(([label, target], index) => {
@@ -53,6 +65,7 @@ function prototypeChanges(): string {
     for (const key of before.keys()) if (!now.has(key)) changes.push(`${label}[${String(key)}] deleted`);
     if (Object.getPrototypeOf(Object.prototype) !== null) changes.push('Object.prototype has a prototype');
   });
+  if (changes.length > 0) restorePrototypes();
   return changes.join(', ');
 }
 
