@@ -3,7 +3,7 @@
  * `npm run fuzz`: a long session of the islands fuzzer (test/browser/fuzz-islands.on.test.ts,
  * issue 10 item 4) in Chromium with WebMCP on. FUZZ_RUNS generated pages (default 10 000) from
  * FUZZ_SEED (default: a new random seed, printed so a failure can be replayed with
- * `FUZZ_SEED=<seed> npm run fuzz`). Prints the seed, the runs, the failures (fast-check stops at
+ * `FUZZ_SEED=<seed> npm run fuzz`; FUZZ_PATH, printed with a failure, replays that run alone). Prints the seed, the runs, the failures (fast-check stops at
  * the first and shrinks it; the shrunk page and the broken property are printed), the time and
  * the run closest to the time bound. Exits 1 when a run failed or the session did not finish.
  */
@@ -32,6 +32,9 @@ child.on('close', (code) => {
   }
   const result = JSON.parse(line.slice(line.indexOf('{')));
   console.log(`fuzz: seed ${result.seed}, runs ${result.runs}, failures ${result.failures}, ${result.seconds} s; largest page ${result.largestKB} KB, most tools registered ${result.mostRegistered}; closest to the time bound: ${result.closestToBound.ms} ms for ${result.closestToBound.kb} KB (bound ${result.closestToBound.boundMs} ms)`);
-  if (result.counterexample) console.log(`fuzz: failure: ${result.counterexample.error}\nfuzz: shrunk page (islands, each cut to 200 code units): ${JSON.stringify(result.counterexample.islands)}`);
+  if (result.counterexample) {
+    console.log(`fuzz: failure: ${result.counterexample.error}\nfuzz: shrunk page (islands, each cut to 200 code units): ${JSON.stringify(result.counterexample.islands)}`);
+    console.log(`fuzz: replay the shrunk failure alone: FUZZ_SEED=${result.seed} FUZZ_PATH=${result.path} npm run fuzz`);
+  }
   process.exit(result.failures === 0 && code === 0 ? 0 : 1);
 });

@@ -2,7 +2,7 @@
  * web-test-runner config of `npm run fuzz` (bench/fuzz.js): the repo's browser config (its dev
  * server, the demo API, the esbuild plugin) running only test/browser/fuzz-islands.on.test.ts in
  * Chromium with WebMCP on, with the session's seed and runs given to the page as
- * window.CAPELL_FUZZ (FUZZ_SEED, FUZZ_RUNS), no time limit on the session, and no counts written
+ * window.CAPELL_FUZZ (FUZZ_SEED, FUZZ_RUNS, FUZZ_PATH), no time limit on the session, and no counts written
  * to .test-results (npm test's summary stays its own).
  */
 import { defaultReporter } from '@web/test-runner';
@@ -10,7 +10,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import base from '../web-test-runner.config.js';
 import { launchOptions } from '../test/support/chromium.js';
 
-const settings = { seed: Number(process.env.FUZZ_SEED), runs: Number(process.env.FUZZ_RUNS) };
+const settings = { seed: Number(process.env.FUZZ_SEED), runs: Number(process.env.FUZZ_RUNS), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) };
 if (!Number.isSafeInteger(settings.seed) || !Number.isSafeInteger(settings.runs) || settings.runs < 1) {
   throw new Error('bench/fuzz.wtr.config.js: set FUZZ_SEED and FUZZ_RUNS (integers; run it through npm run fuzz)');
 }

@@ -108,8 +108,13 @@ function short(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} code units)` : text;
 }
 
-/** How often a page over the time bound is timed (the best counts): one slow run on a shared machine is noise, a superlinear cost repeats. */
-const TIMING_ATTEMPTS = 3;
+/**
+ * How often a page over the time bound is timed (the best counts), with a longer pause before each
+ * new attempt: a slow run on a shared machine is noise (a 2 KB page that starts in 2–9 ms took
+ * 303 ms three times over while three browsers shared the two cores), a superlinear cost repeats.
+ */
+const TIMING_ATTEMPTS = 5;
+const TIMING_PAUSE_MS = 250;
 
 /**
  * Runs the runtime on a page holding `islands` and checks the property; a page over the time
@@ -123,8 +128,8 @@ export async function checkPage(islands: readonly string[]): Promise<RunFigures>
     const figures = await runOnce(islands, kb);
     if (!best || figures.ms < best.ms) best = figures;
     if (best.ms <= timeBoundMs(kb)) return best;
-    // Let the last run's garbage and WebMCP's removals settle before timing again.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Let the last run's garbage and WebMCP's removals settle, and a burst of other work pass, before timing again.
+    await new Promise((resolve) => setTimeout(resolve, TIMING_PAUSE_MS * attempt));
   }
   throw new Error(`ready took ${best!.ms.toFixed(0)} ms (best of ${TIMING_ATTEMPTS}) for ${kb.toFixed(1)} KB (bound ${timeBoundMs(kb).toFixed(0)} ms)`);
 }
@@ -186,6 +191,8 @@ async function warmUp(): Promise<void> {
 /** One fuzzing session's outcome: what fast-check ran and, on a failure, the shrunk page and the broken property. */
 export interface FuzzSummary {
   seed: number;
+  /** fast-check's path to the shrunk failure: with the seed it replays that run alone. */
+  path?: string;
   runs: number;
   failures: number;
   /** The failing page's islands (each cut to 200 code units) and the error, when a run failed. */
@@ -195,15 +202,17 @@ export interface FuzzSummary {
 
 /**
  * Runs `numRuns` generated pages from `seed` through checkPage (fast-check stops at the first
- * failure and shrinks it). Never throws: the summary says what failed.
+ * failure and shrinks it); with `path` (a failure's), replays that one run. Never throws: the
+ * summary says what failed.
  */
-export async function fuzzIslands({ seed, numRuns }: { seed: number; numRuns: number }): Promise<FuzzSummary> {
+export async function fuzzIslands({ seed, numRuns, path }: { seed: number; numRuns: number; path?: string }): Promise<FuzzSummary> {
   await warmUp();
   const figures: RunFigures[] = [];
   const details = await fc.check(fc.asyncProperty(pageIslands, async (islands) => {
     figures.push(await checkPage(islands));
-  }), { seed, numRuns });
+  }), { seed, numRuns, ...(path ? { path } : {}) });
   const summary: FuzzSummary = { seed: details.seed, runs: details.numRuns, failures: details.failed ? 1 : 0, figures };
+  if (details.counterexamplePath) summary.path = details.counterexamplePath;
   if (details.failed && details.counterexample) {
     summary.counterexample = { islands: details.counterexample[0].map(short), error: String((details.errorInstance as Error)?.message ?? details.errorInstance) };
   }
