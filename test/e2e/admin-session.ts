@@ -29,8 +29,12 @@ export interface AdminTraffic {
   tokens: string[];
 }
 
-/** Starts recording the page's requests below `/admin/agent/v1/`. */
-export function recordAdminTraffic(page: Page): AdminTraffic {
+/**
+ * Starts recording the page's requests below `/admin/agent/v1/`. The preview answers pass through
+ * a route (fetched from the real server, handed to the page unchanged), so each token is read from
+ * the very bytes the page gets: a `response` event's body can be gone once the page has read it.
+ */
+export async function recordAdminTraffic(page: Page): Promise<AdminTraffic> {
   const traffic: AdminTraffic = {
     requests: [],
     confirms: () => traffic.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/confirm')).length,
@@ -40,14 +44,16 @@ export function recordAdminTraffic(page: Page): AdminTraffic {
     const path = new URL(request.url()).pathname;
     if (path.startsWith('/admin/agent/v1/')) traffic.requests.push({ method: request.method(), path });
   });
-  page.on('response', async (response) => {
-    if (!new URL(response.url()).pathname.endsWith('/preview')) return;
+  await page.route('**/admin/agent/v1/actions/*/preview', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
     try {
-      const token = ((await response.json()) as { data?: { confirmation?: { token?: string } } }).data?.confirmation?.token;
+      const token = (JSON.parse(body) as { data?: { confirmation?: { token?: string } } }).data?.confirmation?.token;
       if (token) traffic.tokens.push(token);
     } catch {
       // A refused preview carries no token.
     }
+    await route.fulfill({ response, body });
   });
   return traffic;
 }

@@ -32,7 +32,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('the admin page registers the signed-in editor\'s admin tools, from the fetched registry', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     const report = await readyReport(page);
     expect(report.api).toBe('document.modelContext');
@@ -52,7 +52,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     demo.admin.endSession(await adminSessionId(page));
     // The same admin page again (the server itself would now redirect to the sign-in form).
     await page.route(`${demo.url}/admin/`, (route) => route.fulfill({ contentType: 'text/html', body: dashboard }));
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await page.goto(`${demo.url}/admin/`);
     const report = await readyReport(page);
     expect(report.registered.filter((name) => name.startsWith('admin.'))).toEqual([]);
@@ -79,7 +79,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('an admin write: the panel shows the server\'s preview (diff, site, actor); a script-made click does nothing; the person\'s click confirms and the change is in the admin API', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
     await startCall(page, 'admin.property.write', RETITLE);
@@ -132,7 +132,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('a preview the server refuses is isError with its status and message, and no panel opens', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
     demo.admin.revoke('ada', 'a', 'property.write');
@@ -144,7 +144,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('signed out between preview and click: isError with the server\'s reason (401), one confirm, nothing retried', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
     await startCall(page, 'admin.property.write', RETITLE);
@@ -161,7 +161,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('the right revoked between preview and click: isError 403 forbidden, one confirm, nothing retried', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
     await startCall(page, 'admin.property.write', RETITLE);
@@ -179,7 +179,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('the value changed between preview and click: isError 409, one confirm, nothing retried', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
     await startCall(page, 'admin.property.write', RETITLE);
@@ -195,7 +195,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('the confirmation token stays in the call: not in the DOM, storage, the Report, the answers or the console', async ({ page, demo }) => {
-    const traffic = recordAdminTraffic(page);
+    const traffic = await recordAdminTraffic(page);
     const logged: string[] = [];
     page.on('console', (message) => logged.push(message.text()));
     await signIn(page, demo.url, 'ada');
@@ -227,7 +227,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     const server = createServer((req, res) => { void app.handle(req, res); });
     const base = String(await listen(server, '127.0.0.1', 0)).replace(/\/$/, '');
     try {
-      const traffic = recordAdminTraffic(page);
+      const traffic = await recordAdminTraffic(page);
       await signIn(page, base, 'ada');
       await readyReport(page);
       await startCall(page, 'admin.property.write', RETITLE);
