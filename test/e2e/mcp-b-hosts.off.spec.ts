@@ -1,15 +1,16 @@
 /**
  * Issue 10, item 2 ("Hosts"), end to end: the demo pages and the built bundle in Chromium without
  * the WebMCP flag, with `@mcp-b/webmcp-polyfill` or `@mcp-b/global` installed as the page's WebMCP
- * host (mcp-b-hosts.ts). The demo's tools register there, answer through the host's own call path
- * (`executeTool(tool, inputJson)` with a JSON string, and the testing shim's
- * `executeTool(name, inputJson)`), refuse bad input naming the field, a write proposal opens the
- * panel, and `stop()` leaves the host's own tool list empty.
+ * host by a `<script src>` before the runtime's (mcp-b-hosts.ts). The demo's tools register there,
+ * answer through the host's own call paths (`executeTool(tool, inputJson)` with a JSON string, the
+ * testing shim's `executeTool(name, inputJson)`, and for `@mcp-b/global` an MCP client's
+ * `tools/call` over its tab transport), refuse bad input naming the field, a write proposal opens
+ * the panel, and `stop()` leaves the host's own tool lists empty.
  */
 import { answerOf } from '../support/answer-of.ts';
 import { PROPOSAL } from './agent-calls.ts';
-import { expect, readyReport, test } from './demo-fixture.ts';
-import { hostCall, hostToolNames, installHost, MCP_B_HOSTS, testingShimCall, type HostResult } from './mcp-b-hosts.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import { hostCall, hostToolNames, installHost, mcpRequest, MCP_B_HOSTS, testingShimCall, type HostResult } from './mcp-b-hosts.ts';
 import { panel } from './panel-driver.ts';
 
 const PRODUCT = '/products/ridgeline-trail-runner';
@@ -19,8 +20,8 @@ const RUNTIME_TOOLS = ['agentgate.handoff.status', 'agentgate.receipts'];
 
 for (const host of MCP_B_HOSTS) {
   test.describe(host.name, () => {
-    test.beforeEach(async ({ page }) => {
-      await installHost(page, host);
+    test.beforeEach(async ({ page, demo }) => {
+      await installHost(page, demo.url, host);
     });
 
     test('the demo\'s tools register with the host, and the host lists exactly them', async ({ page, demo }) => {
@@ -88,6 +89,42 @@ for (const host of MCP_B_HOSTS) {
       expect(await hostToolNames(page)).toEqual({ getTools: [], listTools: [] });
       // Both hosts end a call whose registration's signal is aborted with UnknownError "Tool unregistered".
       expect(await page.evaluate(() => (window as unknown as { pendingCall: Promise<unknown> }).pendingCall)).toEqual({ rejected: 'UnknownError', message: 'Tool unregistered' });
+      await panel(page).waitClosed();
+      expect(demo.submissions).toEqual([]);
+    });
+
+    if (host.name !== '@mcp-b/global') return;
+
+    test('an MCP client over the tab transport lists the tools, calls them, is refused bad input by field, and sees none after stop()', async ({ page, demo }) => {
+      await page.goto(`${demo.url}/contact`);
+      const report = await readyReport(page);
+      const listed = await mcpRequest(page, 'tools/list');
+      const names = (listed.result?.tools as { name: string }[]).map((tool) => tool.name).sort();
+      expect(names).toEqual((await hostToolNames(page)).getTools);
+      expect(names).toEqual(expect.arrayContaining(report.registered));
+
+      const navigation = await mcpRequest(page, 'tools/call', { name: 'site.navigation', arguments: { limit: 3 } });
+      expect(navigation.result?.isError).toBeUndefined();
+      expect(answerOf(navigation.result as HostResult)).toEqual(await demo.api('/agent/v1/navigation?limit=3'));
+      // The MCP server checks arguments against the registered inputSchema before the tool runs
+      // (its own message, naming the field); the runtime's own check answers what passes that.
+      demo.requests.length = 0;
+      const wrongType = (await mcpRequest(page, 'tools/call', { name: 'site.navigation', arguments: { limit: 'three' } })).result as HostResult;
+      expect(wrongType.isError).toBe(true);
+      expect(wrongType.content[0]!.text).toMatch(/limit/);
+      const missing = (await mcpRequest(page, 'tools/call', { name: 'site.search', arguments: {} })).result as HostResult;
+      expect(missing.isError).toBe(true);
+      expect(missing.content[0]!.text).toMatch(/"q"/);
+      expect(demo.requests).toEqual([]);
+
+      // A write proposal from the MCP client opens the panel as one through executeTool does.
+      const write = mcpRequest(page, 'tools/call', { name: 'form.submit.contact', arguments: PROPOSAL }, 25_000);
+      expect((await panel(page).waitOpen()).text).toContain(PROPOSAL.email);
+      await page.evaluate(() => window.capellWebMCP!.stop());
+      expect((await mcpRequest(page, 'tools/list')).result?.tools).toEqual([]);
+      expect(await hostToolNames(page)).toEqual({ getTools: [], listTools: [] });
+      // The MCP server turns the host's "Tool unregistered" into an error result for the client.
+      expect((await write).result).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool unregistered' }] });
       await panel(page).waitClosed();
       expect(demo.submissions).toEqual([]);
     });
