@@ -82,7 +82,8 @@ async function load(context, base, count, variant) {
   await tab.route(`${base}/bench/floor.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: FLOOR_SCRIPT }));
   await tab.route(`${base}${MCP_B_PATH}`, (route) => route.fulfill({ contentType: 'text/javascript', path: MCP_B_BUNDLE }));
   await tab.goto(`${base}/bench-page`);
-  await tab.waitForFunction(() => window.doneAt !== undefined, undefined, { timeout: 30_000 });
+  // @mcp-b/global at 500 tools takes seconds (each registerTool awaits its re-sync of every native tool).
+  await tab.waitForFunction(() => window.doneAt !== undefined, undefined, { timeout: 180_000 });
   await tab.waitForTimeout(30); // let the long-task observer deliver
   const figures = await tab.evaluate(() => {
     const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/') || entry.name.includes('/bench/'));

@@ -44,9 +44,10 @@ const BUNDLE_PATH = '/test-hosts/host.js';
 /**
  * Installs `host` in every demo page `page` opens from `origin`: each HTML answer gets the host's
  * options and bundle as classic scripts right after `<meta charset>`, so they run before the
- * runtime's module script. Other requests (API calls, the form's POST) go through untouched.
+ * runtime's module script, and `runtimeAttributes` (e.g. `data-write-wait-ms="60000"`) on the
+ * runtime's script tag. Other requests (API calls, the form's POST) go through untouched.
  */
-export async function installHost(page: Page, origin: string, host: MCPBHost): Promise<void> {
+export async function installHost(page: Page, origin: string, host: MCPBHost, runtimeAttributes = ''): Promise<void> {
   await page.route(`${origin}/**`, async (route) => {
     const request = route.request();
     const path = new URL(request.url()).pathname;
@@ -55,7 +56,8 @@ export async function installHost(page: Page, origin: string, host: MCPBHost): P
     if (request.method() !== 'GET' || request.resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
     const html = await response.text();
-    await route.fulfill({ response, body: html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><script src="${OPTIONS_PATH}"></script><script src="${BUNDLE_PATH}"></script>`) });
+    const withHost = html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><script src="${OPTIONS_PATH}"></script><script src="${BUNDLE_PATH}"></script>`);
+    await route.fulfill({ response, body: runtimeAttributes ? withHost.replace('data-capell-webmcp', `data-capell-webmcp ${runtimeAttributes}`) : withHost });
   });
 }
 
