@@ -11,6 +11,8 @@
  * - agentgate: the AgentGate manifest's fetch and rules (and the receipts tool and store), on a
  *   page that names AgentGate; agentgate-call: its signed call (executor, signer, receipt check,
  *   structured-headers), on the first call.
+ * The admin registry's fetch and rules (sources/admin-registry-fetch.ts) need no room: only the
+ * source row imports it, dynamically, so it is a chunk of its own, loaded on admin pages alone.
  * A module joins its room's chunk only when every module that imports it statically is in a room
  * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
  * src/validation) stay where the automatic chunking puts them, and never make the entry or the
@@ -43,7 +45,7 @@ const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$|src[\\/]validation[\\/]work-units\.ts$|rolldown[\\/]runtime/;
+const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$|src[\\/]validation[\\/]work-units\.ts$|rolldown[\\/]runtime/;
 
 /**
  * AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval, the receipts rules,

@@ -4,15 +4,23 @@
  * - floor: a plain loop that parses the island and calls `registerTool` for each tool;
  * - module: this runtime's script-tag module build (`dist/capell-webmcp.js` and its chunks);
  * - iife: this runtime's classic script (`dist/capell-webmcp.iife.js`: the start code, loading the chunks);
- * - single: the classic script with everything inlined (`dist/capell-webmcp.single.iife.js`).
+ * - single: the classic script with everything inlined (`dist/capell-webmcp.single.iife.js`);
+ * - mcp-b: `@mcp-b/global`'s published browser bundle (`dist/index.iife.js`, a classic script
+ *   that wraps the native `document.modelContext` in its MCP server when it runs), then the
+ *   floor's loop registering through it (the way a site adopting that package registers tools).
  * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first load
  * warms it and is not counted). For each: gzip bytes of the scripts fetched before everything was registered, ms from the
  * script's bytes arriving (its first file's responseEnd) to all registered (median of RUNS loads,
  * with the spread p10–p90), the longest task and the loads with a task over 50 ms (Long Tasks API).
- * Prints figures and ratios to the floor; asserts nothing. @mcp-b/global is not installed here.
+ * Prints figures and ratios to the floor; asserts nothing.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
+
+/** @mcp-b/global's IIFE bundle (a devDependency), served to the bench page at MCP_B_PATH. */
+const MCP_B_BUNDLE = createRequire(import.meta.url).resolve('@mcp-b/global/iife');
+const MCP_B_PATH = '/bench/mcp-b-global.js';
 
 const FLOOR_SCRIPT = `
 const t0 = performance.now();
@@ -48,6 +56,8 @@ function page(count, variant) {
     module: '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>',
     iife: '<script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent"></script>',
     single: '<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>',
+    // Parser-blocking, as its README's script tag: installed before the loop runs.
+    'mcp-b': `<script src="${MCP_B_PATH}"></script><script type="module" src="/bench/floor.js"></script>`,
   }[variant];
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <script>
@@ -62,7 +72,8 @@ ${script}
 
 const gzipOf = new Map();
 function gzipBytes(path) {
-  if (!gzipOf.has(path)) gzipOf.set(path, path === '/bench/floor.js' ? gzipSync(FLOOR_SCRIPT, { level: 9 }).length : gzipSync(readFileSync(`.${path}`), { level: 9 }).length);
+  const text = () => (path === '/bench/floor.js' ? FLOOR_SCRIPT : readFileSync(path === MCP_B_PATH ? MCP_B_BUNDLE : `.${path}`));
+  if (!gzipOf.has(path)) gzipOf.set(path, gzipSync(text(), { level: 9 }).length);
   return gzipOf.get(path);
 }
 
@@ -71,11 +82,13 @@ async function load(context, base, count, variant) {
   const tab = await context.newPage();
   await tab.route(`${base}/bench-page`, (route) => route.fulfill({ contentType: 'text/html', body: page(count, variant) }));
   await tab.route(`${base}/bench/floor.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: FLOOR_SCRIPT }));
+  await tab.route(`${base}${MCP_B_PATH}`, (route) => route.fulfill({ contentType: 'text/javascript', path: MCP_B_BUNDLE }));
   await tab.goto(`${base}/bench-page`);
-  await tab.waitForFunction(() => window.doneAt !== undefined, undefined, { timeout: 30_000 });
+  // @mcp-b/global at 500 tools takes seconds (each registerTool awaits its re-sync of every native tool).
+  await tab.waitForFunction(() => window.doneAt !== undefined, undefined, { timeout: 180_000 });
   await tab.waitForTimeout(30); // let the long-task observer deliver
   const figures = await tab.evaluate(() => {
-    const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/') || entry.name.includes('/bench/floor.js'));
+    const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/') || entry.name.includes('/bench/'));
     const first = Math.min(...scripts.map((entry) => entry.responseEnd));
     const before = scripts.filter((entry) => entry.startTime <= window.doneAt).map((entry) => new URL(entry.name).pathname);
     return { ms: window.doneAt - first, before, longest: Math.max(0, ...window.longTasks), over50: window.longTasks.some((duration) => duration > 50) };
@@ -91,7 +104,9 @@ const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(value
  * @param browser a Playwright Chromium with WebMCP on; `base` the demo server's URL.
  */
 export async function compareStartup(browser, base, { counts = [10, 100, 500], runs = 20 } = {}) {
-  const variants = ['floor', 'module', 'iife', 'single'];
+  const variants = ['floor', 'module', 'iife', 'single', 'mcp-b'];
+  const mcpB = JSON.parse(readFileSync(MCP_B_BUNDLE.replace(/dist\/index\.iife\.js$/, 'package.json'), 'utf8'));
+  console.log(`\nfloor: a plain registerTool loop; module, iife, single: this runtime; mcp-b: ${mcpB.name} ${mcpB.version} (its IIFE) + the floor's loop`);
   for (const count of counts) {
     const results = Object.fromEntries(variants.map((variant) => [variant, []]));
     const contexts = Object.fromEntries(await Promise.all(variants.map(async (variant) => [variant, await browser.newContext()])));

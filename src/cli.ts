@@ -27,7 +27,6 @@ import { MANIFEST_REJECTION_NAME } from './report.js';
 import { readAgentGateMember } from './sources/agentgate-naming.js';
 import { readPageDeclarations } from './sources/index.js';
 import { readIslands } from './sources/capell-islands.js';
-import { formToolProblems } from './form-tool-check.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
 export const EXIT_OK = 0;
@@ -311,10 +310,12 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
         continue;
       }
       const refusal = registrationRefusal(result.spec, label, claims, document as unknown as Document);
-      const problems = refusal ? [typeof refusal === 'string' ? refusal : renderReason(refusal)] : formToolProblems(result.spec, document as unknown as Document);
-      if (problems.length === 0) valid++;
-      else rejected++;
-      for (const problem of problems) output.out(`${label}: ${result.spec.name}: ${problem}`);
+      if (!refusal) {
+        valid++;
+        continue;
+      }
+      rejected++;
+      output.out(`${label}: ${result.spec.name}: ${typeof refusal === 'string' ? refusal : renderReason(refusal)}`);
     }
   });
   const root = document as unknown as AuditRoot & ParentNode;

@@ -72,6 +72,11 @@ export type AuditOption = 'warning' | 'error';
  *   of this page's tool calls, for the site's operator) when the runtime starts; the script tag's
  *   `data-inspect` (present, `""` or `"true"`), or, for the script tag, `?capell-webmcp=inspect`
  *   in the page's address (ignored when the tag says `data-inspect="false"`). @default false (absent)
+ * - `adminRegistry`: this is an admin page of a signed-in editor: fetch the admin registry
+ *   (`GET /admin/agent/v1/tools`, same origin, with the session's cookie) and register its tools
+ *   (sources/admin-registry.ts); the script tag's `data-admin-registry` (present, `""` or
+ *   `"true"`; `"false"` for off). Never on a public page: without it nothing admin is fetched,
+ *   and a page's own tools island can never declare an admin tool. @default false (absent)
  */
 export interface RuntimeOptions {
   document?: Document;
@@ -86,6 +91,7 @@ export interface RuntimeOptions {
   maxPrice?: string;
   signer?: Signer | readonly Signer[];
   inspect?: boolean;
+  adminRegistry?: boolean;
 }
 
 /** RuntimeOptions with every default applied and checked. */
@@ -112,6 +118,8 @@ export interface RuntimeConfig {
   signers: SignerSlots;
   /** Absent unless given: the inspector opens at start. */
   inspect?: boolean;
+  /** Absent unless given: the admin registry is fetched and its tools registered. */
+  adminRegistry?: boolean;
 }
 
 /** Marker attribute that identifies the runtime's script element (auto.ts; the CLI's audit reads the same tag). */
@@ -196,6 +204,8 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
   },
   // No default: absent from the settings unless given (off).
   inspect: { ...switchOption('data-inspect'), default: undefined },
+  // No default either: a public page's settings stay as they were.
+  adminRegistry: { ...switchOption('data-admin-registry'), default: undefined },
 };
 
 /** Where options come from: `start()`'s values, or the `data-*` attributes of the runtime's script element. */
@@ -287,7 +297,8 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
 /**
  * Reads the options the runtime's own `<script>` element sets in `data-*` attributes:
  * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
- * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-max-price`, `data-inspect` (OPTION_RULES; each the dataset name of the option it sets).
+ * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-max-price`, `data-inspect`,
+ * `data-admin-registry` (OPTION_RULES; each the dataset name of the option it sets).
  * @param origin the page's origin; `apiBase` must stay on it. @default the current location's
  * @returns the valid options, as `start()` takes them; invalid ones are left out (`readOptions`
  *   also names them).

@@ -1,14 +1,22 @@
 /**
  * Watches the page for the changes that can change its tools: a source unit (a tools island)
- * added, removed or rewritten, a form that appears or disappears or gains or loses `toolname`,
+ * added, removed or rewritten, a form that appears or disappears or gains or loses `toolname`, a
+ * form control added, removed or renamed,
  * an action surface the audit counts, and a restore from the back/forward cache. Many changes in
  * one task become one update.
  */
 import { ACTION_ATTRIBUTE } from './audit.js';
 import { builtIn, callBuiltIn } from './dom-builtin.js';
 
-/** Attributes whose change can change a tool: a native form tool, a form's id, an island marker. */
-const WATCHED_ATTRIBUTES = ['toolname', 'id', 'data-capell-agent-tools', ACTION_ATTRIBUTE];
+/**
+ * Attributes whose change can change a tool: a native form tool, a form's id, an island marker,
+ * and a control's `name` or `form` (a form tool is registered only while its form has a control
+ * for every input it names: registration-rules.ts).
+ */
+const WATCHED_ATTRIBUTES = ['toolname', 'id', 'data-capell-agent-tools', ACTION_ATTRIBUTE, 'name', 'form'];
+
+/** Form controls: one added, removed or renamed can complete or break a form tool. */
+const CONTROLS = 'input, select, textarea, button';
 
 /**
  * Calls `onChange` once per task in which a relevant change happened, and after a restore from
@@ -19,7 +27,7 @@ const WATCHED_ATTRIBUTES = ['toolname', 'id', 'data-capell-agent-tools', ACTION_
 export function observePage(doc: Document, unitSelectors: readonly string[], onChange: () => void, signal: AbortSignal): void {
   if (signal.aborted) return;
   const unitSelector = unitSelectors.join(', ');
-  const relevant = `${unitSelector}, form, [${ACTION_ATTRIBUTE}]`;
+  const relevant = `${unitSelector}, form, [${ACTION_ATTRIBUTE}], ${CONTROLS}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
     // A macrotask, not a microtask: changes a script makes across several microtasks of one

@@ -6,6 +6,7 @@
  */
 import { WEBMCP_NAME_PATTERN } from './declarations/names.js';
 import { builtIn, callBuiltIn } from './dom-builtin.js';
+import { formToolProblems } from './form-tool-check.js';
 import type { Reason } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import type { SignerSlots } from './signer-slots.js';
@@ -68,10 +69,14 @@ export function webMCPNameReason(name: string): Reason | undefined {
 
 /**
  * The registration rules for one normalised tool: the WebMCP name limits, the first claim of its
- * name (`claims`), and, with a document, a form the browser registers itself.
- * Claims the name only when the tool passes the other rules.
- * @returns undefined when the tool may be registered, else a coded reason or (for the native
- *   form rule) a text reason.
+ * name (`claims`), and, with a document, the form tool against its page: a form the browser
+ * registers itself, then a form or a named control that is missing (form-tool-check.ts: a tool
+ * whose form or control is missing would fail every call, so the owner learns it from the Report,
+ * not from an agent's failed call; the page observer checks again when forms or controls change).
+ * Claims the name whatever the page says, so a missing form never hands its name to a later
+ * declaration.
+ * @returns undefined when the tool may be registered, else a coded reason or (for the form rules)
+ *   a text reason, e.g. `form #order has no control named "qty"` (several joined with `; `).
  */
 export function registrationRefusal(
   spec: ToolSpec, holder: string, claims: NameClaims, doc?: Document,
@@ -80,7 +85,11 @@ export function registrationRefusal(
   if (invalidName) return invalidName;
   const duplicate = claims.claim(spec.name, holder);
   if (duplicate) return duplicate;
-  return doc ? nativeFormToolReason(spec, doc) : undefined;
+  if (!doc) return undefined;
+  const native = nativeFormToolReason(spec, doc);
+  if (native) return native;
+  const problems = formToolProblems(spec, doc);
+  return problems.length > 0 ? problems.join('; ') : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_AGENT_KEYS_PATH, renderDemoAgentKeysModule } from './agentgate/demo-agent.js';
 import { createAgentGate } from './agentgate/routes.js';
+import { createAdmin, isAdminPath } from './admin/create-admin.js';
 import { handleAgentRequest } from './api/index.js';
 import { readContactSubmission } from './contact-submission.js';
 import { CONTACT_ACTIONS } from './html/contact-form.js';
@@ -14,6 +15,7 @@ import { languageOfPath, text } from './localisation.js';
 import { checkOrigin, sendOriginRefusal } from './origin-check.js';
 import { send, sendHTML, sendJSON, sendRedirect, sendText, TRUSTED_TYPES_POLICY, TRUSTED_TYPES_QUERY } from './responses.js';
 import { serveStaticFile } from './static-files.js';
+import { runWithPages } from './page-store.js';
 import { SIGNUP_ACTION } from './html/signup-forms.js';
 import { createSessions, SESSION_COOKIE } from './session.js';
 import { readSignup } from './signup.js';
@@ -78,6 +80,7 @@ function matchApiBase(path) {
  * @param {object} [options]
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
+ * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
  * @param {string} [options.agentUrl] the demo agent's origin (start.js binds it on port + 1): the
  *   theme's demo agent script signs as it (`/site/demo-agent-keys.js`); without it the theme
  *   gives no signer
@@ -91,6 +94,7 @@ function matchApiBase(path) {
  *   formPosts: { path: string, accept: string | undefined }[],
  *   refused: RefusedRequest[],
  *   agentGate: ReturnType<typeof createAgentGate>,
+ *   admin: ReturnType<typeof createAdmin>['hooks'],
  * }} `requests` records every request below an agent API base (no route exposes it);
  *   `submissions` the contact messages delivered (listed at `/contact/messages`); `signups` the
  *   newsletter and back-in-stock sign-ups (`POST /signups`); `subscriptions` the addresses
@@ -100,11 +104,15 @@ function matchApiBase(path) {
  *   `requests` also lists refused API requests (it is written before the check).
  *   `agentGate` is the AgentGate half (agentgate/routes.js): its `log` of signed calls, verified or
  *   refused with the reason, and its `messages` inbox.
+ *   `admin` is Capell Core's admin (admin/create-admin.js): `/admin/…` pages and the admin API
+ *   `/admin/agent/v1/…`, both for signed-in editors only; its test hooks (`revoke`, `grant`,
+ *   `setDraftValue`, `read`, `endSession`, `confirmationRecords`, `log`, `actorIds`, `reset`).
+ *   Publishing a page of site `a` there changes what this app's public pages and `/agent/v1` show.
  * @example
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
  */
-export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), agentUrl = undefined } = {}) {
+export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), agentUrl = undefined, adminConfirmationTtlMs = undefined } = {}) {
   const demoAgentKeys = renderDemoAgentKeysModule(agentUrl);
   /** @type {AgentRequestRecord[]} */
   const requests = [];
@@ -121,6 +129,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const sessions = createSessions();
   const root = resolve(distDir);
   const agentGate = createAgentGate({ now: () => now().getTime() });
+  const admin = createAdmin({ publicSessions: sessions, now, ...(adminConfirmationTtlMs === undefined ? {} : { confirmationTtlMs: adminConfirmationTtlMs }) });
 
   /**
    * @param {import('node:http').IncomingMessage} req
@@ -143,9 +152,10 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     const refusal = checkOrigin(req);
     if (refusal) {
       refused.push({ method: req.method ?? 'POST', path, origin: req.headers.origin, reason: refusal });
-      sendOriginRefusal(req, res, refusal, { json: Boolean(api), lang: languageOfPath(path) });
+      sendOriginRefusal(req, res, refusal, { json: Boolean(api) || path.startsWith('/admin/agent/'), lang: languageOfPath(path) });
       return;
     }
+    if (isAdminPath(path)) return admin.handle(req, res, url);
     /** @param {unknown} token */
     const isSessionToken = (token) => sessions.isTokenOfSession(req, token);
 
@@ -225,7 +235,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   return {
     async handle(req, res) {
       try {
-        await route(req, res);
+        // This app's public pages read its own copy of the catalogue, which its admin publishes into.
+        await runWithPages(admin.publishedPages, () => route(req, res));
       } catch (error) {
         // A bug in the demo must be visible, not swallowed.
         console.error('capell-webmcp demo: request failed', req.method, req.url, error);
@@ -243,5 +254,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     formPosts,
     refused,
     agentGate,
+    admin: admin.hooks,
   };
 }

@@ -1,5 +1,6 @@
-import { BLUEPRINTS, PAGES, PROPERTY_SETS, SITE, TAXONOMIES } from './catalogue.js';
+import { BLUEPRINTS, PROPERTY_SETS, SITE, TAXONOMIES } from './catalogue.js';
 import { isPublic } from './is-public.js';
+import { readPages } from './page-store.js';
 
 /** @typedef {import('./catalogue.js').Page} Page */
 /** @typedef {import('./catalogue.js').Language} Language */
@@ -13,7 +14,7 @@ import { isPublic } from './is-public.js';
  * @returns {Page[]}
  */
 export function listPublicPages(lang, now) {
-  return PAGES.filter((page) => isPublic(page, lang, now));
+  return readPages().filter((page) => isPublic(page, lang, now));
 }
 
 /**
@@ -24,7 +25,7 @@ export function listPublicPages(lang, now) {
  * @returns {Page | undefined}
  */
 export function findPublicPage(url, lang, now) {
-  return PAGES.find((page) => page.translations[lang]?.url === url && isPublic(page, lang, now));
+  return readPages().find((page) => page.translations[lang]?.url === url && isPublic(page, lang, now));
 }
 
 /**
@@ -33,7 +34,7 @@ export function findPublicPage(url, lang, now) {
  * @returns {string | undefined}
  */
 export function findRedirect(url) {
-  for (const page of PAGES) {
+  for (const page of readPages()) {
     if (page.site !== SITE.key) continue;
     for (const translation of Object.values(page.translations)) {
       if (translation?.url === url && translation.urlStatus === 'redirect') return translation.redirectTo;
@@ -52,7 +53,7 @@ export function findRedirect(url) {
  */
 export function toPublicUrl(key, lang, now) {
   if (key === null) return null;
-  const page = PAGES.find((candidate) => candidate.key === key);
+  const page = readPages().find((candidate) => candidate.key === key);
   if (!page || !isPublic(page, lang, now)) return null;
   return /** @type {string} */ (page.translations[lang]?.url);
 }

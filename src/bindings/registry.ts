@@ -15,6 +15,7 @@ import type { Reason } from '../declarations/reason.js';
 import type { Effect } from '../declarations/tool-spec.js';
 import type { BindingExecutor } from './binding-executor.js';
 import { validateAgentGateEndpoint } from './agentgate-endpoint.js';
+import { checkActionTarget } from './action-target.js';
 import { checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
 
 /** A reason code (the catalogue's key), e.g. `identifier`. */
@@ -42,6 +43,8 @@ export type ExecutorLoader = () => Promise<BindingExecutor>;
  * and two facts about it:
  * - `capell`: a Capell declaration may name it (BINDING_TYPES lists these); `agentgate` comes only
  *   from an AgentGate manifest;
+ * - `adminOnly`: only a declaration of the admin registry (sources/admin-registry.ts) may name it;
+ *   a page's tools island that does is rejected with `adminOnlyBinding` (`admin-action`);
  * - `personConfirms`: its writes wait for the person's confirmation (their answer is the runtime's
  *   status, followed by `capell.write.status`); otherwise a call's answer is the site's own,
  *   checked against `outputSchema` whatever the effect.
@@ -51,6 +54,7 @@ export interface BindingRow {
   readonly executors: { readonly [E in Effect]?: ExecutorLoader };
   readonly reasonCodes: readonly ReasonCode[];
   readonly capell: boolean;
+  readonly adminOnly?: boolean;
   readonly personConfirms: boolean;
 }
 
@@ -93,6 +97,13 @@ const FORM: BindingPolicy<'write'> = {
 const AGENTGATE: BindingPolicy<'read' | 'write'> = {
   effects: ['read', 'write'],
   check: (target, _effect, origin) => validateAgentGateEndpoint(target, origin),
+};
+
+// Capell Agent Schema, "Navigation, forms, and admin tools": admin writes go through a one-use
+// confirmation the server binds to the preview; the target names the action, never a URL.
+const ADMIN_ACTION: BindingPolicy<'write'> = {
+  effects: ['write'],
+  check: (target, effect) => [...checkActionTarget(target), ...(effect === 'read' ? [['effect', 'adminActionRead'] as const] : [])],
 };
 
 /** Every binding type this runtime knows, in the order the contract lists them. */
@@ -144,6 +155,14 @@ export const BINDINGS = {
     reasonCodes: ['endpointUrl', 'endpointOrigin', 'endpointRoute'],
     capell: false,
     personConfirms: false,
+  },
+  'admin-action': {
+    policy: ADMIN_ACTION,
+    executors: { write: async () => (await import('../writes/admin-action.js')).executeAdminAction },
+    reasonCodes: ['actionIdentifier', 'adminActionRead'],
+    capell: false,
+    adminOnly: true,
+    personConfirms: true,
   },
 } as const;
 

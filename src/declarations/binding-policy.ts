@@ -10,6 +10,7 @@ import { bindingRow } from '../bindings/registry.js';
 
 export { BINDING_TYPES } from '../bindings/registry.js';
 export { IDENTIFIER_TARGET_PATTERN, validateEndpointTarget } from '../bindings/targets.js';
+export { ACTION_TARGET_PATTERN } from '../bindings/action-target.js';
 
 // Control characters (C0, DEL, C1) never belong in a target.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -17,15 +18,18 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 /**
  * Normalises a declaration's `binding` for its `effect`.
  * - keys: only `type` and `target`;
- * - `type`: one of BINDING_TYPES (the registry's keys);
+ * - `type`: one of BINDING_TYPES (the registry's keys), or, in the admin registry only
+ *   (`adminRegistry`), an admin binding (`admin-action`); anywhere else that one is rejected with
+ *   `adminOnlyBinding`;
  * - `target`: a string free of control characters and `::`;
  * - then the type's own policy (bindings/registry.ts): e.g. `inline`: target `page`, effect read;
  *   `endpoint`: a same-origin path; `search` / `property-query`: identifiers, effect read; `form`:
  *   an identifier (a DOM id, never a selector), effect write.
+ * @param adminRegistry true for a declaration of the admin registry (sources/admin-registry.ts).
  * @returns `{ binding }` or `{ reasons }` (each naming `binding.*` or `effect` and the rule).
  */
 export function normaliseBinding(
-  raw: unknown, effect: Effect | undefined, origin: string,
+  raw: unknown, effect: Effect | undefined, origin: string, adminRegistry = false,
 ): { binding: Binding; reasons?: undefined } | { binding?: undefined; reasons: Reason[] } {
   if (!isPlainObject(raw)) return { reasons: [['binding', 'bindingObject']] };
   const reasons: Reason[] = [];
@@ -33,9 +37,11 @@ export function normaliseBinding(
     if (key !== 'type' && key !== 'target') reasons.push([`binding.${key}`, 'bindingKey']);
   }
   const { type, target } = raw;
-  // AgentGate bindings come only from an AgentGate manifest, never from a Capell declaration.
-  const row = bindingRow(type)?.capell ? bindingRow(type) : undefined;
-  if (!row) reasons.push(['binding.type', 'bindingType', type]);
+  // AgentGate bindings come only from an AgentGate manifest, never from a Capell declaration;
+  // admin bindings only from the admin registry (fetched with the editor's session).
+  const known = bindingRow(type);
+  const row = known && (known.capell || (known.adminOnly && adminRegistry)) ? known : undefined;
+  if (!row) reasons.push(known?.adminOnly ? ['binding.type', 'adminOnlyBinding', type as string] : ['binding.type', 'bindingType', type]);
   if (typeof target !== 'string' || target === '') {
     reasons.push(['binding.target', 'targetRequired']);
   } else if (CONTROL_CHARACTERS.test(target)) {

@@ -29,6 +29,11 @@ export interface NormaliseContext {
   origin: string;
   /** Translations for `descriptionKey` (the manifest island's `messages`). */
   messages: Messages;
+  /**
+   * True only for the admin registry (sources/admin-registry.ts): its declarations may name the
+   * admin binding `admin-action`, and their calls carry the editor's session (ToolSpec.session).
+   */
+  adminRegistry?: boolean;
 }
 
 /** The outcome of checking one declaration; never thrown. */
@@ -77,7 +82,7 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, 
   if (raw.effect === 'read' || raw.effect === 'write') effect = raw.effect;
   else reasons.push(['effect', 'effect', raw.effect]);
   if (raw.ownerPackage !== undefined && typeof raw.ownerPackage !== 'string') reasons.push(['ownerPackage', 'string']);
-  const binding = normaliseBinding(raw.binding, effect, context.origin);
+  const binding = normaliseBinding(raw.binding, effect, context.origin, context.adminRegistry === true);
   if (binding.reasons) reasons.push(...binding.reasons);
   const input = normaliseInputSchema(raw.inputSchema, refChecks);
   reasons.push(...input.reasons);
@@ -104,6 +109,7 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, 
     messages: context.messages,
   };
   if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
+  if (context.adminRegistry === true) spec.session = true;
   return { ok: true, spec };
 }
 

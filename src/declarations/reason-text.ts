@@ -4,7 +4,7 @@
  * (and the CLI always). Each entry renders the part after `<field>: `; the codes, their arguments
  * and the rules they cite are the catalogue's (rules.ts).
  */
-import { BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
+import { ACTION_TARGET_PATTERN, BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
 import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
 import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
@@ -97,6 +97,13 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   agentgateSite: () => 'required, must be an object with a string siteKey',
   agentgateTools: () => 'must be an array of tools',
   islandAgentGate: (value: unknown) => `${show(value)} does not name an AgentGate manifest: use true (this origin's /.well-known/agentgate-tools.json) or {"siteKey": "<1 to 128 of A-Za-z0-9_->"} (this origin's /v1/agent-tools/{siteKey}); no other value or member is read`,
+  // Admin tools.
+  adminOnlyBinding: (type: string) => `${show(type)} is an admin binding: only the admin registry (fetched with the editor's session on a page with data-admin-registry) may declare it, never a page's tools island`,
+  actionIdentifier: (target: string) => `${show(target)} is not an admin action identifier matching ${ACTION_TARGET_PATTERN.source} (the runtime builds the preview and confirm URLs itself)`,
+  adminActionRead: () => 'an admin-action binding must declare effect "write" (admin reads are endpoint bindings)',
+  adminSignedOut: () => 'not signed in to the admin (the admin registry answered 401): no admin tool is registered',
+  adminFetch: (reason: string) => `the admin registry could not be read: ${reason}`,
+  adminRegistry: (problem: string) => `the admin registry's answer is not a Capell Agent Schema envelope with a data array of declarations: ${problem}`,
   // AgentGate tools.
   toolObject: () => 'must be a JSON object (an MCP Tool with action, endpoint and auth)',
   toolName: (name: unknown) => `${show(name)} is not an MCP tool name (${WEBMCP_NAME_PATTERN.source}: letters, digits, "_", "." and "-", 1 to ${MAX_NAME_LENGTH})`,

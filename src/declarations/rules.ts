@@ -56,6 +56,7 @@ export const SOURCES = {
   agentgateReceipts: 'AgentGate declared tools, Find the manifest: receipts names the header a receipt is answered in, the site\'s receipt keys (jwks) and the verify endpoint, on the site\'s own origin',
   mcpName: 'MCP Tool: a name is 1 to 128 of A-Za-z0-9_-. (WebMCP registerTool allows the same)',
   islandAgentGate: 'AgentGate declared tools, Find the manifest: a tools island names AgentGate with a top-level member "agentgate": true or {"siteKey": "<1-128 of A-Za-z0-9_->"}, which stands for the same page-origin manifest as the script tag\'s data-agentgate and data-agentgate-site-key (the Capell Agent Schema has no field for it)',
+  adminTools: 'Capell Agent Schema, Navigation, forms, and admin tools: authenticated admin tools use a separate registry (fetched with the editor\'s session, never written into HTML) and the existing session, policy, and permission boundary; admin declarations never enter public HTML or the anonymous registry; an admin-action target is an action identifier, the admin API builds its preview and confirm URLs',
   toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
 } as const;
 
@@ -146,6 +147,13 @@ export const RULES = {
   agentgateSite: rule(SOURCES.agentgateManifest),
   agentgateTools: rule(SOURCES.agentgateManifest),
   islandAgentGate: rule<[value: unknown]>(SOURCES.islandAgentGate),
+  // Admin tools (the admin registry, sources/admin-registry.ts).
+  adminOnlyBinding: rule<[type: string]>(SOURCES.adminTools),
+  actionIdentifier: rule<[target: string]>(SOURCES.adminTools),
+  adminActionRead: rule(SOURCES.adminTools),
+  adminSignedOut: rule(SOURCES.adminTools),
+  adminFetch: rule<[reason: string]>(SOURCES.adminTools),
+  adminRegistry: rule<[problem: string]>(SOURCES.adminTools),
   // AgentGate tools.
   toolObject: rule(SOURCES.agentgateTool),
   toolName: rule<[name: unknown]>(SOURCES.mcpName),

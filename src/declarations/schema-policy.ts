@@ -256,6 +256,7 @@ function checkKeyword(
       if (typeof value === 'string' && value in Object.prototype) reasons.push([here, 'formatName', value]);
       return typeof value === 'string';
     case 'array':
+      if (Array.isArray(value) && nestsDeeper(value, MAX_SCHEMA_DEPTH - depth)) reasons.push([here, 'tooDeep']);
       return Array.isArray(value);
     case 'strings':
       return Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -284,8 +285,27 @@ function checkKeyword(
       else state.refs.push([here, value]); // checked once every schema node is known
       return true;
     default: // default, const: any JSON value
+      if (nestsDeeper(value, MAX_SCHEMA_DEPTH - depth)) reasons.push([here, 'tooDeep']);
       return true;
   }
+}
+
+/**
+ * Whether a JSON value (`default`, `const`, `enum`, `examples`) nests arrays or objects more than
+ * `levels` deep. The value is part of the schema `registerTool` receives: Chromium refuses a schema
+ * whose values nest some thousands of levels with a RangeError, and the validator would recurse
+ * as deep, so values count toward MAX_SCHEMA_DEPTH like subschemas (found by the fuzzer, issue 10).
+ * Iterative: a value too deep for the stack is still judged.
+ */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, level] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (level > levels) return true;
+    for (const child of Object.values(node)) stack.push([child, level + 1]);
+  }
+  return false;
 }
 
 /**

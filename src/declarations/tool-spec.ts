@@ -108,4 +108,10 @@ export interface ToolSpec {
    * ask which source a tool came from.
    */
   messages: Messages;
+  /**
+   * Set only on the admin registry's tools (sources/admin-registry.ts): their calls carry the
+   * editor's session (`credentials: 'same-origin'`). Public tools never have it: their reads stay
+   * anonymous (DESIGN section 2), so a signed-in editor's session never widens a public tool.
+   */
+  session?: true;
 }

@@ -37,15 +37,19 @@ export function checkEnvelope(value: unknown): string | undefined {
  * anonymous by contract, so an editor's session never widens a public tool) and `redirect: 'error'`
  * (no answer from elsewhere), aborting on `signal` or after `timeoutMs`. Reasons name the path only,
  * not the query (the agent's input).
+ * @param credentials `'omit'` for every public read; `'same-origin'` only for an admin registry
+ *   tool (ToolSpec.session), whose read is the signed-in editor's. @default 'omit'
  * @returns the envelope, or a one-line reason: network failure or refused redirect, timeout,
  *   abort (request.ts texts), HTTP status (with the server's `message`), a body over
  *   MAX_ANSWER_BYTES or nested deeper than MAX_ANSWER_DEPTH (bounded-json.ts), a body that is not
  *   JSON, a wrong envelope.
  */
-export async function fetchEnvelope(url: URL, signal: AbortSignal | undefined, timeoutMs: number): Promise<EnvelopeOutcome> {
+export async function fetchEnvelope(
+  url: URL, signal: AbortSignal | undefined, timeoutMs: number, credentials: 'omit' | 'same-origin' = 'omit',
+): Promise<EnvelopeOutcome> {
   const where = url.pathname;
   const sent = await request(url, {
-    method: 'GET', headers: { Accept: 'application/json' }, credentials: 'omit', redirect: 'error', timeoutMs, where,
+    method: 'GET', headers: { Accept: 'application/json' }, credentials, redirect: 'error', timeoutMs, where,
     ...(signal ? { signal } : {}),
   });
   if (!sent.ok) return sent;

@@ -66,6 +66,29 @@ export interface ConfirmWriteWords {
   reasonControlHidden?: string;
   reasonChanged?: string;
   reasonLayout?: string;
+  /** Before a change's old and new value (a `preview`'s changes). */
+  before?: string;
+  after?: string;
+}
+
+/**
+ * One change of a server's preview: what it is about (`target`, e.g. `/about › title (draft)`),
+ * its value now (`before`) and after the write (`after`), already as the text to show.
+ */
+export interface ConfirmWriteChange {
+  target: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * A site's own preview of a write (an admin write's, writes/admin-action.ts): its one-line
+ * `summary` and every change, shown as the site computed them (the server binds its confirmation
+ * to exactly this preview).
+ */
+export interface ConfirmWritePreview {
+  summary: string;
+  changes: ConfirmWriteChange[];
 }
 
 /**
@@ -73,13 +96,15 @@ export interface ConfirmWriteWords {
  * form's own submit button, so the panel has only Cancel. `mode: 'request'`: a write endpoint;
  * the panel's own Send button is the send control, and `request` previews it (`POST /path`).
  * `formName` names the form the proposal is for (form mode); `notice` is said first, e.g. that
- * this proposal replaces an earlier one.
+ * this proposal replaces an earlier one. `preview` (request mode): the site's own preview of the
+ * write, its summary and each change before → after, shown after the intro.
  */
 export interface ConfirmWriteProposal {
   mode: 'form' | 'request';
   words: ConfirmWriteWords;
   items: ConfirmWriteItem[];
   request?: string;
+  preview?: ConfirmWritePreview;
   formName?: string;
   notice?: string;
 }
@@ -165,6 +190,13 @@ const PANEL_STYLES = css`
     .status { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
     .probe { display: none; }
     .outcome { font-weight: 600; }
+    .summary { font-weight: 600; white-space: pre-wrap; overflow-wrap: anywhere; }
+    ul.changes { list-style: none; margin: 0.5rem 0; padding: 0; }
+    ul.changes > li { margin: 0.5rem 0; padding-inline-start: 0.75rem; border-inline-start: 3px solid #6a737d; }
+    .target { display: block; font-weight: 600; overflow-wrap: anywhere; }
+    .change { display: block; white-space: pre-wrap; overflow-wrap: anywhere; }
+    del { text-decoration: line-through; }
+    ins { text-decoration: none; font-weight: 600; }
   `;
 
 /** The private operations, set by the class's static block; never exported. */
@@ -348,8 +380,10 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'before' | 'after'): string {
     const fallback = {
+      before: CONFIRM_TEXT_DEFAULTS.confirmBefore,
+      after: CONFIRM_TEXT_DEFAULTS.confirmAfter,
       formName: CONFIRM_TEXT_DEFAULTS.confirmFormName,
       personValue: CONFIRM_TEXT_DEFAULTS.confirmPersonValue,
       agentValue: CONFIRM_TEXT_DEFAULTS.confirmAgentValue,
@@ -452,10 +486,23 @@ export class CapellConfirmWrite extends LitElement {
       if (!shown.startsWith(item.value)) return false;
       if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
     }
+    if (!this.#showsPreview(section, proposal.preview)) return false;
     const send = section.querySelector('button.send');
     if (proposal.mode === 'request' && this.#outcome === undefined && text(send) !== proposal.words.send) return false;
     if (this.#outcome === undefined && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
     return true;
+  }
+
+  /** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
+  #showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
+    const text = (node: Element | null | undefined) => node?.textContent ?? '';
+    const items = section.querySelectorAll('ul.changes > li');
+    if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
+    if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
+    return preview.changes.every((change, index) => {
+      const item = items[index]!;
+      return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
+    });
   }
 
   /** Why a click on `control` does not count, or undefined. `inside`: a control of the panel. */
@@ -522,6 +569,8 @@ export class CapellConfirmWrite extends LitElement {
         ${proposal.formName ? html`<p class="prose">${this.#formLine()}</p>` : nothing}
         <p class="prose">${words.intro}</p>
         ${proposal.request ? html`<p><code>${proposal.request}</code></p>` : nothing}
+        ${proposal.preview ? html`<p class="summary">${proposal.preview.summary}</p>
+        <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${change.target}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${change.before}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${change.after}</ins></span></li>`)}</ul>` : nothing}
         <dl>${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
           ? item.value
           : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>

@@ -50,14 +50,67 @@ export const CONFIRM_TEXT_DEFAULTS = {
   /** A checkbox the agent checks / leaves unchecked. */
   confirmYes: 'Yes',
   confirmNo: 'No',
+  /** Admin writes: what the person is asked to do (the server's preview follows). */
+  confirmAdmin: 'The assistant wants to make this change in the admin, as you. Send it only if you agree.',
+  /** Admin writes: the label of the site the change is made on. */
+  confirmSite: 'Site',
+  /** Admin writes: the label of the signed-in editor the change is made as. */
+  confirmActor: 'Signed in as',
+  /** Admin writes: before one change's old value, and before its new value. */
+  confirmBefore: 'Before:',
+  confirmAfter: 'After:',
+  /** Admin writes: a value that does not exist (yet), e.g. the page before a draft is created. */
+  confirmEmpty: '(none)',
+  /** After sending, when the site refused it with a reason; `{status}` and `{message}` (the server's one line). */
+  confirmFailedMessage: 'The site did not accept it (HTTP {status}): {message}',
 } as const;
 
 /** Every panel text, resolved. */
 export type ConfirmText = { -readonly [Key in keyof typeof CONFIRM_TEXT_DEFAULTS]: string };
 
-/** Resolves every panel text: the island's message when it is a non-empty string, else the default. */
-export function readConfirmText(messages: Messages): ConfirmText {
-  const text = { ...CONFIRM_TEXT_DEFAULTS } as ConfirmText;
+/**
+ * The German defaults (for a page whose `<html lang>` is `de…` and whose tools come with no
+ * messages of their own: the admin registry's).
+ */
+export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
+  confirmTitle: 'Vor dem Senden prüfen',
+  confirmForm: 'Prüfen Sie, was der Assistent ausgefüllt hat, und senden Sie es dann selbst ab.',
+  confirmSendHint: 'Zum Senden nutzen Sie die Schaltfläche „{button}“ des Formulars.',
+  confirmRequest: 'Der Assistent möchte diese Anfrage senden. Senden Sie sie nur, wenn Sie einverstanden sind.',
+  confirmSend: 'Senden',
+  confirmCancel: 'Abbrechen',
+  confirmClose: 'Schließen',
+  confirmSent: 'Gesendet.',
+  confirmFailed: 'Die Website hat es nicht angenommen (HTTP {status}).',
+  confirmFormName: 'Für das Formular „{form}“ auf dieser Seite.',
+  confirmPersonValue: 'Ihre Eingabe, bleibt: sie wird gesendet',
+  confirmAgentValue: 'Der Assistent schlägt vor:',
+  confirmUseAgentValue: 'Wert des Assistenten übernehmen',
+  confirmRefused: 'Das zählte nicht: {reason}. Nichts wurde gesendet; der Vorschlag bleibt offen.',
+  confirmReasonTooSoon: 'das Feld war gerade erst erschienen oder hatte sich geändert; bitte prüfen und erneut versuchen',
+  confirmReasonPanelHidden: 'dieses Feld war verdeckt oder versteckt',
+  confirmReasonControlHidden: 'die Schaltfläche „{control}“ war verdeckt, versteckt oder getarnt',
+  confirmReasonChanged: 'das Formular hat sich geändert, seit dieses Feld es zeigte; bitte die Werte erneut prüfen',
+  confirmReasonLayout: 'dieses Feld war zu stark vergrößert oder passte nicht ins Fenster und war daher nicht ganz lesbar',
+  confirmReplaced: 'Dies ersetzt den früheren Vorschlag des Assistenten.',
+  confirmYes: 'Ja',
+  confirmNo: 'Nein',
+  confirmAdmin: 'Der Assistent möchte diese Änderung in der Verwaltung in Ihrem Namen vornehmen. Senden Sie sie nur, wenn Sie einverstanden sind.',
+  confirmSite: 'Website',
+  confirmActor: 'Angemeldet als',
+  confirmBefore: 'Vorher:',
+  confirmAfter: 'Nachher:',
+  confirmEmpty: '(keiner)',
+  confirmFailedMessage: 'Die Website hat es nicht angenommen (HTTP {status}): {message}',
+};
+
+/**
+ * Resolves every panel text: the island's message when it is a non-empty string, else the default.
+ * @param lang the page's language (`<html lang>`), for tools whose source has no messages (the
+ *   admin registry): `de…` gives CONFIRM_TEXT_DE as the defaults. @default English
+ */
+export function readConfirmText(messages: Messages, lang?: string): ConfirmText {
+  const text = { ...(lang?.toLowerCase().startsWith('de') ? CONFIRM_TEXT_DE : CONFIRM_TEXT_DEFAULTS) } as ConfirmText;
   for (const key of Object.keys(text) as (keyof ConfirmText)[]) {
     const message = Object.hasOwn(messages, key) ? messages[key] : undefined;
     if (typeof message === 'string' && message.trim() !== '') text[key] = message;
@@ -92,5 +145,15 @@ export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords 
     reasonControlHidden: text.confirmReasonControlHidden,
     reasonChanged: text.confirmReasonChanged,
     reasonLayout: text.confirmReasonLayout,
+    before: text.confirmBefore,
+    after: text.confirmAfter,
   };
+}
+
+/**
+ * The panel's words for an admin write (writes/admin-action.ts): `panelWords` with the admin
+ * intro (`confirmAdmin`) in place of a write endpoint's.
+ */
+export function adminPanelWords(text: ConfirmText): ConfirmWriteWords {
+  return { ...panelWords(text), intro: text.confirmAdmin };
 }

@@ -13,7 +13,7 @@ import { armSubmitGuard } from '../../src/writes/forms/submit-guard.ts';
 import { readCSRFHeader } from '../../src/writes/csrf-token.ts';
 import { createPanelHandle, type CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
 import { findPanel, panelRoot, rootOf } from './closed-root.ts';
-import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
+import { callTool, mountToolsIsland, registeredNames, unmountIslands } from './fixtures.ts';
 import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
 
@@ -419,10 +419,12 @@ describe('forms: form tools through WebMCP', () => {
     expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });
 
-  it('says so when the form is not on the page', async () => {
+  it('says so when the form is not on the page: rejected at registration with the reason (issue 11), so no call can reach it', async () => {
     await startFormTool({ name: { type: 'string' } });
-    const result = await callTool('form.submit.fixture', { name: 'Ada' });
-    expect(result.content[0]!.text).to.equal('form.submit.fixture: there is no form #fixture on this page');
+    const report = await runtime!.ready;
+    expect(report.registered).to.deep.equal([]);
+    expect(report.rejected).to.deep.equal([{ name: 'form.submit.fixture', source: 'capell-island[0]', reasons: ['form #fixture is not on this page'] }]);
+    expect(await registeredNames()).to.not.include('form.submit.fixture');
   });
 
   it('a second call for a form that is still waiting supersedes it (never both filled), and cancels through the panel', async () => {

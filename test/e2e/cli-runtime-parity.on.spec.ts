@@ -47,13 +47,26 @@ function validateWithCLI(args: string[]): Promise<{ code: number; stdout: string
   });
 }
 
-function pageWithIsland(manifest: object): string {
+/**
+ * The form a form tool's declaration names, with a control per input it declares: the runtime
+ * checks form tools against their page at registration (issue 11) and `validate` judges the
+ * declaration alone, so each row's page holds the form its declaration expects.
+ */
+function formFor(declaration: { binding?: { type?: unknown; target?: unknown }; inputSchema?: { properties?: unknown } }): string {
+  const { binding, inputSchema } = declaration;
+  if (binding?.type !== 'form' || typeof binding.target !== 'string' || !/^[A-Za-z][\w-]*$/.test(binding.target)) return '';
+  const names = inputSchema?.properties && typeof inputSchema.properties === 'object' ? Object.keys(inputSchema.properties) : [];
+  const controls = names.map((name) => `<input name="${name.replace(/[^\w.-]/g, '')}">`).join('');
+  return `<form id="${binding.target}" action="/contact" method="post">${controls}<button>Send</button></form>`;
+}
+
+function pageWithIsland(manifest: { capellAgentSchema: number; tools: object[]; messages: object }): string {
   // The island escape Capell's frontend uses, so no declaration text can close the script element.
   const json = JSON.stringify(manifest).replace(/</g, '\\u003C').replace(/>/g, '\\u003E').replace(/&/g, '\\u0026');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>parity</title>
 <script type="application/json" data-capell-agent-tools>${json}</script>
 <script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>
-</head><body></body></html>`;
+</head><body>${manifest.tools.map(formFor).join('')}</body></html>`;
 }
 
 /** The page holding one iframe per row, `/parity/<index>` each. */

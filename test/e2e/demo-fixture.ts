@@ -33,6 +33,26 @@ export interface Demo {
   api(path: string): Promise<unknown>;
   /** Rotates the demo site's AgentGate receipt key (demo/server/agentgate/receipts.js); returns the new kid. */
   rotateReceiptKey(): string;
+  /** The admin's test hooks (demo/server/admin/create-admin.js): rights, drafts, sessions, hashed confirmations, log. */
+  admin: DemoAdmin;
+}
+
+/** What demo/server/admin/create-admin.js's `hooks` offer a test (in-process only). */
+export interface DemoAdmin {
+  actorIds: readonly string[];
+  /** Admin log lines (sign-ins, previews, confirms); never a token. */
+  log: string[];
+  revoke(actorId: string, site: string, capability: string): void;
+  grant(actorId: string, site: string, capability: string): void;
+  /** A concurrent edit by someone else: writes a value into a page's draft. */
+  setDraftValue(site: string, page: string, property: string, value: string): void;
+  /** What admin.content.read answers for a page (or the site's pages without one). */
+  read(site: string, page?: string): unknown;
+  endSession(sessionId: string): boolean;
+  confirmationRecords(): Record<string, unknown>[];
+  globalSets: Record<string, Record<string, string>>;
+  /** Puts pages, drafts and global sets back as first stored (the worker's server is shared by its tests). */
+  reset(): void;
 }
 
 /**
@@ -60,6 +80,7 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
       get refused() { return server.app.refused; },
       get signups() { return server.app.signups; },
       rotateReceiptKey: () => server.app.agentGate.rotateReceiptKey(),
+      admin: server.app.admin,
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });
         return response.json();

@@ -89,6 +89,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a form DOM id is accepted with effect write', source: SOURCES.identifierTargets, change: withBinding('form', 'contact', 'write') },
   { rule: 'a form selector is rejected', source: SOURCES.identifierTargets, change: withBinding('form', 'form.contact > input', 'write'), rejects: /is not a stable identifier/ },
   { rule: 'a read form binding is rejected', source: SOURCES.writeForms, change: withBinding('form', 'contact', 'read'), rejects: /^effect: a form binding must declare effect "write"/ },
+  // Admin tools: only the admin registry (fetched with the editor's session) may name admin-action.
+  { rule: 'a tools island declaring an admin-action binding is rejected', source: SOURCES.adminTools, change: withBinding('admin-action', 'property.write', 'write'), rejects: /^binding\.type: "admin-action" is an admin binding: only the admin registry/ },
   { rule: 'a write search binding is rejected', source: SOURCES.publicReads, change: withBinding('search', 'pages', 'write'), rejects: /^effect: a search binding is read-only/ },
   // Schemas.
   { rule: 'a missing inputSchema means no arguments', source: SOURCES.rootObject, change: { inputSchema: undefined } },
@@ -107,6 +109,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: '$schema 2020-12 is accepted', source: SOURCES.dialect, change: { inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } } },
   { rule: 'an unknown $schema is rejected', source: SOURCES.dialect, change: { inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, rejects: /is not JSON Schema 2020-12 or draft-07/ },
   { rule: 'a schema nested deeper than 32 levels is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: nest(40) } } }, rejects: /nested deeper than 32 levels/ },
+  { rule: 'a default or const value nested deeper than the schema depth limit is rejected (Chromium refuses it with RangeError; found by the fuzzer)', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { const: JSON.parse('['.repeat(200) + ']'.repeat(200)) } } } }, rejects: /^inputSchema\/properties\/a\/const: schema nested deeper than 32 levels/ },
+  { rule: 'an enum value nested as deep as the limit allows is accepted', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { enum: [JSON.parse('['.repeat(20) + ']'.repeat(20))] } } } } },
   { rule: 'a schema over 64 KiB is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
   { rule: 'a $ref with a malformed %-escape is rejected, not thrown', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
   { rule: 'a $ref to something that is not a schema is rejected', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },

@@ -46,11 +46,11 @@ describe('readOptions: the script tag', () => {
     const given = {
       'data-api-base': '/de/agent/v1/', 'data-timeout-ms': '5000', 'data-confirm-timeout-ms': '700', 'data-write-wait-ms': '250',
       'data-log': 'silent', 'data-audit': 'error', 'data-agentgate': '', 'data-agentgate-site-key': 'site_demo',
-      'data-max-price': '0.05 USD', 'data-inspect': '',
+      'data-max-price': '0.05 USD', 'data-inspect': '', 'data-admin-registry': '',
     };
     assert.deepEqual(Object.values(OPTION_RULES).map((rule) => rule.attribute).sort(), Object.keys(given).sort());
     const reading = readOptions({ script: scriptWith(given) }, ORIGIN);
-    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', maxPrice: '0.05 USD', inspect: true });
+    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', maxPrice: '0.05 USD', inspect: true, adminRegistry: true });
     assert.equal(reading.settings.maxPrice, '0.05 USD');
     assert.equal(reading.settings.apiBase.href, 'https://shop.example/de/agent/v1');
     assert.deepEqual(reading.problems, []);

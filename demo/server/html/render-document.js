@@ -1,6 +1,6 @@
 import { API_BASES, text } from '../localisation.js';
 import { renderPageGraphIsland, renderToolsIsland } from '../islands.js';
-import { PAGES } from '../catalogue.js';
+import { readPages } from '../page-store.js';
 import { toPublicUrl } from '../public-pages.js';
 import { escapeHTML } from './escape-html.js';
 import { renderNewsletterForm } from './signup-forms.js';
@@ -59,7 +59,7 @@ export function renderDocument({ lang, now, title, description, main, currentKey
   const other = lang === 'en' ? 'de' : 'en';
   const navigation = NAVIGATION_KEYS.map((key) => {
     const url = toPublicUrl(key, lang, now);
-    const page = PAGES.find((candidate) => candidate.key === key);
+    const page = readPages().find((candidate) => candidate.key === key);
     if (!url || !page) return '';
     const current = key === currentKey ? ' aria-current="page"' : '';
     return `<li><a href="${escapeHTML(url)}"${current}>${escapeHTML(key === 'home' ? text(lang, 'nav.home') : (page.translations[lang]?.title ?? key))}</a></li>`;

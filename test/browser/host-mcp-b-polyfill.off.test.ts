@@ -1,0 +1,11 @@
+/**
+ * Issue 10, item 2: `@mcp-b/webmcp-polyfill` as the page's WebMCP host in Chromium without the
+ * WebMCP flag, installed as its README says (`initializeWebMCPPolyfill()`, here with the testing
+ * shim), before the runtime starts. The tests are mcp-b-host-suite.ts's.
+ */
+import { initializeWebMCPPolyfill } from '@mcp-b/webmcp-polyfill';
+import { describeMCPBHost } from './mcp-b-host-suite.ts';
+
+initializeWebMCPPolyfill({ installTestingShim: true });
+
+describeMCPBHost('@mcp-b/webmcp-polyfill');

@@ -1,0 +1,108 @@
+/**
+ * A second real agent client: Puppeteer 25's `page.webmcp` (puppeteer-core's WebMCP class over
+ * the DevTools WebMCP domain), beside Playwright's in real-client.on.spec.ts. puppeteer-core 25
+ * needs Node >= 22.12 and the project runs on Node 20, so it lives in test/clients/puppeteer with
+ * its own lockfile and the npm package `node` (a Node 22 binary in that folder); .ci/run installs
+ * it with `npm ci --prefix test/clients/puppeteer`. This spec starts the real demo server
+ * (demo-fixture.ts) and spawns that Node 22 on test/clients/puppeteer/client.js, which launches
+ * the system Chromium itself with WebMCP on, lists and calls the tools of /contact, and prints
+ * what it saw as one JSON line; the assertions are here.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromiumPath, QUIET_FLAGS } from '../support/chromium.js';
+import { expect, test } from './demo-fixture.ts';
+
+const FOLDER = fileURLToPath(new URL('../clients/puppeteer/', import.meta.url));
+const NODE = `${FOLDER}node_modules/node/bin/node`;
+const PUPPETEER = `${FOLDER}node_modules/puppeteer-core/package.json`;
+
+/** The runtime's default `data-write-wait-ms`: a write call answers within it, in ms. */
+const WRITE_WAIT_MS = 10_000;
+/** How long after the agent's abort the cancelled call and the closed panel may take, in ms (generous for a loaded machine). */
+const ABORT_BOUND_MS = 2_000;
+
+type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
+interface Seen { status: 'Completed' | 'Canceled' | 'Error'; output: CallResult | null; errorText: string | null }
+interface ClientRun {
+  report: { api: string; registered: string[] };
+  tools: { name: string; annotations: Record<string, boolean> | null; inputSchema: unknown }[];
+  reads: { search: Seen; lookup: Seen };
+  bad: { searchLimit: Seen; searchUnknown: Seen; subscribeEmail: Seen };
+  write: Seen & { panelShownMs: number; answeredAfterAbortMs: number; panelClosedAfterAbortMs: number; totalMs: number };
+}
+
+/** Runs the Puppeteer client on `url`; rejects with its stderr when it exits non-zero. */
+function runClient(url: string): Promise<ClientRun> {
+  const args = [`${FOLDER}client.js`, url, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, args, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the Puppeteer client exited ${code}:\n${stderr}`));
+      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as ClientRun);
+    });
+  });
+}
+
+function text(seen: Seen): string {
+  return seen.output?.content[0]?.text ?? '';
+}
+
+test.describe('Puppeteer page.webmcp as the agent client', () => {
+  // Spawning Node 22 and a Chromium of its own: more than the default 30 s on a loaded machine.
+  test.setTimeout(90_000);
+
+  test('lists the tools; reads answer; bad input is isError naming the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
+    // Not a skip: without the folder's install this client is not tested, and that must show.
+    expect(existsSync(NODE) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
+    demo.subscriptions.length = 0;
+    const run = await runClient(`${demo.url}/contact`);
+
+    await test.step('page.webmcp lists every registered tool with its annotations', () => {
+      expect(run.report.api).toBe('document.modelContext');
+      const byName = new Map(run.tools.map((tool) => [tool.name, tool]));
+      for (const name of run.report.registered) expect(byName.has(name), name).toBe(true);
+      expect(byName.get('site.search')?.annotations?.readOnly).toBe(true);
+      expect(byName.get('capell.write.status')?.annotations?.readOnly).toBe(true);
+      expect(byName.get('newsletter.subscribe')?.annotations?.consequential).toBe(true);
+      expect(byName.get('site.search')?.inputSchema).toMatchObject({ required: ['q'], additionalProperties: false });
+    });
+
+    await test.step('read tools answer', () => {
+      expect(run.reads.search.status).toBe('Completed');
+      expect(run.reads.search.output?.isError).toBeUndefined();
+      const search = JSON.parse(text(run.reads.search)) as { data: { url: string }[] };
+      expect(search).toMatchObject({ capellAgentSchema: 1, links: expect.any(Object) });
+      expect(search.data.length).toBeGreaterThan(0);
+      expect(search.data.length).toBeLessThanOrEqual(2);
+      expect(run.reads.lookup.status).toBe('Completed');
+      expect(JSON.parse(text(run.reads.lookup))).toMatchObject({ '@type': 'ContactPage', url: '/contact' });
+    });
+
+    await test.step('bad input answers isError and names the field', () => {
+      for (const [seen, pattern] of [
+        [run.bad.searchLimit, /^invalid input for site\.search: limit: /],
+        [run.bad.searchUnknown, /^invalid input for site\.search: colour: /],
+        [run.bad.subscribeEmail, /^invalid input for newsletter\.subscribe: email: /],
+      ] as const) {
+        expect(seen.status).toBe('Completed');
+        expect(seen.output?.isError).toBe(true);
+        expect(text(seen)).toMatch(pattern);
+      }
+    });
+
+    await test.step('aborting the write cancels the call and closes the proposal at once; nothing is sent', () => {
+      expect(run.write.status).toBe('Canceled');
+      expect(run.write.answeredAfterAbortMs).toBeLessThan(ABORT_BOUND_MS);
+      expect(run.write.panelClosedAfterAbortMs).toBeLessThan(ABORT_BOUND_MS);
+      expect(run.write.totalMs).toBeLessThan(WRITE_WAIT_MS);
+      expect(demo.subscriptions).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The leak crawl (issue 13, "Tests": no admin declaration, admin tool name or token in any public
+ * page's HTML, in the public registry, in /agent/v1 answers, or in any response to a request
+ * without a session). An editor and a global admin work in the admin first (previews whose
+ * tokens stay outstanding, confirmed writes, a publication); then an anonymous visitor, with only
+ * the anonymous cookie a browser would keep, crawls every URL of the demo it can reach and every
+ * endpoint the public registry names, and no answer, body or header, may hold any of it.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { previewAndConfirm, startAdminDemo, type AdminDemo, type Json } from '../support/demo-admin-client.ts';
+import { BY_SITE_KEY_PREFIX, SITES as AGENTGATE_SITES, WELL_KNOWN_PATH } from '../../demo/server/agentgate/manifest.js';
+import { RECEIPT_KEYS_PATH } from '../../demo/server/agentgate/receipts.js';
+import { DIRECTORY_PATH } from '../../demo/server/agentgate/verifier.js';
+
+const RULE = 'Capell Agent Schema, Navigation, forms, and admin tools';
+
+/** Most URLs the crawl fetches (the demo has about a hundred and fifty; the bound only stops a runaway). */
+const MAX_CRAWL_URLS = 1500;
+
+/** Words that name the admin's registry and API. The runtime's own code (`/dist/`) must know them to fetch the registry; no page or answer may. */
+const ADMIN_WORDS = ['admin-action', '/admin/agent/v1'];
+
+let demo: AdminDemo;
+/** Every secret the admin work produced: confirmation tokens, admin session ids, admin CSRF tokens. */
+const secrets: string[] = [];
+/** The admin tool names as the global admin sees the registry. */
+let toolNames: string[] = [];
+
+before(async () => {
+  demo = await startAdminDemo();
+  const gil = await demo.signIn('gil');
+  const ada = await demo.signIn('ada');
+  secrets.push(gil.sessionId, gil.csrf, ada.sessionId, ada.csrf);
+  toolNames = (await gil.get('/admin/agent/v1/tools')).json.data.map((tool: Json) => tool.name);
+  // Outstanding tokens of every action.
+  const previews: [typeof gil, string, Record<string, string>][] = [
+    [ada, 'property.write', { site: 'a', page: 'home', property: 'title', value: 'Home of the outfitters' }],
+    [ada, 'term.assign', { site: 'a', page: 'trail-runner', taxonomy: 'categories', term: 'bags' }],
+    [gil, 'draft.create', { site: 'b', title: 'Winter hours', path: '/winter-hours' }],
+    [gil, 'globalproperty.write', { set: 'shipping', property: 'carrier', value: 'Bikes' }],
+  ];
+  for (const [editor, action, payload] of previews) {
+    const answer = await editor.preview(action, payload);
+    assert.equal(answer.status, 200, `${action}: ${answer.text}`);
+    secrets.push(answer.json.data.confirmation.token);
+  }
+  // Confirmed work, published on the public site.
+  for (const [action, payload] of [
+    ['property.write', { site: 'a', page: 'about', property: 'title', value: 'Our story' }],
+    ['page.publish', { site: 'a', page: 'about' }],
+    ['draft.create', { site: 'a', title: 'Spring repairs', path: '/spring-repairs' }],
+    ['page.publish', { site: 'a', page: 'spring-repairs' }],
+    ['property.write', { site: 'a', page: 'day-pack', property: 'capell:product.price', value: '79.00' }],
+  ] as const) {
+    const { preview, confirm } = await previewAndConfirm(ada, action, payload);
+    assert.equal(confirm.status, 200, `${action}: ${confirm.text}`);
+    secrets.push(preview.json.data.confirmation.token);
+  }
+  const publishPreview = await ada.preview('page.publish', { site: 'a', page: 'day-pack' });
+  secrets.push(publishPreview.json.data.confirmation.token);
+});
+after(async () => {
+  await demo.close();
+});
+
+interface Crawled { path: string; status: number; headers: string; body: string }
+
+/** The same-origin paths (with query) a value refers to, or undefined. */
+function toSameOriginPath(value: string, from: string): string | undefined {
+  if (value.startsWith('//') || value.startsWith('mailto:') || value.startsWith('data:') || value.startsWith('javascript:')) return undefined;
+  if (!value.startsWith('/') && !value.startsWith('http') && !value.startsWith('?')) return undefined;
+  try {
+    const url = new URL(value, `${demo.url}${from}`);
+    if (url.origin !== demo.url) return undefined;
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every string in a JSON value. */
+function* strings(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* strings(item);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) yield* strings(item);
+}
+
+/** Crawl from the seeds as an anonymous visitor (the anonymous `capell_session` cookie only). */
+async function crawl(seeds: string[]): Promise<Crawled[]> {
+  const queue = [...seeds];
+  const seen = new Set(queue);
+  const crawled: Crawled[] = [];
+  const htmlPaths = new Set<string>();
+  let anonymousCookie = '';
+  const enqueue = (path: string | undefined) => {
+    if (path === undefined || seen.has(path) || seen.size >= MAX_CRAWL_URLS) return;
+    seen.add(path);
+    queue.push(path);
+  };
+  while (queue.length > 0) {
+    const path = queue.shift() as string;
+    const answer = await demo.fetch(path, { headers: anonymousCookie ? { Cookie: anonymousCookie } : {} });
+    const setCookie = answer.headers.get('set-cookie') ?? '';
+    assert.ok(!setCookie.includes('capell_admin'), `${path} sets an admin cookie`);
+    if (setCookie.startsWith('capell_session=')) anonymousCookie = setCookie.split(';')[0] ?? '';
+    crawled.push({ path, status: answer.status, headers: [...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n'), body: answer.text });
+    const location = answer.headers.get('location');
+    if (location) enqueue(toSameOriginPath(location, path));
+    const type = answer.headers.get('content-type') ?? '';
+    if (type.startsWith('text/html')) {
+      if (answer.status === 200 && !path.includes('?')) htmlPaths.add(path);
+      for (const match of answer.text.matchAll(/\s(?:href|src|action)="([^"]*)"/g)) enqueue(toSameOriginPath((match[1] ?? '').replaceAll('&amp;', '&'), path));
+      for (const match of answer.text.matchAll(/<script type="application\/(?:ld\+)?json"[^>]*>([\s\S]*?)<\/script>/g)) {
+        for (const value of strings(JSON.parse(match[1] ?? 'null'))) enqueue(toSameOriginPath(value, path));
+      }
+    } else if (type.startsWith('application/json') || type.startsWith('application/jwk-set+json')) {
+      for (const value of strings(answer.json)) enqueue(toSameOriginPath(value, path));
+    }
+    if (queue.length === 0) {
+      // Every page found, through the pages endpoint of both languages.
+      for (const page of htmlPaths) for (const base of ['/agent/v1', '/de/agent/v1']) enqueue(`${base}/pages?url=${encodeURIComponent(page)}`);
+    }
+  }
+  return crawled;
+}
+
+describe('demo admin: nothing reaches an anonymous visitor', () => {
+  test(`${RULE}: "admin declarations and confirmation tokens never enter public HTML or the anonymous registry": a crawl of every public URL finds no admin tool name, admin word or token`, async () => {
+    assert.equal(toolNames.length, 6);
+    assert.ok(toolNames.every((name) => name.startsWith('admin.')));
+    assert.equal(secrets.length, 4 + 4 + 5 + 1);
+    const seeds = [
+      '/', '/de/', '/agents', '/de/agents', '/contact/messages', '/no-such-page', '/de/keine-seite', '/products?page=2',
+      WELL_KNOWN_PATH, RECEIPT_KEYS_PATH, DIRECTORY_PATH, ...AGENTGATE_SITES.map((site: Json) => `${BY_SITE_KEY_PREFIX}${site.siteKey}`),
+      ...['/agent/v1', '/de/agent/v1'].flatMap((base) => [
+        `${base}/navigation`, `${base}/search?q=`, `${base}/search?q=story`, `${base}/taxonomy?taxonomy=categories`, `${base}/taxonomy?taxonomy=topics`,
+        `${base}/properties/product`, `${base}/properties/specs`, `${base}/properties/article`, `${base}/catalogue/lookup?sku=CW-2001`,
+        `${base}/pages?url=/about`, `${base}/no-such-endpoint`, base,
+      ]),
+      // The admin itself, asked without a session.
+      '/admin', '/admin/', '/admin/sign-in', '/admin/sites/a/', '/admin/sites/a/pages/about', '/admin/agent/v1', '/admin/agent/v1/tools',
+      '/admin/agent/v1/content?site=a', '/admin/agent/v1/content?site=a&page=about', '/admin/agent/v1/no-such-endpoint',
+      '/dist/capell-webmcp.js', '/dist/capell-webmcp.iife.js',
+    ];
+    const crawled = await crawl(seeds);
+    assert.ok(crawled.length >= 100, `crawled only ${crawled.length} URLs`);
+    assert.ok(crawled.length < MAX_CRAWL_URLS, 'the crawl ended by itself');
+
+    // The crawl saw the admin's published work: it reached the changed pages.
+    const about = crawled.find((answer) => answer.path === '/about');
+    assert.ok(about?.body.includes('Our story'), 'the crawl saw the published /about');
+    assert.equal(crawled.find((answer) => answer.path === '/spring-repairs')?.status, 200, 'the crawl reached the page published from a scratch draft');
+    assert.ok(crawled.some((answer) => answer.path.startsWith('/agent/v1/pages?url=') && answer.status === 200));
+    assert.ok(crawled.some((answer) => answer.path.startsWith('/de/agent/v1/')));
+    for (const path of ['/admin/', '/admin/sites/a/pages/about']) assert.equal(crawled.find((answer) => answer.path === path)?.status, 303);
+    for (const path of ['/admin/agent/v1/tools', '/admin/agent/v1/content?site=a&page=about']) assert.equal(crawled.find((answer) => answer.path === path)?.status, 401);
+
+    const problems: string[] = [];
+    for (const answer of crawled) {
+      const everything = `${answer.headers}\n${answer.body}`;
+      const isRuntimeCode = answer.path.startsWith('/dist/');
+      for (const name of toolNames) if (everything.includes(name)) problems.push(`${answer.path} (${answer.status}) holds the tool name ${name}`);
+      for (const secret of secrets) if (everything.includes(secret)) problems.push(`${answer.path} (${answer.status}) holds an admin secret`);
+      if (!isRuntimeCode) for (const word of ADMIN_WORDS) if (everything.includes(word)) problems.push(`${answer.path} (${answer.status}) holds ${word}`);
+      // The public registry (tools islands, AgentGate manifests) declares no admin binding.
+      if (/"type"\s*:\s*"admin-action"/.test(answer.body)) problems.push(`${answer.path} declares an admin-action binding`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test(`${RULE}: the admin log of all that work holds no token`, () => {
+    const log = demo.app.admin.log.join('\n');
+    assert.ok(log.includes('confirm page.publish by ada on a: done'));
+    for (const secret of secrets) assert.ok(!log.includes(secret));
+  });
+});
