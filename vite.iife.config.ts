@@ -3,6 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RolldownMagicString } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
+import { classicScriptBuild, IIFE_ENTRY } from './vite.classic-script.ts';
 
 /** The module build's output (vite.config.ts), built first: the IIFE is made from its entry. */
 const DIST = fileURLToPath(new URL('./dist/', import.meta.url));
@@ -27,9 +28,6 @@ function staticImportsOf(chunk: string, seen = new Set<string>([chunk])): string
   }
   return [...seen].filter((file) => file !== chunk).map((file) => `./${relative(DIST, file).split('\\').join('/')}`);
 }
-
-/** The IIFE's entry: a module that only imports the module entry, so the bundle has no exports. */
-const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
 
 /**
  * What `import.meta.url` of the module entry becomes in the classic script: the script's own URL,
@@ -115,18 +113,5 @@ function fromModuleEntry(): Plugin {
  */
 export default defineConfig({
   plugins: [fromModuleEntry()],
-  build: {
-    target: 'es2022',
-    outDir: 'dist',
-    emptyOutDir: false,
-    sourcemap: true,
-    minify: true,
-    lib: {
-      entry: IIFE_ENTRY,
-      formats: ['iife'],
-      // Required by Vite for an IIFE; unused, as the entry exports nothing.
-      name: 'capellWebMCP',
-      fileName: () => 'capell-webmcp.iife.js',
-    },
-  },
+  build: classicScriptBuild('capell-webmcp.iife.js'),
 });

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { classicScriptBuild, IIFE_ENTRY } from './vite.classic-script.ts';
 import { linearFormatsOnly } from './vite.formats.ts';
 
-/** The IIFE's entry: a module that only imports src/auto.ts, so the bundle has no exports. */
-const IIFE_ENTRY = 'virtual:capell-webmcp-iife';
 
 /**
  * Entry module for the classic script. auto.ts exports READY_EVENT and SCRIPT_MARKER for the
@@ -32,18 +31,5 @@ export default defineConfig({
   plugins: [exportFreeEntry(), linearFormatsOnly()],
   // A classic script finds itself through document.currentScript; import.meta does not exist.
   define: { 'import.meta.url': 'undefined' },
-  build: {
-    target: 'es2022',
-    outDir: 'dist',
-    emptyOutDir: false,
-    sourcemap: true,
-    minify: true,
-    lib: {
-      entry: IIFE_ENTRY,
-      formats: ['iife'],
-      // Required by Vite for an IIFE; unused, as the entry exports nothing.
-      name: 'capellWebMCP',
-      fileName: () => 'capell-webmcp.single.iife.js',
-    },
-  },
+  build: classicScriptBuild('capell-webmcp.single.iife.js'),
 });
