@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { fetchChunkImportsTogether } from './vite.chunk-imports.ts';
 import { linearFormatsOnly } from './vite.formats.ts';
 import { roomChunkGroups } from './vite.rooms.ts';
 
@@ -9,7 +10,7 @@ import { roomChunkGroups } from './vite.rooms.ts';
  * section 6). The library entry is built by vite.lib.config.ts.
  */
 export default defineConfig({
-  plugins: [linearFormatsOnly()],
+  plugins: [linearFormatsOnly(), fetchChunkImportsTogether()],
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { startDemoServer } from '../demo/server/start.js';
 import { launchOptions } from '../test/support/chromium.js';
+import { startBenchServer } from './bench-server.js';
 import { compareStartup } from './startup-compare.js';
 
 const STARTUP_RUNS = 15;
@@ -52,14 +53,13 @@ function benchPage(toolCount, { stubHost = false } = {}) {
 </head><body><p>bench</p></body></html>`;
 }
 
-/** Opens the 500-tool page STARTUP_RUNS times; ms from the last dist/ file arriving to ready. */
-async function measureStartup(browser, url, html) {
+/** Opens the 500-tool page at `url` STARTUP_RUNS times; ms from the last dist/ file arriving to ready. */
+async function measureStartup(browser, url) {
   const startups = [];
   const longest = [];
   let registered = 0;
   for (let run = 0; run < STARTUP_RUNS; run++) {
     const page = await browser.newPage();
-    await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
     await page.goto(url);
     const figures = await page.evaluate(async () => {
       const report = await window.capellWebMCP.ready;
@@ -77,18 +77,19 @@ async function measureStartup(browser, url, html) {
 }
 
 const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
+const bench = await startBenchServer(server.app);
 const browser = await chromium.launch(launchOptions({ webmcp: true }));
 const browserWithout = await chromium.launch(launchOptions({ webmcp: false }));
 try {
-  const on = await measureStartup(browser, `${server.url}/bench`, benchPage(TOOL_COUNT));
+  const on = await measureStartup(browser, bench.page(benchPage(TOOL_COUNT)));
   // A browser without WebMCP, given a host whose registerTool does nothing: what is left is the
   // runtime's own work (islands, normalisation, building tools), without Chromium's registration.
-  const own = await measureStartup(browserWithout, `${server.url}/bench`, benchPage(TOOL_COUNT, { stubHost: true }));
+  const own = await measureStartup(browserWithout, bench.page(benchPage(TOOL_COUNT, { stubHost: true })));
   console.log(`start-up, ${TOOL_COUNT} declared tools (${on.registered} registered), ${STARTUP_RUNS} runs:`);
   console.log(`  ready after the start-up chunk arrived: median ${fixed(median(on.startups))} ms, max ${fixed(Math.max(...on.startups))} ms (budget 25 ms)`);
   console.log(`  of which the runtime's own work (same page, registerTool a no-op): median ${fixed(median(own.startups))} ms`);
   console.log(`  longest task while starting: max ${fixed(Math.max(...on.longest))} ms (budget 50 ms; 0 = no task over 50 ms)`);
-  await compareStartup(browser, server.url.replace(/\/$/, ''), { runs: Number(process.env.BENCH_RUNS ?? 20) });
+  await compareStartup(browser, server.app, { runs: Number(process.env.BENCH_RUNS ?? 20) });
 
   const page = await browser.newPage();
   await page.goto(`${server.url}/products/ridgeline-trail-runner`);
@@ -114,8 +115,7 @@ try {
   const direct = await browser.newPage();
   const bare = (await (await fetch(`${server.url}/products/ridgeline-trail-runner`)).text())
     .replace(/<script type="module" src="\/dist\/capell-webmcp.js"[^>]*><\/script>/, '');
-  await direct.route(`${server.url}/bare`, (route) => route.fulfill({ contentType: 'text/html', body: bare }));
-  await direct.goto(`${server.url}/bare`);
+  await direct.goto(bench.page(bare));
   const executeFigures = await direct.evaluate(async (runs) => {
     const captured = new Map();
     const register = document.modelContext.registerTool.bind(document.modelContext);
@@ -145,5 +145,6 @@ try {
 } finally {
   await browser.close();
   await browserWithout.close();
+  await bench.close();
   await server.close();
 }

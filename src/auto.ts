@@ -94,6 +94,9 @@ function startWith({ options, problems }: OptionReading, signers: readonly Signe
 
 function boot(): void {
   if (window.capellWebMCP) return; // loaded twice: the first copy owns the page
+  // Where WebMCP exists start() will need the registry chunk: its fetch starts now, in parallel
+  // with reading the options (and, for a classic script in the head, with parsing the page).
+  if (findHost(document).api !== 'none') import('./follow.js').catch(() => {});
   let runtime: Runtime | undefined;
   let stopped = false;
   let resolveReady!: (report: Report) => void;

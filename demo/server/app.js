@@ -164,7 +164,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now() });
       return;
     }
-    if (path.startsWith('/dist/')) return serveStaticFile(req, res, root, path.slice('/dist/'.length));
+    // The build names chunks by their content hash (vite.config.ts `chunks/[name]-[hash].js`).
+    if (path.startsWith('/dist/')) return serveStaticFile(req, res, root, path.slice('/dist/'.length), { immutable: path.startsWith('/dist/chunks/') });
     if (path === DEMO_AGENT_KEYS_PATH) return send(req, res, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, demoAgentKeys);
     if (path.startsWith('/site/')) return serveStaticFile(req, res, SITE_DIR, path.slice('/site/'.length));
 

@@ -41,16 +41,25 @@ export function resolveStaticPath(root, encodedPath) {
   return file.startsWith(base + sep) ? file : undefined;
 }
 
+/** How long a file whose name carries its content hash may be kept: a year, in seconds. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /**
  * Serve one file from a static root with its content type, or 404 (missing file, directory, or
  * a path that would leave the root). Only GET and HEAD are answered; others get 405.
+ * Caching as a site should serve the runtime: a file whose name carries its content hash
+ * (`immutable`, e.g. dist/chunks/) may be kept a year without asking again; any other is
+ * revalidated on each use (`no-cache` with a weak ETag of size and mtime; a matching
+ * `If-None-Match` gets 304 without a body), so a returning visitor's browser keeps its copy and
+ * its compiled code.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {string} root absolute directory
  * @param {string} encodedPath request path below the root
+ * @param {{ immutable?: boolean }} [options] `immutable`: the file name holds its content hash
  * @returns {Promise<void>}
  */
-export async function serveStaticFile(req, res, root, encodedPath) {
+export async function serveStaticFile(req, res, root, encodedPath, { immutable = false } = {}) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     sendText(req, res, 405, 'Method not allowed');
@@ -63,5 +72,12 @@ export async function serveStaticFile(req, res, root, encodedPath) {
     return;
   }
   const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-  send(req, res, 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' }, await readFile(file));
+  const etag = `W/"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`;
+  const caching = { 'Cache-Control': immutable ? IMMUTABLE : 'no-cache', ETag: etag };
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, caching);
+    res.end();
+    return;
+  }
+  send(req, res, 200, { 'Content-Type': type, ...caching }, await readFile(file));
 }

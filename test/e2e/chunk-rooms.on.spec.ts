@@ -55,6 +55,46 @@ test.describe('chunks by room', () => {
     expect([...fromIIFE].filter((path) => path.startsWith('./chunks/') && !built.has(path.slice('./chunks/'.length)))).toEqual([]);
   });
 
+  test('every import() in the module build starts, at once, the chunks its target imports statically (no waterfall)', () => {
+    // vite.chunk-imports.ts: import('./x.js') becomes Promise.all([import('./x.js'), import('./y.js')]) when x.js imports y.js.
+    const files = ['capell-webmcp.js', ...readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => `chunks/${file}`)];
+    const code = new Map(files.map((file) => [file, readFileSync(`dist/${file}`, 'utf8')]));
+    const resolveFrom = (from: string, specifier: string) => new URL(specifier, `http://dist.invalid/${from}`).pathname.slice(1);
+    const staticOf = (file: string) => [...code.get(file)!.matchAll(/(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+)["'`]/g)].map((match) => resolveFrom(file, match[1]!));
+    const closure = (file: string, seen = new Set<string>()): Set<string> => {
+      for (const next of staticOf(file)) if (!seen.has(next)) { seen.add(next); closure(next, seen); }
+      return seen;
+    };
+    let checked = 0;
+    const missing: string[] = [];
+    for (const [file, text] of code) {
+      const held = new Set([file, ...closure(file)]);
+      // Each lazy load: a lone import(…) or a Promise.all([import(…), …]) group; the first names the target.
+      for (const group of text.matchAll(/Promise\.all\(\[((?:import\(`[^`]+`\),?)+)\]\)|(?<!,|\[)import\(`([^`]+)`\)/g)) {
+        const specifiers = group[1] ? [...group[1].matchAll(/import\(`([^`]+)`\)/g)].map((match) => match[1]!) : [group[2]!];
+        const together = new Set(specifiers.map((specifier) => resolveFrom(file, specifier)));
+        const target = resolveFrom(file, specifiers[0]!);
+        if (!code.has(target)) continue;
+        checked++;
+        for (const needed of closure(target)) if (!held.has(needed) && !together.has(needed)) missing.push(`${file} → ${target} needs ${needed}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+
+  test('the chunks start-up needs are requested together, before any of them arrived', async ({ page, demo }) => {
+    const events: string[] = [];
+    page.on('request', (request) => { if (request.url().includes('/dist/chunks/')) events.push(`request ${chunkName(request.url())}`); });
+    page.on('requestfinished', (request) => { if (request.url().includes('/dist/chunks/')) events.push(`finished ${chunkName(request.url())}`); });
+    await openContactWithoutAgentGate(page, demo.url);
+    await readyReport(page);
+    const requested = events.filter((event) => event.startsWith('request ')).map((event) => event.slice('request '.length));
+    expect(requested).toEqual(expect.arrayContaining(['registry', 'rolldown-runtime']));
+    const firstArrival = events.findIndex((event) => event.startsWith('finished '));
+    expect(events.slice(0, firstArrival).filter((event) => event.startsWith('request ')).length).toBe(requested.length);
+  });
+
   test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {
     const requested = recordChunks(page);
     await openContactWithoutAgentGate(page, demo.url);

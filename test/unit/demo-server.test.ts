@@ -822,6 +822,20 @@ describe('demo server: static files', () => {
     assert.equal((await send('/dist/chunks/ui.js')).status, 200);
   });
 
+  test('caches as a site should serve the runtime: hashed chunks immutable, the entry revalidated by ETag (304)', async () => {
+    const chunk = await send('/dist/chunks/ui.js');
+    assert.equal(chunk.headers['cache-control'], 'public, max-age=31536000, immutable');
+    const entry = await send('/dist/capell-webmcp.js');
+    assert.equal(entry.headers['cache-control'], 'no-cache');
+    const etag = entry.headers.etag as string;
+    assert.match(etag, /^W\/"[0-9a-z]+-[0-9a-z]+"$/);
+    const again = await send('/dist/capell-webmcp.js', { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    assert.equal(again.text, '');
+    assert.equal(again.headers.etag, etag);
+    assert.equal((await send('/dist/capell-webmcp.js', { headers: { 'if-none-match': 'W/"other"' } })).status, 200);
+  });
+
   test('every page names AgentGate and loads the demo agent\'s signer after the runtime: the 404 and the inbox too', async () => {
     for (const url of ['/', '/contact', '/de/kontakt', '/no-such-page', '/contact/messages']) {
       const html = (await send(url)).text;

@@ -1,0 +1,82 @@
+/**
+ * Lazy chunks fetched in one round trip (issue 10, "no waterfall"): a chunk loaded by `import()`
+ * often imports other chunks statically (the registry chunk imports the bundler's runtime chunk;
+ * the call chunk imports the registry's). The browser discovers those only once the chunk has
+ * arrived and been parsed, one round trip after another. This plugin rewrites each
+ * `import('./x.js')` of a built chunk into one that starts, at the same moment, the `import()` of
+ * every chunk `x.js` needs statically and its importer does not already hold:
+ * `Promise.all([import('./x.js'), import('./y.js')]).then((modules) => modules[0])`.
+ * A module is fetched and evaluated once per URL, so the extra `import()` only moves its fetch
+ * earlier; evaluation order is still the module graph's. The module namespace of `x.js` is what
+ * the expression resolves to, as before; a failed fetch of any of them rejects it, as the static
+ * import would have. No `<link rel="modulepreload">` is written into the page (Vite's own preload
+ * helper does that, and is off in library mode).
+ */
+import { RolldownMagicString } from 'rolldown';
+import type { Plugin } from 'vite';
+
+/** A dynamic import of a sibling chunk as Rolldown renders it: import("./name-!~{001}~.js"). */
+const DYNAMIC_IMPORT = /\bimport\(\s*(["'`])(\.{1,2}\/[^"'`]+)\1\s*\)/g;
+
+interface ChunkGraphNode {
+  fileName: string;
+  imports: readonly string[];
+}
+
+/** Every file `fileName` imports statically, transitively, itself excluded. */
+function staticClosure(fileName: string, chunks: Record<string, ChunkGraphNode>, seen = new Set<string>()): Set<string> {
+  for (const imported of chunks[fileName]?.imports ?? []) {
+    if (seen.has(imported) || imported === fileName) continue;
+    seen.add(imported);
+    staticClosure(imported, chunks, seen);
+  }
+  return seen;
+}
+
+/** `to` as a specifier relative to the folder of `from` (both paths from the output root). */
+function relativeSpecifier(from: string, to: string): string {
+  const fromParts = from.split('/').slice(0, -1);
+  const toParts = to.split('/');
+  let common = 0;
+  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
+  const up = fromParts.length - common;
+  return `${up === 0 ? './' : '../'.repeat(up)}${toParts.slice(common).join('/')}`;
+}
+
+/** The output-root path a relative specifier written in `from` names. */
+function resolveSpecifier(from: string, specifier: string): string {
+  const parts = from.split('/').slice(0, -1);
+  for (const part of specifier.split('/')) {
+    if (part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** The plugin (module builds only: `output.format` 'es'). */
+export function fetchChunkImportsTogether(): Plugin {
+  return {
+    name: 'capell-fetch-chunk-imports-together',
+    renderChunk(code, chunk, _options, meta) {
+      const chunks = meta.chunks as Record<string, ChunkGraphNode>;
+      const held = staticClosure(chunk.fileName, chunks);
+      held.add(chunk.fileName);
+      const edits: { start: number; end: number; text: string }[] = [];
+      for (const match of code.matchAll(DYNAMIC_IMPORT)) {
+        const target = resolveSpecifier(chunk.fileName, match[2]!);
+        if (!chunks[target]) continue;
+        const needed = [...staticClosure(target, chunks)].filter((file) => !held.has(file) && file !== target);
+        if (needed.length === 0) continue;
+        const imports = [match[0], ...needed.map((file) => `import(${JSON.stringify(relativeSpecifier(chunk.fileName, file))})`)];
+        edits.push({ start: match.index, end: match.index + match[0].length, text: `Promise.all([${imports.join(', ')}]).then((modules) => modules[0])` });
+      }
+      if (edits.length === 0) return null;
+      const edited = new RolldownMagicString(code);
+      for (const edit of edits) edited.overwrite(edit.start, edit.end, edit.text);
+      // Character-level, so every position still maps to src/ through the chunk's own map.
+      const map = edited.generateMap({ hires: true, source: chunk.fileName });
+      return { code: edited.toString(), map: { version: 3, sources: map.sources, names: map.names, mappings: map.mappings } };
+    },
+  };
+}
