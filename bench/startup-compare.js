@@ -105,10 +105,10 @@ const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(value
 
 /**
  * Runs the comparison and prints one table per tool count.
- * @param browser a Playwright Chromium with WebMCP on; `app` the demo app (demo/server/app.js).
+ * @param browser a Playwright Chromium with WebMCP on; `app` the demo app (demo/server/app.js);
+ *   `variants` a subset of floor, module, iife, single, mcp-b (floor first: the ratios need it).
  */
-export async function compareStartup(browser, app, { counts = [10, 100, 500], runs = 20 } = {}) {
-  const variants = ['floor', 'module', 'iife', 'single', 'mcp-b'];
+export async function compareStartup(browser, app, { counts = [10, 100, 500], runs = 20, variants = ['floor', 'module', 'iife', 'single', 'mcp-b'] } = {}) {
   const mcpB = JSON.parse(readFileSync(MCP_B_BUNDLE.replace(/dist\/index\.iife\.js$/, 'package.json'), 'utf8'));
   const server = await startBenchServer(app);
   server.script('/bench/floor.js', FLOOR_SCRIPT);

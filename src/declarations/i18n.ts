@@ -12,8 +12,18 @@ export const MAX_DESCRIPTION_CODE_POINTS = 500;
 
 /** Counts Unicode code points, as JSON Schema and Core's `mb_strlen` do (not UTF-16 units). */
 export function countCodePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
+  // A surrogate pair is one code point; a lone surrogate counts as one, as iterating the string does.
+  let count = text.length;
+  for (let index = 0; index < text.length - 1; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        index++;
+      }
+    }
+  }
   return count;
 }
 
@@ -51,10 +61,11 @@ export function resolveDescription(
     return { reasons };
   }
   const field = descriptionKey !== undefined && typeof descriptionKey === 'string' && text !== description ? 'descriptionKey' : 'description';
-  const length = countCodePoints(text);
   if (text.trim() === '') return { reasons: [[field, 'emptyText']] };
-  if (length > MAX_DESCRIPTION_CODE_POINTS) {
-    return { reasons: [[field, 'textLength', length]] };
+  // Code points never outnumber UTF-16 units: only a longer text needs counting.
+  if (text.length > MAX_DESCRIPTION_CODE_POINTS) {
+    const length = countCodePoints(text);
+    if (length > MAX_DESCRIPTION_CODE_POINTS) return { reasons: [[field, 'textLength', length]] };
   }
   return { description: text };
 }
