@@ -46,7 +46,7 @@ function benchPage(toolCount, { stubHost = false } = {}) {
   ${stubHost ? "document.modelContext = { registerTool: () => Promise.resolve() }; // the runtime's own cost only" : ''}
   window.longTasks = [];
   new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(entry.duration); }).observe({ type: 'longtask', buffered: true });
-  document.addEventListener('capell-webmcp:ready', () => { window.readyAt = performance.now(); });
+  document.addEventListener('capell-webmcp:ready', () => { window.readyAt = performance.now(); console.debug('capell-bench:done'); });
 </script>
 <script type="application/json" data-capell-agent-tools>${island}</script>
 <script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>
@@ -60,7 +60,11 @@ async function measureStartup(browser, url) {
   let registered = 0;
   for (let run = 0; run < STARTUP_RUNS; run++) {
     const page = await browser.newPage();
-    await page.goto(url);
+    // Ready is told by a console message: evaluating in the page before it would run Playwright's
+    // script on the main thread being measured.
+    const done = new Promise((resolve) => page.on('console', (message) => { if (message.text() === 'capell-bench:done') resolve(undefined); }));
+    await page.goto(url, { waitUntil: 'commit' });
+    await done;
     const figures = await page.evaluate(async () => {
       const report = await window.capellWebMCP.ready;
       await new Promise((resolve) => setTimeout(resolve, 50)); // let the long-task observer deliver

@@ -36,6 +36,22 @@ export function checkInlineTarget(target: string): Reason[] {
  * @returns reasons; empty when the target is a same-origin path.
  */
 export function validateEndpointTarget(target: string, origin: string): Reason[] {
+  // Pages repeat targets (one endpoint, many tools): each target is judged once per origin.
+  const key = `${origin}\u0000${target}`;
+  let verdict = endpointVerdicts.get(key);
+  if (!verdict) {
+    if (endpointVerdicts.size >= MAX_KEPT_ENDPOINT_VERDICTS) endpointVerdicts.clear();
+    verdict = judgeEndpointTarget(target, origin);
+    endpointVerdicts.set(key, verdict);
+  }
+  return [...verdict];
+}
+
+/** Endpoint target verdicts by origin and target; cleared when it holds this many. */
+const MAX_KEPT_ENDPOINT_VERDICTS = 1000;
+const endpointVerdicts = new Map<string, readonly Reason[]>();
+
+function judgeEndpointTarget(target: string, origin: string): Reason[] {
   if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
     return [['binding.target', 'notOriginRelative', target]];
   }
