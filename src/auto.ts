@@ -138,8 +138,37 @@ function boot(): void {
     runtime = startWith(reading, early);
     void runtime.ready.then(announce);
   };
-  if (builtIn<DocumentReadyState>(document, 'readyState') === 'loading') callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', launch, { once: true });
-  else launch();
+  if (!beforeContentLoaded()) return launch();
+  // Once: DOMContentLoaded, or (had it passed unseen) the document completing.
+  let launched = false;
+  const once = () => {
+    if (launched) return;
+    launched = true;
+    launch();
+  };
+  callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', once, { once: true });
+  callBuiltIn(document, 'addEventListener', 'readystatechange', () => {
+    if (builtIn<DocumentReadyState>(document, 'readyState') === 'complete') once();
+  });
+}
+
+/**
+ * Whether DOMContentLoaded is still to come: the document is being parsed, or its deferred and
+ * module scripts are running (readyState `interactive`, the event not yet started: Navigation
+ * Timing's `domContentLoadedEventStart` is 0 until then). The runtime starts then, so the page's
+ * own scripts after its tag (a theme that gives a signer, or stops it) run before the first
+ * update; the registry chunk is already on its way meanwhile.
+ */
+function beforeContentLoaded(): boolean {
+  const state = builtIn<DocumentReadyState>(document, 'readyState');
+  if (state === 'loading') return true;
+  if (state !== 'interactive') return false;
+  try {
+    const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    return navigation !== undefined && navigation.domContentLoadedEventStart === 0;
+  } catch {
+    return false;
+  }
 }
 
 boot();

@@ -77,6 +77,40 @@ test('stop() before the document is parsed starts nothing, and ready still resol
   expect(tools).toBe(0);
 });
 
+test('the module build starts at DOMContentLoaded: a module script after its tag, however slow its imports, runs first (here it stops it)', async ({ page, demo }) => {
+  // The page's module scripts after the runtime's tag (a theme giving a signer, or stopping it)
+  // all run before DOMContentLoaded; the runtime's first update waits for that, not for luck.
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script><script type="module" src="/theme-that-stops.js"></script>'),
+  }));
+  await page.route(`${demo.url}/theme-that-stops.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: 'import "/slow-dependency.js"; window.capellWebMCP.stop();' }));
+  await page.route(`${demo.url}/slow-dependency.js`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.fulfill({ contentType: 'text/javascript', body: 'export {};' });
+  });
+  await page.goto(`${demo.url}/fixture`);
+  const report = await readyReport(page);
+  expect(report).toEqual({ api: 'document.modelContext', registered: [], rejected: [], audit: [] });
+  const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<unknown[]> } }).modelContext.getTools()).length);
+  expect(tools).toBe(0);
+});
+
+test('a module build loaded after DOMContentLoaded starts at once', async ({ page, demo }) => {
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({ contentType: 'text/html', body: pageWith('') }));
+  await page.goto(`${demo.url}/fixture`);
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.src = '/dist/capell-webmcp.js';
+    script.setAttribute('data-capell-webmcp', '');
+    script.setAttribute('data-log', 'silent');
+    document.addEventListener('capell-webmcp:ready', () => resolve(), { once: true });
+    document.head.append(script);
+  }));
+  expect((await readyReport(page)).registered).toEqual(['page.lookup', 'site.search']);
+});
+
 /** Every /dist/ file the page requests, by path, in order, with the status it got. */
 function recordDist(page: Page): { path: string; status: number }[] {
   const fetched: { path: string; status: number }[] = [];
