@@ -8,8 +8,8 @@
 // /.well-known/http-message-signatures-directory, where the site's verifier fetches it.
 //
 // Loaded after the runtime script: `window.capellWebMCP` exists by then, and the signers are given
-// before any AgentGate tool is checked (that waits for the manifest), so the first Report already
-// registers send_message and message_status.
+// before the runtime starts (it starts at DOMContentLoaded, after the page's module scripts), so the
+// first Report already registers send_message and message_status.
 //
 // A signer is `{ label, signatureAgent?, keyid, alg, sign(bytes) }` (capell-webmcp README, "Who
 // signs"); `sign` gets the signature base's bytes and returns the raw signature. The keys are

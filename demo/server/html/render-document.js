@@ -16,8 +16,8 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
 /**
  * The theme script that plays the demo agent: it gives the runtime the demo agent's signers
  * (DEMO KEYS, see agentgate/demo-keys.js) with `window.capellWebMCP.setSigner`. Placed after the
- * runtime script, so the runtime's global exists when it runs, and before any AgentGate tool is
- * checked (that waits for the manifest from the network or IndexedDB).
+ * runtime script, so the runtime's global exists when it runs, and before the runtime starts (at
+ * DOMContentLoaded, after the page's module scripts).
  */
 export const DEMO_AGENT_SRC = '/site/demo-agent.js';
 
