@@ -68,6 +68,9 @@ export default {
   concurrency: 1,
   concurrentBrowsers: 2,
   testFramework: { config: { timeout: 10000 } },
+  // A fresh clone's first Chromium starts beside the unit suite and the e2e browsers (npm test
+  // runs them together): 30 s (the default) was once not enough to open the first test page.
+  browserStartTimeout: 120_000,
   middleware: [serveAgentAPI],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   reporters: [defaultReporter(), countReporter({ suite: only ? `browser-${only.join('+')}` : 'browser' })],
