@@ -139,25 +139,40 @@ function boot(): void {
     void runtime.ready.then(announce);
   };
   if (!beforeContentLoaded()) return launch();
-  // Once: DOMContentLoaded, or (had it passed unseen) the document completing.
+  // Once: DOMContentLoaded, or (had it passed unseen) the document completing, or, while a
+  // script after the tag hangs (DOMContentLoaded waits for it), CONTENT_LOADED_WAIT_MS.
   let launched = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const once = () => {
     if (launched) return;
     launched = true;
+    clearTimeout(timer);
     launch();
   };
+  // The bound counts from the end of parsing: a long page still being parsed is waited for.
+  const parsed = () => { timer ??= setTimeout(once, CONTENT_LOADED_WAIT_MS); };
+  if (builtIn<DocumentReadyState>(document, 'readyState') === 'interactive') parsed();
   callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', once, { once: true });
   callBuiltIn(document, 'addEventListener', 'readystatechange', () => {
-    if (builtIn<DocumentReadyState>(document, 'readyState') === 'complete') once();
+    const state = builtIn<DocumentReadyState>(document, 'readyState');
+    if (state === 'interactive') parsed();
+    else if (state === 'complete') once();
   });
 }
 
 /**
+ * Longest wait for DOMContentLoaded once the document is parsed, in ms: the page's deferred and
+ * module scripts after the tag run first, but one that never finishes loading (DOMContentLoaded
+ * waits for it) must not keep the tools from the agent.
+ */
+const CONTENT_LOADED_WAIT_MS = 1000;
+
+/**
  * Whether DOMContentLoaded is still to come: the document is being parsed, or its deferred and
  * module scripts are running (readyState `interactive`, the event not yet started: Navigation
- * Timing's `domContentLoadedEventStart` is 0 until then). The runtime starts then, so the page's
- * own scripts after its tag (a theme that gives a signer, or stops it) run before the first
- * update; the registry chunk is already on its way meanwhile.
+ * Timing's `domContentLoadedEventStart` is 0 until then). The runtime starts then (within
+ * CONTENT_LOADED_WAIT_MS once parsed), so the page's own scripts after its tag (a theme that gives
+ * a signer, or stops it) run before the first update; the registry chunk is already on its way.
  */
 function beforeContentLoaded(): boolean {
   const state = builtIn<DocumentReadyState>(document, 'readyState');

@@ -96,6 +96,21 @@ test('the module build starts at DOMContentLoaded: a module script after its tag
   expect(tools).toBe(0);
 });
 
+test('a module script after the tag that never finishes loading holds the start for at most a second', async ({ page, demo }) => {
+  // DOMContentLoaded waits for every module script; one whose import hangs must not keep the tools from the agent.
+  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script><script type="module" src="/theme-that-hangs.js"></script>'),
+  }));
+  await page.route(`${demo.url}/theme-that-hangs.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: 'import "/never.js";' }));
+  await page.route(`${demo.url}/never.js`, () => { /* never answered */ });
+  await page.goto(`${demo.url}/fixture`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => window.capellWebMCP !== undefined);
+  const report = await readyReport(page);
+  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(await page.evaluate(() => performance.getEntriesByType('navigation')[0] && (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventStart)).toBe(0);
+});
+
 test('a module build loaded after DOMContentLoaded starts at once', async ({ page, demo }) => {
   await page.route(`${demo.url}/fixture`, (route) => route.fulfill({ contentType: 'text/html', body: pageWith('') }));
   await page.goto(`${demo.url}/fixture`);
