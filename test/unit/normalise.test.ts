@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
 import { WEBMCP_NAME_PATTERN } from '../../src/declarations/names.ts';
+import { countCodePoints } from '../../src/declarations/i18n.ts';
+import { validateEndpointTarget } from '../../src/bindings/targets.ts';
 import { BASE_DECLARATION, DECLARATION_ROWS, ORIGIN, declarationFor } from '../support/declaration-rows.ts';
 
 const base = BASE_DECLARATION;
@@ -110,5 +112,39 @@ describe('normaliseCapellDeclaration: schemas no validator can finish', () => {
   it('accepts a tree that recurses through properties', () => {
     const result = normaliseCapellDeclaration({ ...base, inputSchema: { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } } } }, context);
     assert.equal(result.ok, true, result.ok ? '' : result.reasons.join(' | '));
+  });
+});
+
+describe('the checks behind the rows: exact and cached by value', () => {
+  it('countCodePoints counts as iterating the string does: pairs once, lone surrogates once each', () => {
+    const units = ['a', 'é', '\uD83D', '\uDE00', '\uD800', '\uDFFF', 'z'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let run = 0; run < 2000; run++) {
+      const text = Array.from({ length: next() % 12 }, () => units[next() % units.length]).join('');
+      assert.equal(countCodePoints(text), [...text].length, JSON.stringify(text));
+    }
+    assert.equal(countCodePoints('😀'.repeat(300)), 300);
+  });
+
+  it('a description of 500 code points in 1000 UTF-16 units is accepted, 501 are not (Core: 1–500 characters after translation)', () => {
+    assert.equal(normaliseCapellDeclaration({ ...base, description: '😀'.repeat(500) }, { source: 'test', origin: ORIGIN, messages: {} }).ok, true);
+    const over = normaliseCapellDeclaration({ ...base, description: '😀'.repeat(501) }, { source: 'test', origin: ORIGIN, messages: {} });
+    assert.equal(over.ok, false);
+    if (!over.ok) assert.match(over.reasons.join(' '), /501/);
+  });
+
+  it('validateEndpointTarget gives the same verdict again, per origin, as a fresh array each time', () => {
+    const first = validateEndpointTarget('/agent/v1/x', 'https://a.example');
+    const again = validateEndpointTarget('/agent/v1/x', 'https://a.example');
+    assert.deepEqual(first, []);
+    assert.notEqual(first, again);
+    const bad = validateEndpointTarget('/a#b', 'https://a.example');
+    bad.push(['binding.target', 'changed by a caller']);
+    assert.deepEqual(validateEndpointTarget('/a#b', 'https://a.example'), [['binding.target', 'fragment', '/a#b']]);
+    // Judged per origin: another origin gets its own verdict.
+    assert.deepEqual(validateEndpointTarget('/agent/v1/x', 'https://b.example'), []);
+    for (let index = 0; index < 1100; index++) validateEndpointTarget(`/p${index}`, 'https://a.example'); // past the kept bound
+    assert.deepEqual(validateEndpointTarget('/a#b', 'https://a.example'), [['binding.target', 'fragment', '/a#b']]);
   });
 });
