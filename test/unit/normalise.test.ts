@@ -140,7 +140,7 @@ describe('the checks behind the rows: exact and cached by value', () => {
     assert.deepEqual(first, []);
     assert.notEqual(first, again);
     const bad = validateEndpointTarget('/a#b', 'https://a.example');
-    bad.push(['binding.target', 'changed by a caller']);
+    bad.push(['binding.target', 'whitespace', 'changed by a caller']);
     assert.deepEqual(validateEndpointTarget('/a#b', 'https://a.example'), [['binding.target', 'fragment', '/a#b']]);
     // Judged per origin: another origin gets its own verdict.
     assert.deepEqual(validateEndpointTarget('/agent/v1/x', 'https://b.example'), []);
