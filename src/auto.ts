@@ -1,8 +1,9 @@
 /**
  * Script-tag entry (`dist/capell-webmcp.js`; the classic scripts `dist/capell-webmcp.iife.js`,
  * made from it, and `dist/capell-webmcp.single.iife.js`): reads the data-* configuration of its
- * own `<script>`, starts once per page, publishes `window.capellWebMCP` and fires
- * `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
+ * own `<script>`, publishes `window.capellWebMCP`, starts once per page at DOMContentLoaded (so
+ * the page's scripts after its tag can give a signer or stop it first; see beforeContentLoaded)
+ * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
 import type { Signer } from './agentgate/signer.js';
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
@@ -108,12 +109,12 @@ function boot(): void {
     ready,
     get report() { return runtime?.report ?? stoppedReport; },
     stop: () => {
-      stopped = true; // also before the document is parsed: then nothing starts
+      stopped = true; // also before it starts (DOMContentLoaded): then nothing starts
       runtime?.stop();
     },
     setSigner: (signer: Signer) => {
       if (runtime) return runtime.setSigner(signer);
-      // Before the document is parsed: checked now, used from the start.
+      // Before it starts (DOMContentLoaded): checked now, used from the start.
       signerProblemCheck(signer);
       early.push(signer);
     },
