@@ -8,8 +8,9 @@
  * - mcp-b: `@mcp-b/global`'s published browser bundle (`dist/index.iife.js`, a classic script
  *   that wraps the native `document.modelContext` in its MCP server when it runs), then the
  *   floor's loop registering through it (the way a site adopting that package registers tools).
- * Each variant keeps one browser context (a returning visitor's warm HTTP cache and the code
- * Chromium keeps compiled with it; the first two loads warm it and are not counted). The pages and
+ * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first two
+ * loads warm it and are not counted; these contexts compile the scripts afresh on each load, where
+ * a real profile would keep a code cache). The pages and
  * scripts come over real HTTP from bench-server.js (routing would turn the cache off), the runtime
  * from the demo's /dist/ with the caching a site should serve it with (hashed chunks immutable,
  * the entry revalidated by ETag). For each: gzip bytes of the scripts fetched before everything was registered, ms from the
@@ -119,7 +120,7 @@ export async function compareStartup(browser, app, { counts = [10, 100, 500], ru
       const urls = Object.fromEntries(variants.map((variant) => [variant, server.page(page(count, variant))]));
       const results = Object.fromEntries(variants.map((variant) => [variant, []]));
       const contexts = Object.fromEntries(await Promise.all(variants.map(async (variant) => [variant, await browser.newContext()])));
-      // Two warming loads: Chromium keeps a script's compiled code from its second use.
+      // Two warming loads: the HTTP cache, and a code cache where the browser keeps one.
       for (let warm = 0; warm < 2; warm++) for (const variant of variants) await load(contexts[variant], urls[variant]);
       for (let run = 0; run < runs; run++) {
         for (const variant of variants) results[variant].push(await load(contexts[variant], urls[variant]));
