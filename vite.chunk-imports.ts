@@ -12,6 +12,7 @@
  * import would have. No `<link rel="modulepreload">` is written into the page (Vite's own preload
  * helper does that, and is off in library mode).
  */
+import { posix } from 'node:path';
 import { RolldownMagicString } from 'rolldown';
 import type { Plugin } from 'vite';
 
@@ -35,23 +36,8 @@ function staticClosure(fileName: string, chunks: Record<string, ChunkGraphNode>,
 
 /** `to` as a specifier relative to the folder of `from` (both paths from the output root). */
 function relativeSpecifier(from: string, to: string): string {
-  const fromParts = from.split('/').slice(0, -1);
-  const toParts = to.split('/');
-  let common = 0;
-  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
-  const up = fromParts.length - common;
-  return `${up === 0 ? './' : '../'.repeat(up)}${toParts.slice(common).join('/')}`;
-}
-
-/** The output-root path a relative specifier written in `from` names. */
-function resolveSpecifier(from: string, specifier: string): string {
-  const parts = from.split('/').slice(0, -1);
-  for (const part of specifier.split('/')) {
-    if (part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
+  const path = posix.relative(posix.dirname(from), to);
+  return path.startsWith('../') ? path : `./${path}`;
 }
 
 /** The plugin (module builds only: `output.format` 'es'). */
@@ -64,7 +50,7 @@ export function fetchChunkImportsTogether(): Plugin {
       held.add(chunk.fileName);
       const edits: { start: number; end: number; text: string }[] = [];
       for (const match of code.matchAll(DYNAMIC_IMPORT)) {
-        const target = resolveSpecifier(chunk.fileName, match[2]!);
+        const target = posix.join(posix.dirname(chunk.fileName), match[2]!);
         if (!chunks[target]) continue;
         const needed = [...staticClosure(target, chunks)].filter((file) => !held.has(file) && file !== target);
         if (needed.length === 0) continue;

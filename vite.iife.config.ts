@@ -9,7 +9,13 @@ import { classicScriptBuild, IIFE_ENTRY } from './vite.classic-script.ts';
 const DIST = fileURLToPath(new URL('./dist/', import.meta.url));
 const MODULE_ENTRY = join(DIST, 'capell-webmcp.js');
 
-/** A lazy import in the module entry, as the bundler writes it: `import(\`./chunks/<name>-<hash>.js\`)`. */
+/**
+ * A lazy load in the module entry: a group that vite.chunk-imports.ts wrote
+ * (`Promise.all([import(\`./chunks/a.js\`),import(\`./chunks/b.js\`)])`), or a lone
+ * `import(\`./chunks/a.js\`)`.
+ */
+const LAZY_LOAD = /Promise\.all\(\[((?:import\((["'`])\.\/chunks\/[^"'`]+\2\),?)+)\]\)|\bimport\((["'`])(\.\/chunks\/[^"'`]+)\3\)/g;
+/** One `import(…)` of a chunk inside a group. */
 const CHUNK_IMPORT = /\bimport\((["'`])(\.\/chunks\/[^"'`]+)\1\)/g;
 /** A static import in a built chunk: `from"./x.js"`, `import"./x.js"`. */
 const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+)["'`]/g;
@@ -79,16 +85,20 @@ function fromModuleEntry(): Plugin {
       const map = `${MODULE_ENTRY}.map`;
       return { code: readFileSync(id, 'utf8'), map: existsSync(map) ? readFileSync(map, 'utf8') : null };
     },
-    // Each lazy import also starts, at once, the imports of what its chunk imports statically (the
-    // module entry, the bundler's runtime chunk): one round trip for all, not one after another.
+    // Each lazy load also starts, at once, what its chunks import statically and it does not start
+    // yet. The module build's own groups (vite.chunk-imports.ts) hold all of that but the module
+    // entry, which a module importer already holds and the classic script does not: one round trip
+    // for all, not one after another.
     transform(code, id) {
       if (id !== MODULE_ENTRY) return null;
       const edited = new RolldownMagicString(code);
-      for (const match of code.matchAll(CHUNK_IMPORT)) {
-        const files = [match[2]!, ...staticImportsOf(join(DIST, match[2]!))];
-        if (files.length === 1) continue;
-        const imports = files.map((file) => `import(${JSON.stringify(file)})`).join(',');
-        edited.overwrite(match.index, match.index + match[0].length, `Promise.all([${imports}]).then((modules)=>modules[0])`);
+      for (const match of code.matchAll(LAZY_LOAD)) {
+        const started = match[1] ? [...match[1].matchAll(CHUNK_IMPORT)].map((inner) => inner[2]!) : [match[4]!];
+        const needed = [...new Set(started.flatMap((file) => staticImportsOf(join(DIST, file))))].filter((file) => !started.includes(file));
+        if (needed.length === 0) continue;
+        const imports = [...started, ...needed].map((file) => `import(${JSON.stringify(file)})`).join(',');
+        // A group keeps its `.then((modules) => modules[0])`, which follows the match.
+        edited.overwrite(match.index, match.index + match[0].length, match[1] ? `Promise.all([${imports}])` : `Promise.all([${imports}]).then((modules)=>modules[0])`);
       }
       // `import.meta` does not exist in a classic script: its `url` is the script's own URL.
       for (const match of code.matchAll(/\bimport\.meta\b(\.url\b)?/g)) {
