@@ -22,14 +22,34 @@ function pageWith(head: string): string {
 ${head}</head><body><form id="undeclared"><input name="q"></form></body></html>`;
 }
 
+/**
+ * Opens `pageWith(head)` at `path` on the demo origin; `scripts` serves more files by path: a
+ * body, a body after `delayMs`, or `null` for a request never answered.
+ */
+async function openFixture(
+  page: Page, url: string, head: string,
+  { path = '/fixture', scripts = {}, waitUntil = 'load' }: { path?: string; scripts?: Record<string, string | { body: string; delayMs: number } | null>; waitUntil?: 'load' | 'commit' } = {},
+): Promise<void> {
+  await page.route(`${url}${path}`, (route) => route.fulfill({ contentType: 'text/html', body: pageWith(head) }));
+  for (const [script, served] of Object.entries(scripts)) {
+    await page.route(`${url}${script}`, async (route) => {
+      if (served === null) return; // never answered
+      if (typeof served !== 'string') await new Promise((resolve) => setTimeout(resolve, served.delayMs));
+      await route.fulfill({ contentType: 'text/javascript', body: typeof served === 'string' ? served : served.body });
+    });
+  }
+  await page.goto(`${url}${path}`, { waitUntil });
+}
+
+/** How many tools the browser holds (`document.modelContext.getTools()`). */
+function toolCount(page: Page): Promise<number> {
+  return page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<unknown[]> } }).modelContext.getTools()).length);
+}
+
 test('one bad data-* value drops only itself: the other options, data-log="silent" included, still apply', async ({ page, demo }) => {
   const console: string[] = [];
   page.on('console', (message) => console.push(message.text()));
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent" data-audit="error" data-api-base="/de/agent/v1" data-timeout-ms="5s"></script>'),
-  }));
-  await page.goto(`${demo.url}/fixture`);
+  await openFixture(page, demo.url, '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent" data-audit="error" data-api-base="/de/agent/v1" data-timeout-ms="5s"></script>');
   const report = await readyReport(page);
   expect(report.registered).toEqual(['page.lookup', 'site.search']);
   expect(report.audit).toEqual([expect.objectContaining({ level: 'error', surface: 'form#undeclared' })]);
@@ -46,11 +66,7 @@ test('one bad data-* value drops only itself: the other options, data-log="silen
 test('a bad data-* value warns once, naming the attribute and the value as written, and the other options still apply', async ({ page, demo }) => {
   const console: string[] = [];
   page.on('console', (message) => { if (message.type() === 'warning') console.push(message.text()); });
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-api-base="/de/agent/v1" data-timeout-ms="fast"></script>'),
-  }));
-  await page.goto(`${demo.url}/fixture`);
+  await openFixture(page, demo.url, '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-api-base="/de/agent/v1" data-timeout-ms="fast"></script>');
   const report = await readyReport(page);
   expect(report.registered).toEqual(['page.lookup', 'site.search']);
   demo.requests.length = 0;
@@ -66,45 +82,29 @@ test('a bad data-* value warns once, naming the attribute and the value as writt
 });
 
 test('stop() before the document is parsed starts nothing, and ready still resolves', async ({ page, demo }) => {
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<script src="/dist/capell-webmcp.iife.js" data-capell-webmcp></script><script>window.capellWebMCP.stop()</script>'),
-  }));
-  await page.goto(`${demo.url}/fixture`);
+  await openFixture(page, demo.url, '<script src="/dist/capell-webmcp.iife.js" data-capell-webmcp></script><script>window.capellWebMCP.stop()</script>');
   const report = await readyReport(page);
   expect(report).toEqual({ api: 'document.modelContext', registered: [], rejected: [], audit: [] });
-  const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<unknown[]> } }).modelContext.getTools()).length);
-  expect(tools).toBe(0);
+  expect(await toolCount(page)).toBe(0);
 });
 
 test('the module build starts at DOMContentLoaded: a module script after its tag, however slow its imports, runs first (here it stops it)', async ({ page, demo }) => {
   // The page's module scripts after the runtime's tag (a theme giving a signer, or stopping it)
   // all run before DOMContentLoaded; the runtime's first update waits for that, not for luck.
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script><script type="module" src="/theme-that-stops.js"></script>'),
-  }));
-  await page.route(`${demo.url}/theme-that-stops.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: 'import "/slow-dependency.js"; window.capellWebMCP.stop();' }));
-  await page.route(`${demo.url}/slow-dependency.js`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    await route.fulfill({ contentType: 'text/javascript', body: 'export {};' });
+  await openFixture(page, demo.url, '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script><script type="module" src="/theme-that-stops.js"></script>', {
+    scripts: { '/theme-that-stops.js': 'import "/slow-dependency.js"; window.capellWebMCP.stop();', '/slow-dependency.js': { body: 'export {};', delayMs: 400 } },
   });
-  await page.goto(`${demo.url}/fixture`);
   const report = await readyReport(page);
   expect(report).toEqual({ api: 'document.modelContext', registered: [], rejected: [], audit: [] });
-  const tools = await page.evaluate(async () => (await (document as unknown as { modelContext: { getTools(): Promise<unknown[]> } }).modelContext.getTools()).length);
-  expect(tools).toBe(0);
+  expect(await toolCount(page)).toBe(0);
 });
 
 test('a module script after the tag that never finishes loading holds the start for at most a second', async ({ page, demo }) => {
   // DOMContentLoaded waits for every module script; one whose import hangs must not keep the tools from the agent.
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script><script type="module" src="/theme-that-hangs.js"></script>'),
-  }));
-  await page.route(`${demo.url}/theme-that-hangs.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: 'import "/never.js";' }));
-  await page.route(`${demo.url}/never.js`, () => { /* never answered */ });
-  await page.goto(`${demo.url}/fixture`, { waitUntil: 'commit' });
+  await openFixture(page, demo.url, '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script><script type="module" src="/theme-that-hangs.js"></script>', {
+    scripts: { '/theme-that-hangs.js': 'import "/never.js";', '/never.js': null },
+    waitUntil: 'commit',
+  });
   await page.waitForFunction(() => window.capellWebMCP !== undefined);
   const report = await readyReport(page);
   expect(report.registered).toEqual(['page.lookup', 'site.search']);
@@ -112,8 +112,7 @@ test('a module script after the tag that never finishes loading holds the start 
 });
 
 test('a module build loaded after DOMContentLoaded starts at once', async ({ page, demo }) => {
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({ contentType: 'text/html', body: pageWith('') }));
-  await page.goto(`${demo.url}/fixture`);
+  await openFixture(page, demo.url, '');
   await page.evaluate(() => new Promise<void>((resolve) => {
     const script = document.createElement('script');
     script.type = 'module';
@@ -150,11 +149,7 @@ test('the classic script takes its data-* options and loads the module build\'s 
   page.on('console', (message) => console.push(message.text()));
   const fetched = recordDist(page);
   // A page deeper than the script, with a <base> elsewhere: neither may move where the chunks come from.
-  await page.route(`${demo.url}/deep/er/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<base href="/elsewhere/"><script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent" data-api-base="/de/agent/v1"></script>'),
-  }));
-  await page.goto(`${demo.url}/deep/er/fixture`);
+  await openFixture(page, demo.url, '<base href="/elsewhere/"><script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent" data-api-base="/de/agent/v1"></script>', { path: '/deep/er/fixture' });
   const report = await readyReport(page);
   expect(report.registered).toEqual(['page.lookup', 'site.search']);
   expect(fetched[0]).toEqual({ path: '/dist/capell-webmcp.iife.js', status: 200 });
@@ -174,11 +169,7 @@ test('the classic script takes its data-* options and loads the module build\'s 
 
 test('the single-file classic script registers and answers without loading another file', async ({ page, demo }) => {
   const fetched = recordDist(page);
-  await page.route(`${demo.url}/fixture`, (route) => route.fulfill({
-    contentType: 'text/html',
-    body: pageWith('<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>'),
-  }));
-  await page.goto(`${demo.url}/fixture`);
+  await openFixture(page, demo.url, '<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>');
   const report = await readyReport(page);
   expect(report.registered).toEqual(['page.lookup', 'site.search']);
   const answer = await search(page, 'trail');
