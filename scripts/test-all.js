@@ -43,6 +43,34 @@ function run(command, args, { env = {}, quiet = false } = {}) {
   });
 }
 
+/**
+ * The names of the failing tests in node:test's TAP output, leaves only: a describe's own
+ * `not ok` line follows its tests' lines at a smaller indent, and would repeat them.
+ */
+function failedLeaves(tap) {
+  const results = [...tap.matchAll(/^( *)(not ok|ok) \d+ - (.*)$/gm)].map((match) => ({ indent: match[1].length, ok: match[2] === 'ok', name: match[3] }));
+  return results.filter((result, index) => !result.ok && !(index > 0 && results[index - 1].indent > result.indent)).map((result) => result.name);
+}
+
+/** The failing tests of a Playwright JSON report: "file › describe › test: first line of the error". */
+function e2eFailures(report) {
+  const failures = [];
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message ?? '';
+        // Playwright colours its messages; the summary is plain text.
+        const line = error.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((text) => text.trim()) ?? '';
+        failures.push(`[${test.projectName}] ${[...path, spec.title].join(' › ')}: ${line.trim().slice(0, 300)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, [suite.title]);
+  return failures;
+}
+
 function readJSON(path) {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
 }
@@ -70,7 +98,8 @@ const unit = run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '
   '--test-reporter=tap', `--test-reporter-destination=${RESULTS}/unit.tap`, ...unitFiles], { quiet: true }).then((result) => {
   const tap = existsSync(`${RESULTS}/unit.tap`) ? readFileSync(`${RESULTS}/unit.tap`, 'utf8') : '';
   const tapCount = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-  suites.push({ name: 'unit', passed: tapCount('pass'), failed: tapCount('fail') + tapCount('cancelled'), ...result, order: 1 });
+  const failures = failedLeaves(tap).map((name) => `unit › ${name}`);
+  suites.push({ name: 'unit', passed: tapCount('pass'), failed: tapCount('fail') + tapCount('cancelled'), failures, ...result, order: 1 });
 });
 
 /**
@@ -79,9 +108,9 @@ const unit = run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '
  */
 function browserRun(groups, quiet) {
   return run('npx', ['web-test-runner'], { env: { BROWSER_GROUPS: groups.join(',') }, quiet }).then(({ status, seconds }) => {
-    const { passed, failed } = readJSON(`${RESULTS}/browser-${groups.join('+')}.json`) ?? { passed: 0, failed: 0 };
+    const { passed, failed, failures = [] } = readJSON(`${RESULTS}/browser-${groups.join('+')}.json`) ?? { passed: 0, failed: 0 };
     // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
-    return { passed, failed: failed + (status !== 0 && failed === 0 ? 1 : 0), status: 0, seconds };
+    return { passed, failed: failed + (status !== 0 && failed === 0 ? 1 : 0), failures: failures.map((name) => `browser › ${name}`), status: 0, seconds };
   });
 }
 
@@ -89,15 +118,16 @@ function browserRun(groups, quiet) {
 async function e2eRun(projects, report, quiet) {
   const args = ['playwright', 'test', ...projects.map((project) => `--project=${project}`), '--reporter=list,json'];
   const { status, seconds } = await run('npx', args, { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report }, quiet });
-  const stats = readJSON(report)?.stats;
+  const json = readJSON(report);
+  const stats = json?.stats;
   const unexpected = stats?.unexpected ?? 0;
   // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
-  return { passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0), failed: unexpected + (status !== 0 && unexpected === 0 ? 1 : 0), status: 0, seconds };
+  return { passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0), failed: unexpected + (status !== 0 && unexpected === 0 ? 1 : 0), failures: e2eFailures(json).map((name) => `e2e › ${name}`), status: 0, seconds };
 }
 
 /** Adds two runs' counts; wall time as given. */
 function sum(runs, seconds) {
-  return { passed: runs.reduce((total, one) => total + one.passed, 0), failed: runs.reduce((total, one) => total + one.failed, 0), status: 0, seconds };
+  return { passed: runs.reduce((total, one) => total + one.passed, 0), failed: runs.reduce((total, one) => total + one.failed, 0), failures: runs.flatMap((one) => one.failures ?? []), status: 0, seconds };
 }
 
 // 1–2: the untimed end-to-end projects from now; the untimed browser groups once unit and types are done.
@@ -114,6 +144,11 @@ suites.push({ name: 'browser', ...sum([browserUntimed, browserTimed], (performan
 const e2eTimed = await e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, false);
 suites.push({ name: 'e2e', ...sum([e2eFirst, e2eTimed], e2eFirst.seconds + e2eTimed.seconds), order: 3 });
 console.log(`\nsuite times: e2e untimed ${e2eFirst.seconds.toFixed(1)} s (from ${((e2eStarted - started) / 1000).toFixed(1)} s), browser untimed ${browserUntimed.seconds.toFixed(1)} s, browser timed ${browserTimed.seconds.toFixed(1)} s, e2e timed ${e2eTimed.seconds.toFixed(1)} s`);
+
+// The failing tests by name, just above the counts: CI shows the end of the output, and the
+// quiet suites' own lines are far above it.
+const failures = suites.flatMap((suite) => suite.failures ?? []);
+if (failures.length > 0) console.log(`\nfailing tests:\n${failures.map((name) => `  ${name}`).join('\n')}`);
 
 const lines = [`build: ${build.seconds.toFixed(1)} s`];
 let passed = 0;

@@ -9,7 +9,7 @@ import type { Signer } from './agentgate/signer.js';
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
 import { builtIn, callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
-import type { Report } from './report.js';
+import { runtimeFailure, type Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
 import { signerProblem } from './signer-slots.js';
 import { VERSION } from './version.js';
@@ -97,7 +97,12 @@ function boot(): void {
   if (window.capellWebMCP) return; // loaded twice: the first copy owns the page
   // Where WebMCP exists start() will need the registry chunk: its fetch starts now, in parallel
   // with reading the options (and, for a classic script in the head, with parsing the page).
-  if (findHost(document).api !== 'none') import('./follow.js').catch(() => {});
+  try {
+    if (findHost(document).api !== 'none') import('./follow.js').catch(() => {});
+  } catch {
+    // Only the early fetch is lost (a page whose Promise.all throws breaks the build's chunk
+    // groups); start() loads the registry itself and reports it if that fails too.
+  }
   let runtime: Runtime | undefined;
   let stopped = false;
   let resolveReady!: (report: Report) => void;
@@ -124,20 +129,39 @@ function boot(): void {
     },
   });
   Object.defineProperty(window, 'capellWebMCP', { value: global, enumerable: true });
-  const reading = readOptions({ script: readOwnScript() }, location.origin);
-  // data-inspect="false" is the site's no: the address cannot open the inspector then.
-  if (reading.options.inspect !== false && inspectorAsked()) reading.options.inspect = true;
   const announce = (report: Report) => {
     resolveReady(report);
-    callBuiltIn(document, 'dispatchEvent', new CustomEvent<Report>(READY_EVENT, { detail: report }));
+    try {
+      callBuiltIn(document, 'dispatchEvent', new CustomEvent<Report>(READY_EVENT, { detail: report }));
+    } catch {
+      // A page without a working CustomEvent still gets `ready`.
+    }
   };
+  // A built-in the page broke before this script ran (the options' URL, a DOM method): `ready`
+  // settles with the reason, and nothing is thrown into the page.
+  const failedStart = (error: unknown) => {
+    stoppedReport = runtimeFailure(findHost(document).api, 'the runtime did not start', error);
+    announce(stoppedReport);
+  };
+  let reading: OptionReading;
+  try {
+    reading = readOptions({ script: readOwnScript() }, location.origin);
+    // data-inspect="false" is the site's no: the address cannot open the inspector then.
+    if (reading.options.inspect !== false && inspectorAsked()) reading.options.inspect = true;
+  } catch (error) {
+    return failedStart(error);
+  }
   const launch = () => {
     if (stopped) {
       stoppedReport = { api: findHost(document).api, registered: [], rejected: [], audit: [] };
       return announce(stoppedReport);
     }
-    runtime = startWith(reading, early);
-    void runtime.ready.then(announce);
+    try {
+      runtime = startWith(reading, early);
+      void runtime.ready.then(announce, failedStart);
+    } catch (error) {
+      failedStart(error);
+    }
   };
   if (!beforeContentLoaded()) return launch();
   // Once: DOMContentLoaded, or (had it passed unseen) the document completing, or, while a
@@ -147,18 +171,28 @@ function boot(): void {
   const once = () => {
     if (launched) return;
     launched = true;
-    clearTimeout(timer);
     launch();
+    clearTimeout(timer);
   };
   // The bound counts from the end of parsing: a long page still being parsed is waited for.
-  const parsed = () => { timer ??= setTimeout(once, CONTENT_LOADED_WAIT_MS); };
-  if (builtIn<DocumentReadyState>(document, 'readyState') === 'interactive') parsed();
-  callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', once, { once: true });
-  callBuiltIn(document, 'addEventListener', 'readystatechange', () => {
-    const state = builtIn<DocumentReadyState>(document, 'readyState');
-    if (state === 'interactive') parsed();
-    else if (state === 'complete') once();
-  });
+  const parsed = () => {
+    try {
+      timer ??= setTimeout(once, CONTENT_LOADED_WAIT_MS);
+    } catch {
+      // A page whose setTimeout throws: DOMContentLoaded or the document completing still starts it.
+    }
+  };
+  try {
+    if (builtIn<DocumentReadyState>(document, 'readyState') === 'interactive') parsed();
+    callBuiltIn(document, 'addEventListener', 'DOMContentLoaded', once, { once: true });
+    callBuiltIn(document, 'addEventListener', 'readystatechange', () => {
+      const state = builtIn<DocumentReadyState>(document, 'readyState');
+      if (state === 'interactive') parsed();
+      else if (state === 'complete') once();
+    });
+  } catch {
+    once(); // the page cannot be waited for: start now rather than never
+  }
 }
 
 /**
@@ -187,4 +221,9 @@ function beforeContentLoaded(): boolean {
   }
 }
 
-boot();
+try {
+  boot();
+} catch {
+  // The page broke a built-in the global itself needs (Object.freeze, defineProperty) before this
+  // script ran: the runtime stays out of its way rather than throw into it.
+}

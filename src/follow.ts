@@ -10,9 +10,10 @@ import { callBuiltIn } from './dom-builtin.js';
 import type { FoundHost } from './host.js';
 import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
-import type { Report } from './report.js';
+import { runtimeFailure, type Report } from './report.js';
 import { SOURCES } from './sources/index.js';
 import { SOURCE_CHANGE_EVENT } from './sources/source.js';
+import { prefetchCallModule } from './tool-execute.js';
 
 /**
  * Longest stretch of start-up work between yields to the main thread, in ms. Keeps a page with
@@ -63,16 +64,19 @@ export function follow(
   const registry = new LiveRegistry(config, found.host, stopSignal);
   let queue = Promise.resolve();
   let latest = 0;
+  /** Tool names the call module's prefetch was asked for: each once. */
+  const prefetched = new Set<string>();
   const update = () => {
     queue = queue.then(async () => {
       if (stopSignal.aborted) return;
       const generation = ++latest;
       // update() and the snapshot never fail by design; if one does (a page that breaks a DOM
       // built-in), the update still publishes, naming the failure, so `ready` settles.
-      const failed = (error: unknown): Report => ({
-        api: found.api, registered: [], audit: [],
-        rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`the update failed (${String((error as Error)?.message ?? error)})`] }],
-      });
+      // Whatever the failed update had registered is withdrawn, so that its Report holds.
+      const failed = (error: unknown): Report => {
+        registry.withdraw(error);
+        return runtimeFailure(found.api, 'the update failed', error);
+      };
       // The next update starts once this one handed its registrations over, not when they settle.
       let snapshot: Promise<Snapshot>;
       try {
@@ -90,8 +94,16 @@ export function follow(
         // change event, and the first Report never overwrites a newer one as `report`.
         if (generation !== 1) await ready;
         if (stopSignal.aborted) return;
-        if (generation === 1 || generation === latest) publish(report, generation);
+        // Read before the page gets the Report: a change listener may rewrite it (registered.length = 1e5).
+        const fresh = report.registered.filter((name) => !prefetched.has(name));
         if (generation === latest) registry.log(report);
+        if (generation === 1 || generation === latest) publish(report, generation);
+        // With a tool to call, the call module (and the tool's executor) loads at idle, not on
+        // the agent's first call; also for tools registered later (AgentGate's, after setSigner).
+        if (fresh.length > 0) {
+          for (const name of fresh) prefetched.add(name);
+          prefetchCallModule(config.document, fresh, stopSignal);
+        }
       });
     }).catch(() => {
       // A broken update must not stop the ones after it.

@@ -60,14 +60,15 @@ function isHost(value: unknown): value is ModelContextHost {
  * `navigator.modelContext` (older engines, polyfills). When both exist only the document one is
  * used, so a tool is never registered twice. Reading the properties never throws out.
  */
-export function findHost(doc: Document = document, nav: Navigator | undefined = globalThis.navigator): FoundHost {
+export function findHost(doc: Document = document, nav?: Navigator): FoundHost {
   // A polyfill installs its API whatever the policy says: a disallowed page registers nothing.
   if (!policyAllowsTools(doc)) return { api: 'none', reason: POLICY_DISALLOWS_TOOLS };
   try {
     // Past DOM clobbering: an <img name="modelContext"> would shadow the document's own (dom-builtin.ts).
     const onDocument = builtIn<unknown>(doc, 'modelContext');
     if (isHost(onDocument)) return { api: 'document.modelContext', host: onDocument };
-    const onNavigator = (nav as (Navigator & { modelContext?: unknown }) | undefined)?.modelContext;
+    // Read here, not as a default parameter: a page may have made `navigator` a throwing getter.
+    const onNavigator = ((nav ?? globalThis.navigator) as (Navigator & { modelContext?: unknown }) | undefined)?.modelContext;
     if (isHost(onNavigator)) return { api: 'navigator.modelContext', host: onNavigator };
   } catch {
     // A throwing getter means no usable API: degrade silently, as the contract asks.

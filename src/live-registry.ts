@@ -21,7 +21,7 @@ import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.
 import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
 import { reduceInputSchema } from './schema-reduction.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
-import { SOURCE_CHANGE_EVENT } from './sources/source.js';
+import { declarationName, SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { callBuiltIn } from './dom-builtin.js';
 import { createExecute } from './tool-execute.js';
 
@@ -101,11 +101,6 @@ const REMOVED = 'the declaration was removed or changed';
 /** Whether a tool registered with WebMCP and is still there. */
 const isLive = (tool: ToolState): boolean => Boolean(tool.outcome?.ok) && !tool.controller.signal.aborted;
 
-function nameOf(declaration: unknown): string {
-  const name = (declaration as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : '';
-}
-
 /**
  * Runs a source's rules on one declaration. Synchronous when the rules are (most declarations:
  * awaiting each one would cost a microtask per tool at start-up); a promise only when they load
@@ -114,7 +109,7 @@ function nameOf(declaration: unknown): string {
 function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): CheckResult | Promise<CheckResult> {
   const failed = (error: unknown): CheckResult => (
     // The rules never throw by design; if one does, only this declaration is lost.
-    { ok: false, name: nameOf(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never }
+    { ok: false, name: declarationName(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never }
   );
   try {
     const result = normalise(declaration, { source: label, origin, messages: unit.messages });
@@ -282,7 +277,7 @@ export class LiveRegistry {
         if (pause) await pause;
         if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
         let result = typeof normalise === 'string'
-          ? { ok: false as const, name: nameOf(declaration), reasons: [normalise] }
+          ? { ok: false as const, name: declarationName(declaration), reasons: [normalise] }
           : normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
         if (result instanceof Promise) result = await result;
         state.results.push(result.ok ? { spec: result.spec } : { rejection: { name: result.name, source: label, reasons: result.reasons } });
@@ -387,7 +382,7 @@ export class LiveRegistry {
       this.#runtimeTools.set(tool.name, placeholder); // claimed before the await: two settling updates register it once
       let state: ToolState;
       try {
-        const created = await tool.create(this.#config, this.#stopSignal);
+        const created = await tool.create(this.#config, this.#stopSignal, this.#declared);
         if (placeholder.controller.signal.aborted) return;
         // A later update may have removed what wanted it while the module loaded.
         if (!this.#wants(tool)) {
@@ -412,9 +407,11 @@ export class LiveRegistry {
   /** Whether a runtime tool is wanted now (runtime-tools.ts, `wanted`). */
   #wants(tool: RuntimeTool): boolean {
     const registered = () => [...this.#tools.values()].filter(isLive).map((state) => state.spec);
-    const declared = () => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
-    return tool.wanted(registered, declared);
+    return tool.wanted(registered, this.#declared);
   }
+
+  /** Every ToolSpec the page's sources normalised now, registered or not. */
+  readonly #declared = (): ToolSpec[] => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
 
   /** Lines already logged: each distinct line once over the runtime's life. */
   readonly #logged = new Set<string>();
@@ -437,7 +434,16 @@ export class LiveRegistry {
     for (const entry of report.audit) warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
   }
 
-  /** Removes every tool (`stop()`, or a policy refusal). */
+  /**
+   * Removes every tool this registry registered, and forgets every source unit, so that the next
+   * update registers from scratch. For an update that failed as a whole: its Report says nothing
+   * is registered, and this makes it true (follow.ts).
+   */
+  withdraw(reason: unknown): void {
+    this.#clear(reason);
+  }
+
+  /** Removes every tool (`stop()`, `withdraw`, or a policy refusal). */
   #clear(reason: unknown = this.#stopSignal.reason): void {
     for (const unit of this.#units.values()) unit.controller.abort(reason);
     for (const tool of this.#tools.values()) tool.controller.abort(reason);

@@ -45,5 +45,15 @@ export interface Report {
   audit: AuditEntry[];
 }
 
+/**
+ * The Report of a start or update that failed as a whole (a page that broke a built-in the runtime
+ * needs): nothing registered, and one Rejection named `(runtime)` saying why, so `ready` and
+ * `capell-webmcp:change` still settle with a reason instead of throwing into the page.
+ * @param what what failed, e.g. `the update failed`; the error's message follows in brackets.
+ */
+export function runtimeFailure(api: HostAPI, what: string, error: unknown): Report {
+  return { api, registered: [], audit: [], rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`${what} (${String((error as Error)?.message ?? error)})`] }] };
+}
+
 /** The `name` a Rejection carries when a whole manifest source is unreadable. */
 export const MANIFEST_REJECTION_NAME = '(manifest)';

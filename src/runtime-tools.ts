@@ -12,13 +12,13 @@ import { HANDOFF_STATUS_TOOL, RECEIPTS_TOOL, WRITE_STATUS_TOOL } from './registr
  * One runtime tool: its `name` (reserved by registration-rules.ts' NameClaims); `wanted(registered,
  * declared)`, whether it is needed now, given the ToolSpecs registered with WebMCP now and (on
  * demand) every normalised ToolSpec of the page's sources, registered or not; and
- * `create(config, stopSignal)`, which loads its module and builds the tool (rejects when the chunk
- * cannot load).
+ * `create(config, stopSignal, declared)`, which loads its module and builds the tool (rejects when
+ * the chunk cannot load); `declared` gives the ToolSpecs of the page as they are when the tool runs.
  */
 export interface RuntimeTool {
   readonly name: string;
   wanted(registered: () => Iterable<ToolSpec>, declared: () => Iterable<ToolSpec>): boolean;
-  create(config: RuntimeConfig, stopSignal: AbortSignal): Promise<WebMCPTool>;
+  create(config: RuntimeConfig, stopSignal: AbortSignal, declared: () => Iterable<ToolSpec>): Promise<WebMCPTool>;
 }
 
 const some = (specs: Iterable<ToolSpec>, test: (spec: ToolSpec) => boolean): boolean => [...specs].some(test);
@@ -45,6 +45,6 @@ export const RUNTIME_TOOLS: readonly RuntimeTool[] = [
     // kept on earlier visits can be listed.
     name: RECEIPTS_TOOL,
     wanted: (_registered, declared) => some(declared(), (spec) => spec.binding.type === 'agentgate' && spec.binding.receipts !== undefined),
-    create: async (config) => (await import('./agentgate/receipts-tool.js')).createReceiptsTool(config),
+    create: async (config, _stopSignal, declared) => (await import('./agentgate/receipts-tool.js')).createReceiptsTool(config, declared),
   },
 ];

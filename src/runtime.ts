@@ -8,7 +8,7 @@ import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
-import type { Report } from './report.js';
+import { runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './sources/index.js';
 
@@ -113,7 +113,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   };
   const found = findHost(config.document);
   let update: (() => void) | undefined;
-  const failed = (reason: string) => publish({ api: found.api, registered: [], audit: [], rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [reason] }] }, 1);
+  const failed = (what: string, error: unknown) => publish(runtimeFailure(found.api, what, error), 1);
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
     if (found.api === 'none') publish(reportWithoutWebMCP(config, found.reason), 1);
@@ -122,11 +122,11 @@ export function start(options: RuntimeOptions = {}): Runtime {
       // browser without it fetches the entry alone. A signer given meanwhile is in config already.
       import('./follow.js').then(({ follow }) => {
         if (!stopController.signal.aborted) update = follow(config, found, stopController.signal, publish, ready);
-      }).catch((error: unknown) => failed(`the registry did not load (${String((error as Error)?.message ?? error)}); nothing was registered`));
+      }).catch((error: unknown) => failed('the registry did not load; nothing was registered', error));
     }
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.
-    failed(String((error as Error)?.message ?? error));
+    failed('the runtime did not start', error);
   }
   const runtime: Runtime = {
     ready,

@@ -48,10 +48,15 @@ let installed = false;
 function registerPattern(source: string): void {
   const name = PATTERN_FORMAT + source;
   if (Object.hasOwn(formats, name)) return;
-  const compiled = compileLinear(source);
-  formats[name] = compiled instanceof LinearRegex
-    ? (input) => compiled.test(input, budget)
-    : () => { throw new Error(`pattern ${JSON.stringify(source)} is not supported by the linear-time matcher (${compiled.reason})`); };
+  // Compiled on its first test, not when the validator is built: a pattern with large counted
+  // repetitions takes tens of ms to compile, and the idle prefetch builds validators ahead of any
+  // call (tool-execute.ts); a pattern no value reaches then costs nothing.
+  let compiled: ReturnType<typeof compileLinear> | undefined;
+  formats[name] = (input) => {
+    compiled ??= compileLinear(source);
+    if (compiled instanceof LinearRegex) return compiled.test(input, budget);
+    throw new Error(`pattern ${JSON.stringify(source)} is not supported by the linear-time matcher (${compiled.reason})`);
+  };
 }
 
 function validatorFor(schema: JSONSchema): Compiled {
@@ -69,6 +74,20 @@ function validatorFor(schema: JSONSchema): Compiled {
 }
 
 let budget = { left: VALIDATION_STEP_BUDGET };
+
+/**
+ * Builds and keeps the validator for `schema` (its `$ref`s resolved; its patterns are compiled on
+ * their first test) ahead of the first `validateValue` with it, which then finds it ready. For schemas of registered
+ * tools (already through the schema policy); at idle (tool-execute.ts). Never throws: a schema
+ * that cannot be built is reported by `validateValue` when a call uses it.
+ */
+export function prepareValidator(schema: JSONSchema): void {
+  try {
+    validatorFor(schema);
+  } catch {
+    // validateValue meets the same error and reports it on the call.
+  }
+}
 
 function toPath(instanceLocation: string): string {
   const tokens = instanceLocation.replace(/^#\/?/, '').split('/').filter((token) => token !== '');

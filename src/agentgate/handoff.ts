@@ -19,6 +19,7 @@ import type { AgentGateAuth, AgentGateBinding, JSONValue, ToolSpec } from '../de
 import { isPlainObject } from '../is-plain-object.js';
 import { HANDOFF_STATUS_TOOL } from '../registration-rules.js';
 import { request, type RequestOutcome } from '../request.js';
+import { pollComponents } from './component-floor.js';
 import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG } from './signer.js';
 
@@ -54,7 +55,7 @@ export const HANDOFF_MIN_POLL_TIMEOUT_MS = 2_000;
 /** Most pending handoffs a page remembers for HANDOFF_STATUS_TOOL; the oldest is forgotten first. */
 export const MAX_PENDING_HANDOFFS = 50;
 
-/** A handoff id the runtime accepts: a path segment needing no escaping, 1–128 characters. */
+/** A handoff id the runtime accepts: a path segment needing no escaping, 1–128 characters (not `.` or `..`). */
 export const HANDOFF_ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
 
 /** The state a poll answers while the site has not finished. */
@@ -68,7 +69,8 @@ export function handoffIdOf(text: string): string | undefined {
   try {
     const body: unknown = JSON.parse(text);
     const id = isPlainObject(body) ? body.handoffId : undefined;
-    return typeof id === 'string' && HANDOFF_ID_PATTERN.test(id) ? id : undefined;
+    // `.` and `..` would be dot segments of the poll URL: the signed GETs would go to a parent path.
+    return typeof id === 'string' && HANDOFF_ID_PATTERN.test(id) && id !== '.' && id !== '..' ? id : undefined;
   } catch {
     return undefined;
   }
@@ -97,6 +99,7 @@ export interface PendingHandoff {
 export function createHandoffPoll(url: URL, auth: AgentGateAuth, components: readonly Component[], config: RuntimeConfig): HandoffPoll {
   const where = url.pathname;
   const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
+  const covered = pollComponents(components);
   return (signal, timeoutMs) => request(url, {
     method: 'GET',
     credentials: 'omit',
@@ -109,7 +112,7 @@ export function createHandoffPoll(url: URL, auth: AgentGateAuth, components: rea
     beforeSend: (built) => {
       const signer = config.signers.get(auth.type);
       if (!signer) throw new Error(`no ${auth.type} signer is held any more`);
-      return signRequest(built, signer, { components, tag });
+      return signRequest(built, signer, { components: covered, tag });
     },
   });
 }
@@ -185,6 +188,9 @@ function retryAfterOf(response: Response, now: number): number | undefined {
  *     being the site's last JSON (also `data`, for `outputSchema`); the handoff is forgotten;
  *   - still pending at the bound: `{ status: 'pending', handoffId, next: { tool:
  *     'agentgate.handoff.status', input: { handoffId } }, reason }`, the handoff remembered;
+ *   - the same pending answer, its `reason` naming why, when a poll cannot be sent (no signer is
+ *     held any more) or its answer cannot be read: the site accepted the call, so the agent must
+ *     not be led to send it again;
  *   - `{ ok: false }` on abort (no request is sent after it), when the site no longer knows the
  *     handoff (404) or answers another error status or a non-JSON body. Never throws.
  */
@@ -225,7 +231,8 @@ export async function awaitHandoff(config: RuntimeConfig, id: string, handoff: P
         delay = interval;
         continue;
       }
-      return { ok: false, reason: outcome.reason };
+      // The site accepted the call: a poll that cannot be sent is no reason to send the call again.
+      return pending(`the site accepted the call, but its handoff poll was not sent: ${outcome.reason}`);
     }
     const { response, text } = outcome;
     if (response.status === 404) {

@@ -1,12 +1,15 @@
 /**
  * The AgentGate manifest cache (issue 9, "Discovery"): the last manifest read from each URL and
  * its ETag, kept with idb-keyval in a database of its own, so a repeat visit registers from the
- * cache without waiting for the network and then revalidates with `If-None-Match`. Only public
- * documents are kept; nothing sensitive (DESIGN section 3: storage through idb-keyval).
+ * cache without waiting for the network and then revalidates. Only public documents are kept;
+ * nothing sensitive (DESIGN section 3: storage through idb-keyval). Any script of the origin can
+ * write this database, so what it holds is only ever a head start: the revalidation reads the
+ * site's text through the browser's HTTP cache and replaces a cached text that differs
+ * (manifest-fetch.ts); the ETag kept here is never sent.
  */
 import { createStore, get, set, type UseStore } from 'idb-keyval';
 
-/** One cached manifest: its text as served and the strong or weak ETag it came with. */
+/** One cached manifest: its text as served and the strong or weak ETag it came with (kept for inspection; never sent). */
 export interface CachedManifest {
   etag: string;
   text: string;

@@ -8,9 +8,11 @@
 import type { RuntimeConfig } from '../config.js';
 import { readAgentGateNamings, type AgentGateNaming } from '../sources/agentgate-naming.js';
 import type { SourceUnit } from '../sources/source.js';
-import { SOURCE_CHANGE_EVENT } from '../sources/source.js';
+import { declarationName, SOURCE_CHANGE_EVENT } from '../sources/source.js';
+import type { ToolSpec } from '../declarations/tool-spec.js';
 import { readCachedManifest, writeCachedManifest, type CachedManifest } from './manifest-cache.js';
-import { readAgentGateManifest } from './manifest-rules.js';
+import { normaliseAgentGateTool, readAgentGateManifest } from './manifest-rules.js';
+import { addRevalidationCheck } from './manifest-revalidation.js';
 
 /** Path of the manifest found by host. */
 export const AGENTGATE_WELL_KNOWN_PATH = '/.well-known/agentgate-tools.json';
@@ -45,21 +47,23 @@ function unitOfText(text: string): Omit<SourceUnit, 'owner'> {
     : { fingerprint: text, declarations: reading.tools, messages: {} };
 }
 
-/** What a fetch found: a unit to use, or `unchanged` (a 304 to `If-None-Match`). */
-type Fetched = { unit: Omit<SourceUnit, 'owner'>; unchanged?: undefined } | { unchanged: true; unit?: undefined };
-
 /**
- * Fetches a manifest and reads it as a source unit (without its owner); keeps a 200 answer with
- * an ETag in the cache (manifest-cache.ts).
- * @param cached the cached copy to revalidate: sent as `If-None-Match`; a 304 answers `unchanged`.
+ * Fetches a manifest and reads it as a source unit (without its owner); keeps a valid 200 answer
+ * with an ETag in the cache (manifest-cache.ts) when its text is not the cached one.
+ * @param cached the copy registered from the cache, to revalidate. The request then goes with
+ *   `cache: 'no-cache'` and no validator of ours: the browser revalidates its own HTTP-cache copy
+ *   with that copy's ETag (`If-None-Match`) and hands back its body on a 304, so the text read is
+ *   always the site's. A 304 to an ETag taken from IndexedDB would vouch for whatever text sits
+ *   beside it there, and any script that once ran on the origin can write that (a forged
+ *   manifest under the real ETag would then stand on every later visit).
  * @returns `fingerprint` (the manifest's text: an unchanged manifest is not normalised again),
  *   `declarations` (its tools), and `problem` when the whole manifest is refused: not fetched
  *   (`agentgateFetch`, with the request path's reason or the status), or not a manifest
  *   (`readAgentGateManifest`'s reasons). Never rejects.
  */
-export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, cached?: CachedManifest): Promise<Fetched> {
-  const failed = (reason: string): Fetched => (
-    { unit: { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] } }
+export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, cached?: CachedManifest): Promise<Omit<SourceUnit, 'owner'>> {
+  const failed = (reason: string): Omit<SourceUnit, 'owner'> => (
+    { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] }
   );
   if (url.origin !== config.origin) return failed(`${url.href} is not on this page's origin`);
   // The request path lives in the call chunk: loaded only to fetch, so a repeat visit's tools
@@ -68,18 +72,18 @@ export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, ca
   const outcome = await request(url, {
     credentials: 'omit',
     redirect: 'error',
-    headers: cached ? { Accept: 'application/json', 'If-None-Match': cached.etag } : { Accept: 'application/json' },
+    headers: { Accept: 'application/json' },
+    ...(cached ? { cache: 'no-cache' as const } : {}),
     timeoutMs: Math.min(config.timeoutMs, MANIFEST_TIMEOUT_MS),
     maxAnswerBytes: MAX_MANIFEST_BYTES,
     description: `the AgentGate manifest request to ${url.pathname}`,
   });
   if (!outcome.ok) return failed(outcome.reason);
-  if (cached && outcome.response.status === 304) return { unchanged: true };
   if (outcome.response.status !== 200) return failed(`${url.pathname} answered ${outcome.response.status}`);
   const etag = outcome.response.headers.get('etag');
   const unit = unitOfText(outcome.text);
-  if (etag && !unit.problem) await writeCachedManifest(url.href, { etag, text: outcome.text });
-  return { unit };
+  if (etag && !unit.problem && outcome.text !== cached?.text) await writeCachedManifest(url.href, { etag, text: outcome.text });
+  return unit;
 }
 
 /** One owner object per manifest URL: the unit's tools belong to it for the page's life. */
@@ -113,8 +117,10 @@ export function manifestURLOf(origin: string, naming: AgentGateNaming): URL {
  * fetched is fetched again by the next update). A manifest no naming names any more is not
  * returned, so the registry removes its tools; named again, it comes back from the reading kept.
  * A repeat visit answers from the cache at once, without waiting for the network, and
- * revalidates it with its ETag: a changed manifest replaces the cached unit and the document gets
- * SOURCE_CHANGE_EVENT, so the runtime updates (the registry then replaces the manifest's tools).
+ * revalidates it (through the browser's HTTP cache, see fetchAgentGateManifest): a manifest
+ * whose text is not the cached one (changed by the site, or written into IndexedDB by a script)
+ * replaces the cached unit and the document gets SOURCE_CHANGE_EVENT, so the runtime updates (the
+ * registry then replaces the manifest's tools).
  * @param namings what names AgentGate on the page (sources/agentgate-naming.ts); by default the
  *   options' naming alone.
  * @returns `[]` when nothing names AgentGate. Never rejects.
@@ -155,6 +161,28 @@ export async function readNamedManifests(root: ParentNode, config: RuntimeConfig
   return [...await readAgentGateUnits(root, config, namings), ...refused];
 }
 
+/** What makes a tool the tool it is: its spec without where it was read (`source`, `messages`). */
+function toolShape(spec: ToolSpec): string {
+  const { name, title, description, inputSchema, outputSchema, annotations, hints, effect, binding } = spec;
+  return JSON.stringify({ name, title, description, inputSchema, outputSchema, annotations, hints, effect, binding });
+}
+
+/**
+ * Whether `spec`, if the cached copy of a manifest declared it, is still declared so by the
+ * site's text (`fresh`, read on revalidation and not the cached text): undefined when it may be
+ * called, else the reason (manifest-revalidation.ts).
+ */
+async function checkAgainstSite(spec: ToolSpec, cachedNames: ReadonlySet<string>, fresh: Omit<SourceUnit, 'owner'>, config: RuntimeConfig): Promise<string | undefined> {
+  if (!cachedNames.has(spec.name)) return undefined;
+  const declared = fresh.problem ? undefined : fresh.declarations.find((raw) => declarationName(raw) === spec.name);
+  if (declared === undefined) {
+    return `${spec.name}: the site's AgentGate manifest no longer declares this tool (it was registered from the copy kept on this device); nothing was sent`;
+  }
+  const now = await normaliseAgentGateTool(declared, { source: spec.source, origin: config.origin, messages: spec.messages });
+  if (now.ok && toolShape(now.spec) === toolShape(spec)) return undefined;
+  return `${spec.name}: the site's AgentGate manifest declares this tool otherwise than the copy kept on this device it was registered from; nothing was sent. List the tools again and call the current ${spec.name}`;
+}
+
 /** One manifest's unit, read once per document (see readAgentGateUnits). */
 async function readManifestUnit(doc: Document, url: URL, config: RuntimeConfig): Promise<SourceUnit> {
   const cache = readings.get(doc) ?? new Map<string, Promise<SourceUnit>>();
@@ -164,17 +192,25 @@ async function readManifestUnit(doc: Document, url: URL, config: RuntimeConfig):
     const owner = ownerOf(url.href);
     reading = (async (): Promise<SourceUnit> => {
       const cached = await readCachedManifest(url.href);
-      if (!cached) {
-        const fetched = await fetchAgentGateManifest(url, config);
-        return { owner, ...fetched.unit! };
-      }
-      void fetchAgentGateManifest(url, config, cached).then((fetched) => {
-        // Unchanged, or the network failed: the cached manifest stands.
-        if (fetched.unchanged || fetched.unit.problem?.[1] === 'agentgateFetch' || fetched.unit.fingerprint === cached.text) return;
-        cache.set(url.href, Promise.resolve({ owner, ...fetched.unit }));
+      if (!cached) return { owner, ...await fetchAgentGateManifest(url, config) };
+      const unit = unitOfText(cached.text);
+      // The site's unit when its text is not the cached one; undefined when it is the same, or
+      // when the network failed (the cached manifest then stands).
+      const differs = fetchAgentGateManifest(url, config, cached).then((fetched) => (
+        fetched.problem?.[1] === 'agentgateFetch' || fetched.fingerprint === cached.text ? undefined : fetched
+      ));
+      // A call of a tool registered from this copy waits for the site's text (manifest-revalidation.ts).
+      const cachedNames = new Set(unit.declarations.map(declarationName));
+      addRevalidationCheck(doc, async (spec) => {
+        const fresh = await differs;
+        return fresh ? checkAgainstSite(spec, cachedNames, fresh, config) : undefined;
+      });
+      void differs.then((fresh) => {
+        if (!fresh) return;
+        cache.set(url.href, Promise.resolve({ owner, ...fresh }));
         doc.dispatchEvent(new CustomEvent(SOURCE_CHANGE_EVENT, { detail: { source: 'agentgate', url: url.href } }));
       });
-      return { owner, ...unitOfText(cached.text) };
+      return { owner, ...unit };
     })();
     cache.set(url.href, reading);
   }

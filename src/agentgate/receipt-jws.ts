@@ -6,12 +6,13 @@
  * call chunk stays within the size budget (DESIGN section 6).
  */
 import { fromBase64 } from './base64.js';
+import { MAX_RECEIPT_LENGTH } from './receipt-store.js';
 
 /** JWS `alg` values a receipt may carry: EdDSA (RFC 8037 §3.1) or Ed25519 (RFC 9864). */
 export const RECEIPT_ALGORITHMS: readonly string[] = ['EdDSA', 'Ed25519'];
 
-/** Longest receipt read, in characters (a receipt is a few hundred). */
-export const MAX_RECEIPT_LENGTH = 8 * 1024;
+/** Longest receipt read, in characters (a receipt is a few hundred); kept receipts are bounded by it too. */
+export { MAX_RECEIPT_LENGTH };
 
 /** A parsed receipt: its protected header, its claims, and what the signature covers. */
 export interface ReceiptJWS {

@@ -148,6 +148,16 @@ export async function findReceiptKey(lookup: KeyLookup, kid: string): Promise<Ke
     : { ok: false, reason: `signed by an unknown key: ${kid} is not in the site's receipt keys at ${lookup.jwks.pathname}`, fetched: 1 };
 }
 
+/**
+ * The site's receipt keys fetched now, not read from what is kept: for a check that must not
+ * trust storage a page script can write (receipts-tool.ts re-checks kept receipts with them).
+ * @returns the keys, or the one-line reason they could not be fetched. Never rejects.
+ */
+export async function fetchReceiptKeys(lookup: KeyLookup): Promise<KeptKeySet['keys'] | string> {
+  const fetched = await fetchKeys(lookup, lookup.now ?? Date.now());
+  return typeof fetched === 'string' ? fetched : fetched.keys;
+}
+
 /** Forgets the key sets kept for the page's life (not those in IndexedDB); for tests. */
 export function forgetReceiptKeys(): void {
   memory.clear();

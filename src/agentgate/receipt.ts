@@ -12,7 +12,7 @@ import type { BindingOutcome, CallContext } from '../bindings/binding-executor.j
 import type { AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 import type { RequestOutcome } from '../request.js';
 import { findReceiptKey } from './receipt-keys.js';
-import { parseReceiptJWS, verifyReceiptSignature } from './receipt-jws.js';
+import { parseReceiptJWS, verifyReceiptSignature, type Ed25519PublicJWK } from './receipt-jws.js';
 import type { AgentGateReceipts } from './receipt-rules.js';
 import { keepReceipt } from './receipt-store.js';
 
@@ -50,6 +50,8 @@ export interface ReceiptCheckOptions {
   signal?: AbortSignal;
   /** Clock in ms (default `Date.now()`), for tests. */
   now?: number;
+  /** The keys to check against, fetched by the caller; then no key is looked up or fetched. */
+  keys?: readonly (Ed25519PublicJWK & { kid: string })[];
 }
 
 const shown = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
@@ -86,7 +88,10 @@ export async function checkReceipt(jws: string | null, sent: SentCall, receipts:
     return refuse(`a malformed receipt: ${(error as Error).message}`);
   }
   const now = options.now ?? Date.now();
-  const found = await findReceiptKey({ jwks: new URL(receipts.jwks), origin: sent.origin, timeoutMs: options.timeoutMs, now, ...(options.signal ? { signal: options.signal } : {}) }, parsed.header.kid);
+  const { kid } = parsed.header;
+  const found = options.keys
+    ? keyIn(options.keys, kid, new URL(receipts.jwks).pathname)
+    : await findReceiptKey({ jwks: new URL(receipts.jwks), origin: sent.origin, timeoutMs: options.timeoutMs, now, ...(options.signal ? { signal: options.signal } : {}) }, kid);
   if (!found.ok) return refuse(found.reason);
   let valid: boolean;
   try {
@@ -110,6 +115,12 @@ export async function checkReceipt(jws: string | null, sent: SentCall, receipts:
     kid: parsed.header.kid,
     jws,
   };
+}
+
+/** The key `kid` of keys the caller fetched, or the reason (as findReceiptKey words it). */
+function keyIn(keys: NonNullable<ReceiptCheckOptions['keys']>, kid: string, where: string): { ok: true; jwk: Ed25519PublicJWK } | { ok: false; reason: string } {
+  const jwk = keys.find((key) => key.kid === kid);
+  return jwk ? { ok: true, jwk } : { ok: false, reason: `signed by an unknown key: ${kid} is not in the site's receipt keys at ${where}` };
 }
 
 /** The `nonce` of the signature a request carried (its first member with one), or undefined. */

@@ -6,10 +6,12 @@
  * where an AgentGate manifest declares receipts; not a declaration.
  */
 import type { RuntimeConfig } from '../config.js';
+import type { ToolSpec } from '../declarations/tool-spec.js';
 import type { WebMCPTool } from '../host.js';
 import { RECEIPTS_TOOL } from '../registration-rules.js';
 import { errorResult, toolResult } from '../result.js';
-import { listReceipts, MAX_KEPT_RECEIPTS } from './receipt-store.js';
+import type { AgentGateReceipts } from './receipt-rules.js';
+import { listReceipts, MAX_KEPT_RECEIPTS, type KeptReceipt } from './receipt-store.js';
 
 /** The tool's name (reserved by registration-rules.ts: a site declaration of it is a duplicate). */
 export { RECEIPTS_TOOL };
@@ -30,13 +32,40 @@ function readInput(input: unknown): { limit: number; tool?: string } | string {
 }
 
 /**
+ * Checks kept receipts that say `verified: true` again, against keys fetched from the site now:
+ * the storage they come from is writable by any script of the origin, so a stored `verified`
+ * proves nothing. Each must verify (receipt.ts `checkReceipt`, with its kept nonce, Content-Digest,
+ * tool and status as the call) and state the same action, id, key and time; otherwise it is listed
+ * `verified: false` with the reason. One key fetch per listing, and none when nothing says verified.
+ */
+async function checkedAgain(listed: KeptReceipt[], config: RuntimeConfig, receipts: AgentGateReceipts | undefined): Promise<KeptReceipt[]> {
+  if (!listed.some((receipt) => receipt.verified === true)) return listed;
+  // Loaded here: the tool registers at start-up, and the check is the signed call's own code.
+  const { checkReceipt } = await import('./receipt.js');
+  const { fetchReceiptKeys } = await import('./receipt-keys.js');
+  const keys = receipts ? await fetchReceiptKeys({ jwks: new URL(receipts.jwks), origin: config.origin, timeoutMs: config.timeoutMs }) : 'the page declares no receipt keys now';
+  return Promise.all(listed.map(async (kept) => {
+    if (kept.verified !== true) return kept;
+    const notNow = (why: string): KeptReceipt => ({ receivedAt: kept.receivedAt, tool: kept.tool, verified: false, reason: `kept as verified, but it does not check out now: ${why}`, jws: kept.jws as string });
+    if (typeof keys === 'string') return notNow(keys);
+    const sent = { tool: kept.tool, origin: config.origin, nonce: kept.nonce as string, contentDigest: kept.contentDigest as string, status: kept.status as number };
+    const checked = await checkReceipt(kept.jws as string, sent, receipts!, { timeoutMs: config.timeoutMs, now: Date.parse(kept.issuedAt as string), keys });
+    if (!checked.verified) return notNow(checked.reason);
+    const same = checked.action === kept.action && checked.id === kept.id && checked.kid === kept.kid && checked.issuedAt === kept.issuedAt;
+    return same ? kept : notNow('its action, id, key or time differ from what the site signed');
+  }));
+}
+
+/**
  * The tool for `registerTool`: input `{ limit?: integer 1..MAX_KEPT_RECEIPTS (default 20), tool?:
  * string }`, annotated `readOnlyHint: true`. `execute` answers `{ site, kept, receipts }`: the
  * site's origin, how many receipts are kept for it (at most MAX_KEPT_RECEIPTS) and the newest
- * `limit` of them (only those of `tool` when given), each `{ receivedAt, tool, verified, … }`.
+ * `limit` of them (only those of `tool` when given), each `{ receivedAt, tool, verified, … }`,
+ * a `verified` one checked again against the site's keys (`checkedAgain`).
  * A bad input is `isError` with a reason. Never throws.
+ * @param declared the page's ToolSpecs now: the receipt keys' URL is the manifest's `receipts.jwks`.
  */
-export function createReceiptsTool(config: RuntimeConfig): WebMCPTool {
+export function createReceiptsTool(config: RuntimeConfig, declared: () => Iterable<ToolSpec>): WebMCPTool {
   return {
     name: RECEIPTS_TOOL,
     description: 'The receipts this site signed for your AgentGate calls on it, newest first: what it accepted (tool, action, status, time), each verified against the site\'s keys, to show what you did here.',
@@ -55,7 +84,9 @@ export function createReceiptsTool(config: RuntimeConfig): WebMCPTool {
       try {
         const kept = await listReceipts(config.origin);
         const chosen = read.tool === undefined ? kept : kept.filter((receipt) => receipt.tool === read.tool);
-        return toolResult({ site: config.origin, kept: kept.length, receipts: chosen.slice(0, read.limit) });
+        const binding = [...declared()].map((spec) => spec.binding).find((candidate) => candidate.type === 'agentgate' && candidate.receipts !== undefined);
+        const receipts = binding?.type === 'agentgate' ? binding.receipts : undefined;
+        return toolResult({ site: config.origin, kept: kept.length, receipts: await checkedAgain(chosen.slice(0, read.limit), config, receipts) });
       } catch (error) {
         return errorResult(`${RECEIPTS_TOOL} could not read the kept receipts (${(error as Error)?.message ?? String(error)})`);
       }

@@ -13,7 +13,9 @@ import type { AgentGateBinding, JSONValue } from '../declarations/tool-spec.js';
 import { request, type RequestOutcome } from '../request.js';
 import { withReceipt } from './receipt.js';
 import { isRetryable, sendWithNetworkRetry } from './call-retry.js';
+import { sameComponent, withFloor } from './component-floor.js';
 import { followHandoff } from './handoff.js';
+import { revalidationRefusal } from './manifest-revalidation.js';
 import { EXACT_PRICE_HEADER, payForCall, paymentErrorReason, type PaymentRecord } from './payment.js';
 import type { Component } from './signature-base.js';
 import { signRequest, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
@@ -65,11 +67,10 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const sameComponent = (a: Component, b: Component): boolean => {
-  const left = typeof a === 'string' ? { name: a } : a;
-  const right = typeof b === 'string' ? { name: b } : b;
-  return left.name === right.name && left.key === right.key;
-};
+/** The outcome of a send that the call's deadline leaves no time for: nothing is sent. */
+function outOfTime(where: string, timeoutMs: number): RequestOutcome {
+  return { ok: false, failure: 'timeout', reason: `the signed call to ${where} used its ${timeoutMs} ms on earlier sends; nothing more was sent` };
+}
 
 /** Options of `callAgentGate` beyond the executor's: bounds tests shorten. */
 export interface AgentGateCallOptions {
@@ -78,7 +79,10 @@ export interface AgentGateCallOptions {
 }
 
 /**
- * Calls an AgentGate tool: a signed request, answered once more when the site asks for it:
+ * Calls an AgentGate tool: a signed request, answered once more when the site asks for it.
+ * First, a tool registered from a manifest's copy kept in IndexedDB waits (within the call's
+ * `timeoutMs`) until the site's own manifest was read again, and is refused with nothing signed
+ * or sent when the site no longer declares it so (manifest-revalidation.ts). Then:
  * - a network failure (no answer) is sent once more, same body, fresh signature and nonce, only
  *   for an idempotent or read-only tool (call-retry.ts); never for another, never a paid send;
  * - a `403` with `Accept-Signature` is answered once with a new signature covering what it asks
@@ -97,6 +101,16 @@ export interface AgentGateCallOptions {
  */
 export const executeAgentGate: BindingExecutor = (spec, input, context) => callAgentGate(spec, input, context);
 
+/** `check`'s answer, or `late` when `deadline` (epoch ms) passes first. */
+async function untilDeadline(check: Promise<string | undefined>, deadline: number, late: string): Promise<string | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([check, new Promise<string>((resolve) => { timer = setTimeout(() => resolve(late), Math.max(0, deadline - Date.now())); })]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `executeAgentGate` with options (tests shorten the handoff bound). */
 export async function callAgentGate(...[spec, input, context, options = {}]: [...Parameters<BindingExecutor>, AgentGateCallOptions?]): Promise<BindingOutcome> {
   const binding = spec.binding as AgentGateBinding;
@@ -105,26 +119,34 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
   if (!signer) {
     return { ok: false, reason: `${spec.name} is waiting for a signer: it needs a ${auth.type} signer from the agent (window.capellWebMCP.setSigner)` };
   }
+  // One deadline for every send of the call (a 403's resend, a 429's, the paid one) and the wait
+  // below: each waits only what is left of `timeoutMs`, so they cannot add up past what an MCP
+  // client waits.
+  const { timeoutMs } = context.config;
+  const deadline = Date.now() + timeoutMs;
+  const stale = await untilDeadline(revalidationRefusal(context.config.document, spec), deadline,
+    `${spec.name}: the site's AgentGate manifest was still being read again after ${timeoutMs} ms; nothing was sent`);
+  if (stale) return { ok: false, reason: stale };
   const url = new URL(binding.target);
   const where = `${url.pathname}`;
   const body = JSON.stringify(input);
-  const declared: Component[] = auth.type === 'web-bot-auth' ? [...auth.components] : [...(auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS)];
+  const declared: Component[] = withFloor(auth.type === 'web-bot-auth' ? auth.components : (auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS));
   const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
   let signed: Request | undefined; // the last request sent, as signed: what a receipt must cover
   const retryable = isRetryable(spec);
   // A paid send is never repeated: a payment the site took before the connection broke would be paid twice.
-  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(() => request(url, {
+  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(async () => (Date.now() >= deadline ? outOfTime(where, timeoutMs) : request(url, {
     method: binding.method,
     credentials: 'omit',
     redirect: 'error',
     headers: { 'Content-Type': binding.contentType, Accept: 'application/json', ...extraHeaders },
     body,
-    timeoutMs: context.config.timeoutMs,
+    timeoutMs: Math.max(1, deadline - Date.now()),
     signal: context.signal,
     where,
     description: `the signed call to ${where}`,
     beforeSend: async (built) => (signed = await signRequest(built, signer, { components, tag })),
-  }), mayRetry);
+  })), mayRetry);
 
   let components = declared;
   let outcome = await send(components);
@@ -136,7 +158,7 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
     outcome = await send(components);
   } else if (outcome.ok && outcome.response.status === 429) {
     try {
-      await wait(Math.min(retryAfterMs(outcome.response.headers.get('retry-after')), MAX_RETRY_AFTER_MS), context.signal);
+      await wait(Math.max(0, Math.min(retryAfterMs(outcome.response.headers.get('retry-after')), MAX_RETRY_AFTER_MS, deadline - Date.now())), context.signal);
     } catch {
       return { ok: false, reason: `the call was aborted before ${where} answered` };
     }

@@ -61,6 +61,9 @@ function judgeEndpointTarget(target: string, origin: string): Reason[] {
   // `.` and `..` segments (also %2e-encoded) are resolved away by URL parsing: what is shown and
   // checked would not be what is requested.
   if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(target.split('?')[0]!)) return [['binding.target', 'dotSegments', target]];
+  // An encoded slash or backslash in the path is one segment here, but a proxy that decodes it
+  // (nginx merging and normalising) reads `%2f..%2f` as a dot segment into another path.
+  if (/%(2f|5c)/i.test(target.split('?')[0]!)) return [['binding.target', 'encodedSlash', target]];
   let url: URL;
   try {
     url = new URL(target, origin);

@@ -12,7 +12,7 @@ import type { Rejection } from '../report.js';
 import type { KeywordKind, ReasonArgs, ReasonCode } from './rules.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE } from './schema-policy.js';
 import { MAX_VALIDATION_WORK } from '../validation/work-units.js';
-import { MAX_PATTERN_STATES } from '../validation/linear-regex.js';
+import { MAX_PATTERN_STATES, MAX_SCHEMA_PATTERN_STATES } from '../validation/linear-regex.js';
 
 const show = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
 
@@ -61,6 +61,7 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   fragment: (target: string) => `${show(target)} contains a fragment ("#")`,
   backslash: (target: string) => `${show(target)} contains a backslash`,
   dotSegments: (target: string) => `${show(target)} contains "." or ".." path segments`,
+  encodedSlash: (target: string) => `${show(target)} contains an encoded slash or backslash (%2F, %5C) in its path`,
   badPath: (target: string) => `${show(target)} is not a valid URL path`,
   otherOrigin: (target: string, origin: string) => `${show(target)} resolves to ${origin}, not this page's origin`,
   // Schemas (the Capell keyword allow-list and what a validator can finish).
@@ -79,6 +80,7 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   refNotSchema: (value: string) => `${show(value)} points at something that is not a schema`,
   patternFeature: (value: string, feature: string) => `${show(value)} uses a ${feature}, which the runtime's linear-time matcher does not run (JSON Schema patterns are checked without lookaround or backreferences)`,
   patternSize: (value: string) => `${show(value)} needs more than ${MAX_PATTERN_STATES} matcher states (fewer or smaller counted repetitions)`,
+  patternBudget: (value: string) => `${show(value)} and the schema's other patterns need more than ${MAX_SCHEMA_PATTERN_STATES} matcher states together (fewer or smaller counted repetitions)`,
   formatName: (value: string) => `${show(value)} is a JavaScript built-in name, not a format`,
   tooManyEvaluations: () => `checking one value would take more than ${MAX_SCHEMA_EVALUATIONS} subschema evaluations ($ref fan-out)`,
   schemaWork: () => `checking one value of this shape would take more than ${MAX_VALIDATION_WORK} units of work (enum members, anyOf/oneOf/not branches, $ref expanded), the bound of a call`,

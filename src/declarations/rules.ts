@@ -111,6 +111,7 @@ export const RULES = {
   fragment: rule<[target: string]>(SOURCES.endpointTargets),
   backslash: rule<[target: string]>(SOURCES.endpointTargets),
   dotSegments: rule<[target: string]>(SOURCES.endpointTargets),
+  encodedSlash: rule<[target: string]>(SOURCES.endpointTargets),
   badPath: rule<[target: string]>(SOURCES.endpointTargets),
   otherOrigin: rule<[target: string, origin: string]>(SOURCES.endpointTargets),
   // Schemas.
@@ -127,6 +128,7 @@ export const RULES = {
   pattern: rule<[value: unknown]>(SOURCES.patternSyntax),
   patternFeature: rule<[value: string, feature: string]>(SOURCES.linearPatterns),
   patternSize: rule<[value: string]>(SOURCES.linearPatterns),
+  patternBudget: rule<[value: string]>(SOURCES.linearPatterns),
   formatName: rule<[value: string]>(SOURCES.formatNames),
   dialectPlacement: rule(SOURCES.dialect),
   dialect: rule<[value: unknown]>(SOURCES.dialect),

@@ -9,7 +9,7 @@
  * that module only for one that has (check-declaration.ts, `loadRefChecks`).
  */
 import { isPlainObject } from '../is-plain-object.js';
-import { compileLinear, LinearRegex } from '../validation/linear-regex.js';
+import { compileLinear, LinearRegex, MAX_PATTERN_STATES, MAX_SCHEMA_PATTERN_STATES, type CompileFailure } from '../validation/linear-regex.js';
 import { FAILING_UNITS, MAX_VALIDATION_WORK, PAIR_UNITS } from '../validation/work-units.js';
 import type { Reason } from './reason.js';
 import type { KeywordKind } from './rules.js';
@@ -109,7 +109,8 @@ const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'str
 /**
  * Checks a schema against the policy: allowed keywords only (recursively, in schema positions),
  * keyword values of the right JSON type, `pattern`s the linear-time matcher compiles (valid with
- * flag `u`, no lookaround or backreference, at most MAX_PATTERN_STATES states),
+ * flag `u`, no lookaround or backreference, at most MAX_PATTERN_STATES states, and all of one
+ * schema's patterns at most MAX_SCHEMA_PATTERN_STATES),
  * only local `$ref`s that resolve, a known `$schema` dialect, depth ≤ MAX_SCHEMA_DEPTH and size
  * ≤ MAX_SCHEMA_SIZE, and no more than MAX_VALIDATION_WORK units of work for one value.
  * @param schema the parsed schema (object or boolean).
@@ -146,7 +147,7 @@ export function checkSchemaPolicy(schema: unknown, field: string, refChecks?: Re
 
 /** The policy walk and work count of one schema; undefined when it has a `$ref` and `refChecks` is missing. */
 function judge(schema: unknown, field: string, refChecks: RefChecks | undefined): PolicyVerdict | undefined {
-  const state: WalkState = { root: schema, reasons: [], schemas: new Set(), refs: [] };
+  const state: WalkState = { root: schema, reasons: [], schemas: new Set(), refs: [], patterns: new Map(), patternStatesLeft: MAX_SCHEMA_PATTERN_STATES };
   walk(schema, `${field}`, 0, state);
   const { reasons } = state;
   // Without a $ref a schema is a finite tree of at most MAX_SCHEMA_SIZE characters: nothing to
@@ -207,7 +208,14 @@ interface WalkState {
   reasons: Reason[];
   schemas: Set<object>;
   refs: [at: string, ref: string][];
+  /** Each distinct pattern's compile outcome (undefined: it compiled), so a repeated one is compiled and charged once. */
+  patterns: Map<string, PatternFailure | undefined>;
+  /** States left of MAX_SCHEMA_PATTERN_STATES for this schema's patterns. */
+  patternStatesLeft: number;
 }
+
+/** Why the policy refuses a pattern: the matcher's CompileFailure, or the schema's pattern budget spent. */
+type PatternFailure = CompileFailure | { reason: 'budget' };
 
 function walk(node: unknown, at: string, depth: number, state: WalkState): void {
   const { reasons } = state;
@@ -267,10 +275,11 @@ function checkKeyword(
     case 'pattern': {
       // Validation runs patterns only through the linear-time matcher: what it cannot compile
       // would fail every call, so it is refused here.
-      const compiled = typeof value === 'string' ? compileLinear(value) : { reason: 'syntax' as const };
-      if (compiled instanceof LinearRegex) return true;
-      if (compiled.reason === 'feature') reasons.push([here, 'patternFeature', value as string, compiled.feature]);
-      else if (compiled.reason === 'size') reasons.push([here, 'patternSize', value as string]);
+      const failure = typeof value === 'string' ? compilePattern(value, state) : { reason: 'syntax' as const };
+      if (!failure) return true;
+      if (failure.reason === 'feature') reasons.push([here, 'patternFeature', value as string, failure.feature]);
+      else if (failure.reason === 'size') reasons.push([here, 'patternSize', value as string]);
+      else if (failure.reason === 'budget') reasons.push([here, 'patternBudget', value as string]);
       else reasons.push([here, 'pattern', value]);
       return true;
     }
@@ -288,6 +297,29 @@ function checkKeyword(
       if (nestsDeeper(value, MAX_SCHEMA_DEPTH - depth)) reasons.push([here, 'tooDeep']);
       return true;
   }
+}
+
+/**
+ * Compiles one pattern of a policy walk within what is left of the schema's
+ * MAX_SCHEMA_PATTERN_STATES, and charges its states. A compile is bounded by its state limit, so
+ * the whole walk's compiling is bounded by the budget.
+ * @returns undefined when it compiled; else why not (`budget`: it needs more states than this
+ *   schema's other patterns left; it is not compiled again to tell whether it alone is too big).
+ */
+function compilePattern(source: string, state: WalkState): PatternFailure | undefined {
+  if (state.patterns.has(source)) return state.patterns.get(source);
+  const limit = Math.min(MAX_PATTERN_STATES, state.patternStatesLeft);
+  const compiled = compileLinear(source, { maxStates: limit });
+  let failure: PatternFailure | undefined;
+  if (compiled instanceof LinearRegex) state.patternStatesLeft -= compiled.size;
+  else if (compiled.reason === 'size' && limit < MAX_PATTERN_STATES) {
+    failure = { reason: 'budget' };
+    // Spent: the schema's further patterns fail at their first state instead of each compiling
+    // up to what was left (forty of them made a 100 ms task).
+    state.patternStatesLeft = 0;
+  } else failure = compiled;
+  state.patterns.set(source, failure);
+  return failure;
 }
 
 /**

@@ -39,20 +39,30 @@ export function findBracketKey(input: unknown): string | undefined {
 }
 
 /**
+ * The name PHP (and so Laravel, Capell Core) files a query parameter under
+ * (`php_register_variable_ex`): the part before the first `[`, leading spaces dropped, cut at a
+ * NUL, spaces and dots made `_`. `" scope"`, `"scope\u0000x"` are all `scope` there.
+ */
+export function serverParameterName(key: string): string {
+  return key.replace(/\[.*$/s, '').replace(/^ +/, '').split('\u0000')[0]!.replace(/[ .]/g, '_');
+}
+
+/**
  * Appends a tool input to a URL's query. The target's own parameters win: an input key the URL
  * already carries (or one listed in `skip`, set by the binding itself) is left out, so a
- * parameter is never sent twice.
+ * parameter is never sent twice; keys are compared as the server files them
+ * (`serverParameterName`), so `" scope"` cannot override the binding's `scope` on PHP.
  * @returns a new URL; the input is encoded as `application/x-www-form-urlencoded`.
  */
 export function withQuery(url: URL, input: Record<string, unknown>, skip: readonly string[] = []): URL {
   const result = new URL(url);
-  const fixed = new Set([...skip, ...[...url.searchParams.keys()].map((key) => key.replace(/\[.*$/, ''))]);
+  const fixed = new Set([...skip, ...url.searchParams.keys()].map(serverParameterName));
   // One serialisation at the end: `result.searchParams.append` re-serialises the whole query on
   // every call, quadratic in the input (6000 array values held Chromium's main thread 2.8 s).
   const params = new URLSearchParams(url.search);
   let appended = false;
   for (const [key, value] of toQueryPairs(input)) {
-    if (!fixed.has(key.replace(/\[.*$/, ''))) {
+    if (!fixed.has(serverParameterName(key))) {
       params.append(key, value);
       appended = true;
     }

@@ -39,6 +39,12 @@ export type Normalise = (declaration: unknown, context: NormaliseContext) => Che
  */
 export const SOURCE_CHANGE_EVENT = 'capell-webmcp:source-change';
 
+/** A unit's raw declaration's `name` when it is a string, else `''` (before any rule has run). */
+export function declarationName(declaration: unknown): string {
+  const name = (declaration as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : '';
+}
+
 /**
  * A source of declarations.
  * - `kind`: the label prefix of its units in the Report, e.g. `capell-island` → `capell-island[0]`.

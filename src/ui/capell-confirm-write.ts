@@ -66,6 +66,10 @@ export interface ConfirmWriteWords {
   reasonControlHidden?: string;
   reasonChanged?: string;
   reasonLayout?: string;
+  /** Why a click did not count while part of the panel's body was never scrolled into view. */
+  reasonUnread?: string;
+  /** Shown above the buttons while part of the body was never scrolled into view. */
+  unreadHint?: string;
   /** Before a change's old and new value (a `preview`'s changes). */
   before?: string;
   after?: string;
@@ -164,7 +168,11 @@ const PANEL_STYLES = css`
     section.top { top: 1rem; bottom: auto; }
     section:focus { outline: none; }
     section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 3px; }
-    .body { overflow: auto; min-height: 0; }
+    /* In a short window the lines under the body give way first (they scroll), so the body
+       always shows two lines or more and can be scrolled to its end; the buttons never shrink.
+       Contained: a wheel past the body's end does not scroll the page (and its form) under the panel. */
+    .body { overflow: auto; overscroll-behavior: contain; flex: 1 1 auto; min-height: 2.9em; }
+    .footer { flex: 0 1 auto; min-height: 0; overflow: auto; }
     h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
     .prose { font-family: var(--capell-confirm-font, sans-serif); }
     p { margin: 0.5rem 0; }
@@ -176,7 +184,8 @@ const PANEL_STYLES = css`
     .who { font-style: italic; }
     .agent { display: block; margin-top: 0.25rem; }
     .notice, .refusal { font-weight: 600; }
-    .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.75rem; }
+    .footer > p { margin: 0.5rem 0 0; }
+    .actions { flex: none; display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.75rem; }
     button {
       font: 400 16px/1.2 sans-serif; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
       border: 2px solid #1f5f8b; background: #ffffff; color: #1b1f23; margin: 0;
@@ -253,6 +262,11 @@ export class CapellConfirmWrite extends LitElement {
   #announcement = '';
   #refusal = '';
   #armed = false;
+  // Whether the body's end has not yet been in view while the panel was still: what the person
+  // consents to must all have been on screen (a long value pushes lines below the fold).
+  #unread = false;
+  // Whether the body was taller than its box when last measured (then the hint to scroll shows).
+  #overflows = false;
   #dock: Dock = 'bottom';
   #returnFocus: HTMLElement | null = null;
   #announceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -307,14 +321,20 @@ export class CapellConfirmWrite extends LitElement {
     this.#outcome = undefined;
     this.#refusal = '';
     this.#armed = false;
+    this.#unread = true;
+    this.#overflows = false;
     if (first) this.#announcement = '';
     this.requestUpdate();
     await this.updateComplete;
+    // A new proposal is read from its top, even where the person had scrolled the last one.
+    const body = this.#body();
+    if (body) body.scrollTop = 0;
     if (!this.#guard) this.#guard = new ClickGuard(doc.defaultView ?? window, this.#onGuardChange);
     this.#readTheme();
     this.#paint();
     this.#retrack();
     this.#guard.restart();
+    // Also measures the body (whether it asks to be scrolled).
     this.#place();
     if (first) this.#section()?.focus();
     // A live region announces changes, not content present when it appears: write it a moment later.
@@ -340,7 +360,7 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   #consentRefusal(control: Element, event: Event): string | undefined {
-    const reason = this.#refusalFor(control, event, false);
+    const reason = this.#refusalFor(control, event, false, true);
     if (reason) this.#refuse(reason);
     return reason;
   }
@@ -380,7 +400,7 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'before' | 'after'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after'): string {
     const fallback = {
       before: CONFIRM_TEXT_DEFAULTS.confirmBefore,
       after: CONFIRM_TEXT_DEFAULTS.confirmAfter,
@@ -394,6 +414,8 @@ export class CapellConfirmWrite extends LitElement {
       reasonControlHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonControlHidden,
       reasonChanged: CONFIRM_TEXT_DEFAULTS.confirmReasonChanged,
       reasonLayout: CONFIRM_TEXT_DEFAULTS.confirmReasonLayout,
+      reasonUnread: CONFIRM_TEXT_DEFAULTS.confirmReasonUnread,
+      unreadHint: CONFIRM_TEXT_DEFAULTS.confirmUnreadHint,
     }[key];
     return this.#proposal?.words[key] ?? fallback;
   }
@@ -406,6 +428,32 @@ export class CapellConfirmWrite extends LitElement {
   #section(): HTMLElement | null {
     return this.#root?.querySelector<HTMLElement>('section') ?? null;
   }
+
+  #body(): HTMLElement | null {
+    return this.#root?.querySelector<HTMLElement>('section > .body') ?? null;
+  }
+
+  /**
+   * Marks the proposal read once the body's end is in view while the input protection has
+   * passed (as soon as it passes when the body fits). Only the person scrolls the body: the root
+   * is closed, so no page script holds the element. A page can change the layout (a zoom that
+   * makes everything fit for a frame), but any change of the panel's box restarts the input
+   * protection, so the end must then stay in view for INPUT_PROTECTION_MS. Called on the body's
+   * scroll, and from #place (each change of the guard, a new proposal).
+   */
+  #readScroll = (): void => {
+    const body = this.#body();
+    if (!this.#unread || !body) return;
+    // 2 px: a zoomed layout rounds scroll positions to device pixels.
+    const overflows = body.scrollHeight > body.clientHeight + 2;
+    if (overflows !== this.#overflows) {
+      this.#overflows = overflows;
+      this.requestUpdate();
+    }
+    if (body.scrollTop + body.clientHeight < body.scrollHeight - 2 || !this.#guard?.settled) return;
+    this.#unread = false;
+    this.requestUpdate();
+  };
 
   #onGuardChange = (): void => {
     const section = this.#section();
@@ -434,6 +482,8 @@ export class CapellConfirmWrite extends LitElement {
     const view = this.ownerDocument.defaultView ?? window;
     const zoom = readZoom(section);
     section.style.setProperty('max-height', `${Math.floor(Math.min(MAX_PANEL_HEIGHT_PX, view.innerHeight * MAX_PANEL_VIEWPORT_SHARE) / zoom)}px`);
+    // A taller window may now show the body's end.
+    this.#readScroll();
     const [control] = this.#controls;
     if (!control) return;
     const box = control.getBoundingClientRect();
@@ -505,8 +555,12 @@ export class CapellConfirmWrite extends LitElement {
     });
   }
 
-  /** Why a click on `control` does not count, or undefined. `inside`: a control of the panel. */
-  #refusalFor(control: Element, event: Event, inside: boolean): string | undefined {
+  /**
+   * Why a click on `control` does not count, or undefined. `inside`: a control of the panel.
+   * `sends`: the act sends the proposal (Send, the form's submit), so all of it must have been
+   * on screen; "use the assistant's value" changes only the value shown beside it.
+   */
+  #refusalFor(control: Element, event: Event, inside: boolean, sends: boolean): string | undefined {
     const guard = this.#guard;
     const section = this.#section();
     const root = this.#root;
@@ -518,9 +572,18 @@ export class CapellConfirmWrite extends LitElement {
     if (sectionVisible === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
     if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
     if (readLayoutProblem(section)) return this.#word('reasonLayout');
+    if (sends && this.#unread) return this.#word('reasonUnread');
     const point = readClickPoint(event);
     const tracked = inside || this.#controls.includes(control);
     const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
+    if (!tracked && submitter) {
+      // A submit control the panel never watched (added, or made a submit control, after it
+      // opened, e.g. slid under the pointer): from now on it is watched, and still for
+      // INPUT_PROTECTION_MS before a click on it counts.
+      this.#trackControls([...this.#controls, control]);
+      guard.restart();
+      return this.#word('reasonTooSoon');
+    }
     const hidden = (tracked && guard.isVisible(control) === false)
       || readVisibilityProblem(control, inside ? root : control.ownerDocument, point) !== undefined
       || (!inside && submitter && readControlDisguise(control) !== undefined);
@@ -528,10 +591,10 @@ export class CapellConfirmWrite extends LitElement {
     return undefined;
   }
 
-  #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void)): void {
+  #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void), sends = false): void {
     // Consent is a person's click: a script-made click (`button.click()`, dispatchEvent) is not.
     if (!event.isTrusted) return;
-    const reason = this.#refusalFor(event.currentTarget as Element, event, true);
+    const reason = this.#refusalFor(event.currentTarget as Element, event, true, sends);
     if (reason) {
       this.#refuse(reason);
       return;
@@ -547,7 +610,7 @@ export class CapellConfirmWrite extends LitElement {
     else if (this.#outcome !== undefined) this.#close('closed');
   };
 
-  #send = (event: MouseEvent): void => this.#act(event, (handlers) => handlers.onSend?.());
+  #send = (event: MouseEvent): void => this.#act(event, (handlers) => handlers.onSend?.(), true);
 
   #keydown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
@@ -561,9 +624,10 @@ export class CapellConfirmWrite extends LitElement {
     const { words } = proposal;
     const done = this.#outcome !== undefined;
     const waiting = String(!this.#armed);
-    // data-armed: whether the input protection has passed (tests read it through DevTools).
-    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} @keydown=${this.#keydown}>
-      <div class="body">
+    // data-armed: whether the input protection has passed; data-unread: whether the body's end
+    // has yet to be scrolled into view (tests read both through DevTools).
+    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} data-unread=${String(this.#unread)} @keydown=${this.#keydown}>
+      <div class="body" @scroll=${this.#readScroll}>
         ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
         <h2 id="heading">${words.title}</h2>
         ${proposal.formName ? html`<p class="prose">${this.#formLine()}</p>` : nothing}
@@ -575,12 +639,13 @@ export class CapellConfirmWrite extends LitElement {
           ? item.value
           : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
-        ${this.#refusal && !done ? html`<p class="refusal">${this.#refusal}</p>` : nothing}
-        ${done ? html`<p class="outcome">${this.#outcome}</p>` : nothing}
       </div>
+      <div class="footer">${done
+        ? html`<p class="outcome">${this.#outcome}</p>`
+        : this.#refusal ? html`<p class="refusal">${this.#refusal}</p>` : this.#unread && this.#overflows ? html`<p class="unread prose">${this.#word('unreadHint')}</p>` : nothing}</div>
       <div class="actions">${done
         ? html`<button type="button" class="close" @click=${() => this.#close('closed')}>${words.close}</button>`
-        : html`${proposal.mode === 'request' ? html`<button type="button" class="primary send" aria-disabled=${waiting} @click=${this.#send}>${words.send}</button>` : nothing}
+        : html`${proposal.mode === 'request' ? html`<button type="button" class="primary send" aria-disabled=${String(!this.#armed || this.#unread)} @click=${this.#send}>${words.send}</button>` : nothing}
           <button type="button" class="cancel" @click=${this.#cancel}>${words.cancel}</button>`}</div>
       <p class="status" role="status" aria-live="polite">${this.#announcement}</p>
       <span class="probe"></span>

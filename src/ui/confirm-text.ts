@@ -45,6 +45,10 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
   /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: click-guard.ts). */
   confirmReasonLayout: 'this panel was zoomed too far or did not fit in the window, so it could not be read whole',
+  /** Reason: part of the panel had not yet been scrolled into view. */
+  confirmReasonUnread: 'part of this panel was not yet read, so scroll it to the end first',
+  /** Shown above the buttons while part of the panel has not been scrolled into view. */
+  confirmUnreadHint: 'Scroll to the end of this panel to read all of it; it can be sent once you have.',
   /** Shown when a new proposal replaced one the person had on screen (its input protection restarts). */
   confirmReplaced: 'This replaces the assistant’s earlier proposal.',
   /** A checkbox the agent checks / leaves unchecked. */
@@ -92,6 +96,8 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmReasonControlHidden: 'die Schaltfläche „{control}“ war verdeckt, versteckt oder getarnt',
   confirmReasonChanged: 'das Formular hat sich geändert, seit dieses Feld es zeigte; bitte die Werte erneut prüfen',
   confirmReasonLayout: 'dieses Feld war zu stark vergrößert oder passte nicht ins Fenster und war daher nicht ganz lesbar',
+  confirmReasonUnread: 'ein Teil dieses Feldes war noch nicht gelesen; bitte zuerst bis zum Ende scrollen',
+  confirmUnreadHint: 'Scrollen Sie bis zum Ende dieses Feldes, um alles zu lesen; danach kann es gesendet werden.',
   confirmReplaced: 'Dies ersetzt den früheren Vorschlag des Assistenten.',
   confirmYes: 'Ja',
   confirmNo: 'Nein',
@@ -145,6 +151,8 @@ export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords 
     reasonControlHidden: text.confirmReasonControlHidden,
     reasonChanged: text.confirmReasonChanged,
     reasonLayout: text.confirmReasonLayout,
+    reasonUnread: text.confirmReasonUnread,
+    unreadHint: text.confirmUnreadHint,
     before: text.confirmBefore,
     after: text.confirmAfter,
   };

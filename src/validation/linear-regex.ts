@@ -18,6 +18,15 @@
 export const MAX_PATTERN_STATES = 10_000;
 
 /**
+ * Most NFA states all the distinct `pattern`s of one schema may compile to together. The schema
+ * policy compiles every pattern while it checks a declaration, inside one slice of start-up work:
+ * forty patterns near MAX_PATTERN_STATES made one task of 200–365 ms. Within this budget a
+ * schema's compile stays near 15 ms in Chromium (bench/regex-bench.js), and real schemas use a
+ * few hundred states.
+ */
+export const MAX_SCHEMA_PATTERN_STATES = 20_000;
+
+/**
  * NFA state visits one validator call may spend on every `pattern` and `format` together. Over it,
  * the call ends with an `isError` reason (deterministic; no clock). Measured in Chromium: a whole
  * budget costs 3–10 ms in the worst cases (bench/regex-bench.js: non-ASCII input against Unicode

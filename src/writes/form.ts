@@ -13,8 +13,10 @@ import { fillControls, restoreControls, unheldSteps, type FillRecord } from './f
 import { readFormOptOutReason } from './forms/form-opt-out.js';
 import { readFormProperty } from './forms/form-property.js';
 import { nativeFormToolReason } from '../registration-rules.js';
+import { callBuiltIn } from '../dom-builtin.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from './forms/proposal-items.js';
-import { sendFormRequest, toFormRequest } from './forms/send-form.js';
+import { readFormDataChange } from './forms/entry-list.js';
+import { readSendTarget, sendFormRequest, toFormRequest } from './forms/send-form.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
 import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
@@ -43,13 +45,11 @@ function buttonText(button: HTMLElement | null): string {
 
 /**
  * Where a submit with `submitter` goes, as the panel shows it: `POST /contact` (method, and the
- * action's path and query; `formmethod`/`formaction` of the submitter win, as in the browser).
+ * action's path and query), with the origin when it is not `origin` (`POST https://other.example/contact`).
  */
-function describeSend(form: HTMLFormElement, submitter: HTMLElement | null): string {
-  const button = submitter as HTMLButtonElement | HTMLInputElement | null;
-  const method = button?.hasAttribute('formmethod') ? button.formMethod : readFormProperty(form, 'method');
-  const action = new URL(button?.hasAttribute('formaction') ? button.formAction : readFormProperty(form, 'action'));
-  return `${method.toUpperCase()} ${action.pathname}${action.search}`;
+function describeSend(form: HTMLFormElement, submitter: HTMLElement | null, origin: string): string {
+  const { method, action } = readSendTarget(form, submitter);
+  return `${method.toUpperCase()} ${action.origin === origin ? '' : action.origin}${action.pathname}${action.search}`;
 }
 
 /** The panel element (loaded with the write chunk). */
@@ -117,7 +117,11 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   // Raced with the write's own answer: a panel chunk that never arrives must not hold the call
   // past writeWaitMs (the proposal then expires unshown; nothing was filled).
   return Promise.race([
-    proposeFill(spec, context, form, plan, write).then((refused) => (refused ? write.failed(refused) : write.answer())),
+    proposeFill(spec, context, form, plan, write).then(
+      (refused) => (refused ? write.failed(refused) : write.answer()),
+      // A page that breaks what the proposal needs: the call says so, and the form holds the person's values again.
+      (error: unknown) => write.failed(`${spec.name}: the proposal could not be shown (${String((error as Error)?.message ?? error)}); nothing was sent`),
+    ),
     write.answer(),
   ]);
 };
@@ -168,11 +172,11 @@ async function proposeFill(
     void guard.disarm();
     return `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`;
   }
-  const optsOut = form.getAttribute(NATIVE_SUBMIT_ATTRIBUTE) === 'native';
+  const optsOut = callBuiltIn<string | null>(form, 'getAttribute', NATIVE_SUBMIT_ATTRIBUTE) === 'native';
   // What the panel names (the send button's text, where it sends); a submit whose button or
   // destination differs is refused and the panel shows the new one (a page may relabel its button
   // "Cancel", or point the form elsewhere, after the panel opened).
-  let named = { button: buttonText(defaultButton(form)), request: describeSend(form, null) };
+  let named = { button: buttonText(defaultButton(form)), request: describeSend(form, null, config.origin) };
   const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: named.button }));
   const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
   // What the panel shows now; a submit is refused when the form no longer holds it.
@@ -208,8 +212,8 @@ async function proposeFill(
   let stopWatching = (): void => undefined;
   const stopFollowing = () => {
     stopWatching();
-    form.removeEventListener('input', onEdit, true);
-    form.removeEventListener('change', onEdit, true);
+    callBuiltIn(form, 'removeEventListener', 'input', onEdit, true);
+    callBuiltIn(form, 'removeEventListener', 'change', onEdit, true);
   };
   write.open((why) => {
     stopFollowing();
@@ -222,15 +226,16 @@ async function proposeFill(
   });
   void show();
   panel.trackControls(readSubmitControls(form));
-  form.scrollIntoView({ block: 'nearest' });
-  form.addEventListener('input', onEdit, true);
-  form.addEventListener('change', onEdit, true);
+  // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these.
+  callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
+  callBuiltIn(form, 'addEventListener', 'input', onEdit, true);
+  callBuiltIn(form, 'addEventListener', 'change', onEdit, true);
   // The guard already refused (and the panel showed why) any submit the consent check refused.
   stopWatching = guard.connect((event) => {
     // Runs inside the person's submit event: what happens to it is decided now.
     if (event.defaultPrevented) return sentBySite(write, panel, stopFollowing, guard);
     const now = readItems();
-    const sending = { button: buttonText(event.submitter), request: describeSend(form, event.submitter) };
+    const sending = { button: buttonText(event.submitter), request: describeSend(form, event.submitter, config.origin) };
     if (!isSameItems(now, shown) || sending.button !== named.button || sending.request !== named.request) {
       // Sent would be what the panel did not show: refused, and the panel shows it now.
       event.preventDefault();
@@ -240,12 +245,33 @@ async function proposeFill(
       void show().then(() => panel.refuse(text.confirmReasonChanged));
       return;
     }
-    const request = optsOut ? undefined : toFormRequest(form, event.submitter);
+    // Also for a native send: the agent's values go only to this origin, whatever the page did
+    // to the form or its button (the panel, which names the origin, already showed the change).
+    const { action } = readSendTarget(form, event.submitter);
+    if (action.origin !== config.origin) {
+      event.preventDefault();
+      panel.refuse(`the form now sends to ${action.origin}, not this site; nothing was sent`);
+      return;
+    }
+    // Built once, now: a `formdata` listener of the page that rewrites it is refused, not sent. A
+    // native send builds its own once more, where a listener could still act (README).
+    let data: FormData;
+    let rewritten: string | undefined;
+    try {
+      data = new FormData(form, event.submitter);
+      rewritten = readFormDataChange(form, event.submitter, data);
+    } catch (error) {
+      rewritten = `its data could not be read: ${(error as Error)?.message ?? String(error)}`;
+    }
+    if (rewritten) {
+      event.preventDefault();
+      panel.refuse(`a script of the page changed what the form would send (${rewritten}); nothing was sent`);
+      return;
+    }
+    const request = optsOut ? undefined : toFormRequest(form, event.submitter, data!);
     // The browser submits natively and navigates: the page (and this record) goes with it.
     if (!request) return sentBySite(write, panel, stopFollowing, guard);
     event.preventDefault();
-    // A submit button's own formaction may point elsewhere: that submit is blocked, not sent.
-    if (request.url.origin !== config.origin) return;
     if (!write.send()) return;
     stopFollowing();
     void sendPersonSubmit(spec, config, text, panel, request, write).finally(() => guard.disarm());

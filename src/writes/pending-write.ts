@@ -148,11 +148,14 @@ export class PendingWrite {
    */
   failed(reason: string, httpStatus?: number): BindingOutcome {
     if (this.#phase !== 'final') {
+      // Failing while on screen (the executor broke after it showed the proposal): taken back.
+      const wasOpen = this.#phase === 'open';
       this.#phase = 'final';
       this.#release();
       const changes: Partial<WriteRecord> = { status: 'failed', reason: oneLine(reason) };
       if (httpStatus !== undefined) changes.httpStatus = httpStatus;
       this.#registry.update(this.writeId, changes);
+      if (wasOpen) this.#takeBack('aborted');
       this.#settleCall({ ok: false, reason });
     }
     return this.#finalOutcome();
@@ -171,15 +174,18 @@ export class PendingWrite {
     const changes: Partial<WriteRecord> = { status: why === 'left' ? 'aborted' : why };
     if (supersededBy !== undefined) changes.supersededBy = supersededBy;
     this.#registry.update(this.writeId, changes);
-    if (wasOpen) {
-      try {
-        this.#withdraw?.(why);
-      } catch {
-        // The page's own handlers may throw while values are restored; the write still ends.
-      }
+    if (wasOpen) this.#takeBack(why);
+    this.#settleCall(this.#finalOutcome());
+  }
+
+  /** Calls the executor's withdraw once (values restored, panel closed). */
+  #takeBack(why: WithdrawReason): void {
+    try {
+      this.#withdraw?.(why);
+    } catch {
+      // The page's own handlers may throw while values are restored; the write still ends.
     }
     this.#withdraw = undefined;
-    this.#settleCall(this.#finalOutcome());
   }
 
   #finalOutcome(): BindingOutcome {

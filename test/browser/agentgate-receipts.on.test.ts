@@ -6,7 +6,7 @@
  * against the demo server and in test/e2e/agentgate-receipts.on.spec.ts.)
  */
 import { expect } from 'chai';
-import { clear, createStore, get } from 'idb-keyval';
+import { clear, createStore, get, set } from 'idb-keyval';
 import { parseReceiptJWS, verifyReceiptSignature, type Ed25519PublicJWK } from '../../src/agentgate/receipt-jws.ts';
 import { keepReceipt, listReceipts, RECEIPTS_DB, RECEIPTS_STORE, type KeptReceipt } from '../../src/agentgate/receipt-store.ts';
 import { createReceiptsTool, RECEIPTS_TOOL } from '../../src/agentgate/receipts-tool.ts';
@@ -16,7 +16,9 @@ const ORIGIN = 'https://shop.example';
 const OTHER = 'https://other.example';
 const receiptsDB = createStore(RECEIPTS_DB, RECEIPTS_STORE);
 
-const receipt = (n: number, tool = 'send_message'): KeptReceipt => ({ receivedAt: new Date(Date.UTC(2026, 11, 1, 12, 0, n)).toISOString(), tool, verified: true, id: `r${n}` });
+// Kept as not verified: a kept `verified: true` is checked again against the site's keys when listed.
+const receipt = (n: number, tool = 'send_message'): KeptReceipt => ({ receivedAt: new Date(Date.UTC(2026, 11, 1, 12, 0, n)).toISOString(), tool, verified: false, reason: `r${n}` });
+const idOf = (kept: KeptReceipt) => kept.reason;
 
 const base64url = (bytes: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -27,25 +29,25 @@ describe('kept receipts (IndexedDB)', () => {
     await keepReceipt(ORIGIN, receipt(1));
     await keepReceipt(ORIGIN, receipt(2));
     await keepReceipt(OTHER, receipt(3));
-    expect((await listReceipts(ORIGIN)).map((kept) => kept.id)).to.deep.equal(['r2', 'r1']);
-    expect((await listReceipts(OTHER)).map((kept) => kept.id)).to.deep.equal(['r3']);
+    expect((await listReceipts(ORIGIN)).map(idOf)).to.deep.equal(['r2', 'r1']);
+    expect((await listReceipts(OTHER)).map(idOf)).to.deep.equal(['r3']);
     // In IndexedDB itself, not only in the page's memory.
-    expect(((await get(ORIGIN, receiptsDB)) as KeptReceipt[]).map((kept) => kept.id)).to.deep.equal(['r2', 'r1']);
+    expect(((await get(ORIGIN, receiptsDB)) as KeptReceipt[]).map(idOf)).to.deep.equal(['r2', 'r1']);
   });
 
   it('keeps at most the bounded count: the oldest receipt is dropped', async () => {
     for (let n = 1; n <= 5; n += 1) await keepReceipt(ORIGIN, receipt(n), 3);
-    expect((await listReceipts(ORIGIN)).map((kept) => kept.id)).to.deep.equal(['r5', 'r4', 'r3']);
+    expect((await listReceipts(ORIGIN)).map(idOf)).to.deep.equal(['r5', 'r4', 'r3']);
   });
 
   it('loses none when calls end together', async () => {
     await Promise.all([1, 2, 3, 4, 5, 6].map((n) => keepReceipt(ORIGIN, receipt(n))));
-    expect((await listReceipts(ORIGIN)).map((kept) => kept.id).sort()).to.deep.equal(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
+    expect((await listReceipts(ORIGIN)).map(idOf).sort()).to.deep.equal(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
   });
 });
 
 describe(`${RECEIPTS_TOOL}`, () => {
-  const tool = createReceiptsTool({ origin: ORIGIN } as RuntimeConfig);
+  const tool = createReceiptsTool({ origin: ORIGIN } as RuntimeConfig, () => []);
 
   it('is read-only and lists the kept receipts of this origin, newest first, within limit and by tool', async () => {
     expect(tool.annotations).to.deep.equal({ readOnlyHint: true });
@@ -58,11 +60,43 @@ describe(`${RECEIPTS_TOOL}`, () => {
     const answer = JSON.parse(all.content[0]!.text);
     expect(answer.site).to.equal(ORIGIN);
     expect(answer.kept).to.equal(3);
-    expect(answer.receipts.map((kept: KeptReceipt) => kept.id)).to.deep.equal(['r3', 'r2', 'r1']);
+    expect(answer.receipts.map(idOf)).to.deep.equal(['r3', 'r2', 'r1']);
     const limited = JSON.parse((await tool.execute({ limit: 1 })).content[0]!.text);
-    expect(limited.receipts.map((kept: KeptReceipt) => kept.id)).to.deep.equal(['r3']);
+    expect(limited.receipts.map(idOf)).to.deep.equal(['r3']);
     const ofTool = JSON.parse((await tool.execute({ tool: 'message_status' })).content[0]!.text);
-    expect(ofTool.receipts.map((kept: KeptReceipt) => kept.id)).to.deep.equal(['r2']);
+    expect(ofTool.receipts.map(idOf)).to.deep.equal(['r2']);
+  });
+
+  it('leaves out a stored entry that is not a receipt (a page script wrote it: 20 MB, nested 2000 deep, or not the shape)', async function () {
+    // IndexedDB clones the 20 MB entry on the way in and out: seconds on a loaded machine, not what is tested.
+    this.timeout(60_000);
+    await keepReceipt(ORIGIN, receipt(1));
+    const kept = (await get(ORIGIN, receiptsDB)) as unknown[];
+    const deep = JSON.parse('['.repeat(2000) + ']'.repeat(2000));
+    await set(ORIGIN, [
+      { ...receipt(2), reason: 'x'.repeat(20_000_000) },
+      { ...receipt(3), reason: deep },
+      { receivedAt: 'now', tool: 'send_message', verified: 'yes' },
+      'not a receipt',
+      ...kept,
+    ], receiptsDB);
+    const result = await tool.execute({ limit: 10 });
+    expect(result.content[0]!.text.length).to.be.below(1_000);
+    const answer = JSON.parse(result.content[0]!.text);
+    expect(answer.kept).to.equal(1);
+    expect(answer.receipts.map(idOf)).to.deep.equal(['r1']);
+  });
+
+  it('lists a stored verified: true that cannot be checked again against the site\'s keys as verified: false, with the reason', async () => {
+    const jwks = `${location.origin}/test-fixtures/no-such-keys.json`;
+    const checking = createReceiptsTool({ origin: location.origin, timeoutMs: 5_000 } as RuntimeConfig, () => [{ binding: { type: 'agentgate', receipts: { header: 'AgentGate-Receipt', jwks } } } as never]);
+    const planted = { receivedAt: new Date().toISOString(), tool: 'send_message', verified: true, action: 'agent_refund', status: 200, nonce: 'n', contentDigest: 'sha-256=:x:', issuedAt: new Date().toISOString(), id: 'fake', kid: 'k', jws: 'not.a.jws' };
+    await set(location.origin, [planted], receiptsDB);
+    const answer = JSON.parse((await checking.execute({})).content[0]!.text);
+    expect(answer.receipts).to.have.length(1);
+    expect(answer.receipts[0]).to.deep.include({ verified: false, tool: 'send_message', jws: 'not.a.jws' });
+    expect(answer.receipts[0].reason).to.match(/^kept as verified, but it does not check out now: /);
+    expect(answer.receipts[0]).to.not.have.property('action');
   });
 
   it('refuses a bad input with the reason', async () => {

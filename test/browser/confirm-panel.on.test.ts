@@ -182,6 +182,106 @@ describe('confirm panel: a click counts only on what the person can see', () => 
   });
 });
 
+describe('confirm panel: what the person consents to has all been on screen', () => {
+  /** A proposal whose first value (60 lines) pushes the second out of the panel's box. */
+  const LONG = [{ label: 'Message', value: Array.from({ length: 60 }, (_, index) => `line ${index + 1}`).join('\n') }, { label: 'Email', value: 'mallory@example.test' }];
+
+  it('a body taller than the panel: Send stays aria-disabled and a click is refused until its end was scrolled into view', async () => {
+    const { root, send, counts } = await presentRequest(LONG);
+    const body = root.querySelector<HTMLElement>('.body')!;
+    expect(body.scrollHeight).to.be.greaterThan(body.clientHeight * 2);
+    await sleep(SETTLE_MS + 500);
+    expect(send().getAttribute('aria-disabled')).to.equal('true');
+    expect(root.querySelector('.unread')?.textContent).to.contain('Scroll to the end of this panel');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('part of this panel was not yet read');
+    // Halfway down is not the end.
+    body.scrollTop = (body.scrollHeight - body.clientHeight) / 2;
+    await sleep(100);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    body.scrollTop = body.scrollHeight;
+    await settle(root);
+    expect(root.querySelector('.unread')).to.equal(null);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+    // Read once is read: scrolling back up does not take it back.
+    body.scrollTop = 0;
+    await sleep(100);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('with the keyboard: Tab reaches the body, End scrolls it to its end, then Send counts', async () => {
+    const { root, send, counts } = await presentRequest(LONG);
+    const body = root.querySelector<HTMLElement>('.body')!;
+    await sendKeys({ press: 'Tab' });
+    expect(root.activeElement).to.equal(body);
+    await sendKeys({ press: 'End' });
+    await settle(root);
+    expect(body.scrollTop + body.clientHeight).to.be.greaterThanOrEqual(body.scrollHeight - 2);
+    await sendKeys({ press: 'Tab' });
+    expect(root.activeElement).to.equal(send());
+    await sendKeys({ press: 'Enter' });
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('a changed proposal is read again from its top', async () => {
+    const { handle, root, send, counts, handlers } = await presentRequest(LONG);
+    const body = root.querySelector<HTMLElement>('.body')!;
+    body.scrollTop = body.scrollHeight;
+    await settle(root);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+    await handle.present({ mode: 'request', words: WORDS, items: [LONG[0]!, { label: 'Email', value: 'eve@example.test' }], request: 'POST /newsletter' }, handlers);
+    expect(body.scrollTop).to.equal(0);
+    await sleep(SETTLE_MS + 500);
+    expect(send().getAttribute('aria-disabled')).to.equal('true');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('not yet read');
+  });
+
+  it('a page zoom that makes the body fit for less than INPUT_PROTECTION_MS does not make it read; held for longer, the whole body was on screen and it counts', async () => {
+    // A value a little longer than the first that overflows at zoom 1, so that it fits at the
+    // smallest zoom the panel accepts (0.75: a third more room).
+    const valueOf = (lines: number) => Array.from({ length: lines }, (_, index) => `line ${index + 1}`).join('\n');
+    const { handle, root, send, counts, handlers } = await presentRequest([{ label: 'Message', value: valueOf(1) }]);
+    const body = root.querySelector<HTMLElement>('.body')!;
+    let lines = 1;
+    while (body.scrollHeight <= body.clientHeight + 2 && lines < 100) {
+      lines += 1;
+      await handle.present({ mode: 'request', words: WORDS, items: [{ label: 'Message', value: valueOf(lines) }], request: 'POST /newsletter' }, handlers);
+    }
+    await handle.present({ mode: 'request', words: WORDS, items: [{ label: 'Message', value: valueOf(lines + Math.ceil(lines / 10)) }], request: 'POST /newsletter' }, handlers);
+    expect(body.scrollHeight).to.be.greaterThan(body.clientHeight + 2);
+    // One moment at zoom 0.75, then back, as a page script can.
+    document.documentElement.style.setProperty('zoom', '0.75');
+    await sleep(150);
+    document.documentElement.style.removeProperty('zoom');
+    await sleep(SETTLE_MS + 500);
+    expect(send().getAttribute('aria-disabled')).to.equal('true');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('not yet read');
+    // Held: the whole body is on screen, at a zoom the panel accepts, while it is still.
+    document.documentElement.style.setProperty('zoom', '0.75');
+    cleanups.push(() => document.documentElement.style.removeProperty('zoom'));
+    await sleep(100);
+    expect(body.scrollHeight).to.be.at.most(body.clientHeight + 2);
+    await settle(root);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('a body that fits arms as before: no hint, no scrolling asked', async () => {
+    const { root, send } = await presentRequest();
+    await settle(root);
+    expect(root.querySelector('.unread')).to.equal(null);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+  });
+});
+
 describe('confirm panel: without IntersectionObserver v2', () => {
   const descriptor = Object.getOwnPropertyDescriptor(IntersectionObserverEntry.prototype, 'isVisible');
 

@@ -74,6 +74,29 @@ describe('with WebMCP on: the live registry follows the page', () => {
     expect(runtime.report).to.equal(report);
   });
 
+  it('an update that fails as a whole withdraws what it had registered and says why; the next update registers again', async () => {
+    mountToolsIsland(island(readTool('first.tool')));
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const failedChange = nextChange();
+    const { all } = Promise;
+    // The update waits for its registrations with Promise.all: a page that breaks it breaks the update.
+    Promise.all = (() => { throw new Error('no Promise.all'); }) as never;
+    let failed: Report;
+    try {
+      mountToolsIsland(island(readTool('second.tool')));
+      failed = await failedChange;
+    } finally {
+      Promise.all = all;
+    }
+    expect(failed).to.deep.equal({ api: 'document.modelContext', registered: [], audit: [], rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: ['the update failed (no Promise.all)'] }] });
+    expect(await registeredNames()).to.deep.equal([]);
+    const recovered = nextChange();
+    mountToolsIsland(island(readTool('third.tool')));
+    expect((await recovered).registered).to.deep.equal(['first.tool', 'second.tool', 'third.tool']);
+    expect(await registeredNames()).to.deep.equal(['first.tool', 'second.tool', 'third.tool']);
+  });
+
   it('a removed island aborts exactly the tools it owned', async () => {
     mountToolsIsland(island(readTool('kept.one'), readTool('kept.two')));
     const doomed = mountToolsIsland(island(readTool('gone.one'), readTool('gone.two')));

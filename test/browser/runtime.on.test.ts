@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
+import { MAX_PREPARED_TOOLS } from '../../src/tool-execute.ts';
 import {
   CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, requestsTo,
   resetRequestCount, unmountIslands,
@@ -352,5 +353,35 @@ describe('with WebMCP on: calls', () => {
     const result = await pending;
     expect(result.isError).to.equal(true);
     expect(result.content[0]!.text).to.match(/aborted/);
+  });
+});
+
+describe('with WebMCP on: the idle prefetch of the call module', () => {
+  it(`builds the validators of the first ${MAX_PREPARED_TOOLS} registered tools at most, in idle callbacks`, async () => {
+    const original = window.requestIdleCallback;
+    let callbacks = 0;
+    // Calls back at once with no time left: one validator per callback, each re-asking.
+    window.requestIdleCallback = (callback) => { callbacks++; callback({ didTimeout: true, timeRemaining: () => 0 }); return callbacks; };
+    try {
+      const tools = Array.from({ length: MAX_PREPARED_TOOLS + 100 }, (_, index) => ({
+        name: `bulk.tool${index}`, description: `Bulk tool ${index}.`,
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        effect: 'read', binding: { type: 'search', target: 'pages' },
+      }));
+      resetRequestCount();
+      const report = await startWith({ capellAgentSchema: 1, tools }).ready;
+      expect(report.registered).to.have.length(MAX_PREPARED_TOOLS + 100);
+      // One callback loads the module; then one per validator built, and one that finds none left.
+      const deadline = performance.now() + 5000;
+      let seen = -1;
+      while (callbacks !== seen && performance.now() < deadline) {
+        seen = callbacks;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(callbacks).to.equal(MAX_PREPARED_TOOLS + 2);
+      expect(requestsTo('/agent/v1/')).to.deep.equal([]); // nothing asked of the site
+    } finally {
+      window.requestIdleCallback = original;
+    }
   });
 });

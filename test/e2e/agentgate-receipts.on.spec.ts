@@ -85,6 +85,25 @@ test.describe('AgentGate receipts', () => {
     expect(await check.json()).toMatchObject({ valid: true, kid: receipt.kid, claims: { nonce: receipt.nonce, tool: 'send_message' } });
   });
 
+  test('a receipt a page script planted in IndexedDB as verified (red-team 2026-12-02) is listed verified: false; the genuine one stays verified', async ({ page, demo }) => {
+    await ready(page, demo);
+    const genuine = verified((await sendMessage(page)).result);
+    // Any script of the origin can write the runtime's receipt store.
+    await page.evaluate(async (origin) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => { const open = indexedDB.open('capell-webmcp-agentgate-receipts'); open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
+      const store = db.transaction('receipts', 'readwrite').objectStore('receipts');
+      const kept = await new Promise<unknown[]>((resolve) => { const read = store.get(origin); read.onsuccess = () => resolve(read.result as unknown[]); });
+      const now = new Date().toISOString();
+      const planted = { receivedAt: now, tool: 'send_message', verified: true, action: 'agent_refund', status: 200, nonce: 'n', contentDigest: 'sha-256=:AAAA:', issuedAt: now, id: 'planted', kid: (kept[0] as { kid: string }).kid, jws: 'eyJhbGciOiJFZERTQSJ9.eyJ9.AAAA' };
+      await new Promise((resolve) => { const write = db.transaction('receipts', 'readwrite').objectStore('receipts').put([planted, ...kept], origin); write.onsuccess = resolve; });
+    }, demo.url);
+    const listed = await listKept(page);
+    expect(listed.kept).toBe(2);
+    expect(listed.receipts[0]).toMatchObject({ tool: 'send_message', verified: false, reason: expect.stringMatching(/^kept as verified, but it does not check out now: /) });
+    expect(listed.receipts[0]).not.toHaveProperty('action');
+    expect(listed.receipts[1]).toMatchObject({ verified: true, jws: genuine.jws, action: genuine.action });
+  });
+
   test('a key rotation is picked up: the receipt with the new kid fetches the site\'s keys once, then they are kept', async ({ page, demo }) => {
     const keyFetches: string[] = [];
     page.on('request', (request) => { if (new URL(request.url()).pathname === KEYS_PATH) keyFetches.push(request.url()); });

@@ -10,8 +10,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { executeTool, expect, readyReport, test } from './demo-fixture.ts';
+import { executeTool, expect, readyReport, serveEdited, test } from './demo-fixture.ts';
 import { startCall } from './agent-calls.ts';
+import { giveDemoSigner } from './agentgate-page.ts';
 
 /** Chunk name → its room, from the file name (`chunks/<name>-<hash>.js`). */
 const chunkName = (file: string): string => file.replace(/^.*\/chunks\//, '').replace(/-[\w-]{8}\.js$/, '');
@@ -24,6 +25,45 @@ function recordChunks(page: Page): string[] {
     if (/^\/dist\/chunks\/[^/]+\.js$/.test(pathname)) requested.push(chunkName(pathname));
   });
   return requested;
+}
+
+/**
+ * Holds the page's idle callbacks (`requestIdleCallback`, replaced by an init script, as any page
+ * script could) until `releaseIdle` runs them: the runtime prefetches the call chunk at idle after
+ * tools registered (tool-execute.ts), so what start-up alone requests is checked while they wait.
+ */
+async function holdIdleCallbacks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const held: IdleRequestCallback[] = [];
+    Object.assign(window, { heldIdle: held });
+    window.requestIdleCallback = (callback) => held.push(callback);
+  });
+}
+
+/** Runs the idle callbacks held so far (holdIdleCallbacks), as an idle period of 50 ms would; returns how many ran. */
+function releaseIdle(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const held = (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle.splice(0);
+    const end = performance.now() + 50;
+    for (const callback of held) callback({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
+    return held.length;
+  });
+}
+
+/**
+ * Runs idle callbacks (releaseIdle) until `expected` chunks were requested (when given) and then
+ * the prefetch is quiet: no idle callback left and no chunk more requested for 300 ms.
+ */
+async function finishIdleWork(page: Page, requested: readonly string[], expected: readonly string[] = []): Promise<void> {
+  await expect.poll(async () => { await releaseIdle(page); return expected.every((name) => requested.includes(name)); }).toBe(true);
+  let seen = -1;
+  let quiet = 0;
+  await expect.poll(async () => {
+    const ran = await releaseIdle(page);
+    quiet = ran === 0 && requested.length === seen ? quiet + 1 : 0;
+    seen = requested.length;
+    return quiet >= 3;
+  }, { intervals: [100] }).toBe(true);
 }
 
 /** Opens the demo's contact page with its script tag not naming AgentGate (and no demo agent script). */
@@ -87,6 +127,7 @@ test.describe('chunks by room', () => {
     const events: string[] = [];
     page.on('request', (request) => { if (request.url().includes('/dist/chunks/')) events.push(`request ${chunkName(request.url())}`); });
     page.on('requestfinished', (request) => { if (request.url().includes('/dist/chunks/')) events.push(`finished ${chunkName(request.url())}`); });
+    await holdIdleCallbacks(page); // the call chunk's prefetch after ready is not start-up
     await openContactWithoutAgentGate(page, demo.url);
     await readyReport(page);
     const requested = events.filter((event) => event.startsWith('request ')).map((event) => event.slice('request '.length));
@@ -97,6 +138,7 @@ test.describe('chunks by room', () => {
 
   test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {
     const requested = recordChunks(page);
+    await holdIdleCallbacks(page);
     await openContactWithoutAgentGate(page, demo.url);
     const report = await readyReport(page);
     expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.lookup', 'newsletter.subscribe', 'form.submit.contact']));
@@ -130,6 +172,7 @@ test.describe('chunks by room', () => {
 
   test('a demo page as served (naming AgentGate) loads the AgentGate room at start-up, and no write chunk or panel until a write', async ({ page, demo }) => {
     const requested = recordChunks(page);
+    await holdIdleCallbacks(page);
     await page.goto(`${demo.url}/contact`);
     const report = await readyReport(page);
     expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.contact']));
@@ -140,5 +183,148 @@ test.describe('chunks by room', () => {
     expect(requested).not.toContain('agentgate-call'); // the signed call's machinery waits for a call
     expect(requested).not.toContain('write');
     expect(requested).not.toContain('capell-confirm-write');
+  });
+
+  test.describe('the call chunk is prefetched when the browser is idle after tools registered (issue 10: first call ≤ 1.5× a steady call)', () => {
+    test('it comes after ready, without a call, with the read room, and never the write room or panel', async ({ page, demo }) => {
+      const requested = recordChunks(page);
+      await holdIdleCallbacks(page);
+      await openContactWithoutAgentGate(page, demo.url);
+      expect((await readyReport(page)).registered.length).toBeGreaterThan(0);
+      expect(requested).not.toContain('call'); // not before ready: the idle callback waits
+      await finishIdleWork(page, requested, ['call']);
+      expect(requested).not.toContain('write');
+      expect(requested).not.toContain('capell-confirm-write');
+      // The read call then needs no chunk more.
+      const before = requested.length;
+      const searches = () => demo.requests.filter((request) => request.path === '/agent/v1/search').length;
+      const searchesBefore = searches(); // the demo server is the worker's: other tests' requests are there too
+      expect((await executeTool(page, 'site.search', { q: 'trail' })).isError).toBeUndefined();
+      expect(requested.slice(before)).toEqual([]);
+      expect(searches()).toBe(searchesBefore + 1); // the prefetch requested nothing of the site
+    });
+
+    test('on a page with AgentGate tools the signed call\'s chunk comes too, and still no write room or panel', async ({ page, demo }) => {
+      const requested = recordChunks(page);
+      await holdIdleCallbacks(page);
+      await page.goto(`${demo.url}/contact`);
+      expect((await readyReport(page)).registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.contact']));
+      expect(requested).not.toContain('agentgate-call');
+      await finishIdleWork(page, requested, ['call', 'agentgate-call']);
+      expect(requested).not.toContain('write'); // form.submit.contact waits for the person: no prefetch
+      expect(requested).not.toContain('capell-confirm-write');
+    });
+
+    test('a tool registered later (AgentGate\'s, once the agent gives a signer) gets its executor at idle too', async ({ page, demo }) => {
+      const requested = recordChunks(page);
+      await holdIdleCallbacks(page);
+      // The contact page as served (naming AgentGate), without the demo agent that gives a signer.
+      await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<script type="module" src="/site/demo-agent.js"></script>', ''));
+      await page.goto(`${demo.url}/contact`);
+      const first = await readyReport(page);
+      expect(first.registered).toContain('site.search'); // the page's own tools: the prefetch runs for them
+      expect(first.registered).not.toContain('send_message');
+      await finishIdleWork(page, requested);
+      expect(requested).not.toContain('agentgate-call');
+      expect((await giveDemoSigner(page, demo)).registered).toContain('send_message');
+      await finishIdleWork(page, requested, ['agentgate-call']);
+    });
+
+    test('a page that breaks requestIdleCallback or navigator.connection costs only the prefetch: no page error, calls answer', async ({ page, demo }) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+      // Calls back at once, with a deadline that has no time left, and counts how often.
+      await page.addInitScript(() => {
+        let calls = 0;
+        Object.assign(window, { idleCalls: () => calls });
+        window.requestIdleCallback = (callback) => { calls++; callback({ didTimeout: true, timeRemaining: () => 0 }); return calls; };
+      });
+      await openContactWithoutAgentGate(page, demo.url);
+      expect((await readyReport(page)).registered.length).toBeGreaterThan(0);
+      // The prefetch ran, and built validators one per call back, re-asking each time.
+      await expect.poll(() => page.evaluate(() => (window as unknown as { idleCalls: () => number }).idleCalls())).toBeGreaterThan(2);
+      expect((await executeTool(page, 'site.search', { q: 'trail' })).isError).toBeUndefined();
+
+      const throwing = await page.context().newPage();
+      throwing.on('pageerror', (error) => errors.push(error.message));
+      await throwing.addInitScript(() => {
+        Object.defineProperty(Navigator.prototype, 'connection', { get: () => { throw new Error('no connection for you'); }, configurable: true });
+        window.requestIdleCallback = () => { throw new Error('no idle for you'); };
+      });
+      await openContactWithoutAgentGate(throwing, demo.url);
+      expect((await readyReport(throwing)).registered.length).toBeGreaterThan(0);
+      expect((await executeTool(throwing, 'site.search', { q: 'trail' })).isError).toBeUndefined();
+
+      // Promise.all broken after ready: the chunk groups of the build use it when the prefetch loads.
+      for (const broken of ['throws', 'missing', 'never settles']) {
+        const late = await page.context().newPage();
+        late.on('pageerror', (error) => errors.push(`${broken}: ${error.message}`));
+        await holdIdleCallbacks(late);
+        await late.addInitScript((how) => document.addEventListener('capell-webmcp:ready', () => {
+          if (how === 'throws') Promise.all = () => { throw new Error('no Promise.all for you'); };
+          else if (how === 'missing') delete (Promise as { all?: unknown }).all;
+          else Promise.all = (() => ({ then() {} })) as never;
+        }), broken);
+        await openContactWithoutAgentGate(late, demo.url);
+        expect((await readyReport(late)).registered.length).toBeGreaterThan(0);
+        await releaseIdle(late);
+        await late.waitForTimeout(200);
+        await late.close();
+      }
+      expect(errors).toEqual([]);
+    });
+
+    test('stop() while the call chunk loads: nothing more is loaded or run', async ({ page, demo }) => {
+      const requested = recordChunks(page);
+      await holdIdleCallbacks(page);
+      let releaseChunk!: () => void;
+      const chunkHeld = new Promise<void>((resolve) => { releaseChunk = resolve; });
+      await page.route(/\/dist\/chunks\/call-[\w-]{8}\.js$/, async (route) => { await chunkHeld; await route.continue(); });
+      await page.goto(`${demo.url}/contact`); // as served: with AgentGate tools, whose executor is its own chunk
+      expect((await readyReport(page)).registered).toContain('send_message');
+      await releaseIdle(page);
+      await expect.poll(() => requested.includes('call')).toBe(true);
+      await page.evaluate(() => window.capellWebMCP!.stop());
+      releaseChunk();
+      await finishIdleWork(page, requested);
+      expect(requested).not.toContain('agentgate-call');
+      expect(await page.evaluate(() => (window as unknown as { heldIdle: unknown[] }).heldIdle.length)).toBe(0);
+    });
+
+    test('not where the person asked to save data (Save-Data, navigator.connection.saveData)', async ({ page, demo }) => {
+      const requested = recordChunks(page);
+      await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'connection', { get: () => ({ saveData: true }), configurable: true }));
+      await holdIdleCallbacks(page);
+      await openContactWithoutAgentGate(page, demo.url);
+      expect((await readyReport(page)).registered.length).toBeGreaterThan(0);
+      expect(await releaseIdle(page)).toBe(0); // nothing asked for an idle period
+      expect(requested).not.toContain('call');
+      expect((await executeTool(page, 'site.search', { q: 'trail' })).isError).toBeUndefined();
+      expect(requested).toContain('call'); // the first call loads it
+    });
+
+    test('not after stop(), nor on a page where nothing registered', async ({ page, demo }) => {
+      const requested = recordChunks(page);
+      await holdIdleCallbacks(page);
+      await openContactWithoutAgentGate(page, demo.url);
+      await readyReport(page);
+      await page.evaluate(() => window.capellWebMCP!.stop());
+      await releaseIdle(page);
+      await page.waitForTimeout(200);
+      expect(requested).not.toContain('call');
+
+      const empty = await page.context().newPage();
+      const emptyRequested = recordChunks(empty);
+      await holdIdleCallbacks(empty);
+      await serveEdited(empty, `${demo.url}/contact`, (html) => html
+        .replace(/<script type="application\/json" data-capell-agent-tools>[\s\S]*?<\/script>/g, '')
+        .replace(/<form[\s\S]*?<\/form>/g, '')
+        .replace(' data-agentgate>', '>'));
+      await empty.goto(`${demo.url}/contact`);
+      expect((await readyReport(empty)).registered).toEqual([]);
+      expect(await releaseIdle(empty)).toBe(0);
+      expect(emptyRequested).not.toContain('call');
+    });
   });
 });

@@ -57,6 +57,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     expect(demo.formPosts).toEqual([]);
     expect((await panel.state())!.refusal).toContain('only just appeared or changed');
     const outcome = callResult(page);
+    // The refusal line under the body leaves it too short for the whole proposal in a 720 px window.
+    await panel.scrollToEnd();
     await panel.waitArmed();
     await page.locator(SUBMIT).click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -168,11 +170,33 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     expect((await panel.state())!.text).not.toContain('yours, kept');
     const before = demo.submissions.length;
     const outcome = callResult(page);
+    // The contact proposal is taller than the panel in a 720 px window: read to its end.
+    await panel.scrollToEnd();
     await panel.waitArmed();
     await page.locator(SUBMIT).click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.test' });
+  });
+
+  test('a message of 60 lines: the form\'s own submit is refused until the person scrolled the panel to its end (the email below it was out of view)', async ({ page, demo }) => {
+    const message = Array.from({ length: 60 }, (_, index) => `line ${index + 1}`).join('\n');
+    await startCall(page, 'form.submit.contact', { ...PROPOSAL, message });
+    await panel.waitOpen();
+    await page.waitForTimeout(1200);
+    const state = (await panel.state())!;
+    expect(state.unread).toBe(true);
+    expect(state.text).toContain('Scroll to the end of this panel');
+    await page.locator(SUBMIT).click();
+    await page.waitForTimeout(300);
+    expect(demo.formPosts).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('part of this panel was not yet read');
+    await panel.scrollToEnd();
+    const outcome = callResult(page);
+    await panel.waitArmed();
+    await page.locator(SUBMIT).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
   });
 
   test('the person\'s typed value is what is sent when they keep it', async ({ page, demo }) => {
@@ -181,6 +205,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     await panel.waitOpen();
     const before = demo.submissions.length;
     const outcome = callResult(page);
+    // The contact proposal is taller than the panel in a 720 px window: read to its end.
+    await panel.scrollToEnd();
     await panel.waitArmed();
     await page.locator(SUBMIT).click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -200,6 +226,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     await panel.waitText('mallory@example.test');
     // Without events, just before the person's click: that submit is refused and the panel
     // shows what the form holds now.
+    // The contact proposal is taller than the panel in a 720 px window: read to its end.
+    await panel.scrollToEnd();
     await panel.waitArmed();
     await page.evaluate(() => { (document.getElementById('contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.'; });
     await page.locator(SUBMIT).click();
@@ -212,6 +240,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     // Now the person has seen it; their next click sends exactly that.
     const before = demo.submissions.length;
     const outcome = callResult(page);
+    // The contact proposal is taller than the panel in a 720 px window: read to its end.
+    await panel.scrollToEnd();
     await panel.waitArmed();
     await page.locator(SUBMIT).click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -354,13 +384,20 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     });
   }
 
-  test('a05 html { zoom: 1.5 } in a short window: the panel fits in the window (its body scrolls) and Send is accepted', async ({ page, demo }) => {
+  test('a05 html { zoom: 1.5 } in a short window: the panel fits in the window (its body scrolls), and Send is accepted once the person scrolled it to its end', async ({ page, demo }) => {
     await page.setViewportSize({ width: 1000, height: 360 });
     await pageCSS(page, 'html { zoom: 1.5 !important; }');
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     const state = await panel.waitOpen();
     expect(state.box.y).toBeGreaterThanOrEqual(0);
     expect(state.box.y + state.box.height).toBeLessThanOrEqual(360);
+    expect(state.unread).toBe(true);
+    await page.waitForTimeout(800);
+    await panel.clickNow('Send');
+    await page.waitForTimeout(300);
+    expect(demo.subscriptions).toEqual([]);
+    expect((await panel.state())!.refusal).toContain('part of this panel was not yet read');
+    await panel.scrollToEnd();
     await panel.click('Send');
     await expect.poll(() => demo.subscriptions.length).toBe(1);
   });

@@ -33,6 +33,10 @@ export interface Demo {
   api(path: string): Promise<unknown>;
   /** Rotates the demo site's AgentGate receipt key (demo/server/agentgate/receipts.js); returns the new kid. */
   rotateReceiptKey(): string;
+  /** Every AgentGate manifest request the server received: its `If-None-Match`, and the status once answered. */
+  manifestRequests: { path: string; ifNoneMatch: string | undefined; status?: number }[];
+  /** Holds the server's manifest answers until the returned function is called. */
+  holdManifests(): () => void;
   /** The admin's test hooks (demo/server/admin/create-admin.js): rights, drafts, sessions, hashed confirmations, log. */
   admin: DemoAdmin;
 }
@@ -80,6 +84,8 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
       get refused() { return server.app.refused; },
       get signups() { return server.app.signups; },
       rotateReceiptKey: () => server.app.agentGate.rotateReceiptKey(),
+      get manifestRequests() { return server.app.agentGate.manifestRequests; },
+      holdManifests: () => server.app.agentGate.holdManifests(),
       admin: server.app.admin,
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });

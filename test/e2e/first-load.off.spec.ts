@@ -1,9 +1,11 @@
 /**
  * Without WebMCP the script tag loads its entry file and nothing else (issue 8, item 6: the rules
  * and the registry are a chunk loaded only where WebMCP exists), and still reports the audit; the
- * classic script (`capell-webmcp.iife.js`, the start code) loads nothing beyond itself.
+ * classic script (`capell-webmcp.iife.js`, the start code) loads nothing beyond itself. A page that
+ * broke a built-in before the tag (broken-builtins.ts) sees nothing thrown or logged.
  */
 import { expect, readyReport, test } from './demo-fixture.ts';
+import { BROKEN_BUILTINS, openBroken, settledReport } from './broken-builtins.ts';
 
 test('a browser without WebMCP fetches only the entry file of the runtime', async ({ page, demo }) => {
   const fetched: string[] = [];
@@ -37,4 +39,18 @@ test('a browser without WebMCP fetches only the classic script, which throws not
   await page.waitForTimeout(200);
   expect(fetched).toEqual(['/dist/capell-webmcp.iife.js']);
   expect(errors).toEqual([]);
+});
+
+test.describe('a page that broke a built-in before the script tag (WebMCP off): the runtime throws and logs nothing', () => {
+  for (const broken of [BROKEN_BUILTINS.promiseAll, BROKEN_BUILTINS.navigator, BROKEN_BUILTINS.customEvent, BROKEN_BUILTINS.setTimeout, BROKEN_BUILTINS.freeze]) {
+    test(broken.name, async ({ page, demo }) => {
+      const { errors, messages } = await openBroken(page, `${demo.url}/contact`, broken);
+      await page.waitForTimeout(300);
+      const report = await settledReport(page);
+      if (broken === BROKEN_BUILTINS.freeze) expect(report).toBeUndefined();
+      else expect(report).toMatchObject({ api: 'none', registered: [], rejected: [] });
+      expect(errors).toEqual([]);
+      expect(messages).toEqual([]);
+    });
+  }
 });

@@ -36,6 +36,10 @@ export interface PanelState {
   visible: boolean;
   /** The dialog's box in CSS px. */
   box: { x: number; y: number; width: number; height: number };
+  /** Whether the panel's body has yet to be scrolled to its end before a send counts. */
+  unread: boolean;
+  /** The middle of the panel's scrolling body, in CSS px, and whether its end is in view. */
+  body: { x: number; y: number; atEnd: boolean };
 }
 
 function findHost(node: DOMNode): DOMNode | undefined {
@@ -53,7 +57,7 @@ const READ_STATE = `function () {
   const text = (element) => (element ? element.textContent.replace(/\\s+/g, ' ').trim() : '');
   const active = this.activeElement;
   const box = (element) => { const r = element.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; };
-  const visible = [...section.querySelectorAll('.body, .actions')].map(text).join(' ');
+  const visible = [...section.querySelectorAll('.body, .footer, .actions')].map(text).join(' ');
   return {
     name: text(this.getElementById(section.getAttribute('aria-labelledby'))),
     text: visible,
@@ -64,15 +68,19 @@ const READ_STATE = `function () {
     buttons: [...section.querySelectorAll('button')].map((button) => ({ text: text(button), label: button.getAttribute('aria-label') || text(button), disabled: button.getAttribute('aria-disabled') === 'true', ...box(button) })),
     visible: section.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
     box: (({ x, y, width, height }) => ({ x, y, width, height }))(section.getBoundingClientRect()),
+    unread: section.dataset.unread === 'true',
+    body: (() => { const body = section.querySelector('.body'); return { ...box(body), atEnd: body.scrollTop + body.clientHeight >= body.scrollHeight - 2 }; })(),
   };
 }`;
 
 /**
  * How often the waits below look at the panel. expect.poll's default steps (100, 250, 500, 1000 ms)
  * can see the panel open only up to a second late, past its 500 ms input protection, which the
- * tests that act inside that window cannot afford (and every other wait pays for).
+ * tests that act inside that window cannot afford (and every other wait pays for). 15 s, not
+ * expect's 5: under CI load (the unit suite beside two e2e workers) a panel whose chunk and
+ * preview request are on the way once took longer than 5 s to show.
  */
-const POLL = { intervals: [50] };
+const POLL = { intervals: [50], timeout: 15_000 };
 
 /**
  * One DevTools session per page, shared by every driver of it: a page that serves several tests
@@ -160,6 +168,22 @@ export class PanelDriver {
       return button ? !button.disabled : false;
     }, POLL).toBe(true);
     await this.clickNow(name);
+  }
+
+  /**
+   * Scrolls the panel's body to its end as a person does (the mouse over the body, the wheel
+   * down, at most 40 notches), then waits until the panel counts it read (its end in view while
+   * the panel is still: up to INPUT_PROTECTION_MS more).
+   */
+  async scrollToEnd(): Promise<void> {
+    for (let notch = 0; ; notch++) {
+      const state = await this.state();
+      if (!state?.unread || state.body.atEnd) break;
+      if (notch === 40) throw new Error('the panel\'s body is not at its end after 40 notches of the wheel');
+      await this.#page.mouse.move(state.body.x, state.body.y);
+      await this.#page.mouse.wheel(0, 400);
+    }
+    await expect.poll(async () => (await this.state())?.unread ?? false, POLL).toBe(false);
   }
 
   /**

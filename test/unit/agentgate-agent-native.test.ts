@@ -136,25 +136,28 @@ describe('payment against the demo site', () => {
 
 /** A local site that answers from a script, for the edges the demo does not show. */
 describe('handoff and retries against a scripted site', () => {
-  type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'break';
+  type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'break';
   let server: import('node:http').Server;
   let base: string;
   let script: Answer[] = [];
-  const seen: { method: string; path: string; nonce: string }[] = [];
+  const seen: { method: string; path: string; nonce: string; covered: string }[] = [];
 
   before(async () => {
     const { createServer } = await import('node:http');
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        seen.push({ method: req.method!, path: req.url!, nonce: /nonce="([^"]+)"/.exec(String(req.headers['signature-input']))?.[1] ?? '' });
+        const input = String(req.headers['signature-input']);
+        seen.push({ method: req.method!, path: req.url!, nonce: /nonce="([^"]+)"/.exec(input)?.[1] ?? '', covered: /\(([^)]*)\)/.exec(input)?.[1] ?? '' });
         const answer = script.shift() ?? { status: 200, body: '{"status":"completed"}' };
         if (answer === 'break') {
           req.socket.destroy();
           return;
         }
-        res.writeHead(answer.status, { 'content-type': 'application/json', connection: 'close', ...answer.headers });
-        res.end(answer.body ?? '');
+        setTimeout(() => {
+          res.writeHead(answer.status, { 'content-type': 'application/json', connection: 'close', ...answer.headers });
+          res.end(answer.body ?? '');
+        }, answer.delayMs ?? 0);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -162,18 +165,19 @@ describe('handoff and retries against a scripted site', () => {
   });
   after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
 
-  function scriptedSpec(annotations: { idempotentHint?: boolean; readOnlyHint?: boolean } = {}, outputSchema?: Json): ToolSpec {
+  function scriptedSpec(annotations: { idempotentHint?: boolean; readOnlyHint?: boolean } = {}, outputSchema?: Json, components?: string[]): ToolSpec {
     const send = specs.get('send_message')!;
+    const binding = send.binding as Json;
     return {
       ...send,
       ...(outputSchema ? { outputSchema } : {}),
       hints: { idempotentHint: annotations.idempotentHint ?? false },
       annotations: { readOnlyHint: annotations.readOnlyHint ?? false },
       // The scripted site issues no receipts (the demo's receipts are tested in agentgate-receipts).
-      binding: { ...(send.binding as Json), target: `${base}/agent/x`, handoffPoll: `${base}/v1/handoff/{id}`, receipts: undefined },
+      binding: { ...binding, target: `${base}/agent/x`, handoffPoll: `${base}/v1/handoff/{id}`, receipts: undefined, ...(components ? { auth: { ...binding.auth, components } } : {}) },
     };
   }
-  const run = (spec: ToolSpec, options = {}) => callAgentGate(spec, { id: 'x' }, { config: configWith({ origin: base } as Json), signal: new AbortController().signal, messages: {} }, options);
+  const run = (spec: ToolSpec, options = {}, config: Json = {}) => callAgentGate(spec, { id: 'x' }, { config: configWith({ origin: base, ...config } as Json), signal: new AbortController().signal, messages: {} }, options);
   const reset = (...answers: Answer[]) => {
     script = answers;
     seen.length = 0;
@@ -195,6 +199,50 @@ describe('handoff and retries against a scripted site', () => {
     assert.match(outcome.reason, /^the site no longer knows handoff h2 \(\/v1\/handoff\/h2 answered 404: gone\)/);
     assert.deepEqual(seen.map((request) => `${request.method} ${request.path}`), ['POST /agent/x', 'GET /v1/handoff/h2', 'GET /v1/handoff/h2']);
     assert.notEqual(seen[1]!.nonce, seen[2]!.nonce);
+  });
+
+  test('AgentGate "signed with at least the auth[0].components": a manifest listing only content-digest still gets @authority, @method and @path covered (red-team 2026-12-02)', async () => {
+    reset({ status: 200, body: '{"status":"accepted"}' });
+    await run(scriptedSpec({}, undefined, ['content-digest']));
+    assert.equal(seen[0]!.covered, '"content-digest" "@authority" "@method" "@path" "signature-agent";key="sig1"');
+  });
+
+  test('a handoff poll covers what a GET carries: a call signed over content-type polls without it, and gets its answer (red-team 2026-12-02)', async () => {
+    reset({ status: 202, headers: { 'retry-after': '0' }, body: '{"handoffId":"h4"}' }, { status: 200, body: '{"status":"completed"}' });
+    const outcome = await run(scriptedSpec({}, undefined, ['@authority', '@method', '@path', 'content-digest', 'content-type'])) as Json;
+    assert.deepEqual(outcome.answer, { status: 'completed', handoffId: 'h4', answer: { status: 'completed' } });
+    assert.equal(seen[0]!.covered, '"@authority" "@method" "@path" "content-digest" "content-type" "signature-agent";key="sig1"');
+    assert.equal(seen[1]!.covered, '"@authority" "@method" "@path" "content-digest" "signature-agent";key="sig1"');
+  });
+
+  test('a handoff poll that cannot be sent (the agent took its signer back) answers pending with the handoffId, not an error that invites sending the call again', async () => {
+    reset({ status: 202, headers: { 'retry-after': '0' }, body: '{"handoffId":"h5"}' });
+    const held = configWith().signers as unknown as { get(type: string): unknown };
+    let asked = 0;
+    const once = { get: (type: string) => (asked++ === 0 ? held.get(type) : undefined) };
+    const outcome = await run(scriptedSpec(), {}, { signers: once }) as Json;
+    assert.equal(outcome.ok, true);
+    assert.equal(outcome.answer.status, 'pending');
+    assert.equal(outcome.answer.handoffId, 'h5');
+    assert.match(outcome.answer.reason, /^the site accepted the call, but its handoff poll was not sent: .*no web-bot-auth signer is held any more/);
+    assert.deepEqual(seen.map((request) => request.method), ['POST']);
+  });
+
+  test('a handoff id "." or ".." is no handoff: no signed GET goes to a parent path (red-team 2026-12-02)', async () => {
+    for (const id of ['.', '..']) {
+      reset({ status: 202, headers: { 'retry-after': '0' }, body: JSON.stringify({ handoffId: id }) });
+      assert.deepEqual(await run(scriptedSpec()), { ok: true, answer: { handoffId: id }, data: { handoffId: id } });
+      assert.deepEqual(seen.map((request) => request.method), ['POST']);
+    }
+  });
+
+  test('one deadline for every send of a call: a 403 answered late leaves the resend only the rest of timeoutMs (red-team 2026-12-02)', async () => {
+    const ask = 'sig1=("@authority" "@method" "@path" "content-digest" "content-type" "signature-agent";key="sig1");tag="web-bot-auth"';
+    reset({ status: 403, headers: { 'accept-signature': ask }, delayMs: 700 }, { status: 200, body: '{"status":"accepted"}', delayMs: 700 });
+    const outcome = await run(scriptedSpec(), {}, { timeoutMs: 1_000 }) as Json;
+    assert.equal(seen.length, 2);
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.reason, /^the signed call to \/agent\/x was sent but no answer came within \d+ ms/);
   });
 
   test('a 202 without a handoff id is the site\'s answer as it is', async () => {

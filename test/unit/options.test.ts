@@ -71,6 +71,12 @@ describe('readOptions: the script tag', () => {
     ]);
   });
 
+  it('refuses a data-api-base with an encoded slash, which a decoding proxy would resolve into another path (red-team 2026-12-02)', () => {
+    const reading = readOptions({ script: scriptWith({ 'data-api-base': '/agent/v1%2f..%2f..%2fadmin' }) }, ORIGIN);
+    assert.equal(reading.settings.apiBase.href, 'https://shop.example/agent/v1');
+    assert.deepEqual(reading.problems.map((problem) => problem.message), ['data-api-base="/agent/v1%2f..%2f..%2fadmin" is not a same-origin path such as "/agent/v1"']);
+  });
+
   it('checks each ms option against its own range, with its unit', () => {
     const cases: [OptionName, string, string][] = [
       ['timeoutMs', 'data-timeout-ms', '600001'], ['confirmTimeoutMs', 'data-confirm-timeout-ms', '0'], ['writeWaitMs', 'data-write-wait-ms', '2.5'],

@@ -1,7 +1,7 @@
 /** Tool input → query string in PHP/Laravel bracket notation (DESIGN section 2). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toQueryPairs, withQuery } from '../../src/reads/query-string.ts';
+import { serverParameterName, toQueryPairs, withQuery } from '../../src/reads/query-string.ts';
 
 describe('toQueryPairs', () => {
   it('writes scalars as they are and leaves nulls out', () => {
@@ -25,5 +25,21 @@ describe('withQuery', () => {
   it('skips keys the binding sets itself', () => {
     const url = withQuery(new URL('https://shop.example/s?scope=pages'), { scope: 'all', q: 'x' }, ['scope']);
     assert.equal(url.search, '?scope=pages&q=x');
+  });
+  it('skips input keys PHP files under the binding\'s or the target\'s own names (red-team 2026-12-02: " scope" is scope to Laravel)', () => {
+    const search = withQuery(new URL('https://shop.example/s?scope=pages'), { q: 'boots', ' scope': 'admin-drafts', '  scope[x]': 'y', 'scope\u0000x': 'z' }, ['scope']);
+    assert.equal(search.search, '?scope=pages&q=boots');
+    const navigation = withQuery(new URL('https://shop.example/agent/v1/navigation?limit=1'), { ' limit': 50, 'limit.': 2 });
+    // "limit." is limit_ to PHP: another parameter, sent.
+    assert.equal(navigation.search, '?limit=1&limit.=2');
+  });
+});
+
+describe('serverParameterName', () => {
+  it('names a parameter as php_register_variable_ex files it', () => {
+    assert.equal(serverParameterName(' scope'), 'scope');
+    assert.equal(serverParameterName('filter[price][max]'), 'filter');
+    assert.equal(serverParameterName(' a.b c'), 'a_b_c');
+    assert.equal(serverParameterName('scope\u0000evil'), 'scope');
   });
 });

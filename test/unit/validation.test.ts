@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatIssues, validateValue } from '../../src/validation.ts';
+import { formatIssues, prepareValidator, validateValue } from '../../src/validation.ts';
+import { warmUp } from '../../src/bindings/index.ts';
 
 const objectOf = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
 
@@ -44,5 +45,38 @@ describe('validateValue', () => {
     const input = {};
     validateValue(objectOf({ page: { type: 'integer', default: 1 } }), input);
     assert.deepEqual(input, {});
+  });
+});
+
+// The call module's prefetch builds validators at idle (tool-execute.ts prefetchCallModule).
+describe('prepareValidator and the call module\'s warmUp', () => {
+  const schema = () => ({ type: 'object', properties: { q: { type: 'string', pattern: '^[a-z]+$' } }, required: ['q'] });
+
+  it('a validator built ahead gives the verdicts a fresh one gives', () => {
+    const prepared = schema();
+    prepareValidator(prepared);
+    for (const value of [{ q: 'trail' }, { q: 'Trail' }, {}, { q: 3 }]) {
+      assert.deepEqual(validateValue(prepared, value), validateValue(schema(), value));
+    }
+    assert.equal(formatIssues(validateValue(prepared, { q: 'Trail' })), 'q: value does not match pattern "^[a-z]+$" (pattern)');
+  });
+
+  it('never throws: a schema that breaks while its validator is built is left to the call', () => {
+    const broken = { type: 'object', get properties(): never { throw new Error('hostile getter'); } };
+    assert.doesNotThrow(() => prepareValidator(broken));
+  });
+
+  it('warmUp resolves, requests nothing, and leaves verdicts unchanged', async () => {
+    const before = validateValue(schema(), { q: 'Trail' });
+    const realFetch = globalThis.fetch;
+    let fetched = 0;
+    globalThis.fetch = (async () => { fetched++; throw new Error('no request in a warm-up'); }) as typeof fetch;
+    try {
+      assert.equal(await warmUp(), undefined);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    assert.equal(fetched, 0);
+    assert.deepEqual(validateValue(schema(), { q: 'Trail' }), before);
   });
 });

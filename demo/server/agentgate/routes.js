@@ -92,6 +92,8 @@ function inputErrors(input, fields) {
  * @returns {{
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, url: URL) => Promise<boolean>,
  *   log: AgentGateLogEntry[],
+ *   manifestRequests: { path: string, ifNoneMatch: string | undefined, status?: number }[],
+ *   holdManifests: () => () => void,
  *   messages: Map<string, InboxMessage>,
  *   handoffs: Map<string, import('./agent-native.js').Handoff>,
  *   charges: import('./agent-native.js').Charge[],
@@ -99,7 +101,10 @@ function inputErrors(input, fields) {
  *   receipts: ReturnType<typeof createReceiptSigner>,
  *   rotateReceiptKey: () => string,
  * }} `handle` answers and returns true for AgentGate paths, false for any other; `log` lists
- *   every signed call (verified or refused, with its reason; handoff polls too); `messages` the
+ *   every signed call (verified or refused, with its reason; handoff polls too);
+ *   `manifestRequests` every manifest request as it arrived (its `If-None-Match`, and the status
+ *   once answered); `holdManifests()` holds manifest answers until the function it returns is
+ *   called (for tests of what a page does before its manifest arrives); `messages` the
  *   inbox by id; `handoffs` the handed-off calls by handoff id; `charges` the paid calls;
  *   `receipts` signs the `AgentGate-Receipt` of every accepted (2xx) verified call (receipts.js);
  *   `rotateReceiptKey()` makes a new receipt key and returns its kid (for tests of key rotation).
@@ -113,19 +118,34 @@ export function createAgentGate({ now = Date.now } = {}) {
   const receipts = createReceiptSigner({ now });
   const agentNative = createAgentNative({ now });
 
-  /** Answer the manifest of `site`, or 304 when the client's ETag still matches. */
+  /** @type {{ path: string, ifNoneMatch: string | undefined, status?: number }[]} */
+  const manifestRequests = [];
+  /** @type {Promise<void> | undefined} */
+  let manifestsHeld;
+
+  /**
+   * Answer the manifest of `site`, or 304 when the client's ETag still matches.
+   * @returns {number} the status sent
+   */
   function serveManifest(req, res, site) {
     const origin = readOwnOrigin(req);
-    if (origin === undefined) return sendJSON(req, res, 400, { message: 'The request has no valid Host header, so the manifest cannot name endpoint URLs.' });
-    if (!site) return sendJSON(req, res, 404, { message: 'No AgentGate site is known by that host or site key.' });
+    if (origin === undefined) {
+      sendJSON(req, res, 400, { message: 'The request has no valid Host header, so the manifest cannot name endpoint URLs.' });
+      return 400;
+    }
+    if (!site) {
+      sendJSON(req, res, 404, { message: 'No AgentGate site is known by that host or site key.' });
+      return 404;
+    }
     const { json, etag } = renderManifest(site, origin);
     const headers = { ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Host' };
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch !== undefined && ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, '')).includes(etag)) {
       send(req, res, 304, headers, '');
-      return;
+      return 304;
     }
     sendJSON(req, res, 200, JSON.parse(json), headers);
+    return 200;
   }
 
   /** Verify and run one signed tool call (a signed POST), or a handoff poll (a signed GET, `method` GET). */
@@ -231,6 +251,9 @@ export function createAgentGate({ now = Date.now } = {}) {
           sendJSON(req, res, 405, { message: 'Method not allowed.' }, { Allow: 'GET, HEAD' });
           return true;
         }
+        const request = { path, ifNoneMatch: req.headers['if-none-match'] };
+        manifestRequests.push(request);
+        if (manifestsHeld) await manifestsHeld;
         if (path === WELL_KNOWN_PATH) {
           const siteKey = url.searchParams.get('siteKey');
           const hostname = (() => {
@@ -240,10 +263,10 @@ export function createAgentGate({ now = Date.now } = {}) {
               return '';
             }
           })();
-          serveManifest(req, res, siteKey === null ? siteForHostname(hostname) : siteForKey(siteKey));
+          request.status = serveManifest(req, res, siteKey === null ? siteForHostname(hostname) : siteForKey(siteKey));
         } else {
           const siteKey = path.slice(BY_SITE_KEY_PREFIX.length);
-          serveManifest(req, res, siteKey.includes('/') ? undefined : siteForKey(decodeURIComponent(siteKey)));
+          request.status = serveManifest(req, res, siteKey.includes('/') ? undefined : siteForKey(decodeURIComponent(siteKey)));
         }
         return true;
       }
@@ -263,6 +286,16 @@ export function createAgentGate({ now = Date.now } = {}) {
       return true;
     },
     log,
+    manifestRequests,
+    holdManifests() {
+      let release = () => {};
+      const held = new Promise((resolve) => { release = resolve; });
+      manifestsHeld = held;
+      return () => {
+        if (manifestsHeld === held) manifestsHeld = undefined;
+        release();
+      };
+    },
     messages,
     handoffs: agentNative.handoffs,
     charges: agentNative.charges,

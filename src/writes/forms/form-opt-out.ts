@@ -7,6 +7,7 @@
  * human-readable reason for an intentionally non-actionable surface."
  */
 import { AGENT_TOOLS_ATTRIBUTE, AGENT_TOOLS_REASON_ATTRIBUTE } from '../../audit.js';
+import { callBuiltIn } from '../../dom-builtin.js';
 
 /**
  * Why `form` must not be filled because the site opted it out, or `undefined`.
@@ -14,8 +15,8 @@ import { AGENT_TOOLS_ATTRIBUTE, AGENT_TOOLS_REASON_ATTRIBUTE } from '../../audit
  *   people."); an agent never fills it`; `(no reason given)` when the reason attribute is blank.
  */
 export function readFormOptOutReason(form: HTMLFormElement): string | undefined {
-  if (form.getAttribute(AGENT_TOOLS_ATTRIBUTE)?.trim().toLowerCase() !== 'none') return undefined;
-  const reason = form.getAttribute(AGENT_TOOLS_REASON_ATTRIBUTE)?.replace(/\s+/g, ' ').trim();
-  const id = form.getAttribute('id') ?? '';
+  if (callBuiltIn<string | null>(form, 'getAttribute', AGENT_TOOLS_ATTRIBUTE)?.trim().toLowerCase() !== 'none') return undefined;
+  const reason = callBuiltIn<string | null>(form, 'getAttribute', AGENT_TOOLS_REASON_ATTRIBUTE)?.replace(/\s+/g, ' ').trim();
+  const id = callBuiltIn<string | null>(form, 'getAttribute', 'id') ?? '';
   return `form #${id} is marked ${AGENT_TOOLS_ATTRIBUTE}="none" (${reason ? JSON.stringify(reason) : 'no reason given'}); an agent never fills it`;
 }

@@ -5,6 +5,7 @@
  */
 import { readControlState, type CheckboxWords, type FillableControl, type FillStep, type ProposedValue } from './controls.js';
 import { readFormProperty } from './form-property.js';
+import { callBuiltIn } from '../../dom-builtin.js';
 
 /** One line of the panel (see ConfirmWriteItem): `value` is what the form holds now. */
 export interface ProposalItem {
@@ -112,11 +113,11 @@ function precedingHeading(form: HTMLFormElement): string {
  */
 export function readFormName(form: HTMLFormElement): string {
   const doc = form.ownerDocument;
-  const labelledBy = (form.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => textOf(doc.getElementById(id))).join(' ').trim();
-  return form.getAttribute('aria-label')?.trim()
+  const labelledBy = (callBuiltIn<string | null>(form, 'getAttribute', 'aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => textOf(doc.getElementById(id))).join(' ').trim();
+  return callBuiltIn<string | null>(form, 'getAttribute', 'aria-label')?.trim()
     || labelledBy
-    || form.getAttribute('title')?.trim()
-    || textOf(form.querySelector('legend, h1, h2, h3, h4'))
+    || callBuiltIn<string | null>(form, 'getAttribute', 'title')?.trim()
+    || textOf(callBuiltIn<Element | null>(form, 'querySelector', 'legend, h1, h2, h3, h4'))
     || precedingHeading(form)
     || `#${readFormProperty(form, 'id')}`;
 }

@@ -16,22 +16,33 @@ export type FormSendOutcome =
   | { ok: false; reason: string };
 
 /**
+ * Where a submit with `submitter` goes: its method (as written, e.g. `post`) and action (absolute
+ * URL); the submitter's `formmethod`/`formaction` win over the form's, as in the browser.
+ */
+export function readSendTarget(form: HTMLFormElement, submitter: HTMLElement | null): { method: string; action: URL } {
+  const button = submitter as HTMLButtonElement | HTMLInputElement | null;
+  const method = button?.hasAttribute('formmethod') ? button.formMethod : readFormProperty(form, 'method');
+  return { method, action: new URL(button?.hasAttribute('formaction') ? button.formAction : readFormProperty(form, 'action')) };
+}
+
+/**
  * The request the browser would make for this submit (HTML "form submission"): method and
  * action from the form or the submitter (`formmethod`, `formaction`), the data set with the
  * submitter's own name/value. `multipart/form-data` forms send a FormData body; others are sent
  * URL-encoded (a file control contributes its file name, as the browser does), GET in the query.
- * Must be called during the submit event: the data set is read then.
+ * Must be called during the submit event: the data set is read then (`built`: the FormData the
+ * caller already built and checked for this submit, so no `formdata` listener runs twice).
  * @returns `undefined` for what fetch cannot reproduce faithfully (`method="dialog"`,
  *   `enctype="text/plain"`): the caller lets the browser submit natively.
  */
-export function toFormRequest(form: HTMLFormElement, submitter: HTMLElement | null): { url: URL; init: RequestInit } | undefined {
+export function toFormRequest(form: HTMLFormElement, submitter: HTMLElement | null, built?: FormData): { url: URL; init: RequestInit } | undefined {
   const button = submitter as HTMLButtonElement | HTMLInputElement | null;
-  const method = (button?.hasAttribute('formmethod') ? button.formMethod : readFormProperty(form, 'method')).toLowerCase();
+  const target = readSendTarget(form, submitter);
+  const method = target.method.toLowerCase();
   const enctype = button?.hasAttribute('formenctype') ? button.formEnctype : readFormProperty(form, 'enctype');
-  const action = button?.hasAttribute('formaction') ? button.formAction : readFormProperty(form, 'action');
   if (method === 'dialog' || enctype === 'text/plain') return undefined;
-  const data = new FormData(form, submitter);
-  const url = new URL(action);
+  const data = built ?? new FormData(form, submitter);
+  const url = target.action;
   if (method === 'get') {
     url.search = new URLSearchParams([...data].map(([key, value]) => [key, typeof value === 'string' ? value : value.name])).toString();
     return { url, init: { method: 'GET' } };

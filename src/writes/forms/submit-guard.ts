@@ -55,6 +55,7 @@
  * the filled controls and `fetch` them: that class is the site's own code, not a path the
  * browser takes on its own.
  */
+import { callBuiltIn } from '../../dom-builtin.js';
 
 /**
  * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
@@ -186,10 +187,10 @@ function isSubmitControl(element: Element): element is HTMLButtonElement | HTMLI
  */
 export function readUnguardableReason(form: HTMLFormElement): string | undefined {
   const doc = form.ownerDocument;
-  const id = form.getAttribute('id') ?? '';
+  const id = callBuiltIn<string | null>(form, 'getAttribute', 'id') ?? '';
   const tail = 'another browsing context, where the runtime cannot hold its submission back; only forms that submit in this page can be filled';
   // getAttribute, not form.target: a control named "target" clobbers the property.
-  const own = form.getAttribute('target');
+  const own = callBuiltIn<string | null>(form, 'getAttribute', 'target');
   const base = doc.querySelector('base[target]')?.getAttribute('target') ?? null;
   if (own !== null ? !isSelfTarget(own) : !isSelfTarget(base)) {
     const where = own !== null ? `target=${JSON.stringify(own)}` : `the page's <base target=${JSON.stringify(base)}>`;
@@ -346,7 +347,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     const keyboard = event.detail === 0 || (event as PointerEvent).pointerType === '';
     if (!keyboard) return remember({ kind: 'click', target: event.target, event });
     // Implicit submission clicks the default button in the task of the person's Enter.
-    if (gesture?.kind === 'enter' && !gesture.refused) return;
+    if (gesture?.kind === 'enter') return;
     const target = event.target as Node | null;
     const focused = doc.activeElement;
     const theirs = personFocus !== null && focused === personFocus && target !== null && personFocus.contains(target);
@@ -361,8 +362,17 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (!event.isTrusted) return;
     pointerDown = undefined;
     tabKey = event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey ? event : undefined;
-    if (event.key === 'Enter') remember(isImplicitSubmitEnter(event, form) ? { kind: 'enter', target: event.target, event } : undefined);
-    else clearSoon();
+    if (event.key !== 'Enter') return clearSoon();
+    if (!isImplicitSubmitEnter(event, form)) return remember(undefined);
+    // As for a keyboard-activated button: Enter counts in a field the person put the focus in
+    // (the panel takes the focus when it opens), not one the page moved it to while they typed.
+    const theirs = personFocus !== null && personFocus === event.target;
+    remember({
+      kind: 'enter',
+      target: event.target,
+      event,
+      ...(theirs ? {} : { refused: 'Enter was pressed in a field the page, not the person, had moved the focus into (click the field or reach it with Tab); nothing was sent' }),
+    });
   };
   const onPointerdown = (event: Event) => {
     if (!event.isTrusted) return;
@@ -401,7 +411,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (!target || typeof target.nodeType !== 'number') return undefined;
     if (gesture.kind === 'click') return submitter !== null && submitter.contains(target) ? gesture : undefined;
     // isImplicitSubmitEnter already required an input of this form.
-    return form.contains(target) ? gesture : undefined;
+    return callBuiltIn<boolean>(form, 'contains', target) ? gesture : undefined;
   };
 
   const deliver = (event: SubmitEvent) => {
