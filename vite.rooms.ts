@@ -8,9 +8,9 @@
  * - capell-confirm-write: the lit panel, which the write room imports on its first proposal;
  * - lit: lit itself, which the panel and the inspector share;
  * - inspector: the operator's inspector (ui/inspector*.ts), loaded only when asked;
- * - agentgate: the AgentGate manifest's fetch, rules and revalidation checks (and the receipts
- *   tool and store), on a page that names AgentGate; agentgate-call: its signed call (executor,
- *   signer, receipt check, structured-headers), on the first call.
+ * - agentgate: the AgentGate manifest's fetch and rules (and the receipts tool and store), on a
+ *   page that names AgentGate; agentgate-call: its call (executor, Content-Digest, receipt check,
+ *   structured-headers), on the first call.
  * The admin registry's fetch and rules (sources/admin-registry-fetch.ts) need no room: only the
  * source row imports it, dynamically, so it is a chunk of its own, loaded on admin pages alone.
  * A module joins its room's chunk only when every module that imports it statically is in a room
@@ -50,17 +50,17 @@ const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
 const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|form-tool-check|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$|src[\\/]validation[\\/]work-units\.ts$|src[\\/]writes[\\/]status-tool\.ts$|rolldown[\\/]runtime/;
 
 /**
- * AgentGate discovery (the manifest's fetch, rules and cache with idb-keyval, the receipts rules,
- * the kept receipts, and the runtime's receipts and handoff status tools registered with the
- * manifest's tools): loaded on a page that names AgentGate.
+ * AgentGate discovery (the manifest's fetch and rules, the receipts rules, the kept receipts with
+ * idb-keyval, and the runtime's receipts and handoff status tools registered with the manifest's
+ * tools): loaded on a page that names AgentGate.
  */
-const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules|cache|revalidation)|receipt-rules|receipt-store|receipts-tool|handoff-status-tool)\.ts$|src[\\/]sources[\\/]agentgate-naming\.ts$|node_modules[\\/]idb-keyval[\\/]/;
+const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules)|receipt-rules|receipt-store|receipts-tool|handoff-status-tool)\.ts$|src[\\/]sources[\\/]agentgate-naming\.ts$|node_modules[\\/]idb-keyval[\\/]/;
 /**
- * AgentGate's signed call (the executor, the signer, structured-headers, the receipt check and its
+ * AgentGate's call (the executor, Content-Digest, structured-headers, the receipt check and its
  * keys, and what finishes a call: network retries, payment, handoff polling): loaded on the first
- * AgentGate call.
+ * AgentGate call. The page never signs: the agent's network layer does (src/agent).
  */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|component-floor|signer|signature-base|content-digest|base64|receipt|receipt-jws|receipt-keys|call-retry|payment|payment-price|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|component-floor|signature-base|content-digest|base64|receipt|receipt-jws|receipt-keys|call-retry|payment|payment-price|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {

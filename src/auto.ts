@@ -2,16 +2,14 @@
  * Script-tag entry (`dist/capell-webmcp.js`; the classic scripts `dist/capell-webmcp.iife.js`,
  * made from it, and `dist/capell-webmcp.single.iife.js`): reads the data-* configuration of its
  * own `<script>`, publishes `window.capellWebMCP`, starts once per page at DOMContentLoaded (so
- * the page's scripts after its tag can give a signer or stop it first; see beforeContentLoaded)
+ * the page's scripts after its tag can stop it first; see beforeContentLoaded)
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
-import type { Signer } from './agentgate/signer.js';
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
 import { builtIn, callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
 import { runtimeFailure, type Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
-import { signerProblem } from './signer-slots.js';
 import { VERSION } from './version.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
@@ -25,9 +23,6 @@ export { SCRIPT_MARKER } from './config.js';
  * - `report`: the current Report, updated after each change of the page's tools (each update also
  *   fires `capell-webmcp:change` on `document` with the Report); undefined before the first;
  * - `stop()`: undoes everything the runtime did (see Runtime.stop);
- * - `setSigner(signer)`: the agent (or its extension) gives the key that signs AgentGate calls;
- *   the tools waiting for it register (see Runtime.setSigner). Given before the runtime starts,
- *   it is kept and used from the start. @throws TypeError when it is not a Signer.
  * - `inspect()`: opens the inspector (`<capell-inspector>`, loaded now: the live Report and a log
  *   of the tool calls made while it is open), or moves focus to it when it is open; also without
  *   WebMCP (it then says why there are no tools). Resolves once it is shown; rejects only when
@@ -39,7 +34,6 @@ export interface CapellWebMCPGlobal {
   readonly ready: Promise<Report>;
   readonly report: Report | undefined;
   stop(): void;
-  setSigner(signer: Signer): void;
   inspect(): Promise<void>;
 }
 
@@ -62,12 +56,6 @@ declare global {
   }
 }
 
-/** Throws the TypeError `setSigner` throws for a value that is not a Signer. */
-function signerProblemCheck(signer: unknown): void {
-  const problem = signerProblem(signer);
-  if (problem) throw new TypeError(`capell-webmcp: setSigner: ${problem}`);
-}
-
 // The document's built-ins are read past DOM clobbering (an <img name="addEventListener"> would
 // shadow its own; dom-builtin.ts). A classic script sees itself only now; a module never does.
 const current = builtIn<HTMLScriptElement | null>(document, 'currentScript');
@@ -86,11 +74,11 @@ function readOwnScript(): HTMLScriptElement | null {
  * naming its attribute and the value as written, when WebMCP is present and the log is not silenced:
  * `[capell-webmcp] data-timeout-ms="fast" is not an integer from 1 to 600000 (ms); using its default`.
  */
-function startWith({ options, problems }: OptionReading, signers: readonly Signer[]): Runtime {
+function startWith({ options, problems }: OptionReading): Runtime {
   if (options.log !== 'silent' && findHost(document).api !== 'none') {
     for (const problem of problems) console.warn(`[capell-webmcp] ${problem.message}; using its default`);
   }
-  return start(signers.length > 0 ? { ...options, signer: signers } : options);
+  return start(options);
 }
 
 function boot(): void {
@@ -108,7 +96,6 @@ function boot(): void {
   let resolveReady!: (report: Report) => void;
   const ready = new Promise<Report>((resolve) => { resolveReady = resolve; });
   let stoppedReport: Report | undefined;
-  const early: Signer[] = [];
   const global: CapellWebMCPGlobal = Object.freeze({
     version: VERSION,
     ready,
@@ -116,12 +103,6 @@ function boot(): void {
     stop: () => {
       stopped = true; // also before it starts (DOMContentLoaded): then nothing starts
       runtime?.stop();
-    },
-    setSigner: (signer: Signer) => {
-      if (runtime) return runtime.setSigner(signer);
-      // Before it starts (DOMContentLoaded): checked now, used from the start.
-      signerProblemCheck(signer);
-      early.push(signer);
     },
     inspect: async () => {
       const { openInspector } = await import('./ui/inspector.js');
@@ -157,7 +138,7 @@ function boot(): void {
       return announce(stoppedReport);
     }
     try {
-      runtime = startWith(reading, early);
+      runtime = startWith(reading);
       void runtime.ready.then(announce, failedStart);
     } catch (error) {
       failedStart(error);
@@ -206,8 +187,8 @@ const CONTENT_LOADED_WAIT_MS = 1000;
  * Whether DOMContentLoaded is still to come: the document is being parsed, or its deferred and
  * module scripts are running (readyState `interactive`, the event not yet started: Navigation
  * Timing's `domContentLoadedEventStart` is 0 until then). The runtime starts then (within
- * CONTENT_LOADED_WAIT_MS once parsed), so the page's own scripts after its tag (a theme that gives
- * a signer, or stops it) run before the first update; the registry chunk is already on its way.
+ * CONTENT_LOADED_WAIT_MS once parsed), so the page's own scripts after its tag (a theme that
+ * stops it) run before the first update; the registry chunk is already on its way.
  */
 function beforeContentLoaded(): boolean {
   const state = builtIn<DocumentReadyState>(document, 'readyState');

@@ -1,6 +1,4 @@
-import type { Signer } from './agentgate/signer.js';
 import { validateEndpointTarget } from './bindings/targets.js';
-import { SignerSlots } from './signer-slots.js';
 
 /**
  * Options at the boundary (`RuntimeOptions`, loose) normalised once into `RuntimeConfig`
@@ -60,14 +58,6 @@ export type AuditOption = 'warning' | 'error';
  *   sources/agentgate-naming.ts), whatever this option says. @default false
  * - `agentgateSiteKey`: the AgentGate site key (1–128 of `A-Za-z0-9_-`): the manifest is then
  *   `/v1/agent-tools/{siteKey}`; `data-agentgate-site-key`. Only read when `agentgate` is on.
- * - `maxPrice`: the most this page's owner lets an AgentGate call pay when the site answers `402`
- *   with `crawler-price` (pay per crawl): a currency and an amount, `"0.05 USD"` (or `"USD 0.05"`,
- *   at most 6 decimals); `data-max-price`. A price within it (same currency) is paid once with
- *   `crawler-exact-price`; without it no payment header is ever sent. @default none (never pay)
- * - `signer`: who signs AgentGate calls (the agent's key, never the page's): a Signer
- *   `{ label, signatureAgent?, keyid, alg, sign(bytes) }` (src/agentgate/signer.ts), or several
- *   (one per `alg`). Not a script-tag option: an agent gives it later with
- *   `window.capellWebMCP.setSigner(signer)`. @throws TypeError when it is not a Signer.
  * - `inspect`: open the inspector (`<capell-inspector>`, its own chunk: the live Report and a log
  *   of this page's tool calls, for the site's operator) when the runtime starts; the script tag's
  *   `data-inspect` (present, `""` or `"true"`), or, for the script tag, `?capell-webmcp=inspect`
@@ -88,8 +78,6 @@ export interface RuntimeOptions {
   writeWaitMs?: number;
   agentgate?: boolean;
   agentgateSiteKey?: string;
-  maxPrice?: string;
-  signer?: Signer | readonly Signer[];
   inspect?: boolean;
   adminRegistry?: boolean;
 }
@@ -109,13 +97,6 @@ export interface RuntimeConfig {
   agentgate: boolean;
   /** Absent unless given. */
   agentgateSiteKey?: string;
-  /**
-   * The page owner's cap on what an AgentGate call may pay (`maxPrice`), as given and trimmed
-   * (`0.05 USD`; read by agentgate/payment-price.ts when a call is priced); absent: never pay.
-   */
-  maxPrice?: string;
-  /** The signers AgentGate calls may use, one per algorithm; `setSigner` adds one later. */
-  signers: SignerSlots;
   /** Absent unless given: the inspector opens at start. */
   inspect?: boolean;
   /** Absent unless given: the admin registry is fetched and its tools registered. */
@@ -126,7 +107,7 @@ export interface RuntimeConfig {
 export const SCRIPT_MARKER = 'data-capell-webmcp';
 
 /** The options a `data-*` attribute of the script tag can set: every RuntimeOptions member but `document`. */
-export type OptionName = Exclude<keyof RuntimeOptions, 'document' | 'signer'>;
+export type OptionName = Exclude<keyof RuntimeOptions, 'document'>;
 
 /**
  * How one option is given and checked: the `data-*` attribute that sets it (its dataset name is
@@ -163,13 +144,6 @@ function wordOption<Word extends string>(attribute: `data-${string}`, words: rea
 /** AgentGate site keys: 1–128 of letters, digits, `_` and `-` (a path segment that needs no escaping). */
 export const AGENTGATE_SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
-/**
- * A price cap as `maxPrice` takes it: an amount (at most 9 digits and 6 decimals) and an ISO 4217
- * currency, in either order (`0.05 USD`, `USD 0.05`; pay per crawl writes the latter). The same
- * grammar as agentgate/payment-price.ts `parsePrice`, which start-up does not load.
- */
-export const MAX_PRICE_PATTERN = /^(?:[A-Z]{3}\s+\d{1,9}(?:\.\d{1,6})?|\d{1,9}(?:\.\d{1,6})?\s+[A-Z]{3})$/;
-
 /** A switch: `true`/`false` from `start()`; on the script tag the attribute present (`""`) or `"true"`, or `"false"`. */
 function switchOption(attribute: `data-${string}`): OptionRule<boolean> {
   return {
@@ -197,10 +171,6 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
   agentgateSiteKey: {
     attribute: 'data-agentgate-site-key', default: undefined, expected: `a site key matching ${AGENTGATE_SITE_KEY_PATTERN.source}`,
     accept: (value) => (typeof value === 'string' && AGENTGATE_SITE_KEY_PATTERN.test(value) ? value : undefined),
-  },
-  maxPrice: {
-    attribute: 'data-max-price', default: undefined, expected: 'a price such as "0.05 USD"',
-    accept: (value) => (typeof value === 'string' && MAX_PRICE_PATTERN.test(value.trim()) ? value.trim() : undefined),
   },
   // No default: absent from the settings unless given (off).
   inspect: { ...switchOption('data-inspect'), default: undefined },
@@ -230,7 +200,7 @@ export interface OptionProblem {
 /** What `readOptions` found. */
 export interface OptionReading {
   /** Every option, defaults applied; an invalid one is at its default. */
-  settings: Omit<RuntimeConfig, 'document' | 'origin' | 'signers'>;
+  settings: Omit<RuntimeConfig, 'document' | 'origin'>;
   /** The valid options that were given, as `start()` takes them (attribute texts converted: `timeoutMs: 5000`). */
   options: RuntimeOptions;
   /** One per invalid option, in OPTION_RULES order. */
@@ -288,16 +258,13 @@ export function normaliseOptions(options: RuntimeOptions = {}): RuntimeConfig {
   const origin = originOf(doc);
   const { settings, problems } = readOptions({ values: options }, origin);
   if (problems[0]) throw new TypeError(`capell-webmcp: ${problems[0].message}`);
-  const signers = new SignerSlots();
-  const given = options.signer === undefined || options.signer === null ? [] : Array.isArray(options.signer) ? options.signer : [options.signer];
-  for (const signer of given as unknown[]) signers.set(signer, 'option "signer"');
-  return { document: doc, origin, ...settings, signers };
+  return { document: doc, origin, ...settings };
 }
 
 /**
  * Reads the options the runtime's own `<script>` element sets in `data-*` attributes:
  * `data-api-base`, `data-timeout-ms`, `data-log`, `data-audit`, `data-confirm-timeout-ms`,
- * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-max-price`, `data-inspect`,
+ * `data-write-wait-ms`, `data-agentgate`, `data-agentgate-site-key`, `data-inspect`,
  * `data-admin-registry` (OPTION_RULES; each the dataset name of the option it sets).
  * @param origin the page's origin; `apiBase` must stay on it. @default the current location's
  * @returns the valid options, as `start()` takes them; invalid ones are left out (`readOptions`

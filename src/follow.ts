@@ -55,7 +55,7 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
  * update started meanwhile, and never before the first one (`ready` comes first; a slower first
  * Report never replaces a newer one as `report`).
  * @param publish called with each Report and its update's generation (1 = the first).
- * @returns a function that asks for another update (e.g. after `setSigner`). Never throws.
+ * @returns a function that asks for another update. Never throws.
  */
 export function follow(
   config: RuntimeConfig, found: Extract<FoundHost, { host: object }>, stopSignal: AbortSignal,
@@ -99,7 +99,7 @@ export function follow(
         if (generation === latest) registry.log(report);
         if (generation === 1 || generation === latest) publish(report, generation);
         // With a tool to call, the call module (and the tool's executor) loads at idle, not on
-        // the agent's first call; also for tools registered later (AgentGate's, after setSigner).
+        // the agent's first call; also for tools registered later (AgentGate's, once its manifest is read).
         if (fresh.length > 0) {
           for (const name of fresh) prefetched.add(name);
           prefetchCallModule(config.document, fresh, stopSignal);

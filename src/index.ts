@@ -13,8 +13,5 @@ export type { Binding, BindingType, Effect, JSONSchema, JSONValue, ToolAnnotatio
 export { normaliseCapellDeclaration, type NormaliseContext, type NormaliseResult } from './declarations/normalise.js';
 export type { CapellConfirmWrite, ConfirmWriteProposal } from './ui/capell-confirm-write.js';
 export { VERSION } from './version.js';
-// The agent's signer for AgentGate calls (given to start({ signer }) or window.capellWebMCP.setSigner).
-export { signerFromCryptoKey, type SignatureAlgorithm, type Signer } from './agentgate/signer.js';
-export { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH, loadStoredSigner, type SignatureDirectory, type StoredSigner, type StoredSignerOptions } from './agentgate/stored-signer.js';
 // What an AgentGate call's result carries beside the answer (`structuredContent.receipt`).
 export type { ReceiptResult } from './agentgate/receipt.js';

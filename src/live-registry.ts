@@ -3,7 +3,7 @@
  * Each update reads every source (sources/index.ts; a fetching source such as AgentGate answers
  * with a promise), normalises only the declarations of units that are new or whose content changed
  * (a declaration unchanged in a changed unit keeps its ToolSpec), applies the registration rules
- * (registration-rules.ts, with an AgentGate tool waiting for its signer) in table and document
+ * (registration-rules.ts) in table and document
  * order, and then removes and registers exactly the tools that differ. Every tool is owned by the
  * source unit it came from (an island element, or one object per AgentGate manifest URL), through
  * that unit's own AbortController: removing the unit aborts exactly its tools (WebMCP has no
@@ -16,7 +16,7 @@ import type { CheckResult } from './declarations/check-declaration.js';
 import type { PendingRejection } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from './host.js';
-import { NameClaims, registrationRefusal, signerRefusal } from './registration-rules.js';
+import { NameClaims, registrationRefusal } from './registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from './report.js';
 import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
 import { reduceInputSchema } from './schema-reduction.js';
@@ -298,7 +298,7 @@ export class LiveRegistry {
           rejected.push(result.rejection);
           continue;
         }
-        const refusal = signerRefusal(result.spec, this.#config.signers) ?? registrationRefusal(result.spec, unit.label, claims, doc);
+        const refusal = registrationRefusal(result.spec, unit.label, claims, doc);
         if (refusal) rejected.push({ name: result.spec.name, source: unit.label, reasons: [refusal] });
         else declared.set(result.spec.name, { spec: result.spec, unit });
       }

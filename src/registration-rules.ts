@@ -9,7 +9,6 @@ import { builtIn, callBuiltIn } from './dom-builtin.js';
 import { formToolProblems } from './form-tool-check.js';
 import type { Reason } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
-import type { SignerSlots } from './signer-slots.js';
 
 /** The runtime's own write status tool (writes/status-tool.ts): its name is never a site's. */
 export const WRITE_STATUS_TOOL = 'capell.write.status';
@@ -109,17 +108,4 @@ export function nativeFormToolReason(spec: ToolSpec, doc: Pick<Document, 'getEle
   const toolname = form && builtIn<string>(form, 'localName') === 'form' ? callBuiltIn<string | null>(form, 'getAttribute', 'toolname') : null;
   if (toolname === null || toolname === undefined) return undefined;
   return `form #${spec.binding.target} carries toolname=${JSON.stringify(toolname)}: the browser registers it natively, so capell-webmcp does not register it a second time`;
-}
-
-/**
- * Why an AgentGate tool waits: its `auth[0]` needs a signer the agent has not given yet
- * (`start({ signer })`, `window.capellWebMCP.setSigner`). Such a tool is not registered and
- * claims no name; the Report lists it with `waitingForSigner`, and the update after `setSigner`
- * registers it. AgentGate declared tools, "Call a tool": every call is signed.
- * @returns the reason, or undefined when the tool needs no signer or has one.
- */
-export function signerRefusal(spec: ToolSpec, signers: SignerSlots): Reason | undefined {
-  if (spec.binding.type !== 'agentgate') return undefined;
-  const type = spec.binding.auth.type;
-  return signers.get(type) ? undefined : ['auth', 'waitingForSigner', type];
 }

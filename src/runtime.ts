@@ -3,7 +3,6 @@
  * kept in step with the page as it changes (live-registry.ts, page-observer.ts), and the audit of
  * the page's interactive surfaces.
  */
-import type { Signer } from './agentgate/signer.js';
 import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { callBuiltIn } from './dom-builtin.js';
@@ -27,15 +26,6 @@ export interface Runtime {
    * `isError`). Idempotent; a `start()` afterwards starts clean.
    */
   stop(): void;
-  /**
-   * Gives the runtime the agent's signer for AgentGate calls (the key is the agent's, never the
-   * page's): it replaces the signer of the same kind (`ed25519` → web-bot-auth tools,
-   * `hmac-sha256` → shared-key tools), and the tools that were waiting for it register (a new
-   * update, announced with `capell-webmcp:change`). Does nothing after `stop()`.
-   * @throws TypeError when `signer` is not a Signer `{ label, keyid, alg, sign, signatureAgent? }`.
-   * @example runtime.setSigner((await loadStoredSigner({ alg: 'ed25519', signatureAgent })).signer)
-   */
-  setSigner(signer: Signer): void;
 }
 
 /** The event fired on the document after each later update, with the new Report as `detail`. */
@@ -112,16 +102,15 @@ export function start(options: RuntimeOptions = {}): Runtime {
     if (generation > 1) callBuiltIn(config.document, 'dispatchEvent', new CustomEvent<Report>(CHANGE_EVENT, { detail: report }));
   };
   const found = findHost(config.document);
-  let update: (() => void) | undefined;
   const failed = (what: string, error: unknown) => publish(runtimeFailure(found.api, what, error), 1);
   try {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
     if (found.api === 'none') publish(reportWithoutWebMCP(config, found.reason), 1);
     else {
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
-      // browser without it fetches the entry alone. A signer given meanwhile is in config already.
+      // browser without it fetches the entry alone.
       import('./follow.js').then(({ follow }) => {
-        if (!stopController.signal.aborted) update = follow(config, found, stopController.signal, publish, ready);
+        if (!stopController.signal.aborted) follow(config, found, stopController.signal, publish, ready);
       }).catch((error: unknown) => failed('the registry did not load; nothing was registered', error));
     }
   } catch (error) {
@@ -137,10 +126,6 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
       // Stopped before the first update settled: `ready` still settles, with nothing registered.
       if (current === undefined) publish({ api: found.api, registered: [], rejected: [], audit: [] }, 1);
-    },
-    setSigner(signer) {
-      config.signers.set(signer, 'setSigner');
-      if (!stopController.signal.aborted) update?.();
     },
   };
   if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });

@@ -4,7 +4,6 @@
  * present, so the entry stays within its first-load budget (DESIGN section 6).
  */
 import type { RuntimeConfig, RuntimeOptions } from './config.js';
-import type { AuthType } from './signer-slots.js';
 
 /**
  * What a running runtime keeps for this check, on the runtime object under a registry symbol (so
@@ -16,11 +15,8 @@ export interface StartRecord {
   warned?: Set<string>;
 }
 
-/** The signer kinds a configuration can hold (SignerSlots). */
-const SIGNER_KINDS: readonly AuthType[] = ['web-bot-auth', 'shared-key'];
-
 /** An option's effective value as text, for comparison and messages: `"https://shop.example/agent/v1"`, `15000`. */
-function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, 'document' | 'signer'>): string {
+function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, 'document'>): string {
   const value = config[name];
   return JSON.stringify(value instanceof URL ? value.href : value) ?? 'unset';
 }
@@ -29,18 +25,12 @@ function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, '
  * The options a second `start()` gave that differ from the running runtime's, each as
  * `name <given> (running: <value>)`, compared after normalisation (so `apiBase: '/agent/v1/'` and
  * the default are the same). An option not given, or given as `undefined`, is never named;
- * `document` is the running one's by construction; `signer` is named when a given signer is not
- * the one the runtime holds for its kind (`runtime.setSigner` gives one to a running runtime).
+ * `document` is the running one's by construction.
  */
 export function ignoredOptions(options: RuntimeOptions, config: RuntimeConfig, running: RuntimeConfig): string[] {
   const ignored: string[] = [];
   for (const name of Object.keys(options) as (keyof RuntimeOptions)[]) {
     if (name === 'document' || options[name] === undefined) continue;
-    if (name === 'signer') {
-      const differs = SIGNER_KINDS.some((kind) => config.signers.get(kind) !== undefined && config.signers.get(kind) !== running.signers.get(kind));
-      if (differs) ignored.push('signer (give it with runtime.setSigner)');
-      continue;
-    }
     const given = optionText(config, name);
     const kept = optionText(running, name);
     if (given !== kept) ignored.push(`${name} ${given} (running: ${kept})`);

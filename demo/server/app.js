@@ -1,6 +1,5 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_AGENT_KEYS_PATH, renderDemoAgentKeysModule } from './agentgate/demo-agent.js';
 import { createAgentGate } from './agentgate/routes.js';
 import { createAdmin, isAdminPath } from './admin/create-admin.js';
 import { handleAgentRequest } from './api/index.js';
@@ -81,9 +80,8 @@ function matchApiBase(path) {
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
  * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
- * @param {string} [options.agentUrl] the demo agent's origin (start.js binds it on port + 1): the
- *   theme's demo agent script signs as it (`/site/demo-agent-keys.js`); without it the theme
- *   gives no signer
+ * @param {string} [options.agentUrl] the demo agent's origin (start.js binds it on port + 1), where
+ *   its key directory is; the demo agent (Node, `npm run agent`) signs as it, never the page
  * @returns {{
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>,
  *   requests: AgentRequestRecord[],
@@ -113,7 +111,6 @@ function matchApiBase(path) {
  * http.createServer(app.handle).listen(5173);
  */
 export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), agentUrl = undefined, adminConfirmationTtlMs = undefined } = {}) {
-  const demoAgentKeys = renderDemoAgentKeysModule(agentUrl);
   /** @type {AgentRequestRecord[]} */
   const requests = [];
   /** @type {import('./contact-submission.js').ContactSubmission[]} */
@@ -166,7 +163,6 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     }
     // The build names chunks by their content hash (vite.config.ts `chunks/[name]-[hash].js`).
     if (path.startsWith('/dist/')) return serveStaticFile(req, res, root, path.slice('/dist/'.length), { immutable: path.startsWith('/dist/chunks/') });
-    if (path === DEMO_AGENT_KEYS_PATH) return send(req, res, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, demoAgentKeys);
     if (path.startsWith('/site/')) return serveStaticFile(req, res, SITE_DIR, path.slice('/site/'.length));
 
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;

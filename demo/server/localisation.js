@@ -113,6 +113,8 @@ const TEXT = {
     'agents.step2': 'Open this page again. The line at the top then says WebMCP is on, and each read tool has a Run button.',
     'agents.step3': 'Change the input if you like and press Run: the page calls the tool through document.modelContext.executeTool, as an agent does, and shows the answer.',
     'agents.step4': 'Open the inspector to see every tool the page registered, the declarations it rejected and why, the audit, and each call with its duration and size.',
+    'agents.signed': 'Signed calls (AgentGate)',
+    'agents.signedIntro': 'send_message and message_status are AgentGate tools: the site accepts them only signed with the agent\'s own key. The signature is added by the agent\'s browser, outside this page, where no script of the page can reach the key; this page never signs. In a plain browser these tools answer that the call was not signed. To see a signed call, run the demo agent from the capell-webmcp repository: it drives Chromium, signs its own calls and pays only within its own limits, and prints each call with the receipt it verified:',
   },
   de: {
     'site.name': 'Capell Outfitters',
@@ -216,6 +218,8 @@ const TEXT = {
     'agents.step2': 'Öffnen Sie diese Seite erneut. Die Zeile oben sagt dann, dass WebMCP an ist, und jedes Lesewerkzeug hat eine Schaltfläche zum Ausführen.',
     'agents.step3': 'Ändern Sie die Eingabe nach Belieben und führen Sie das Werkzeug aus: Die Seite ruft es über document.modelContext.executeTool auf, wie ein Agent, und zeigt die Antwort.',
     'agents.step4': 'Öffnen Sie den Inspektor: Er zeigt jedes angemeldete Werkzeug, die abgelehnten Erklärungen mit Grund, das Audit und jeden Aufruf mit Dauer und Größe.',
+    'agents.signed': 'Signierte Aufrufe (AgentGate)',
+    'agents.signedIntro': 'send_message und message_status sind AgentGate-Werkzeuge: Die Website nimmt sie nur mit dem eigenen Schlüssel des Agenten signiert an. Die Signatur fügt der Browser des Agenten hinzu, außerhalb dieser Seite, wo kein Skript der Seite den Schlüssel erreicht; diese Seite signiert nie. In einem gewöhnlichen Browser antworten diese Werkzeuge, dass der Aufruf nicht signiert war. Einen signierten Aufruf zeigt der Demo-Agent aus dem Repository von capell-webmcp: Er steuert Chromium, signiert seine eigenen Aufrufe, zahlt nur innerhalb seiner eigenen Grenzen und gibt jeden Aufruf mit der geprüften Quittung aus:',
   },
 };
 

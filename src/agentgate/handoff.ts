@@ -6,22 +6,20 @@
  * the call then answers `pending` with the id and the read-only tool that asks again later
  * (`agentgate.handoff.status`, handoff-status-tool.ts).
  *
- * Polls are signed like the call that started the handoff (same signer kind, same covered
- * components, a fresh nonce each): the handoff id alone is then no bearer token, since the site
- * can check that the agent asking is the one it accepted the call from (the demo site does), and
- * a site that refuses unsigned requests to its agent routes answers polls as it answered the call.
+ * Polls are signed like the call that started the handoff, by the agent's own network layer
+ * (capell-webmcp/agent signs the polls of ids its call's `202` returned), never by the page: the
+ * handoff id alone is then no bearer token, since the site can check that the agent asking is the
+ * one it accepted the call from (the demo site does). A handoff id is one path segment of safe
+ * characters (HANDOFF_ID_PATTERN), so no answer can point the polls at another path.
  */
 import type { BindingOutcome, CallContext } from '../bindings/binding-executor.js';
 import { parseBoundedJSON } from '../bindings/bounded-json.js';
 import { serverMessage } from '../bindings/server-message.js';
 import type { RuntimeConfig } from '../config.js';
-import type { AgentGateAuth, AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
+import type { AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
 import { HANDOFF_STATUS_TOOL } from '../registration-rules.js';
 import { request, type RequestOutcome } from '../request.js';
-import { pollComponents } from './component-floor.js';
-import type { Component } from './signature-base.js';
-import { signRequest, WEB_BOT_AUTH_TAG } from './signer.js';
 
 /**
  * Longest a call waits for a handed-off action to finish, in ms. 10 s, as a write's wait for the
@@ -92,14 +90,11 @@ export interface PendingHandoff {
 }
 
 /**
- * The signed poll of a handoff: a `GET` of `url`, anonymous, no redirects, signed per `auth` (as
- * the call was) with the signer the runtime holds for that kind at the time of each poll.
- * @returns a poll that resolves `notSent` when no signer is held any more.
+ * The poll of a handoff: a `GET` of `url`, anonymous, no redirects; the agent's network layer
+ * signs it (the page does not).
  */
-export function createHandoffPoll(url: URL, auth: AgentGateAuth, components: readonly Component[], config: RuntimeConfig): HandoffPoll {
+export function createHandoffPoll(url: URL): HandoffPoll {
   const where = url.pathname;
-  const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
-  const covered = pollComponents(components);
   return (signal, timeoutMs) => request(url, {
     method: 'GET',
     credentials: 'omit',
@@ -109,11 +104,6 @@ export function createHandoffPoll(url: URL, auth: AgentGateAuth, components: rea
     signal,
     where,
     description: `the handoff poll ${where}`,
-    beforeSend: (built) => {
-      const signer = config.signers.get(auth.type);
-      if (!signer) throw new Error(`no ${auth.type} signer is held any more`);
-      return signRequest(built, signer, { components: covered, tag });
-    },
   });
 }
 
@@ -188,8 +178,8 @@ function retryAfterOf(response: Response, now: number): number | undefined {
  *     being the site's last JSON (also `data`, for `outputSchema`); the handoff is forgotten;
  *   - still pending at the bound: `{ status: 'pending', handoffId, next: { tool:
  *     'agentgate.handoff.status', input: { handoffId } }, reason }`, the handoff remembered;
- *   - the same pending answer, its `reason` naming why, when a poll cannot be sent (no signer is
- *     held any more) or its answer cannot be read: the site accepted the call, so the agent must
+ *   - the same pending answer, its `reason` naming why, when a poll cannot be sent or its answer
+ *     cannot be read: the site accepted the call, so the agent must
  *     not be led to send it again;
  *   - `{ ok: false }` on abort (no request is sent after it), when the site no longer knows the
  *     handoff (404) or answers another error status or a non-JSON body. Never throws.
@@ -261,19 +251,19 @@ export async function awaitHandoff(config: RuntimeConfig, id: string, handoff: P
 /**
  * Follows a call's `202` when it is a handoff: a JSON body with a `handoffId` and a manifest
  * that names `handoff.poll`. Waits `firstWaitMs` from the `202`'s `Retry-After`, then polls
- * (`awaitHandoff`) with signed GETs over the same `components` the call was signed with.
+ * (`awaitHandoff`).
  * @param maxWaitMs the bound (HANDOFF_MAX_WAIT_MS unless a test gives a shorter one)
  * @returns the handoff's outcome, or undefined when the answer is no handoff the runtime can
  *   follow (then it is the call's answer as it is).
  */
 export function followHandoff(
-  spec: ToolSpec, answer: { response: Response; text: string }, components: readonly Component[], context: CallContext, maxWaitMs?: number,
+  spec: ToolSpec, answer: { response: Response; text: string }, context: CallContext, maxWaitMs?: number,
 ): Promise<BindingOutcome> | undefined {
   const binding = spec.binding as AgentGateBinding;
   const id = handoffIdOf(answer.text);
   if (answer.response.status !== 202 || id === undefined || binding.handoffPoll === undefined) return undefined;
   const url = handoffPollURL(binding.handoffPoll, id);
-  const handoff: PendingHandoff = { tool: spec.name, url, poll: createHandoffPoll(url, binding.auth, components, context.config) };
+  const handoff: PendingHandoff = { tool: spec.name, url, poll: createHandoffPoll(url) };
   return awaitHandoff(context.config, id, handoff, {
     signal: context.signal,
     ...(maxWaitMs === undefined ? {} : { maxWaitMs }),

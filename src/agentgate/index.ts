@@ -12,7 +12,3 @@ export {
   DEFAULT_EXPIRES_IN_MS, WEB_BOT_AUTH_TAG, signMessage, signRequest, signerFromCryptoKey,
   type MessageSignature, type SignRequestOptions, type SignatureAlgorithm, type Signer,
 } from './signer.js';
-export {
-  DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH, loadStoredSigner,
-  type KeyStorage, type SignatureDirectory, type StoredSigner, type StoredSignerOptions,
-} from './stored-signer.js';

@@ -4,15 +4,16 @@
  * (`credentials: 'omit'`), no redirects (`redirect: 'error'`), bounded in size and time, through
  * the one request path (request.ts). Loaded by sources/agentgate.ts only on a page that names
  * AgentGate, where WebMCP exists.
+ *
+ * The manifest is cached only in the browser's HTTP cache, revalidated on every read
+ * (`cache: 'no-cache'`: the browser sends its own copy's ETag and hands back its own body on a
+ * 304), never in IndexedDB or other storage: any script of the origin can write those, and a
+ * manifest forged there under the real ETag would stand on every later visit.
  */
 import type { RuntimeConfig } from '../config.js';
 import { readAgentGateNamings, type AgentGateNaming } from '../sources/agentgate-naming.js';
 import type { SourceUnit } from '../sources/source.js';
-import { declarationName, SOURCE_CHANGE_EVENT } from '../sources/source.js';
-import type { ToolSpec } from '../declarations/tool-spec.js';
-import { readCachedManifest, writeCachedManifest, type CachedManifest } from './manifest-cache.js';
-import { normaliseAgentGateTool, readAgentGateManifest } from './manifest-rules.js';
-import { addRevalidationCheck } from './manifest-revalidation.js';
+import { readAgentGateManifest } from './manifest-rules.js';
 
 /** Path of the manifest found by host. */
 export const AGENTGATE_WELL_KNOWN_PATH = '/.well-known/agentgate-tools.json';
@@ -48,42 +49,33 @@ function unitOfText(text: string): Omit<SourceUnit, 'owner'> {
 }
 
 /**
- * Fetches a manifest and reads it as a source unit (without its owner); keeps a valid 200 answer
- * with an ETag in the cache (manifest-cache.ts) when its text is not the cached one.
- * @param cached the copy registered from the cache, to revalidate. The request then goes with
- *   `cache: 'no-cache'` and no validator of ours: the browser revalidates its own HTTP-cache copy
- *   with that copy's ETag (`If-None-Match`) and hands back its body on a 304, so the text read is
- *   always the site's. A 304 to an ETag taken from IndexedDB would vouch for whatever text sits
- *   beside it there, and any script that once ran on the origin can write that (a forged
- *   manifest under the real ETag would then stand on every later visit).
+ * Fetches a manifest and reads it as a source unit (without its owner), revalidated through the
+ * browser's HTTP cache (`cache: 'no-cache'`: a site that serves it with an ETag answers 304 and
+ * the browser hands back its own copy's body).
  * @returns `fingerprint` (the manifest's text: an unchanged manifest is not normalised again),
  *   `declarations` (its tools), and `problem` when the whole manifest is refused: not fetched
  *   (`agentgateFetch`, with the request path's reason or the status), or not a manifest
  *   (`readAgentGateManifest`'s reasons). Never rejects.
  */
-export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig, cached?: CachedManifest): Promise<Omit<SourceUnit, 'owner'>> {
+export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig): Promise<Omit<SourceUnit, 'owner'>> {
   const failed = (reason: string): Omit<SourceUnit, 'owner'> => (
     { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] }
   );
   if (url.origin !== config.origin) return failed(`${url.href} is not on this page's origin`);
-  // The request path lives in the call chunk: loaded only to fetch, so a repeat visit's tools
-  // (from the cache) never wait for it. sources/agentgate.ts starts loading it alongside this chunk.
+  // The request path lives in the call chunk; sources/agentgate.ts starts loading it alongside this chunk.
   const { request } = await import('../request.js');
   const outcome = await request(url, {
     credentials: 'omit',
     redirect: 'error',
     headers: { Accept: 'application/json' },
-    ...(cached ? { cache: 'no-cache' as const } : {}),
+    cache: 'no-cache',
     timeoutMs: Math.min(config.timeoutMs, MANIFEST_TIMEOUT_MS),
     maxAnswerBytes: MAX_MANIFEST_BYTES,
     description: `the AgentGate manifest request to ${url.pathname}`,
   });
   if (!outcome.ok) return failed(outcome.reason);
   if (outcome.response.status !== 200) return failed(`${url.pathname} answered ${outcome.response.status}`);
-  const etag = outcome.response.headers.get('etag');
-  const unit = unitOfText(outcome.text);
-  if (etag && !unit.problem && outcome.text !== cached?.text) await writeCachedManifest(url.href, { etag, text: outcome.text });
-  return unit;
+  return unitOfText(outcome.text);
 }
 
 /** One owner object per manifest URL: the unit's tools belong to it for the page's life. */
@@ -116,11 +108,6 @@ export function manifestURLOf(origin: string, naming: AgentGateNaming): URL {
  * manifest URL, read once per document and reused by later updates (a manifest that could not be
  * fetched is fetched again by the next update). A manifest no naming names any more is not
  * returned, so the registry removes its tools; named again, it comes back from the reading kept.
- * A repeat visit answers from the cache at once, without waiting for the network, and
- * revalidates it (through the browser's HTTP cache, see fetchAgentGateManifest): a manifest
- * whose text is not the cached one (changed by the site, or written into IndexedDB by a script)
- * replaces the cached unit and the document gets SOURCE_CHANGE_EVENT, so the runtime updates (the
- * registry then replaces the manifest's tools).
  * @param namings what names AgentGate on the page (sources/agentgate-naming.ts); by default the
  *   options' naming alone.
  * @returns `[]` when nothing names AgentGate. Never rejects.
@@ -161,28 +148,6 @@ export async function readNamedManifests(root: ParentNode, config: RuntimeConfig
   return [...await readAgentGateUnits(root, config, namings), ...refused];
 }
 
-/** What makes a tool the tool it is: its spec without where it was read (`source`, `messages`). */
-function toolShape(spec: ToolSpec): string {
-  const { name, title, description, inputSchema, outputSchema, annotations, hints, effect, binding } = spec;
-  return JSON.stringify({ name, title, description, inputSchema, outputSchema, annotations, hints, effect, binding });
-}
-
-/**
- * Whether `spec`, if the cached copy of a manifest declared it, is still declared so by the
- * site's text (`fresh`, read on revalidation and not the cached text): undefined when it may be
- * called, else the reason (manifest-revalidation.ts).
- */
-async function checkAgainstSite(spec: ToolSpec, cachedNames: ReadonlySet<string>, fresh: Omit<SourceUnit, 'owner'>, config: RuntimeConfig): Promise<string | undefined> {
-  if (!cachedNames.has(spec.name)) return undefined;
-  const declared = fresh.problem ? undefined : fresh.declarations.find((raw) => declarationName(raw) === spec.name);
-  if (declared === undefined) {
-    return `${spec.name}: the site's AgentGate manifest no longer declares this tool (it was registered from the copy kept on this device); nothing was sent`;
-  }
-  const now = await normaliseAgentGateTool(declared, { source: spec.source, origin: config.origin, messages: spec.messages });
-  if (now.ok && toolShape(now.spec) === toolShape(spec)) return undefined;
-  return `${spec.name}: the site's AgentGate manifest declares this tool otherwise than the copy kept on this device it was registered from; nothing was sent. List the tools again and call the current ${spec.name}`;
-}
-
 /** One manifest's unit, read once per document (see readAgentGateUnits). */
 async function readManifestUnit(doc: Document, url: URL, config: RuntimeConfig): Promise<SourceUnit> {
   const cache = readings.get(doc) ?? new Map<string, Promise<SourceUnit>>();
@@ -190,28 +155,7 @@ async function readManifestUnit(doc: Document, url: URL, config: RuntimeConfig):
   let reading = cache.get(url.href);
   if (!reading) {
     const owner = ownerOf(url.href);
-    reading = (async (): Promise<SourceUnit> => {
-      const cached = await readCachedManifest(url.href);
-      if (!cached) return { owner, ...await fetchAgentGateManifest(url, config) };
-      const unit = unitOfText(cached.text);
-      // The site's unit when its text is not the cached one; undefined when it is the same, or
-      // when the network failed (the cached manifest then stands).
-      const differs = fetchAgentGateManifest(url, config, cached).then((fetched) => (
-        fetched.problem?.[1] === 'agentgateFetch' || fetched.fingerprint === cached.text ? undefined : fetched
-      ));
-      // A call of a tool registered from this copy waits for the site's text (manifest-revalidation.ts).
-      const cachedNames = new Set(unit.declarations.map(declarationName));
-      addRevalidationCheck(doc, async (spec) => {
-        const fresh = await differs;
-        return fresh ? checkAgainstSite(spec, cachedNames, fresh, config) : undefined;
-      });
-      void differs.then((fresh) => {
-        if (!fresh) return;
-        cache.set(url.href, Promise.resolve({ owner, ...fresh }));
-        doc.dispatchEvent(new CustomEvent(SOURCE_CHANGE_EVENT, { detail: { source: 'agentgate', url: url.href } }));
-      });
-      return { owner, ...unit };
-    })();
+    reading = fetchAgentGateManifest(url, config).then((unit) => ({ owner, ...unit }));
     cache.set(url.href, reading);
   }
   const unit = await reading;

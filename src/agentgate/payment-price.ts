@@ -1,8 +1,7 @@
 /**
  * Prices as pay per crawl writes them (research notes, "Pay per crawl": `crawler-price: USD 0.01`)
- * and as a page's owner caps them (`data-max-price="0.05 USD"`): a currency and a decimal amount.
- * Loaded with the signed call; start-up checks the cap's text with config.ts `MAX_PRICE_PATTERN`,
- * the same grammar.
+ * and as an agent caps them (capell-webmcp/agent `maxPrice: '0.05 USD'`): a currency and a decimal
+ * amount. Pure: the page's call chunk and the agent (Node) both read prices with it.
  */
 
 /** A price: an ISO 4217 currency code and a non-negative decimal amount, kept exact as text. */

@@ -1,18 +1,21 @@
 /**
- * Paying for an AgentGate call (issue 12, "Payment"), as pay per crawl does it (research notes,
- * "Pay per crawl"): an unpaid call is answered `402` with `crawler-price`; the retry carries
- * `crawler-exact-price`, covered by the signature; a paid answer carries `crawler-charged`; a
- * refused payment carries `crawler-error` with a code (e.g. `InvalidCrawlerExactPrice`,
- * `PaymentFailed`). The runtime pays only within the cap the page's owner configured
- * (`maxPrice`, `data-max-price`), in the same currency, once per call; without a cap it never
- * sends a payment header. It offers `crawler-exact-price` rather than `crawler-max-price`: it pays
- * the price the site stated and the runtime checked against the cap, where a max-price offer
- * would let the site charge any amount up to the cap unseen. A paid request is never resent after
- * a network failure (the site may have charged it).
+ * Paying for an AgentGate call, as pay per crawl does it (research notes, "Pay per crawl"): an
+ * unpaid call is answered `402` with `crawler-price`; the retry carries `crawler-exact-price`,
+ * covered by the signature; a paid answer carries `crawler-charged`; a refused payment carries
+ * `crawler-error` with a code (e.g. `InvalidCrawlerExactPrice`, `PaymentFailed`).
+ *
+ * The money is the agent's, so the page decides nothing: it sends the one retry with
+ * `crawler-exact-price` set to the price the site asked, and the agent's network layer
+ * (capell-webmcp/agent) signs it only when that price is within the agent's own cap and budget,
+ * or answers it itself with a `402` naming the price and the agent's limit. No cap is read from
+ * the page. The page offers `crawler-exact-price` rather than `crawler-max-price`: a max-price
+ * offer would let the site charge any amount up to the agent's cap unseen. A paid request is never
+ * resent after a network failure (the site may have charged it).
  */
 import type { RequestOutcome } from '../request.js';
 import type { Price } from './payment-price.js';
-import { formatPrice, parsePrice, priceMicros } from './payment-price.js';
+import { formatPrice, parsePrice } from './payment-price.js';
+import { serverMessage } from '../bindings/server-message.js';
 
 /** The response header naming what a call costs. */
 export const PRICE_HEADER = 'crawler-price';
@@ -29,35 +32,18 @@ export const PAYMENT_ERROR_HEADER = 'crawler-error';
 /** Longest `crawler-error` code quoted in a reason, in characters. */
 const MAX_ERROR_CODE_LENGTH = 100;
 
-/** What to do with a `402`: pay this price once, or answer the agent with `reason` (isError). */
-export type PaymentDecision = { pay: Price; reason?: undefined } | { reason: string; pay?: undefined };
-
 /**
- * Decides on a `402` answer to an unpaid call.
- * - no or unreadable `crawler-price`: refused, naming what the site sent;
- * - no cap on this page: refused, stating the price and how the page's owner allows it
- *   (`data-max-price`, or `start({ maxPrice })`);
- * - a price in another currency than the cap, or above it: refused, naming both;
- * - otherwise: pay it (`crawler-exact-price` with the price as the site wrote it).
+ * The price a `402` asks, or the one-line reason it cannot be offered: no or an unreadable
+ * `crawler-price` (the agent's network layer may have answered the call itself, with its reason as
+ * the message).
  * @param price the `crawler-price` header's value, or null
- * @param capText the page owner's cap (`RuntimeConfig.maxPrice`, e.g. `0.05 USD`)
  * @param where the endpoint's path, for the reason
- * @example decidePayment('USD 0.01', '0.05 USD', '/agent/report') // → { pay: { currency: 'USD', amount: '0.01' } }
+ * @param message the answer's message (serverMessage), appended to the reason
  */
-export function decidePayment(price: string | null, capText: string | undefined, where: string): PaymentDecision {
-  const cap = capText === undefined ? undefined : parsePrice(capText);
-  if (price === null) return { reason: `the site asks payment for the call to ${where} (402) but names no ${PRICE_HEADER}: not paid` };
+export function askedPrice(price: string | null, where: string, message = ''): { pay: Price } | { reason: string } {
+  if (price === null) return { reason: `the call to ${where} was not paid (402${message})` };
   const asked = parsePrice(price);
   if (!asked) return { reason: `the site asks payment for the call to ${where} (402) but its ${PRICE_HEADER} ${JSON.stringify(price.slice(0, 40))} is not a price: not paid` };
-  const cost = `the call to ${where} costs ${formatPrice(asked)} (402, ${PRICE_HEADER})`;
-  const allow = `data-max-price="${asked.amount} ${asked.currency}" on the runtime's script tag (or start({ maxPrice }))`;
-  if (!cap) return { reason: `${cost} and was not paid: this page allows no payment; its owner can allow up to that price with ${allow}` };
-  if (cap.currency !== asked.currency) {
-    return { reason: `${cost} and was not paid: this page's cap is ${formatPrice(cap)}, another currency; its owner can allow it with ${allow}` };
-  }
-  if (priceMicros(asked) > priceMicros(cap)) {
-    return { reason: `${cost} and was not paid: above this page's cap of ${formatPrice(cap)}; its owner can allow it with ${allow}` };
-  }
   return { pay: asked };
 }
 
@@ -98,23 +84,24 @@ export type PaidCall =
   | { ok: false; reason: string };
 
 /**
- * Answers a `402` to an unpaid call: decides (`decidePayment`) and, within the cap, sends the
- * call once more through `sendPaid` with `crawler-exact-price` (which `sendPaid` must sign).
- * A `crawler-error` on that answer ends the call with its code; any other answer goes on (a 2xx
- * with its payment record).
- * @param sendPaid sends the call again with these extra headers, covered by its signature
+ * Answers a `402` to an unpaid call: sends it once more through `sendPaid` with
+ * `crawler-exact-price` set to the price asked. Whether that is paid is the agent's decision, in
+ * its network layer (see the module's comment). A `crawler-error` or another `402` on that answer
+ * ends the call with its reason; any other answer goes on (a 2xx with its payment record).
+ * @param sendPaid sends the call again with these extra headers
  * @returns never rejects when `sendPaid` does not.
  */
 export async function payForCall(
-  response: Response, cap: string | undefined, where: string, sendPaid: (headers: Record<string, string>) => Promise<RequestOutcome>,
+  response: Response, where: string, sendPaid: (headers: Record<string, string>) => Promise<RequestOutcome>, message = '',
 ): Promise<PaidCall> {
   const refused = paymentErrorReason(response, where);
   if (refused) return { ok: false, reason: refused };
-  const decision = decidePayment(response.headers.get(PRICE_HEADER), cap, where);
-  if (!decision.pay) return { ok: false, reason: decision.reason };
-  const outcome = await sendPaid(paymentHeaders(decision.pay));
-  if (!outcome.ok) return { ok: false, reason: `${outcome.reason} (a payment of ${formatPrice(decision.pay)} was offered; whether it was charged is unknown)` };
-  const error = paymentErrorReason(outcome.response, where, decision.pay);
+  const asked = askedPrice(response.headers.get(PRICE_HEADER), where, message);
+  if (!('pay' in asked)) return { ok: false, reason: asked.reason };
+  const outcome = await sendPaid(paymentHeaders(asked.pay));
+  if (!outcome.ok) return { ok: false, reason: `${outcome.reason} (a payment of ${formatPrice(asked.pay)} was offered; whether it was charged is unknown)` };
+  const error = paymentErrorReason(outcome.response, where, asked.pay);
   if (error) return { ok: false, reason: error };
-  return { ok: true, outcome, record: paymentRecord(outcome.response, decision.pay) };
+  if (outcome.response.status === 402) return { ok: false, reason: `the call to ${where} costs ${formatPrice(asked.pay)} and was not paid (402${serverMessage(outcome.text)})` };
+  return { ok: true, outcome, record: paymentRecord(outcome.response, asked.pay) };
 }

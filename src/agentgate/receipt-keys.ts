@@ -1,11 +1,11 @@
 /**
  * A site's receipt keys (issue 12, "Receipts"): the JWKS (RFC 7517 §5) the manifest's
  * `receipts.jwks` names, fetched on the page's own origin through the one request path
- * (anonymous, no redirects, bounded in size and time, past the HTTP cache), kept for the page's
- * life and with idb-keyval for the next visit, and fetched again once when a receipt names a `kid`
- * the kept set does not hold (the site rotated its key).
+ * (anonymous, no redirects, bounded in size and time, revalidated past the HTTP cache), kept in
+ * memory for the page's life only, and fetched again once when a receipt names a `kid` the kept
+ * set does not hold (the site rotated its key). Never in IndexedDB or any storage a script of the
+ * page's origin can write: a key planted there would make a forged receipt verify.
  */
-import { createStore, get, set, type UseStore } from 'idb-keyval';
 import { request } from '../request.js';
 import type { Ed25519PublicJWK } from './receipt-jws.js';
 
@@ -17,10 +17,6 @@ export const JWKS_TIMEOUT_MS = 5_000;
 
 /** How long a kept JWKS is used before it is fetched again, in ms (a kid it lacks fetches at once). */
 export const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-
-/** idb-keyval's database and store for receipt keys (one store per database, STYLE: idb-keyval). */
-export const RECEIPT_KEYS_DB = 'capell-webmcp-agentgate-receipt-keys';
-export const RECEIPT_KEYS_STORE = 'jwks';
 
 /** A kept key set: its Ed25519 keys by kid, and when it was fetched (ms since the epoch). */
 export interface KeptKeySet {
@@ -43,41 +39,6 @@ export interface KeyLookup {
 export type KeyFound = { ok: true; jwk: Ed25519PublicJWK; fetched: number } | { ok: false; reason: string; fetched: number };
 
 const memory = new Map<string, KeptKeySet>();
-let store: UseStore | undefined;
-
-function keyStore(): UseStore | undefined {
-  if (typeof indexedDB === 'undefined') return undefined;
-  store ??= createStore(RECEIPT_KEYS_DB, RECEIPT_KEYS_STORE);
-  return store;
-}
-
-async function readKept(url: string): Promise<KeptKeySet | undefined> {
-  const kept = memory.get(url);
-  if (kept) return kept;
-  const keys = keyStore();
-  if (!keys) return undefined;
-  try {
-    const value = await get<KeptKeySet>(url, keys);
-    if (value && typeof value.fetchedAt === 'number' && Array.isArray(value.keys)) {
-      memory.set(url, value);
-      return value;
-    }
-  } catch {
-    // Storage unavailable: fetch as if nothing were kept.
-  }
-  return undefined;
-}
-
-async function keep(url: string, kept: KeptKeySet): Promise<void> {
-  memory.set(url, kept);
-  const keys = keyStore();
-  if (!keys) return;
-  try {
-    await set(url, kept, keys);
-  } catch {
-    // Storage unavailable: the next visit fetches again.
-  }
-}
 
 /**
  * The Ed25519 keys of a JWKS document: members with `kty` OKP, `crv` Ed25519, a string `x` and a
@@ -123,7 +84,7 @@ async function fetchKeys(lookup: KeyLookup, now: number): Promise<KeptKeySet | s
     return `the receipt keys at ${where} are not a JWKS: ${(error as Error).message}`;
   }
   const kept = { fetchedAt: now, keys };
-  await keep(lookup.jwks.href, kept);
+  memory.set(lookup.jwks.href, kept);
   return kept;
 }
 
@@ -136,7 +97,7 @@ async function fetchKeys(lookup: KeyLookup, now: number): Promise<KeptKeySet | s
 export async function findReceiptKey(lookup: KeyLookup, kid: string): Promise<KeyFound> {
   const now = lookup.now ?? Date.now();
   const url = lookup.jwks.href;
-  const kept = await readKept(url);
+  const kept = memory.get(url);
   const fresh = kept && now - kept.fetchedAt >= 0 && now - kept.fetchedAt < JWKS_MAX_AGE_MS;
   const inKept = fresh ? kept.keys.find((key) => key.kid === kid) : undefined;
   if (inKept) return { ok: true, jwk: inKept, fetched: 0 };
@@ -158,7 +119,7 @@ export async function fetchReceiptKeys(lookup: KeyLookup): Promise<KeptKeySet['k
   return typeof fetched === 'string' ? fetched : fetched.keys;
 }
 
-/** Forgets the key sets kept for the page's life (not those in IndexedDB); for tests. */
+/** Forgets the key sets kept for the page's life; for tests. */
 export function forgetReceiptKeys(): void {
   memory.clear();
 }

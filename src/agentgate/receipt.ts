@@ -2,10 +2,15 @@
  * An AgentGate call's receipt (issue 12, "Receipts"): the site answers an accepted call with a
  * receipt header (the manifest's `receipts.header`, e.g. `AgentGate-Receipt`) holding a compact
  * JWS (EdDSA) of what it accepted. The runtime verifies it with WebCrypto against the site's JWKS
- * (receipt-keys.ts), checks that it covers this very call (the nonce and Content-Digest sent, the
- * tool, the status answered, the site), keeps it (receipt-store.ts) and returns it beside the
- * answer as `structuredContent.receipt`. A receipt that fails any check is `verified: false` with
- * a one-line reason, never dropped.
+ * (receipt-keys.ts), checks that it covers this very call (the Content-Digest sent, the tool, the
+ * status answered, the site; the nonce where the caller knows it), keeps it (receipt-store.ts) and
+ * returns it beside the answer as `structuredContent.receipt`. A receipt that fails any check is
+ * `verified: false` with a one-line reason, never dropped.
+ *
+ * The page does not know the signature's nonce (the agent's network layer signs, out of the
+ * page's reach), so the page's check cannot tie a receipt to the agent's own signature: the
+ * agent's (capell-webmcp/agent) does, with the nonce it signed with. What the page lists, it
+ * checks again against the site's keys when it lists it (receipts-tool.ts).
  */
 import { parseDictionary } from 'structured-headers';
 import type { BindingOutcome, CallContext } from '../bindings/binding-executor.js';
@@ -25,7 +30,7 @@ export interface SentCall {
   tool: string;
   /** The site's origin (the page's), e.g. `https://shop.example`. */
   origin: string;
-  /** The `nonce` of the request's signature; undefined when it had none. */
+  /** The `nonce` of the request's signature; undefined when the caller does not know it (the page: the agent signed). */
   nonce: string | undefined;
   /** The `Content-Digest` sent, e.g. `sha-256=:…:`; null when none was. */
   contentDigest: string | null;
@@ -58,7 +63,7 @@ const shown = (value: unknown): string => JSON.stringify(value) ?? 'nothing';
 
 /** The first claim that does not cover the call, as a reason; undefined when all do. */
 function mismatch(claims: Record<string, unknown>, sent: SentCall, now: number): string | undefined {
-  if (claims.nonce !== sent.nonce) return `a receipt for another call: its nonce ${shown(claims.nonce)} is not the one this call was signed with (${shown(sent.nonce)})`;
+  if (sent.nonce !== undefined && claims.nonce !== sent.nonce) return `a receipt for another call: its nonce ${shown(claims.nonce)} is not the one this call was signed with (${shown(sent.nonce)})`;
   if (claims.contentDigest !== sent.contentDigest) return `a receipt for another call: its contentDigest ${shown(claims.contentDigest)} is not the Content-Digest this call sent (${shown(sent.contentDigest)})`;
   if (claims.tool !== sent.tool) return `a receipt for another call: it names the tool ${shown(claims.tool)}, not ${sent.tool}`;
   if (claims.status !== sent.status) return `the receipt states status ${shown(claims.status)}, but the site answered ${sent.status}`;
@@ -66,15 +71,15 @@ function mismatch(claims: Record<string, unknown>, sent: SentCall, now: number):
   if (typeof claims.iat !== 'number' || Math.abs(claims.iat - now / 1000) > RECEIPT_CLOCK_SKEW_S) {
     return `the receipt's iat ${shown(claims.iat)} is not within ${RECEIPT_CLOCK_SKEW_S} s of now: not a receipt of this call`;
   }
-  if (typeof claims.action !== 'string' || typeof claims.jti !== 'string') return 'the receipt names no action or no jti';
+  if (typeof claims.action !== 'string' || typeof claims.jti !== 'string' || typeof claims.nonce !== 'string') return 'the receipt names no action, jti or nonce';
   return undefined;
 }
 
 /**
  * Checks a receipt against the site's keys and the call it must cover: a compact JWS (EdDSA), its
  * `kid` in the JWKS at `receipts.jwks` (fetched again once when the kept keys lack it), a valid
- * Ed25519 signature, and claims `nonce`, `contentDigest`, `tool`, `status`, `iss` equal to what the
- * call sent and got, `iat` within RECEIPT_CLOCK_SKEW_S.
+ * Ed25519 signature, and claims `contentDigest`, `tool`, `status`, `iss` (and `nonce`, when
+ * `sent.nonce` is known) equal to what the call sent and got, `iat` within RECEIPT_CLOCK_SKEW_S.
  * @param jws the receipt header's value; null when the answer had none
  * @returns the ReceiptResult. Never rejects: every failure is `verified: false` with its reason.
  */
@@ -108,7 +113,7 @@ export async function checkReceipt(jws: string | null, sent: SentCall, receipts:
     tool: sent.tool,
     action: claims.action as string,
     status: sent.status,
-    nonce: sent.nonce!,
+    nonce: claims.nonce as string,
     contentDigest: sent.contentDigest!,
     issuedAt: new Date((claims.iat as number) * 1000).toISOString(),
     id: claims.jti as string,

@@ -1,27 +1,29 @@
 /**
- * `agentgate` binding: an AgentGate tool's call is the agent's own signed HTTP request to the
- * tool's endpoint (AgentGate declared tools, "Call a tool"; issue 9, "Signed calls"). The input,
- * already validated against `inputSchema`, is the JSON body, sent with `endpoint.method` and
- * `endpoint.contentType` through the one request path (request.ts), signed by its `beforeSend`
- * hook (signer.ts) with the signer the agent gave for the tool's `auth[0]`.
+ * `agentgate` binding: an AgentGate tool's call is an HTTP request to the tool's endpoint
+ * (AgentGate declared tools, "Call a tool"). The input, already validated against `inputSchema`,
+ * is the JSON body, sent with `endpoint.method`, `endpoint.contentType` and its `Content-Digest`
+ * (RFC 9530) through the one request path (request.ts).
+ *
+ * The page never signs: the signature is the agent's, added in the agent's own network layer
+ * (capell-webmcp/agent, the DevTools Fetch domain; a browser extension or proxy does the same)
+ * where no script of the page can reach the key, the nonce or the signature base. A key the page
+ * held could be used by any script on the page (`crypto.subtle.sign` can be wrapped before the
+ * runtime loads). So a call from a browser whose agent does not sign is refused by the site, and
+ * the call answers isError saying so, naming what the site wants signed.
  */
-import { parseDictionary, type InnerList } from 'structured-headers';
+import { parseDictionary, serializeItem, type InnerList } from 'structured-headers';
 import type { BindingExecutor, BindingOutcome } from '../bindings/binding-executor.js';
 import { parseBoundedJSON } from '../bindings/bounded-json.js';
 import { serverMessage } from '../bindings/server-message.js';
-import type { AgentGateBinding, JSONValue } from '../declarations/tool-spec.js';
+import type { AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 import { request, type RequestOutcome } from '../request.js';
 import { withReceipt } from './receipt.js';
 import { isRetryable, sendWithNetworkRetry } from './call-retry.js';
-import { sameComponent, withFloor } from './component-floor.js';
+import { withFloor } from './component-floor.js';
+import { contentDigest } from './content-digest.js';
 import { followHandoff } from './handoff.js';
-import { revalidationRefusal } from './manifest-revalidation.js';
-import { EXACT_PRICE_HEADER, payForCall, paymentErrorReason, type PaymentRecord } from './payment.js';
-import type { Component } from './signature-base.js';
-import { signRequest, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
-
-/** Components a shared-key tool is signed over when its `auth[0]` names none. */
-export const DEFAULT_SHARED_KEY_COMPONENTS: readonly string[] = ['@authority', '@method', '@path', 'content-digest'];
+import { payForCall, paymentErrorReason, type PaymentRecord } from './payment.js';
+import { componentItem, type Component } from './signature-base.js';
 
 /** Longest wait a `429`'s `Retry-After` is honoured for before the one retry, in ms. */
 export const MAX_RETRY_AFTER_MS = 10_000;
@@ -69,7 +71,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 
 /** The outcome of a send that the call's deadline leaves no time for: nothing is sent. */
 function outOfTime(where: string, timeoutMs: number): RequestOutcome {
-  return { ok: false, failure: 'timeout', reason: `the signed call to ${where} used its ${timeoutMs} ms on earlier sends; nothing more was sent` };
+  return { ok: false, failure: 'timeout', reason: `the call to ${where} used its ${timeoutMs} ms on earlier sends; nothing more was sent` };
 }
 
 /** Options of `callAgentGate` beyond the executor's: bounds tests shorten. */
@@ -79,100 +81,98 @@ export interface AgentGateCallOptions {
 }
 
 /**
- * Calls an AgentGate tool: a signed request, answered once more when the site asks for it.
- * First, a tool registered from a manifest's copy kept in IndexedDB waits (within the call's
- * `timeoutMs`) until the site's own manifest was read again, and is refused with nothing signed
- * or sent when the site no longer declares it so (manifest-revalidation.ts). Then:
- * - a network failure (no answer) is sent once more, same body, fresh signature and nonce, only
- *   for an idempotent or read-only tool (call-retry.ts); never for another, never a paid send;
- * - a `403` with `Accept-Signature` is answered once with a new signature covering what it asks
- *   for as well (the signature-agent member is added by the signer);
- * - a `429` is retried once with a fresh nonce after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
- * - a `402` with `crawler-price` is paid once with `crawler-exact-price` (signed) only within the
- *   page owner's `maxPrice`, else answered isError with the price and how to allow it
- *   (payment.ts); a paid answer is `{ answer, payment: { price, charged } }`;
+ * The components an agent signs a tool's call over, as RFC 9421 writes them in `Signature-Input`:
+ * `auth[0].components` with at least `@authority`, `@method`, `@path` and `content-digest`, and
+ * for web-bot-auth the `"signature-agent";key="sig1"` member (Web Bot Auth).
+ * @example signedComponentsText(auth) // → '"@authority" "@method" "@path" "content-digest" "signature-agent";key="sig1"'
+ */
+export function signedComponentsText(auth: AgentGateBinding['auth']): string {
+  const components: Component[] = withFloor(auth.components);
+  if (auth.type === 'web-bot-auth') components.push({ name: 'signature-agent', key: 'sig1' });
+  return components.map((component) => serializeItem(componentItem(component))).join(' ');
+}
+
+/**
+ * The one-line reason of a call the site refused as unsigned or not signed as it asks (`401`, or
+ * `403` with `Accept-Signature`): the page cannot sign, the agent's browser must.
+ */
+function unsignedReason(spec: ToolSpec, status: number, where: string, text: string): string {
+  const { auth } = spec.binding as AgentGateBinding;
+  const kind = auth.type === 'web-bot-auth' ? 'Web Bot Auth (Ed25519, with Signature-Agent)' : 'the key this site issued to the agent (shared-key, HMAC)';
+  return `the site refused the call to ${where} as not signed (${status}${serverMessage(text)}): ${spec.name} must be signed by the agent's own browser (capell-webmcp/agent, or a signing extension or proxy) with ${kind} over ${signedComponentsText(auth)}; this page does not sign, and no agent signed it`;
+}
+
+/**
+ * Calls an AgentGate tool: one request, sent once more where the site or the network asks:
+ * - a network failure (no answer) is sent once more, same body, only for an idempotent or
+ *   read-only tool (call-retry.ts); never for another, never a paid send;
+ * - a `403` with `Accept-Signature` is sent once more, so that the agent's network layer, which
+ *   saw what the site asked for, can sign it so; a second refusal (or a `401`) answers isError
+ *   saying the agent's browser must sign the call (unsignedReason);
+ * - a `429` is sent once more after its `Retry-After` (at most MAX_RETRY_AFTER_MS);
+ * - a `402` with `crawler-price` is sent once more with `crawler-exact-price` (payment.ts): the
+ *   agent decides in its network layer whether to pay it (within its own cap and budget) and
+ *   signs it only then; the page sets no cap and cannot pay. A paid answer is
+ *   `{ answer, payment: { price, charged } }`;
  * - a `202` with a handoff id is polled at the manifest's `handoff.poll` until final, or answers
  *   `pending` with the id and `agentgate.handoff.status` (handoff.ts);
  * - anything else is the result: a 2xx JSON answer is `answer` and `data` (checked against
  *   `outputSchema` by the caller), another status a one-line reason with the site's message
  *   (and a `crawler-error` code when the site sent one); where the manifest declares receipts, a
- *   2xx answer's receipt is checked and kept, and added as `added.receipt` (receipt.ts).
- * Never throws: no signer, a failed signature and network failures resolve `{ ok: false, reason }`.
+ *   2xx answer's receipt is checked and added as `added.receipt` (receipt.ts).
+ * Every send shares the call's one deadline (`timeoutMs`), so they cannot add up past what an MCP
+ * client waits. Never throws: network failures resolve `{ ok: false, reason }`.
  */
 export const executeAgentGate: BindingExecutor = (spec, input, context) => callAgentGate(spec, input, context);
-
-/** `check`'s answer, or `late` when `deadline` (epoch ms) passes first. */
-async function untilDeadline(check: Promise<string | undefined>, deadline: number, late: string): Promise<string | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([check, new Promise<string>((resolve) => { timer = setTimeout(() => resolve(late), Math.max(0, deadline - Date.now())); })]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** `executeAgentGate` with options (tests shorten the handoff bound). */
 export async function callAgentGate(...[spec, input, context, options = {}]: [...Parameters<BindingExecutor>, AgentGateCallOptions?]): Promise<BindingOutcome> {
   const binding = spec.binding as AgentGateBinding;
-  const { auth } = binding;
-  const signer: Signer | undefined = context.config.signers.get(auth.type);
-  if (!signer) {
-    return { ok: false, reason: `${spec.name} is waiting for a signer: it needs a ${auth.type} signer from the agent (window.capellWebMCP.setSigner)` };
-  }
-  // One deadline for every send of the call (a 403's resend, a 429's, the paid one) and the wait
-  // below: each waits only what is left of `timeoutMs`, so they cannot add up past what an MCP
-  // client waits.
   const { timeoutMs } = context.config;
   const deadline = Date.now() + timeoutMs;
-  const stale = await untilDeadline(revalidationRefusal(context.config.document, spec), deadline,
-    `${spec.name}: the site's AgentGate manifest was still being read again after ${timeoutMs} ms; nothing was sent`);
-  if (stale) return { ok: false, reason: stale };
   const url = new URL(binding.target);
   const where = `${url.pathname}`;
-  const body = JSON.stringify(input);
-  const declared: Component[] = withFloor(auth.type === 'web-bot-auth' ? auth.components : (auth.components.length > 0 ? auth.components : DEFAULT_SHARED_KEY_COMPONENTS));
-  const tag = auth.type === 'web-bot-auth' ? auth.tag ?? WEB_BOT_AUTH_TAG : null;
-  let signed: Request | undefined; // the last request sent, as signed: what a receipt must cover
+  const body = new TextEncoder().encode(JSON.stringify(input));
+  const digest = await contentDigest(body);
+  let sent: Request | undefined; // the last request sent: what a receipt must cover
   const retryable = isRetryable(spec);
   // A paid send is never repeated: a payment the site took before the connection broke would be paid twice.
-  const send = (components: readonly Component[], extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(async () => (Date.now() >= deadline ? outOfTime(where, timeoutMs) : request(url, {
+  const send = (extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(async () => (Date.now() >= deadline ? outOfTime(where, timeoutMs) : request(url, {
     method: binding.method,
     credentials: 'omit',
     redirect: 'error',
-    headers: { 'Content-Type': binding.contentType, Accept: 'application/json', ...extraHeaders },
+    headers: { 'Content-Type': binding.contentType, Accept: 'application/json', 'Content-Digest': digest, ...extraHeaders },
     body,
     timeoutMs: Math.max(1, deadline - Date.now()),
     signal: context.signal,
     where,
-    description: `the signed call to ${where}`,
-    beforeSend: async (built) => (signed = await signRequest(built, signer, { components, tag })),
+    description: `the call to ${where}`,
+    beforeSend: (built) => (sent = built),
   })), mayRetry);
 
-  let components = declared;
-  let outcome = await send(components);
+  let outcome = await send();
   if (outcome.ok && outcome.response.status === 403 && outcome.response.headers.has('accept-signature')) {
-    const asked = requestedComponents(outcome.response.headers.get('accept-signature'))
-      // The signer adds its own signature-agent member under its label.
-      .filter((component) => !(typeof component !== 'string' && component.name === 'signature-agent'));
-    components = [...declared, ...asked.filter((component) => !declared.some((known) => sameComponent(known, component)))];
-    outcome = await send(components);
+    outcome = await send();
   } else if (outcome.ok && outcome.response.status === 429) {
     try {
       await wait(Math.max(0, Math.min(retryAfterMs(outcome.response.headers.get('retry-after')), MAX_RETRY_AFTER_MS, deadline - Date.now())), context.signal);
     } catch {
       return { ok: false, reason: `the call was aborted before ${where} answered` };
     }
-    outcome = await send(declared); // signRequest draws a fresh nonce
+    outcome = await send();
   }
   let payment: PaymentRecord | undefined;
   if (outcome.ok && outcome.response.status === 402) {
-    const paid = await payForCall(outcome.response, context.config.maxPrice, where, (headers) => send([...components, EXACT_PRICE_HEADER], headers, false));
+    const paid = await payForCall(outcome.response, where, (headers) => send(headers, false), serverMessage(outcome.text));
     if (!paid.ok) return paid;
     ({ outcome, record: payment } = paid);
   }
-  const handoff = outcome.ok ? followHandoff(spec, outcome, components, context, options.handoffMaxWaitMs) : undefined;
+  if (outcome.ok && (outcome.response.status === 401 || (outcome.response.status === 403 && outcome.response.headers.has('accept-signature')))) {
+    return { ok: false, reason: unsignedReason(spec, outcome.response.status, where, outcome.text) };
+  }
+  const handoff = outcome.ok ? followHandoff(spec, outcome, context, options.handoffMaxWaitMs) : undefined;
   const finished = withPayment(handoff ? await handoff : answerOf(outcome, where), payment);
-  return withReceipt(finished, outcome, signed, spec, context);
+  return withReceipt(finished, outcome, sent, spec, context);
 }
 
 /** A paid call's outcome: the answer next to what was paid (`data` stays the site's, for `outputSchema`). */
@@ -189,7 +189,7 @@ function answerOf(outcome: RequestOutcome, where: string): BindingOutcome {
   if (response.status < 200 || response.status > 299) {
     const paymentError = paymentErrorReason(response, where);
     if (paymentError) return { ok: false, reason: `${paymentError}${serverMessage(text)}` };
-    return { ok: false, reason: `the site refused the signed call to ${where} with ${response.status}${serverMessage(text)}` };
+    return { ok: false, reason: `the site refused the call to ${where} with ${response.status}${serverMessage(text)}` };
   }
   if (text.trim() === '') return { ok: true, answer: null, data: null };
   const parsed = parseBoundedJSON(text, `the answer from ${where}`);

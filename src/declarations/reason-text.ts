@@ -128,9 +128,6 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   authTag: (tag: unknown, type: string) => (type === 'shared-key'
     ? `${show(tag)}: a shared-key (HMAC) signature must not carry a tag claiming Web Bot Auth`
     : `${show(tag)} is not the web-bot-auth tag`),
-  waitingForSigner: (type: string) => (type === 'shared-key'
-    ? 'waiting for a signer: this tool needs a shared-key (hmac-sha256) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'
-    : 'waiting for a signer: this tool needs a web-bot-auth (ed25519, with signatureAgent) signer from the agent (start({ signer }) or window.capellWebMCP.setSigner(signer))'),
   receiptsObject: () => 'must be an object { header, jwks, verify } saying where the site\'s receipts are',
   receiptsHeader: (value: unknown) => `${show(value)} is not an HTTP header name`,
   receiptsURL: (url: string, origin: string) => `${show(url)} is not an absolute http(s) URL on this page's origin ${origin}`,

@@ -1,24 +1,23 @@
 /**
- * Issue 12's agent-native answers end to end in Node, the runtime's executor (callAgentGate)
- * against the real demo server and demo agent: handoff polling (request_callback, GET
- * /v1/handoff/{id}), capped payment (stock_report, pay per crawl headers), the price parser and
- * the option that caps it. The same behaviour runs in Chromium in
- * test/browser/agentgate-agent-native.on.test.ts and test/e2e/agentgate-agent-native.on.spec.ts.
+ * AgentGate's agent-native answers end to end in Node, the runtime's executor (callAgentGate)
+ * against the real demo server, its requests signed by the agent's network layer
+ * (test/support/node-agent-fetch.ts; the page side never signs): handoff polling
+ * (request_callback, GET /v1/handoff/{id}), payment as the page does it (stock_report: one resend
+ * with crawler-exact-price at the price asked; whether it is paid is the agent's decision, tested
+ * with capell-webmcp/agent), the price parser. The same behaviour runs in Chromium in
+ * test/e2e/agentgate-agent-native.on.spec.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer } from '../../demo/server/start.js';
-import { DEMO_AGENT_PRIVATE_JWK } from '../../demo/server/agentgate/demo-keys.js';
 import { HANDOFF_STATUS_TOOL } from '../../src/agentgate/handoff.ts';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
+import { createHandoffStatusTool } from '../../src/agentgate/handoff-status-tool.ts';
 import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/manifest-rules.ts';
-import { decidePayment } from '../../src/agentgate/payment.ts';
 import { parsePrice, priceMicros } from '../../src/agentgate/payment-price.ts';
-import { signerFromCryptoKey } from '../../src/agentgate/signer.ts';
 import { callAgentGate } from '../../src/agentgate/tool-call.ts';
-import { readOptions, type RuntimeConfig } from '../../src/config.ts';
+import type { RuntimeConfig } from '../../src/config.ts';
 import type { ToolSpec } from '../../src/declarations/tool-spec.ts';
-import { SignerSlots } from '../../src/signer-slots.ts';
+import { installAgentFetch, type AgentFetch } from '../support/node-agent-fetch.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -32,9 +31,9 @@ interface Demo {
 
 let demo: Demo;
 let specs: Map<string, ToolSpec>;
-let signers: SignerSlots;
+let agent: AgentFetch;
 
-const configWith = (extra: Partial<RuntimeConfig> = {}): RuntimeConfig => ({ origin: demo.url, timeoutMs: 5_000, signers, ...extra }) as unknown as RuntimeConfig;
+const configWith = (extra: Partial<RuntimeConfig> = {}): RuntimeConfig => ({ origin: demo.url, timeoutMs: 5_000, ...extra }) as unknown as RuntimeConfig;
 const call = (name: string, input: Record<string, unknown>, config = configWith(), signal = new AbortController().signal, options = {}) => (
   callAgentGate(specs.get(name)!, input, { config, signal, messages: {} }, options)
 );
@@ -44,9 +43,7 @@ const pollsOf = (handoffId: string) => demo.app.agentGate.log.filter((entry) => 
 
 before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
-  const key = await crypto.subtle.importKey('jwk', { ...DEMO_AGENT_PRIVATE_JWK }, { name: 'Ed25519' }, false, ['sign']);
-  signers = new SignerSlots();
-  signers.set(signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(DEMO_AGENT_PRIVATE_JWK as Json), signatureAgent: demo.agentUrl }), 'test');
+  agent = await installAgentFetch(demo.url, demo.agentUrl);
   const reading = readAgentGateManifest(await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).text());
   specs = new Map();
   for (const tool of reading.tools) {
@@ -55,7 +52,10 @@ before(async () => {
   }
 });
 
-after(() => demo.close());
+after(() => {
+  agent.restore();
+  return demo.close();
+});
 
 describe('prices', () => {
   test('reads "0.05 USD" and "USD 0.05" alike, exactly, and refuses what is not a price', () => {
@@ -63,25 +63,6 @@ describe('prices', () => {
     assert.deepEqual(parsePrice('USD 0.05'), { currency: 'USD', amount: '0.05' });
     assert.equal(priceMicros(parsePrice('USD 0.1')!), 100_000);
     for (const bad of ['0.05', 'usd 0.05', '-1 USD', '1e3 USD', '0.0000001 USD', 'USD', '', '0.05 USD EUR']) assert.equal(parsePrice(bad), undefined, bad);
-  });
-
-  test('data-max-price sets the cap; an invalid one is named and leaves no cap', () => {
-    const script = (value: string) => ({ dataset: { maxPrice: value } as DOMStringMap });
-    assert.equal(readOptions({ script: script(' 0.05 USD ') }, 'https://shop.example').settings.maxPrice, '0.05 USD');
-    assert.equal(readOptions({ values: { maxPrice: 'USD 0.05' } }, 'https://shop.example').settings.maxPrice, 'USD 0.05');
-    for (const bad of ['0.05', 'usd 0.05', '-1 USD', '1e3 USD', '0.0000001 USD']) assert.equal('maxPrice' in readOptions({ values: { maxPrice: bad } }, 'https://shop.example').settings, false, bad);
-    const bad = readOptions({ script: script('five dollars') }, 'https://shop.example');
-    assert.equal('maxPrice' in bad.settings, false);
-    assert.match(bad.problems[0]!.message, /^data-max-price="five dollars" is not a price such as "0.05 USD"/);
-  });
-
-  test('a price is paid only within the cap, in its currency', () => {
-    const cap = '0.05 USD';
-    assert.deepEqual(decidePayment('USD 0.05', cap, '/x').pay, { currency: 'USD', amount: '0.05' });
-    assert.match(decidePayment('USD 0.051', cap, '/x').reason!, /costs USD 0.051 .* above this page's cap of USD 0.05/);
-    assert.match(decidePayment('EUR 0.01', cap, '/x').reason!, /another currency/);
-    assert.match(decidePayment('USD 0.01', undefined, '/x').reason!, /this page allows no payment; its owner can allow up to that price with data-max-price="0.01 USD"/);
-    assert.match(decidePayment(null, cap, '/x').reason!, /names no crawler-price/);
   });
 });
 
@@ -105,31 +86,77 @@ describe('handoff against the demo site', () => {
   });
 });
 
-describe('payment against the demo site', () => {
-  test('no payment header without a cap: the 402 is an error stating the price', async () => {
-    const before = demo.app.agentGate.log.length;
-    const outcome = await call('stock_report', { category: 'boots' });
-    assert.equal(outcome.ok, false);
-    assert.match((outcome as Json).reason, /costs USD 0\.01 \(402, crawler-price\) and was not paid: this page allows no payment/);
-    assert.equal(demo.app.agentGate.log.length - before, 1); // one request, never a paid retry
+describe('handoff against the demo site: timing, the status tool, abort', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  test('honours Retry-After: never polls sooner than the site asked', async () => {
+    const started = Date.now();
+    const outcome = await call('request_callback', { id: freshId(), topic: 'boot repair', polls: 3, retryAfter: 1 }) as Json;
+    assert.equal(outcome.ok, true, outcome.reason);
+    const times = pollsOf(outcome.answer.handoffId).map((entry) => Date.parse(entry.at));
+    assert.equal(times.length, 3);
+    // The 202 asked for 1 s, each pending poll for 1 s again (the log's times are whole ms).
+    assert.ok(times[0]! - started >= 950);
+    assert.ok(times[1]! - times[0]! >= 950);
+    assert.ok(times[2]! - times[1]! >= 950);
   });
 
-  test('a charged call reports crawler-charged', async () => {
-    const outcome = await call('stock_report', { category: 'jackets' }, configWith({ maxPrice: '0.05 USD' }));
+  test('times out to pending with the id and agentgate.handoff.status, which asks again until final', async () => {
+    // One runtime: the status tool knows the handoffs of calls made with the same config.
+    const config = configWith();
+    const outcome = await call('request_callback', { id: freshId(), topic: 'boot repair', polls: 4, retryAfter: 1 }, config, undefined, { handoffMaxWaitMs: 1_500 }) as Json;
+    assert.equal(outcome.ok, true, outcome.reason);
+    const { handoffId } = outcome.answer;
+    assert.deepEqual(outcome.answer.next, { tool: HANDOFF_STATUS_TOOL, input: { handoffId } });
+    assert.match(outcome.answer.reason, /beyond this call's bound of 1500 ms/);
+    assert.equal(pollsOf(handoffId).length, 1);
+    const tool = createHandoffStatusTool(config, new AbortController().signal);
+    assert.deepEqual(tool.annotations, { readOnlyHint: true });
+    const asked = await tool.execute({ handoffId });
+    assert.equal(asked.isError, undefined, asked.content[0]!.text);
+    assert.equal(JSON.parse(asked.content[0]!.text).status, 'pending');
+    const final = await tool.execute({ handoffId, waitMs: 5_000 });
+    assert.equal(final.isError, undefined);
+    assert.equal(JSON.parse(final.content[0]!.text).status, 'completed');
+    assert.equal(pollsOf(handoffId).length, 4);
+    const unknown = await tool.execute({ handoffId: 'h_never-seen' });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content[0]!.text, /no pending handoff "h_never-seen" on this page/);
+  });
+
+  test('stops on abort with no further request (server-side count)', async () => {
+    const aborter = new AbortController();
+    const before = demo.app.agentGate.log.length;
+    const pending = call('request_callback', { id: freshId(), topic: 'boot repair', polls: 20, retryAfter: 1 }, configWith(), aborter.signal);
+    let handoffId: string | undefined;
+    for (let tries = 0; tries < 100 && !handoffId; tries += 1) {
+      await sleep(50);
+      handoffId = demo.app.agentGate.log.slice(before).find((entry) => entry.path.startsWith('/v1/handoff/') && entry.outcome === 'verified')?.path.slice('/v1/handoff/'.length);
+    }
+    assert.equal(typeof handoffId, 'string', 'the first poll reached the site');
+    aborter.abort();
+    const outcome = await pending as Json;
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.reason, new RegExp(`^the call was aborted while request_callback's handoff ${handoffId} was pending`));
+    const countAtAbort = pollsOf(handoffId!).length;
+    await sleep(2_500); // more than two Retry-After periods
+    assert.equal(pollsOf(handoffId!).length, countAtAbort);
+  });
+});
+
+describe('payment against the demo site', () => {
+  test('a 402 is sent once more with crawler-exact-price at the price asked, and the paid answer reports crawler-charged', async () => {
+    const before = demo.app.agentGate.log.length;
+    const outcome = await call('stock_report', { category: 'jackets' });
     assert.equal(outcome.ok, true, JSON.stringify(outcome));
     assert.deepEqual((outcome as Json).answer, { answer: { category: 'jackets', inStock: 17 }, payment: { price: 'USD 0.02', charged: 'USD 0.02' } });
     assert.deepEqual((outcome as Json).data, { category: 'jackets', inStock: 17 });
-  });
-
-  test('a price above the cap is never paid', async () => {
-    const charges = demo.app.agentGate.charges.length;
-    const outcome = await call('stock_report', { category: 'archive' }, configWith({ maxPrice: '0.05 USD' }));
-    assert.match((outcome as Json).reason, /costs USD 0\.50 .* above this page's cap of USD 0\.05/);
-    assert.equal(demo.app.agentGate.charges.length, charges);
+    assert.equal(demo.app.agentGate.log.length - before, 2, 'the unpaid call and one paid resend');
+    assert.equal(agent.signed.at(-1)!.headers.get('crawler-exact-price'), 'USD 0.02');
   });
 
   test('a crawler-error is reported with its code', async () => {
-    const outcome = await call('stock_report', { category: 'gift-cards' }, configWith({ maxPrice: '0.05 USD' }));
+    const outcome = await call('stock_report', { category: 'gift-cards' });
     assert.match((outcome as Json).reason, /refused payment of USD 0\.01 .*crawler-error PaymentFailed \(402\)/);
   });
 });
@@ -140,15 +167,14 @@ describe('handoff and retries against a scripted site', () => {
   let server: import('node:http').Server;
   let base: string;
   let script: Answer[] = [];
-  const seen: { method: string; path: string; nonce: string; covered: string }[] = [];
+  const seen: { method: string; path: string; signed: boolean }[] = [];
 
   before(async () => {
     const { createServer } = await import('node:http');
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        const input = String(req.headers['signature-input']);
-        seen.push({ method: req.method!, path: req.url!, nonce: /nonce="([^"]+)"/.exec(input)?.[1] ?? '', covered: /\(([^)]*)\)/.exec(input)?.[1] ?? '' });
+        seen.push({ method: req.method!, path: req.url!, signed: req.headers['signature-input'] !== undefined });
         const answer = script.shift() ?? { status: 200, body: '{"status":"completed"}' };
         if (answer === 'break') {
           req.socket.destroy();
@@ -198,51 +224,24 @@ describe('handoff and retries against a scripted site', () => {
     assert.equal(outcome.ok, false);
     assert.match(outcome.reason, /^the site no longer knows handoff h2 \(\/v1\/handoff\/h2 answered 404: gone\)/);
     assert.deepEqual(seen.map((request) => `${request.method} ${request.path}`), ['POST /agent/x', 'GET /v1/handoff/h2', 'GET /v1/handoff/h2']);
-    assert.notEqual(seen[1]!.nonce, seen[2]!.nonce);
+    assert.ok(seen.every((request) => !request.signed), 'the page signs neither the call nor its polls');
   });
 
-  test('AgentGate "signed with at least the auth[0].components": a manifest listing only content-digest still gets @authority, @method and @path covered (red-team 2026-12-02)', async () => {
-    reset({ status: 200, body: '{"status":"accepted"}' });
-    await run(scriptedSpec({}, undefined, ['content-digest']));
-    assert.equal(seen[0]!.covered, '"content-digest" "@authority" "@method" "@path" "signature-agent";key="sig1"');
-  });
-
-  test('a handoff poll covers what a GET carries: a call signed over content-type polls without it, and gets its answer (red-team 2026-12-02)', async () => {
-    reset({ status: 202, headers: { 'retry-after': '0' }, body: '{"handoffId":"h4"}' }, { status: 200, body: '{"status":"completed"}' });
-    const outcome = await run(scriptedSpec({}, undefined, ['@authority', '@method', '@path', 'content-digest', 'content-type'])) as Json;
-    assert.deepEqual(outcome.answer, { status: 'completed', handoffId: 'h4', answer: { status: 'completed' } });
-    assert.equal(seen[0]!.covered, '"@authority" "@method" "@path" "content-digest" "content-type" "signature-agent";key="sig1"');
-    assert.equal(seen[1]!.covered, '"@authority" "@method" "@path" "content-digest" "signature-agent";key="sig1"');
-  });
-
-  test('a handoff poll that cannot be sent (the agent took its signer back) answers pending with the handoffId, not an error that invites sending the call again', async () => {
-    reset({ status: 202, headers: { 'retry-after': '0' }, body: '{"handoffId":"h5"}' });
-    const held = configWith().signers as unknown as { get(type: string): unknown };
-    let asked = 0;
-    const once = { get: (type: string) => (asked++ === 0 ? held.get(type) : undefined) };
-    const outcome = await run(scriptedSpec(), {}, { signers: once }) as Json;
-    assert.equal(outcome.ok, true);
-    assert.equal(outcome.answer.status, 'pending');
-    assert.equal(outcome.answer.handoffId, 'h5');
-    assert.match(outcome.answer.reason, /^the site accepted the call, but its handoff poll was not sent: .*no web-bot-auth signer is held any more/);
-    assert.deepEqual(seen.map((request) => request.method), ['POST']);
-  });
-
-  test('a handoff id "." or ".." is no handoff: no signed GET goes to a parent path (red-team 2026-12-02)', async () => {
-    for (const id of ['.', '..']) {
+  test('a handoff id that is not one path segment of safe characters (".", "..", "%2e%2e", "a/b", "a?b") is no handoff: no GET goes to another path', async () => {
+    for (const id of ['.', '..', '%2e%2e', 'a/b', 'a?b', '']) {
       reset({ status: 202, headers: { 'retry-after': '0' }, body: JSON.stringify({ handoffId: id }) });
       assert.deepEqual(await run(scriptedSpec()), { ok: true, answer: { handoffId: id }, data: { handoffId: id } });
       assert.deepEqual(seen.map((request) => request.method), ['POST']);
     }
   });
 
-  test('one deadline for every send of a call: a 403 answered late leaves the resend only the rest of timeoutMs (red-team 2026-12-02)', async () => {
+  test('one deadline for every send of a call: a 403 answered late leaves the resend only the rest of timeoutMs', async () => {
     const ask = 'sig1=("@authority" "@method" "@path" "content-digest" "content-type" "signature-agent";key="sig1");tag="web-bot-auth"';
     reset({ status: 403, headers: { 'accept-signature': ask }, delayMs: 700 }, { status: 200, body: '{"status":"accepted"}', delayMs: 700 });
     const outcome = await run(scriptedSpec(), {}, { timeoutMs: 1_000 }) as Json;
     assert.equal(seen.length, 2);
     assert.equal(outcome.ok, false);
-    assert.match(outcome.reason, /^the signed call to \/agent\/x was sent but no answer came within \d+ ms/);
+    assert.match(outcome.reason, /^the call to \/agent\/x was sent but no answer came within \d+ ms/);
   });
 
   test('a 202 without a handoff id is the site\'s answer as it is', async () => {
@@ -259,7 +258,7 @@ describe('handoff and retries against a scripted site', () => {
     assert.equal(JSON.parse(result.content[0]!.text).status, 'pending');
   });
 
-  test('a non-idempotent tool is never retried after a network failure; an idempotent or read-only one once, with a fresh nonce', async () => {
+  test('a non-idempotent tool is never retried after a network failure; an idempotent or read-only one once', async () => {
     reset('break');
     assert.match((await run(scriptedSpec()) as Json).reason, /failed: network error/);
     assert.equal(seen.length, 1);
@@ -267,7 +266,6 @@ describe('handoff and retries against a scripted site', () => {
       reset('break', { status: 200, body: '{"status":"accepted"}' });
       assert.deepEqual((await run(scriptedSpec(annotations)) as Json).answer, { status: 'accepted' });
       assert.equal(seen.length, 2);
-      assert.notEqual(seen[0]!.nonce, seen[1]!.nonce);
     }
     reset('break', 'break');
     assert.equal((await run(scriptedSpec({ idempotentHint: true })) as Json).ok, false);
@@ -276,7 +274,7 @@ describe('handoff and retries against a scripted site', () => {
 
   test('a paid send is never resent after a network failure, even for an idempotent tool', async () => {
     reset({ status: 402, headers: { 'crawler-price': 'USD 0.01' } }, 'break');
-    const outcome = await callAgentGate(scriptedSpec({ idempotentHint: true }), { id: 'x' }, { config: configWith({ origin: base, maxPrice: '0.05 USD' } as Json), signal: new AbortController().signal, messages: {} }) as Json;
+    const outcome = await callAgentGate(scriptedSpec({ idempotentHint: true }), { id: 'x' }, { config: configWith({ origin: base } as Json), signal: new AbortController().signal, messages: {} }) as Json;
     assert.equal(outcome.ok, false);
     assert.match(outcome.reason, /\(a payment of USD 0\.01 was offered; whether it was charged is unknown\)$/);
     assert.equal(seen.length, 2);

@@ -1,20 +1,20 @@
 /**
  * The `agentgate` binding's executor (src/agentgate/tool-call.ts) against a local node:http
- * server that answers from a script: the input is the JSON body, signed per the tool's auth; a
- * 403 with Accept-Signature is answered once with a signature covering what it asks; a 429 is
- * retried once after Retry-After with a fresh nonce; anything else is the result; without a
- * signer nothing is sent.
+ * server that answers from a script: the input is the JSON body with its Content-Digest, sent
+ * unsigned by the page (the agent's network layer signs; the page holds no key); a 403 with
+ * Accept-Signature is sent once more (for the agent's layer to sign as asked) and a second one
+ * answers that the agent's browser must sign; a 429 is retried once after Retry-After; a 402
+ * is sent once more with crawler-exact-price (the agent decides whether it is paid); anything
+ * else is the result.
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseDictionary, type InnerList } from 'structured-headers';
-import { executeAgentGate, requestedComponents, retryAfterMs } from '../../src/agentgate/tool-call.ts';
-import { signerFromCryptoKey } from '../../src/agentgate/signer.ts';
+import { executeAgentGate, requestedComponents, retryAfterMs, signedComponentsText } from '../../src/agentgate/tool-call.ts';
+import { contentDigest } from '../../src/agentgate/content-digest.ts';
 import type { RuntimeConfig } from '../../src/config.ts';
 import type { AgentGateAuth, ToolSpec } from '../../src/declarations/tool-spec.ts';
-import { SignerSlots } from '../../src/signer-slots.ts';
 
 interface Seen { method: string; path: string; headers: IncomingMessage['headers']; body: string }
 type Answer = { status: number; headers?: Record<string, string>; body?: string };
@@ -48,15 +48,8 @@ beforeEach(() => {
 
 const COMPONENTS = ['@authority', '@method', '@path', 'content-digest'];
 
-async function ed25519Signer() {
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
-  return signerFromCryptoKey(pair.privateKey, { label: 'sig1', keyid: 'test-key', signatureAgent: 'https://agent.example' });
-}
-
-function configWith(...signers: unknown[]): RuntimeConfig {
-  const slots = new SignerSlots();
-  for (const signer of signers) slots.set(signer, 'test');
-  return { origin: base, timeoutMs: 5_000, signers: slots } as unknown as RuntimeConfig;
+function config(): RuntimeConfig {
+  return { origin: base, timeoutMs: 5_000 } as unknown as RuntimeConfig;
 }
 
 function specWith(auth: AgentGateAuth): ToolSpec {
@@ -68,80 +61,97 @@ function specWith(auth: AgentGateAuth): ToolSpec {
 }
 
 const WEB_BOT_AUTH: AgentGateAuth = { type: 'web-bot-auth', components: COMPONENTS, tag: 'web-bot-auth' };
-const call = (spec: ToolSpec, config: RuntimeConfig) => executeAgentGate(spec, { id: 'message-0001', message: 'hi' }, { config, signal: new AbortController().signal, messages: {} });
-
-/** The covered components and parameters of the sig1 signature a request carried. */
-function signatureOf(request: Seen): { covered: string[]; params: Map<string, unknown> } {
-  const member = parseDictionary(String(request.headers['signature-input'])).get('sig1') as InnerList;
-  return { covered: member[0].map(([name, params]) => (params.has('key') ? `${String(name)};key=${String(params.get('key'))}` : String(name))), params: member[1] };
-}
+const call = (spec: ToolSpec) => executeAgentGate(spec, { id: 'message-0001', message: 'hi' }, { config: config(), signal: new AbortController().signal, messages: {} });
+const BODY = '{"id":"message-0001","message":"hi"}';
 
 describe('agentgate executor', () => {
-  it('sends the input as the JSON body with the endpoint\'s method and content type, signed web-bot-auth over the declared components and the signature-agent member', async () => {
-    const outcome = await call(specWith(WEB_BOT_AUTH), configWith(await ed25519Signer()));
+  it('sends the input as the JSON body with the endpoint\'s method, content type and Content-Digest (RFC 9530), and no signature: the page does not sign', async () => {
+    const outcome = await call(specWith(WEB_BOT_AUTH));
     assert.deepEqual(outcome, { ok: true, answer: { status: 'accepted' }, data: { status: 'accepted' } });
     assert.equal(seen.length, 1);
     const [request] = seen;
     assert.equal(request!.method, 'POST');
     assert.equal(request!.path, '/agent/submit');
     assert.equal(request!.headers['content-type'], 'application/json');
-    assert.equal(request!.body, '{"id":"message-0001","message":"hi"}');
-    assert.equal(request!.headers['signature-agent'], 'sig1="https://agent.example"');
-    assert.match(String(request!.headers['content-digest']), /^sha-256=:[A-Za-z0-9+/]+=*:$/);
-    const { covered, params } = signatureOf(request!);
-    assert.deepEqual(covered, [...COMPONENTS, 'signature-agent;key=sig1']);
-    assert.equal(params.get('tag'), 'web-bot-auth');
-    assert.equal(params.get('keyid'), 'test-key');
+    assert.equal(request!.body, BODY);
+    assert.equal(request!.headers['content-digest'], await contentDigest(new TextEncoder().encode(BODY)));
+    for (const name of ['signature', 'signature-input', 'signature-agent']) assert.equal(request!.headers[name], undefined, name);
   });
 
-  it('answers a 403 with Accept-Signature once, covering what it asks for as well', async () => {
-    const ask = 'sig1=("@authority" "@method" "@path" "content-digest" "content-type" "signature-agent";key="sig1");tag="web-bot-auth"';
+  it('sends a 403 with Accept-Signature once more (the agent\'s layer signs as asked), then answers that the agent\'s browser must sign, naming the components', async () => {
+    const ask = 'sig1=("@authority" "@method" "@path" "content-digest" "signature-agent";key="sig1");tag="web-bot-auth"';
     script = [
-      { status: 403, headers: { 'accept-signature': ask }, body: '{"message":"cover content-type"}' },
-      { status: 403, headers: { 'accept-signature': ask }, body: '{"message":"still not"}' },
+      { status: 403, headers: { 'accept-signature': ask }, body: '{"message":"The request is not signed."}' },
+      { status: 403, headers: { 'accept-signature': ask }, body: '{"message":"The request is not signed."}' },
     ];
-    const outcome = await call(specWith(WEB_BOT_AUTH), configWith(await ed25519Signer()));
-    assert.equal(seen.length, 2, 'one answer to the 403, never a second');
-    assert.deepEqual(signatureOf(seen[1]!).covered, [...COMPONENTS, 'content-type', 'signature-agent;key=sig1']);
-    assert.deepEqual(outcome, { ok: false, reason: 'the site refused the signed call to /agent/submit with 403: still not' });
+    const outcome = await call(specWith(WEB_BOT_AUTH));
+    assert.equal(seen.length, 2, 'one resend, never a second');
+    assert.equal(seen[1]!.body, BODY);
+    assert.deepEqual(outcome, {
+      ok: false,
+      reason: 'the site refused the call to /agent/submit as not signed (403: The request is not signed.): send_message must be signed by the agent\'s own browser (capell-webmcp/agent, or a signing extension or proxy) with Web Bot Auth (Ed25519, with Signature-Agent) over "@authority" "@method" "@path" "content-digest" "signature-agent";key="sig1"; this page does not sign, and no agent signed it',
+    });
+  });
+
+  it('names the shared key for a shared-key tool refused with 401', async () => {
+    script = [{ status: 401, body: '{"message":"Unknown key."}' }];
+    const outcome = await call(specWith({ type: 'shared-key', components: ['@method'] }));
+    assert.equal(seen.length, 1);
+    assert.equal(outcome.ok, false);
+    assert.match((outcome as { reason: string }).reason, /^the site refused the call to \/agent\/submit as not signed \(401: Unknown key\.\): send_message must be signed .* with the key this site issued to the agent \(shared-key, HMAC\) over "@method" "@authority" "@path" "content-digest";/);
   });
 
   it('takes a 403 without Accept-Signature as the result', async () => {
     script = [{ status: 403, body: '{"message":"no"}' }];
-    const outcome = await call(specWith(WEB_BOT_AUTH), configWith(await ed25519Signer()));
+    const outcome = await call(specWith(WEB_BOT_AUTH));
     assert.equal(seen.length, 1);
-    assert.equal(outcome.ok, false);
+    assert.deepEqual(outcome, { ok: false, reason: 'the site refused the call to /agent/submit with 403: no' });
   });
 
-  it('retries a 429 once after Retry-After with a fresh nonce, and takes a second 429 as the result', async () => {
+  it('retries a 429 once after Retry-After, and takes a second 429 as the result', async () => {
     script = [
       { status: 429, headers: { 'retry-after': '1' }, body: '{"message":"nonce reused"}' },
       { status: 429, headers: { 'retry-after': '1' }, body: '{"message":"again"}' },
     ];
     const started = Date.now();
-    const outcome = await call(specWith(WEB_BOT_AUTH), configWith(await ed25519Signer()));
+    const outcome = await call(specWith(WEB_BOT_AUTH));
     assert.equal(seen.length, 2);
     assert.ok(Date.now() - started >= 950, 'waited for Retry-After');
-    assert.notEqual(signatureOf(seen[0]!).params.get('nonce'), signatureOf(seen[1]!).params.get('nonce'));
-    assert.deepEqual(outcome, { ok: false, reason: 'the site refused the signed call to /agent/submit with 429: again' });
+    assert.deepEqual(outcome, { ok: false, reason: 'the site refused the call to /agent/submit with 429: again' });
   });
 
-  it('signs a shared-key tool with the HMAC signer, never tagged web-bot-auth, without Signature-Agent', async () => {
-    const key = await crypto.subtle.importKey('raw', crypto.getRandomValues(new Uint8Array(32)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    const hmac = signerFromCryptoKey(key, { label: 'sig1', keyid: 'demo-shared-key-1' });
-    const outcome = await call(specWith({ type: 'shared-key', components: COMPONENTS }), configWith(await ed25519Signer(), hmac));
-    assert.equal(outcome.ok, true);
-    const { covered, params } = signatureOf(seen[0]!);
-    assert.deepEqual(covered, COMPONENTS);
-    assert.equal(params.get('tag'), undefined);
-    assert.equal(params.get('keyid'), 'demo-shared-key-1');
-    assert.equal(seen[0]!.headers['signature-agent'], undefined);
+  it('sends a 402 once more with crawler-exact-price at the price asked, never a third time; the page sets no cap', async () => {
+    script = [
+      { status: 402, headers: { 'crawler-price': 'USD 0.50' }, body: '{"message":"Payment required."}' },
+      { status: 200, headers: { 'crawler-charged': 'USD 0.50' }, body: '{"status":"accepted"}' },
+    ];
+    const outcome = await call(specWith(WEB_BOT_AUTH));
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0]!.headers['crawler-exact-price'], undefined);
+    assert.equal(seen[1]!.headers['crawler-exact-price'], 'USD 0.50');
+    assert.deepEqual(outcome, { ok: true, answer: { answer: { status: 'accepted' }, payment: { price: 'USD 0.50', charged: 'USD 0.50' } }, data: { status: 'accepted' } });
   });
 
-  it('sends nothing without a signer for the tool\'s auth', async () => {
-    const outcome = await call(specWith({ type: 'shared-key', components: COMPONENTS }), configWith(await ed25519Signer()));
-    assert.deepEqual(outcome, { ok: false, reason: 'send_message is waiting for a signer: it needs a shared-key signer from the agent (window.capellWebMCP.setSigner)' });
-    assert.equal(seen.length, 0);
+  it('answers a 402 the agent did not pay (no crawler-price, the agent\'s reason) as isError with that reason, sending nothing more', async () => {
+    script = [{ status: 402, body: '{"message":"not paid: the site asks USD 0.50; the agent\'s cap is 0.05 USD a call"}' }];
+    const outcome = await call(specWith(WEB_BOT_AUTH));
+    assert.equal(seen.length, 1);
+    assert.deepEqual(outcome, { ok: false, reason: 'the call to /agent/submit was not paid (402: not paid: the site asks USD 0.50; the agent\'s cap is 0.05 USD a call)' });
+  });
+
+  it('answers a paid retry that is refused again with 402 as isError, naming the price', async () => {
+    script = [
+      { status: 402, headers: { 'crawler-price': 'USD 0.50' } },
+      { status: 402, body: '{"message":"not paid: the agent\'s budget has USD 0.10 left"}' },
+    ];
+    const outcome = await call(specWith(WEB_BOT_AUTH));
+    assert.equal(seen.length, 2);
+    assert.deepEqual(outcome, { ok: false, reason: 'the call to /agent/submit costs USD 0.50 and was not paid (402: not paid: the agent\'s budget has USD 0.10 left)' });
+  });
+
+  it('writes the components an agent signs as Signature-Input lists them', () => {
+    assert.equal(signedComponentsText({ type: 'web-bot-auth', components: ['content-digest'], tag: 'web-bot-auth' }), '"content-digest" "@authority" "@method" "@path" "signature-agent";key="sig1"');
+    assert.equal(signedComponentsText({ type: 'shared-key', components: [] }), '"@authority" "@method" "@path" "content-digest"');
   });
 
   it('reads Accept-Signature members and Retry-After as seconds or a date', () => {

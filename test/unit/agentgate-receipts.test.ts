@@ -1,6 +1,7 @@
 /**
- * AgentGate receipts (issue 12, "Receipts") against the real demo server: a signed call to
- * `send_message` is answered with an `AgentGate-Receipt` the runtime verifies (WebCrypto Ed25519,
+ * AgentGate receipts against the real demo server: a call to `send_message`, signed by the
+ * agent's network layer (test/support/node-agent-fetch.ts, as capell-webmcp/agent signs in a
+ * browser), is answered with an `AgentGate-Receipt` the runtime verifies (WebCrypto Ed25519,
  * the site's JWKS) and returns as `added.receipt`; a tampered receipt, one for another call and one
  * signed by an unknown key are `verified: false` with their reasons; a key rotation is picked up
  * by one refetch of the JWKS; the manifest's `receipts` are checked and carried onto each tool;
@@ -9,22 +10,19 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer } from '../../demo/server/start.js';
-import { DEMO_AGENT_PRIVATE_JWK } from '../../demo/server/agentgate/demo-keys.js';
 import { renderManifest, SITES } from '../../demo/server/agentgate/manifest.js';
 import { createReceiptKey, signReceipt } from '../../demo/server/agentgate/receipts.js';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
 import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/manifest-rules.ts';
 import { checkReceipt, type ReceiptResult, type SentCall } from '../../src/agentgate/receipt.ts';
 import { findReceiptKey, forgetReceiptKeys } from '../../src/agentgate/receipt-keys.ts';
 import { listReceipts } from '../../src/agentgate/receipt-store.ts';
-import { signerFromCryptoKey } from '../../src/agentgate/signer.ts';
 import { executeAgentGate } from '../../src/agentgate/tool-call.ts';
 import type { RuntimeConfig } from '../../src/config.ts';
 import { REF_CHECKS } from '../../src/declarations/ref-checks.ts';
 import { renderReason } from '../../src/declarations/reason-text.ts';
 import { RULES, SOURCES } from '../../src/declarations/rules.ts';
 import type { AgentGateBinding, ToolSpec } from '../../src/declarations/tool-spec.ts';
-import { SignerSlots } from '../../src/signer-slots.ts';
+import { installAgentFetch, type AgentFetch } from '../support/node-agent-fetch.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -37,6 +35,7 @@ interface Demo {
 }
 
 let demo: Demo;
+let agent: AgentFetch;
 let config: RuntimeConfig;
 let sendMessage: ToolSpec;
 
@@ -97,16 +96,15 @@ async function countJWKSFetches<T>(run: () => Promise<T>): Promise<{ result: T; 
 
 before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
-  const jwk = DEMO_AGENT_PRIVATE_JWK;
-  const key = await crypto.subtle.importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d }, { name: 'Ed25519' }, false, ['sign']);
-  const signer = signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(jwk as Json), signatureAgent: demo.agentUrl });
-  const signers = new SignerSlots();
-  signers.set(signer, 'test');
-  config = { origin: demo.url, timeoutMs: 5_000, signers } as unknown as RuntimeConfig;
+  agent = await installAgentFetch(demo.url, demo.agentUrl);
+  config = { origin: demo.url, timeoutMs: 5_000 } as unknown as RuntimeConfig;
   sendMessage = demoTools(demo.url).find((tool) => tool.name === 'send_message')!;
 });
 
-after(() => demo.close());
+after(() => {
+  agent.restore();
+  return demo.close();
+});
 
 beforeEach(() => forgetReceiptKeys());
 
@@ -142,8 +140,10 @@ describe('AgentGate receipts: the manifest', () => {
 });
 
 describe('AgentGate receipts: checked on a real signed call to the demo site', () => {
-  it('a valid receipt verifies: it covers the nonce and Content-Digest this call sent, and is kept', async () => {
+  it('a valid receipt verifies: it covers the Content-Digest this call sent and the nonce the agent signed with, and is kept', async () => {
     const receipt = verified(await callSendMessage());
+    const nonce = /;nonce="([^"]+)"/.exec(agent.signed.at(-1)!.headers.get('signature-input') ?? '')?.[1];
+    assert.equal(receipt.nonce, nonce, 'the receipt names the nonce the agent\'s layer signed with (the page never saw it)');
     assert.equal(receipt.tool, 'send_message');
     assert.equal(receipt.action, 'agent_submit');
     assert.equal(receipt.status, 200);

@@ -6,7 +6,6 @@ import { contentDigest } from '../../src/agentgate/content-digest.ts';
 import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
 import { buildSignatureBase } from '../../src/agentgate/signature-base.ts';
 import { signerFromCryptoKey, signMessage, signRequest } from '../../src/agentgate/signer.ts';
-import { loadStoredSigner, type KeyStorage } from '../../src/agentgate/stored-signer.ts';
 
 /** RFC 9421 Appendix B.1.4, `test-key-ed25519` (a published test key). */
 const ED25519_TEST_KEY = {
@@ -172,49 +171,5 @@ describe('signRequest (the beforeSend hook)', () => {
     const signed = await signRequest(new Request('https://shop.example/x'), signer, { components: ['@authority'] });
     assert.equal(signed.headers.has('content-digest'), false);
     assert.equal(signed.body, null);
-  });
-});
-
-describe('loadStoredSigner', () => {
-  function memoryStorage(): KeyStorage & { map: Map<string, unknown> } {
-    const map = new Map<string, unknown>();
-    return { map, async get(key) { return map.get(key); }, async set(key, value) { map.set(key, value); } };
-  }
-
-  test('ed25519: a generated non-extractable key, kept and reused; the public JWK and directory to publish', async () => {
-    const storage = memoryStorage();
-    const first = await loadStoredSigner({ alg: 'ed25519', signatureAgent: 'https://agent.example', storage });
-    const stored = storage.map.get('capell-webmcp:signing-key:ed25519') as { privateKey: CryptoKey };
-    assert.equal(stored.privateKey.extractable, false);
-    await assert.rejects(crypto.subtle.exportKey('jwk', stored.privateKey));
-    assert.equal(first.publicJwk?.kty, 'OKP');
-    assert.equal('d' in (first.publicJwk ?? {}), false);
-    assert.equal(first.signer.keyid, await jwkThumbprint(first.publicJwk ?? {}));
-    assert.deepEqual(first.directory, { keys: [first.publicJwk] });
-    const second = await loadStoredSigner({ alg: 'ed25519', signatureAgent: 'https://agent.example', storage });
-    assert.equal(second.signer.keyid, first.signer.keyid);
-    const signature = await second.signer.sign(new TextEncoder().encode('x'));
-    const publicKey = await crypto.subtle.importKey('jwk', first.publicJwk as JsonWebKey, { name: 'Ed25519' }, false, ['verify']);
-    assert.ok(await crypto.subtle.verify('Ed25519', publicKey, new Uint8Array(signature), new TextEncoder().encode('x')));
-  });
-
-  test('ed25519: a given private JWK is imported once, non-extractable', async () => {
-    const storage = memoryStorage();
-    const { signer, publicJwk } = await loadStoredSigner({ alg: 'ed25519', privateJwk: ED25519_TEST_KEY, storage });
-    assert.equal(signer.keyid, 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U');
-    assert.equal(publicJwk?.x, ED25519_TEST_KEY.x);
-    const stored = [...storage.map.values()][0] as { privateKey: CryptoKey };
-    assert.equal(stored.privateKey.extractable, false);
-  });
-
-  test('hmac-sha256: the site-issued secret imported once; without a stored key or secret it fails', async () => {
-    const storage = memoryStorage();
-    await assert.rejects(loadStoredSigner({ alg: 'hmac-sha256', keyid: 'k1', storage }), /no shared key k1 is stored/);
-    const { signer, publicJwk } = await loadStoredSigner({ alg: 'hmac-sha256', keyid: 'test-shared-secret', secret: fromBase64(SHARED_SECRET), storage });
-    assert.equal(publicJwk, undefined);
-    const again = await loadStoredSigner({ alg: 'hmac-sha256', keyid: 'test-shared-secret', storage });
-    const a = toBase64(await signer.sign(new TextEncoder().encode('x')));
-    assert.equal(toBase64(await again.signer.sign(new TextEncoder().encode('x'))), a);
-    assert.equal((storage.map.get('capell-webmcp:signing-key:hmac-sha256:test-shared-secret') as CryptoKey).extractable, false);
   });
 });

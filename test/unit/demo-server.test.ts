@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { startDemoServer } from '../../demo/server/start.js';
 import { listStorageIds } from '../../demo/server/catalogue.js';
 import { toIslandJSON } from '../../demo/server/islands.js';
-import { demoAgentDirectory, renderDemoAgentKeysModule } from '../../demo/server/agentgate/demo-agent.js';
-import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -473,7 +471,7 @@ describe('demo server: page graph and islands', () => {
   test('loads the runtime with the language\'s API base and runs no inline script', async () => {
     for (const [url, base] of [['/', '/agent/v1'], ['/de/', '/de/agent/v1']] as const) {
       const html = (await send(url)).text;
-      assert.ok(html.includes(`<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-api-base="${base}" data-agentgate></script>\n<script type="module" src="/site/demo-agent.js"></script>`));
+      assert.ok(html.includes(`<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-api-base="${base}" data-agentgate></script>`));
       assert.ok(html.includes('<link rel="stylesheet" href="/site/theme.css">'));
       assert.ok(html.includes('<script type="module" src="/site/theme.js"></script>'));
       assert.match(html, /<footer[\s\S]*id="agent-status"/);
@@ -836,30 +834,14 @@ describe('demo server: static files', () => {
     assert.equal((await send('/dist/capell-webmcp.js', { headers: { 'if-none-match': 'W/"other"' } })).status, 200);
   });
 
-  test('every page names AgentGate and loads the demo agent\'s signer after the runtime: the 404 and the inbox too', async () => {
-    for (const url of ['/', '/contact', '/de/kontakt', '/no-such-page', '/contact/messages']) {
+  test('every page names AgentGate, and no page carries an agent\'s key or a signer script: the 404 and the inbox too', async () => {
+    for (const url of ['/', '/contact', '/de/kontakt', '/no-such-page', '/contact/messages', '/agents']) {
       const html = (await send(url)).text;
-      const runtime = html.indexOf('data-capell-webmcp data-api-base=');
-      assert.ok(runtime > 0, url);
       assert.match(html, /data-capell-webmcp data-api-base="[^"]+" data-agentgate><\/script>/, url);
-      assert.ok(html.indexOf('<script type="module" src="/site/demo-agent.js"></script>') > runtime, url);
+      assert.doesNotMatch(html, /demo-agent|DEMO KEYS|"d":|setSigner/, url);
     }
-  });
-
-  test('serves the demo agent\'s keys module, labelled DEMO (null without a demo agent)', async () => {
-    const keys = await send('/site/demo-agent-keys.js');
-    assert.equal(keys.status, 200);
-    assert.equal(keys.headers['content-type'], 'text/javascript; charset=utf-8');
-    assert.match(keys.text, /^\/\/ DEMO KEYS, PUBLISHED ON PURPOSE/);
-    assert.match(renderDemoAgentKeysModule(undefined), /export const DEMO_AGENT = null;/);
-    const exported = JSON.parse(keys.text.slice(keys.text.indexOf('=') + 1).trim().replace(/;$/, ''));
-    assert.equal(exported.signatureAgent, demo.agentUrl);
-    assert.equal(exported.keyid, demoAgentDirectory().keys[0]!.kid);
-    assert.deepEqual(exported.privateJwk, DEMO_AGENT_PRIVATE_JWK);
-    assert.deepEqual(exported.sharedKey, DEMO_SHARED_KEY);
-    const theme = await send('/site/demo-agent.js');
-    assert.match(theme.text, /import \{ DEMO_AGENT \} from '\.\/demo-agent-keys\.js'/);
-    assert.match(theme.text, /setSigner/);
+    assert.equal((await send('/site/demo-agent-keys.js')).status, 404);
+    assert.equal((await send('/site/demo-agent.js')).status, 404);
   });
 
   test('serves the theme from /site', async () => {

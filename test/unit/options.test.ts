@@ -46,12 +46,11 @@ describe('readOptions: the script tag', () => {
     const given = {
       'data-api-base': '/de/agent/v1/', 'data-timeout-ms': '5000', 'data-confirm-timeout-ms': '700', 'data-write-wait-ms': '250',
       'data-log': 'silent', 'data-audit': 'error', 'data-agentgate': '', 'data-agentgate-site-key': 'site_demo',
-      'data-max-price': '0.05 USD', 'data-inspect': '', 'data-admin-registry': '',
+      'data-inspect': '', 'data-admin-registry': '',
     };
     assert.deepEqual(Object.values(OPTION_RULES).map((rule) => rule.attribute).sort(), Object.keys(given).sort());
     const reading = readOptions({ script: scriptWith(given) }, ORIGIN);
-    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', maxPrice: '0.05 USD', inspect: true, adminRegistry: true });
-    assert.equal(reading.settings.maxPrice, '0.05 USD');
+    assert.deepEqual(reading.options, { apiBase: '/de/agent/v1/', timeoutMs: 5000, confirmTimeoutMs: 700, writeWaitMs: 250, log: 'silent', audit: 'error', agentgate: true, agentgateSiteKey: 'site_demo', inspect: true, adminRegistry: true });
     assert.equal(reading.settings.apiBase.href, 'https://shop.example/de/agent/v1');
     assert.deepEqual(reading.problems, []);
   });
@@ -134,16 +133,16 @@ describe('readOptions: AgentGate', () => {
     assert.match(reading.problems[0]!.message, /^data-agentgate-site-key="\.\.\/admin" is not a site key matching/);
   });
 
-  it('start() refuses a signer that is not one, naming what is wrong', () => {
+  it('has no option through which the page could sign or pay for the agent: no signer, no price cap', () => {
+    // The agent's key and money are the agent's (capell-webmcp/agent): a page that could give the
+    // runtime a signer or a cap would decide for the agent.
+    const reading = readOptions({ script: scriptWith({ 'data-max-price': '100 USD', 'data-signer': 'x' }) }, ORIGIN);
+    assert.deepEqual(reading.options, {});
+    assert.equal('maxPrice' in reading.settings, false);
+    assert.equal(Object.keys(OPTION_RULES).some((name) => /signer|price/i.test(name)), false);
     const document = { location: { href: `${ORIGIN}/` } } as unknown as Document;
-    const sign = async () => new Uint8Array(64);
-    assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'ed25519', sign } as never }), {
-      name: 'TypeError', message: /^capell-webmcp: option "signer": not a signer \{ label: "sig1", keyid, sign\(bytes\), alg: "ed25519" with signatureAgent/,
-    });
-    assert.throws(() => normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'rsa', sign } as never }), { name: 'TypeError', message: /not a signer/ });
-    const config = normaliseOptions({ document, signer: { label: 'sig1', keyid: 'k', alg: 'hmac-sha256', sign } });
-    assert.equal(config.signers.get('shared-key')?.keyid, 'k');
-    assert.equal(config.signers.get('web-bot-auth'), undefined);
+    const config = normaliseOptions({ document, signer: { alg: 'ed25519' }, maxPrice: '1 USD' } as never);
+    assert.equal('signers' in config || 'signer' in config || 'maxPrice' in config, false);
   });
 });
 

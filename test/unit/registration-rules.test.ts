@@ -8,8 +8,7 @@ import { describe, it } from 'node:test';
 import { parseHTML } from 'linkedom';
 import { renderReason } from '../../src/declarations/reason-text.ts';
 import type { ToolSpec } from '../../src/declarations/tool-spec.ts';
-import { NameClaims, nativeFormToolReason, registrationRefusal, signerRefusal, webMCPNameReason, WRITE_STATUS_TOOL } from '../../src/registration-rules.ts';
-import { SignerSlots } from '../../src/signer-slots.ts';
+import { NameClaims, nativeFormToolReason, registrationRefusal, webMCPNameReason, WRITE_STATUS_TOOL } from '../../src/registration-rules.ts';
 import { validateManifest } from '../../src/cli.ts';
 
 function spec(name: string, binding: ToolSpec['binding'] = { type: 'inline', target: 'page' }): ToolSpec {
@@ -61,23 +60,12 @@ describe('registration rules', () => {
   });
 });
 
-describe('registration rules: AgentGate signers', () => {
-  const sign = async () => new Uint8Array(64);
-  const agentGate = (type: 'web-bot-auth' | 'shared-key') => spec('send_message', {
-    type: 'agentgate', target: 'https://shop.example/agent/submit', method: 'POST', contentType: 'application/json',
-    auth: type === 'web-bot-auth' ? { type, components: ['@authority'], tag: 'web-bot-auth' } : { type, components: ['@authority'] },
-  });
-
-  it('an AgentGate tool waits until a signer for its auth is given; other tools never wait', () => {
-    const signers = new SignerSlots();
-    assert.equal(signerRefusal(spec('page.lookup'), signers), undefined);
-    const waiting = signerRefusal(agentGate('web-bot-auth'), signers);
-    assert.deepEqual(waiting, ['auth', 'waitingForSigner', 'web-bot-auth']);
-    assert.match(renderReason(waiting!), /^auth: waiting for a signer: this tool needs a web-bot-auth \(ed25519, with signatureAgent\) signer/);
-    signers.set({ label: 'sig1', keyid: 'k', alg: 'hmac-sha256', sign }, 'test');
-    assert.deepEqual(signerRefusal(agentGate('web-bot-auth'), signers), ['auth', 'waitingForSigner', 'web-bot-auth'], 'an HMAC signer cannot sign web-bot-auth');
-    assert.equal(signerRefusal(agentGate('shared-key'), signers), undefined);
-    signers.set({ label: 'sig1', keyid: 'thumbprint', alg: 'ed25519', sign, signatureAgent: 'https://agent.example' }, 'test');
-    assert.equal(signerRefusal(agentGate('web-bot-auth'), signers), undefined);
+describe('registration rules: AgentGate tools', () => {
+  it('an AgentGate tool registers without any signer: the page cannot know whether the agent\'s browser signs', () => {
+    const agentGate = spec('send_message', {
+      type: 'agentgate', target: 'https://shop.example/agent/submit', method: 'POST', contentType: 'application/json',
+      auth: { type: 'web-bot-auth', components: ['@authority'], tag: 'web-bot-auth' },
+    });
+    assert.equal(registrationRefusal(agentGate, 'agentgate[0]', new NameClaims(), { getElementById: () => null } as never), undefined);
   });
 });

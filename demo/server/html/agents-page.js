@@ -81,7 +81,10 @@ ${tools}
 <li>${escapeHTML(text(lang, 'agents.step2'))}</li>
 <li>${escapeHTML(text(lang, 'agents.step3'))}</li>
 <li><a href="${escapeHTML(AGENTS_PATHS[lang] + INSPECT_QUERY)}">${escapeHTML(text(lang, 'agents.step4'))}</a></li>
-</ol>`;
+</ol>
+<h2 id="signed">${escapeHTML(text(lang, 'agents.signed'))}</h2>
+<p>${escapeHTML(text(lang, 'agents.signedIntro'))}</p>
+<p><code class="command">${escapeHTML(`npm run agent -- ${origin}${AGENTS_PATHS[lang]}`)}</code></p>`;
   return renderDocument({
     lang, now, title: text(lang, 'agents.title'), description: text(lang, 'agents.lead'), main, currentKey: null,
     graph: null, manifest, path: AGENTS_PATHS[lang], csrfToken, scripts: [AGENTS_SCRIPT_SRC],

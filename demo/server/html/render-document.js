@@ -13,14 +13,6 @@ const NAVIGATION_KEYS = ['home', 'products', 'journal', 'about', 'contact'];
 /** The runtime bundle the theme loads. */
 export const RUNTIME_SRC = '/dist/capell-webmcp.js';
 
-/**
- * The theme script that plays the demo agent: it gives the runtime the demo agent's signers
- * (DEMO KEYS, see agentgate/demo-keys.js) with `window.capellWebMCP.setSigner`. Placed after the
- * runtime script, so the runtime's global exists when it runs, and before the runtime starts (at
- * DOMContentLoaded, after the page's module scripts).
- */
-export const DEMO_AGENT_SRC = '/site/demo-agent.js';
-
 /** Where the page that explains the site to agents (and their people) lives, per language (agents-page.js). */
 export const AGENTS_PATHS = Object.freeze(/** @type {Record<Language, string>} */ ({ en: '/agents', de: '/de/agents' }));
 
@@ -69,7 +61,6 @@ export function renderDocument({ lang, now, title, description, main, currentKey
   const alternate = translatedUrl ? `\n<link rel="alternate" hreflang="${other}" href="${escapeHTML(translatedUrl)}">` : '';
   const islands = [graph ? renderPageGraphIsland(graph) : '', manifest ? renderToolsIsland(manifest) : ''].filter(Boolean).join('\n');
   const runtime = `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}" data-agentgate></script>`
-    + `\n<script type="module" src="${DEMO_AGENT_SRC}"></script>`
     + scripts.map((src) => `\n<script type="module" src="${escapeHTML(src)}"></script>`).join('');
   const siteName = text(lang, 'site.name');
   const fullTitle = title === siteName ? siteName : `${title} · ${siteName}`;

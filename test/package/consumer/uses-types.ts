@@ -5,7 +5,7 @@
  */
 import {
   DEFAULT_API_BASE, start, VERSION, normaliseCapellDeclaration,
-  type AuditEntry, type CallToolResult, type Rejection, type Report, type Runtime, type RuntimeOptions, type Signer, type ToolSpec,
+  type AuditEntry, type CallToolResult, type Rejection, type Report, type Runtime, type RuntimeOptions, type ToolSpec,
 } from 'capell-webmcp';
 // The script-tag entry's types: window.capellWebMCP (a type-only import runs nothing).
 import type { CapellWebMCPGlobal } from 'capell-webmcp/auto';
@@ -21,8 +21,6 @@ runtime.stop();
 
 const result = normaliseCapellDeclaration({ name: 'site.search', effect: 'read', binding: { type: 'search', target: 'pages' } }, { source: 'capell.json', origin: 'https://shop.example', messages: {} });
 const tool: ToolSpec | undefined = result.ok ? result.spec : undefined;
-declare const signer: Signer;
-start({ signer }).setSigner(signer);
 declare const answer: CallToolResult;
 const version: string = VERSION;
 const global: CapellWebMCPGlobal | undefined = window.capellWebMCP;
