@@ -12,7 +12,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { executeTool, expect, readyReport, serveEdited, test } from './demo-fixture.ts';
 import { startCall } from './agent-calls.ts';
-import { giveDemoSigner } from './agentgate-page.ts';
 
 /** Chunk name → its room, from the file name (`chunks/<name>-<hash>.js`). */
 const chunkName = (file: string): string => file.replace(/^.*\/chunks\//, '').replace(/-[\w-]{8}\.js$/, '');
@@ -215,18 +214,26 @@ test.describe('chunks by room', () => {
       expect(requested).not.toContain('capell-confirm-write');
     });
 
-    test('a tool registered later (AgentGate\'s, once the agent gives a signer) gets its executor at idle too', async ({ page, demo }) => {
+    test('a tool registered later (AgentGate\'s, once an island added later names it) gets its executor at idle too', async ({ page, demo }) => {
       const requested = recordChunks(page);
       await holdIdleCallbacks(page);
-      // The contact page as served (naming AgentGate), without the demo agent that gives a signer.
-      await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<script type="module" src="/site/demo-agent.js"></script>', ''));
+      // The contact page as served, but its script tag not naming AgentGate.
+      await serveEdited(page, `${demo.url}/contact`, (html) => html.replace(' data-agentgate>', '>'));
       await page.goto(`${demo.url}/contact`);
       const first = await readyReport(page);
       expect(first.registered).toContain('site.search'); // the page's own tools: the prefetch runs for them
       expect(first.registered).not.toContain('send_message');
       await finishIdleWork(page, requested);
       expect(requested).not.toContain('agentgate-call');
-      expect((await giveDemoSigner(page, demo)).registered).toContain('send_message');
+      const changed = await page.evaluate(() => new Promise<{ registered: string[] }>((resolve) => {
+        document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent).detail), { once: true });
+        const island = document.createElement('script');
+        island.type = 'application/json';
+        island.setAttribute('data-capell-agent-tools', '');
+        island.textContent = JSON.stringify({ capellAgentSchema: 1, agentgate: true, tools: [] });
+        document.head.append(island);
+      }));
+      expect(changed.registered).toContain('send_message');
       await finishIdleWork(page, requested, ['agentgate-call']);
     });
 
