@@ -190,7 +190,7 @@ export function toToolsManifest(lang, { contact = false } = {}) {
         },
         outputSchema: anyList,
         effect: read,
-        binding: { type: 'endpoint', target: `${base}/taxonomy` },
+        binding: { type: 'endpoint', target: `${base}/taxonomies` },
       },
       {
         name: 'properties.query',

@@ -130,10 +130,69 @@ test.describe('the other Core read tools with WebMCP on', () => {
     expect(demo.requests[0]!.path).toBe('/agent/v1/catalogue/lookup');
   });
 
+  test('taxonomy.browse reads Core\'s /agent/v1/taxonomies; its terms are those /taxonomies/{key}/terms pages', async ({ page, demo }) => {
+    demo.requests.length = 0;
+    const result = await executeTool(page, 'taxonomy.browse', { taxonomy: 'topics' });
+    expect(demo.requests.map((request) => `${request.path}${request.query}`)).toEqual(['/agent/v1/taxonomies?taxonomy=topics']);
+    const [topics] = (answerOf(result) as { data: { key: string; terms: unknown[] }[] }).data;
+    expect(topics!.key).toBe('topics');
+    expect(topics!.terms).toEqual((await demo.api('/agent/v1/taxonomies/topics/terms') as { data: unknown[] }).data);
+  });
+
   test('properties.query sends the nested filter in bracket notation', async ({ page, demo }) => {
     demo.requests.length = 0;
     await executeTool(page, 'properties.query', { filter: { price: { max: 150 } } });
     expect(decodeURIComponent(demo.requests[0]!.query)).toBe('?filter[price][max]=150');
+  });
+});
+
+test.describe('cursors through the tools: the server serves only those it issued for the same list', () => {
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/products`);
+    await readyReport(page);
+  });
+
+  /** The cursor of an answer's links.next. */
+  function nextCursor(result: { content: { type: string; text: string }[] }): string {
+    const next = (answerOf(result) as { links: { next: string | null } }).links.next;
+    expect(next).not.toBeNull();
+    return new URL(next!, 'http://demo.invalid').searchParams.get('cursor')!;
+  }
+
+  /** An isError result carrying the server's one-line 422 reason for the cursor. */
+  function expectRefused(result: { content: { text: string }[]; isError?: boolean }, path: string, reason: RegExp): void {
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(new RegExp(`^HTTP 422 from ${path.replaceAll('/', '\\/')}: `));
+    expect(result.content[0]!.text).toMatch(reason);
+    expect(result.content[0]!.text).not.toContain('\n');
+  }
+
+  test('a forged cursor (a position written by hand) is refused', async ({ page }) => {
+    const forged = Buffer.from('{"o":5}').toString('base64url');
+    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: forged }), '/agent/v1/navigation', /must be a cursor from links\.next or links\.previous/);
+    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: `${forged}.${'A'.repeat(22)}` }), '/agent/v1/navigation', /not issued by this server or was changed/);
+  });
+
+  test('an edited cursor (its position moved) is refused; the same cursor unedited is served', async ({ page, demo }) => {
+    const cursor = nextCursor(await executeTool(page, 'site.navigation', { limit: 5 }));
+    const [payload, signature] = cursor.split('.') as [string, string];
+    const moved = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), o: 0 })).toString('base64url');
+    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: `${moved}.${signature}` }), '/agent/v1/navigation', /not issued by this server or was changed/);
+    const served = await executeTool(page, 'site.navigation', { limit: 5, cursor });
+    expect(answerOf(served)).toEqual(await demo.api(`/agent/v1/navigation?limit=5&cursor=${cursor}`));
+  });
+
+  test('a cursor of another query is refused: another search, another tool', async ({ page }) => {
+    const cursor = nextCursor(await executeTool(page, 'site.search', { q: 'e', limit: 2 }));
+    expectRefused(await executeTool(page, 'site.search', { q: 'a', limit: 2, cursor }), '/agent/v1/search', /belongs to another query/);
+    expectRefused(await executeTool(page, 'properties.query', { limit: 2, cursor }), '/agent/v1/properties/product', /belongs to another query/);
+  });
+
+  test('a cursor of another language is refused', async ({ page, demo }) => {
+    const english = nextCursor(await executeTool(page, 'site.navigation', { limit: 5 }));
+    await page.goto(`${demo.url}/de/produkte`);
+    await readyReport(page);
+    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: english }), '/de/agent/v1/navigation', /belongs to a list in another language \(en\)/);
   });
 });
 

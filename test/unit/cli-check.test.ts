@@ -1,27 +1,18 @@
 /**
- * `capell-webmcp check <page>` (issue 11, item 2): a page checked without a WebMCP browser, through
- * the runtime's own rules (sources/capell-islands.ts, the normaliser, registration-rules.ts,
- * form-tool-check.ts, the audit). The real command in a child process, against HTML files and the
- * real demo server.
+ * `capell-webmcp check <page>`: a page checked without a WebMCP browser, through the runtime's own
+ * rules (sources/capell-islands.ts, the normaliser, registration-rules.ts, form-tool-check.ts, the
+ * audit). The built command's runCLI in this process (test/support/run-cli.ts), against HTML
+ * files and the real demo server.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startDemoServer } from '../../demo/server/start.js';
+import { cli } from '../support/run-cli.ts';
 
-const BIN = 'bin/capell-webmcp.js';
 const DIR = mkdtempSync(join(tmpdir(), 'capell-webmcp-check-'));
-
-function cli(...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: stdout.split('\n').filter(Boolean), stderr });
-    });
-  });
-}
 
 function page(name: string, head: string, body = ''): string {
   const path = join(DIR, name);

@@ -1,6 +1,8 @@
 /**
- * The real `capell-webmcp` command (bin/capell-webmcp.js → dist/cli.js, built by `npm test` before
- * this suite) in a child process: output lines and exit codes (0 ok, 1 rejected, 2 usage).
+ * The `capell-webmcp` command (dist/cli.js, built by `npm test` before this suite): output lines
+ * and exit codes (0 ok, 1 rejected, 2 usage). The cases call the built `runCLI` in this process
+ * (test/support/run-cli.ts); the last suite runs the real bin/capell-webmcp.js in child processes,
+ * for what only a process shows: the exit code and the two streams.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -9,12 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startDemoServer } from '../../demo/server/start.js';
+import { cli, type CLIRun } from '../support/run-cli.ts';
 
 const BIN = 'bin/capell-webmcp.js';
 const DIR = mkdtempSync(join(tmpdir(), 'capell-webmcp-cli-'));
 
-/** Runs the CLI asynchronously (the demo server answers from this same process meanwhile). */
-function cli(...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string }> {
+/** Runs bin/capell-webmcp.js in a child process (the demo server answers from this process meanwhile). */
+function runBin(...args: string[]): Promise<CLIRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, ...args], (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -22,6 +25,7 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string[]; stder
     });
   });
 }
+
 
 function writeJSON(name: string, value: unknown): string {
   const path = join(DIR, name);
@@ -39,8 +43,8 @@ const LOOKUP = {
 };
 const SEARCH = { name: 'site.search', description: 'Search.', effect: 'read', binding: { type: 'search', target: 'pages' } };
 
-// Each test writes files of its own names and runs its own processes, so the tests of a suite run
-// at once (node:test runs them one after another by default, and most of their time is a process starting).
+// Each test writes files of its own names, so the tests of a suite run at once (node:test runs
+// them one after another by default; the audit cases mostly wait for the demo server).
 describe('capell-webmcp validate', { concurrency: true }, () => {
   it('exits 0 and prints no rejection for a valid capell.json', async () => {
     const result = await cli('validate', writeJSON('valid.json', { name: 'vendor/x', agent_tools: [SEARCH] }));
@@ -253,5 +257,28 @@ describe('capell-webmcp audit', { concurrency: true }, () => {
   it('exits 2 for a missing file or an unreachable URL', async () => {
     assert.equal((await cli('audit', join(DIR, 'nope.html'))).code, 2);
     assert.equal((await cli('audit', `${server.url}/no-such-page-here`)).code, 2);
+  });
+});
+
+describe('the capell-webmcp command in a process of its own (bin/capell-webmcp.js)', { concurrency: true }, () => {
+  it('exits 0 for a valid manifest, the verdict on stderr and nothing on stdout', async () => {
+    const result = await runBin('validate', writeJSON('bin-valid.json', { agent_tools: [SEARCH] }));
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(result.stdout, []);
+    assert.match(result.stderr, /1 agent_tools declarations valid/);
+  });
+
+  it('exits 1 with one line per reason on stdout for a rejected manifest', async () => {
+    const result = await runBin('validate', writeJSON('bin-duplicate.json', { agent_tools: [SEARCH, SEARCH] }));
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout, ['site.search: name: "site.search" is already declared by agent_tools[0] (the first declaration wins)']);
+  });
+
+  it('exits 2 with the reason and the usage on stderr for a command line it does not know', async () => {
+    const result = await runBin('publish');
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.stdout, []);
+    assert.match(result.stderr, /^capell-webmcp: unknown command "publish"\n\n/);
+    assert.match(result.stderr, /Exit codes: 0 ok, 1 rejected/);
   });
 });

@@ -134,7 +134,7 @@ describe('demo admin: nothing reaches an anonymous visitor', () => {
       '/', '/de/', '/agents', '/de/agents', '/contact/messages', '/no-such-page', '/de/keine-seite', '/products?page=2',
       WELL_KNOWN_PATH, RECEIPT_KEYS_PATH, DIRECTORY_PATH, ...AGENTGATE_SITES.map((site: Json) => `${BY_SITE_KEY_PREFIX}${site.siteKey}`),
       ...['/agent/v1', '/de/agent/v1'].flatMap((base) => [
-        `${base}/navigation`, `${base}/search?q=`, `${base}/search?q=story`, `${base}/taxonomy?taxonomy=categories`, `${base}/taxonomy?taxonomy=topics`,
+        `${base}/navigation`, `${base}/search?q=`, `${base}/search?q=story`, `${base}/taxonomies?taxonomy=categories`, `${base}/taxonomies?taxonomy=topics`, `${base}/taxonomies/categories/terms`,
         `${base}/properties/product`, `${base}/properties/specs`, `${base}/properties/article`, `${base}/catalogue/lookup?sku=CW-2001`,
         `${base}/pages?url=/about`, `${base}/no-such-endpoint`, base,
       ]),

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startDemoServer } from '../../demo/server/start.js';
 import { listStorageIds } from '../../demo/server/catalogue.js';
 import { toIslandJSON } from '../../demo/server/islands.js';
+import { parseCursor, toCursor } from '../../demo/server/pagination.js';
 import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -156,8 +157,9 @@ describe('demo server: agent API envelope', () => {
     '/agent/v1/pages?url=/',
     '/agent/v1/search?q=boot',
     '/agent/v1/navigation',
-    '/agent/v1/taxonomy',
-    '/agent/v1/taxonomy?taxonomy=categories&term=shoes',
+    '/agent/v1/taxonomies',
+    '/agent/v1/taxonomies?taxonomy=categories&term=shoes',
+    '/agent/v1/taxonomies/topics/terms',
     '/agent/v1/properties/product?filter[colour]=red',
     '/agent/v1/catalogue/lookup?sku=CW-1001',
     '/de/agent/v1/navigation',
@@ -177,7 +179,7 @@ describe('demo server: agent API envelope', () => {
     const lists = [
       await getJSON('/agent/v1/search?q=the&limit=50'),
       await getJSON('/agent/v1/navigation?limit=50'),
-      await getJSON('/agent/v1/taxonomy?taxonomy=topics&term=trails'),
+      await getJSON('/agent/v1/taxonomies?taxonomy=topics&term=trails'),
       await getJSON('/agent/v1/properties/product?limit=50'),
     ];
     for (const { body } of lists) {
@@ -212,7 +214,7 @@ describe('demo server: pagination', () => {
     const first = await getJSON('/agent/v1/navigation?limit=5');
     assert.equal(first.body.data.length, 5);
     assert.equal(first.body.links.previous, null);
-    assert.match(first.body.links.next, /^\/agent\/v1\/navigation\?limit=5&cursor=[A-Za-z0-9_-]+$/);
+    assert.match(first.body.links.next, /^\/agent\/v1\/navigation\?limit=5&cursor=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     assert.deepEqual(await collectAll('/agent/v1/navigation?limit=5'), all);
 
     const second = await getJSON(first.body.links.next);
@@ -228,11 +230,96 @@ describe('demo server: pagination', () => {
     assert.ok(all.every((item) => item.properties.price.amount <= 200));
   });
 
-  test('uses an opaque base64url cursor of {"o": offset}', async () => {
-    const cursor = Buffer.from('{"o":3}').toString('base64url');
-    const all = (await getJSON('/agent/v1/navigation?limit=50')).body.data;
-    const page = await getJSON(`/agent/v1/navigation?limit=2&cursor=${cursor}`);
-    assert.deepEqual(page.body.data, all.slice(3, 5));
+  test('pages the terms of one taxonomy at /taxonomies/{key}/terms, in both languages', async () => {
+    const { body } = await getJSON('/agent/v1/taxonomies/categories/terms?limit=2');
+    assert.deepEqual(body.data, [
+      { slug: 'shoes', name: 'Shoes', url: '/categories/shoes' },
+      { slug: 'bags', name: 'Bags', url: '/categories/bags' },
+    ]);
+    assert.match(body.links.next, /^\/agent\/v1\/taxonomies\/categories\/terms\?limit=2&cursor=/);
+    assert.deepEqual((await collectAll('/agent/v1/taxonomies/categories/terms?limit=2')).map((term) => term.slug), ['shoes', 'bags', 'outerwear']);
+    const german = await getJSON('/de/agent/v1/taxonomies/topics/terms');
+    assert.deepEqual(german.body.data.map((term: Json) => term.name), ['Pflege', 'Wege']);
+    // The same terms the taxonomy.browse endpoint lists under the taxonomy.
+    const browsed = await getJSON('/agent/v1/taxonomies?taxonomy=categories');
+    assert.deepEqual(await collectAll('/agent/v1/taxonomies/categories/terms'), browsed.body.data[0].terms);
+  });
+
+  test('takes its own cursor back with the query written in another order, or another limit', async () => {
+    const all = await collectAll('/agent/v1/properties/product?filter[price][max]=200&limit=50');
+    const first = await getJSON('/agent/v1/properties/product?filter[price][max]=200&limit=2');
+    const cursor = new URL(first.body.links.next, demo.url).searchParams.get('cursor');
+    const reordered = await getJSON(`/agent/v1/properties/product?limit=3&cursor=${cursor}&filter[price][max]=200`);
+    assert.equal(reordered.status, 200, JSON.stringify(reordered.body));
+    assert.deepEqual(reordered.body.data, all.slice(2, 5));
+  });
+});
+
+describe('demo server: cursors it can tell it issued', () => {
+  /** The cursor of `links.next` of a first page. */
+  async function nextCursor(path: string): Promise<string> {
+    const { body } = await getJSON(path);
+    assert.ok(body.links.next, `${path} has one page only`);
+    return new URL(body.links.next, demo.url).searchParams.get('cursor') as string;
+  }
+
+  /** A 422 naming only `cursor`, whose one-line reason matches `reason`, and no rows. */
+  async function assertRefusedCursor(path: string, reason: RegExp): Promise<void> {
+    const { status, body } = await getJSON(path);
+    assert.equal(status, 422, `${path}: ${JSON.stringify(body)}`);
+    assert.deepEqual(Object.keys(body), ['message', 'errors']);
+    assert.deepEqual(Object.keys(body.errors), ['cursor']);
+    assert.match(body.message, reason);
+    assert.doesNotMatch(body.message, /\n/);
+  }
+
+  test('refuses a forged cursor: a position written by hand, with or without a made-up signature', async () => {
+    const position = Buffer.from('{"o":3}').toString('base64url');
+    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${position}`, /must be a cursor from links\.next or links\.previous/);
+    const issued = await nextCursor('/agent/v1/navigation?limit=2');
+    const payload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(issued.split('.')[0]!, 'base64url').toString()), o: 3 })).toString('base64url');
+    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${payload}.${'A'.repeat(22)}`, /not issued by this server or was changed/);
+  });
+
+  test('refuses an edited cursor: its position or its signature changed', async () => {
+    const issued = await nextCursor('/agent/v1/navigation?limit=2');
+    const [payload, signature] = issued.split('.') as [string, string];
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    assert.equal(decoded.o, 2);
+    const moved = Buffer.from(JSON.stringify({ ...decoded, o: 10 })).toString('base64url');
+    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${moved}.${signature}`, /not issued by this server or was changed/);
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${payload}.${flipped}`, /not issued by this server or was changed/);
+    // The cursor as issued is served: the refusals above are about the edit.
+    assert.equal((await getJSON(`/agent/v1/navigation?limit=2&cursor=${issued}`)).status, 200);
+  });
+
+  test('refuses a cursor of another query: other parameters, another endpoint', async () => {
+    const ofE = await nextCursor('/agent/v1/search?q=e&limit=2');
+    assert.equal((await getJSON(`/agent/v1/search?q=e&limit=2&cursor=${ofE}`)).status, 200);
+    await assertRefusedCursor(`/agent/v1/search?q=a&limit=2&cursor=${ofE}`, /belongs to another query/);
+    await assertRefusedCursor(`/agent/v1/search?q=e&type=product&limit=2&cursor=${ofE}`, /belongs to another query/);
+    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${ofE}`, /belongs to another query/);
+    const shoes = await nextCursor('/agent/v1/taxonomies/categories/terms?limit=1');
+    await assertRefusedCursor(`/agent/v1/taxonomies/topics/terms?limit=1&cursor=${shoes}`, /belongs to another query/);
+  });
+
+  test('refuses a cursor of another site (the server delivers one site, so the cursor module is asked directly)', () => {
+    const archive = { site: 'archive', lang: 'en', path: '/agent/v1/navigation', params: { limit: '2' } };
+    const cursor = toCursor(2, archive);
+    assert.equal(parseCursor(cursor, archive), 2);
+    assert.throws(() => parseCursor(cursor, { ...archive, site: 'outfitters' }), (error: Json) => {
+      assert.equal(error.status, 422);
+      assert.deepEqual(Object.keys(error.errors), ['cursor']);
+      assert.match(error.message, /belongs to a list of another site/);
+      return true;
+    });
+  });
+
+  test('refuses a cursor of another language', async () => {
+    const german = await nextCursor('/de/agent/v1/navigation?limit=2');
+    assert.equal((await getJSON(`/de/agent/v1/navigation?limit=2&cursor=${german}`)).status, 200);
+    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${german}`, /belongs to a list in another language \(de\)/);
   });
 });
 
@@ -256,9 +343,12 @@ describe('demo server: request validation', () => {
     ['/agent/v1/search?q=boot&type=internal-sheet', 'type'],
     ['/agent/v1/pages', 'url'],
     ['/agent/v1/pages?url=products', 'url'],
-    ['/agent/v1/taxonomy?taxonomy=colours', 'taxonomy'],
-    ['/agent/v1/taxonomy?term=shoes', 'taxonomy'],
-    ['/agent/v1/taxonomy?taxonomy=categories&term=Shoes!', 'term'],
+    ['/agent/v1/taxonomies?taxonomy=colours', 'taxonomy'],
+    ['/agent/v1/taxonomies?term=shoes', 'taxonomy'],
+    ['/agent/v1/taxonomies?taxonomy=categories&term=Shoes!', 'term'],
+    ['/agent/v1/taxonomies?limit=0', 'limit'],
+    ['/agent/v1/taxonomies/topics/terms?limit=51', 'limit'],
+    ['/agent/v1/taxonomies/topics/terms?cursor=bm90LWpzb24', 'cursor'],
     ['/agent/v1/properties/product?filter[cost_price][max]=50', 'filter.cost_price'],
     ['/agent/v1/properties/product?filter[flavour]=mint', 'filter.flavour'],
     ['/agent/v1/properties/product?filter[price]=100', 'filter.price'],
@@ -288,7 +378,10 @@ describe('demo server: request validation', () => {
   const missing: string[] = [
     '/agent/v1/pages?url=/no-such-page',
     '/agent/v1/properties/unknown-set',
-    '/agent/v1/taxonomy?taxonomy=categories&term=hats',
+    '/agent/v1/taxonomies?taxonomy=categories&term=hats',
+    '/agent/v1/taxonomies/colours/terms',
+    // Another site's taxonomy does not exist on this one.
+    '/agent/v1/taxonomies/collections/terms',
     '/agent/v1/catalogue/lookup?sku=CW-9999',
   ];
   for (const path of missing) {
@@ -332,12 +425,13 @@ describe('demo server: what is public', () => {
     for (const base of ['/agent/v1', '/de/agent/v1']) {
       const listed = [
         ...(await collectAll(`${base}/navigation?limit=50`)),
-        ...(await collectAll(`${base}/taxonomy?taxonomy=categories&term=shoes`)),
-        ...(await collectAll(`${base}/taxonomy?taxonomy=topics&term=trails`)),
+        ...(await collectAll(`${base}/taxonomies?taxonomy=categories&term=shoes`)),
+        ...(await collectAll(`${base}/taxonomies?taxonomy=topics&term=trails`)),
         ...(await collectAll(`${base}/properties/product?limit=50`)),
         ...(await collectAll(`${base}/search?q=e&limit=50`)),
       ];
-      const text = JSON.stringify(listed) + JSON.stringify((await getJSON(`${base}/taxonomy`)).body);
+      const terms = [...(await collectAll(`${base}/taxonomies/categories/terms`)), ...(await collectAll(`${base}/taxonomies/topics/terms`))];
+      const text = JSON.stringify(listed) + JSON.stringify(terms) + JSON.stringify((await getJSON(`${base}/taxonomies`)).body);
       for (const url of NEVER_PUBLIC_URLS) assert.ok(!listed.some((item) => item.url === url), `${base} lists ${url}`);
       for (const word of NEVER_PUBLIC_WORDS) assert.ok(!text.includes(word), `${base} shows ${word}`);
     }
@@ -363,7 +457,7 @@ describe('demo server: what is public', () => {
 
     assert.equal((await getJSON('/agent/v1/search?q=lake%20district')).body.data.length, 1);
     assert.deepEqual((await getJSON('/de/agent/v1/search?q=lake%20district')).body.data, []);
-    const trails = await collectAll('/de/agent/v1/taxonomy?taxonomy=topics&term=trails');
+    const trails = await collectAll('/de/agent/v1/taxonomies?taxonomy=topics&term=trails');
     assert.ok(!JSON.stringify(trails).includes('Lake District'));
     assert.equal((await getJSON(`/de/agent/v1/pages?url=${UNTRANSLATED_URL}`)).status, 404);
     assert.equal((await send(`/de${UNTRANSLATED_URL}`)).status, 404);
@@ -447,7 +541,7 @@ describe('demo server: page graph and islands', () => {
     );
     assert.deepEqual(
       english.tools.map((tool: Json) => `${tool.binding.type}:${tool.binding.target}`),
-      ['inline:page', 'search:pages', 'endpoint:/agent/v1/navigation', 'endpoint:/agent/v1/taxonomy', 'property-query:product', 'endpoint:/agent/v1/catalogue/lookup'],
+      ['inline:page', 'search:pages', 'endpoint:/agent/v1/navigation', 'endpoint:/agent/v1/taxonomies', 'property-query:product', 'endpoint:/agent/v1/catalogue/lookup'],
     );
     assert.ok(english.tools.every((tool: Json) => tool.effect === 'read'));
     assert.equal(english.tools[0].description, "Return this page's published content and properties as JSON-LD.");
@@ -462,7 +556,7 @@ describe('demo server: page graph and islands', () => {
     const german = JSON.parse(readIsland((await send('/de/produkte')).text, 'data-capell-agent-tools'));
     assert.deepEqual(
       german.tools.filter((tool: Json) => tool.binding.type === 'endpoint').map((tool: Json) => tool.binding.target),
-      ['/de/agent/v1/navigation', '/de/agent/v1/taxonomy', '/de/agent/v1/catalogue/lookup'],
+      ['/de/agent/v1/navigation', '/de/agent/v1/taxonomies', '/de/agent/v1/catalogue/lookup'],
     );
     assert.notEqual(german.tools[0].description, english.tools[0].description);
     assert.notEqual(german.messages.confirmForm, english.messages.confirmForm);
@@ -763,10 +857,10 @@ describe('demo server: query endpoints', () => {
   });
 
   test('lists taxonomies with their terms and the pages of one term', async () => {
-    const { body } = await getJSON('/agent/v1/taxonomy');
+    const { body } = await getJSON('/agent/v1/taxonomies');
     assert.deepEqual(body.data.map((taxonomy: Json) => taxonomy.key), ['categories', 'topics']);
     assert.deepEqual(body.data[0].terms[0], { slug: 'shoes', name: 'Shoes', url: '/categories/shoes' });
-    const bags = await getJSON('/de/agent/v1/taxonomy?taxonomy=categories&term=bags');
+    const bags = await getJSON('/de/agent/v1/taxonomies?taxonomy=categories&term=bags');
     assert.deepEqual(bags.body.data.map((item: Json) => item.url), ['/de/produkte/fellside-tagesrucksack', '/de/produkte/rolltop-rucksack']);
   });
 
@@ -887,7 +981,8 @@ describe('demo server: storage ids', () => {
       await collectAll(`${base}/properties/specs?limit=50`);
       await collectAll(`${base}/properties/article?limit=50`);
       await collectAll(`${base}/search?q=a&limit=50`);
-      await getJSON(`${base}/taxonomy`);
+      await getJSON(`${base}/taxonomies`);
+      await collectAll(`${base}/taxonomies/categories/terms?limit=1`);
       await getJSON(`${base}/catalogue/lookup?sku=CW-1001`);
     }
     await send('/contact');

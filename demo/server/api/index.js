@@ -6,39 +6,50 @@ import { listNavigation } from './navigation.js';
 import { readPage } from './pages.js';
 import { queryProperties } from './properties.js';
 import { searchPages } from './search.js';
-import { browseTaxonomy } from './taxonomy.js';
+import { browseTaxonomies, listTaxonomyTerms } from './taxonomies.js';
+import { SITE } from '../catalogue.js';
 
 /** @typedef {import('./context.js').ApiContext} ApiContext */
-/** @typedef {(context: ApiContext & { setKey: string }) => import('./context.js').Envelope} Handler */
+/** @typedef {Record<string, string>} PathParams named segments of a route's path, e.g. `{ setKey: 'product' }` */
+/** @typedef {(context: ApiContext & PathParams) => import('./context.js').Envelope} Handler */
 
 /** Version marker of every answer. Source: Capell Agent Schema, "What is public". */
 export const CAPELL_AGENT_SCHEMA_VERSION = 1;
 
-/** Read endpoints by path below the API base. */
+/** Read endpoints by path below the API base, named as Core names them. */
 const ROUTES = /** @type {Record<string, Handler>} */ ({
   '/pages': readPage,
   '/search': searchPages,
   '/navigation': listNavigation,
-  '/taxonomy': browseTaxonomy,
+  '/taxonomies': browseTaxonomies,
   '/catalogue/lookup': lookupCatalogueItem,
 });
 
-/** `/properties/{set}` */
-const PROPERTIES_ROUTE = /^\/properties\/([a-z0-9_-]{1,64})$/;
+/**
+ * Read endpoints with a key in their path: the pattern, the handler, and the name the key is
+ * passed to the handler under.
+ * @type {[RegExp, Handler, string][]}
+ */
+const KEYED_ROUTES = [
+  [/^\/properties\/([a-z0-9_-]{1,64})$/, /** @type {Handler} */ (queryProperties), 'setKey'],
+  [/^\/taxonomies\/([a-z0-9_-]{1,64})\/terms$/, /** @type {Handler} */ (listTaxonomyTerms), 'taxonomyKey'],
+];
 
 /** Methods every read endpoint answers. */
 const READ_METHODS = ['GET', 'HEAD'];
 
 /**
  * The handler for a path below the API base, with its path parameters.
- * @param {string} subpath e.g. `/search` or `/properties/product`
- * @returns {{ handler: Handler, setKey: string } | undefined}
+ * @param {string} subpath e.g. `/search`, `/properties/product` or `/taxonomies/topics/terms`
+ * @returns {{ handler: Handler, pathParams: PathParams } | undefined}
  */
 function route(subpath) {
   const handler = Object.hasOwn(ROUTES, subpath) ? ROUTES[subpath] : undefined;
-  if (handler) return { handler, setKey: '' };
-  const match = PROPERTIES_ROUTE.exec(subpath);
-  if (match) return { handler: queryProperties, setKey: /** @type {string} */ (match[1]) };
+  if (handler) return { handler, pathParams: {} };
+  for (const [pattern, keyed, name] of KEYED_ROUTES) {
+    const match = pattern.exec(subpath);
+    if (match) return { handler: keyed, pathParams: { [name]: /** @type {string} */ (match[1]) } };
+  }
   return undefined;
 }
 
@@ -59,7 +70,7 @@ export function handleAgentRequest(req, res, { lang, path, subpath, search, now 
       sendJSON(req, res, 405, { message: `The ${req.method} method is not supported for ${path}; use GET.` }, { Allow: READ_METHODS.join(', ') });
       return;
     }
-    const { data, links } = found.handler({ lang, path, params: parseQuery(search), now, setKey: found.setKey });
+    const { data, links } = found.handler({ ...found.pathParams, site: SITE.key, lang, path, params: parseQuery(search), now });
     sendJSON(req, res, 200, { capellAgentSchema: CAPELL_AGENT_SCHEMA_VERSION, data, links });
   } catch (error) {
     if (!isApiError(error)) throw error;

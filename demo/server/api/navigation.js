@@ -9,8 +9,9 @@ import { listPublicPages, toPublicUrl } from '../public-pages.js';
  * @returns {import('./context.js').Envelope}
  * @throws {import('../api-error.js').ApiError} 422 naming `limit` or `cursor`
  */
-export function listNavigation({ lang, path, params, now }) {
-  const window = readPageWindow(params);
+export function listNavigation(context) {
+  const { lang, now } = context;
+  const window = readPageWindow(context);
   const pages = listPublicPages(lang, now);
   const keys = new Set(pages.map((page) => page.key));
   /** @type {typeof pages} */
@@ -33,5 +34,5 @@ export function listNavigation({ lang, path, params, now }) {
     parent: toPublicUrl(page.parent, lang, now),
     position: page.position,
   }));
-  return paginate(items, window, path, params);
+  return paginate(items, window, context);
 }

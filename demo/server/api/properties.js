@@ -79,7 +79,8 @@ function toConstraint(field, definition, raw, lang) {
  * @throws {import('../api-error.js').ApiError} 404 for an unknown set; 422 naming `filter` or `filter.<property>` for an
  *   unknown, hidden or mistyped property, or naming `limit` / `cursor`
  */
-export function queryProperties({ lang, path, params, now, setKey }) {
+export function queryProperties(context) {
+  const { lang, params, now, setKey } = context;
   const set = findPropertySet(setKey);
   if (!set) throw notFound(`There is no property set ${setKey}.`);
   const filter = params.filter ?? {};
@@ -95,7 +96,7 @@ export function queryProperties({ lang, path, params, now, setKey }) {
     }
     constraints.push([key, toConstraint(`filter.${key}`, definition, raw, lang)]);
   }
-  const window = readPageWindow(params);
+  const window = readPageWindow(context);
   const shown = constraints.length > 0 ? constraints.map(([key]) => key) : undefined;
 
   const items = listPublicPages(lang, now)
@@ -111,5 +112,5 @@ export function queryProperties({ lang, path, params, now, setKey }) {
       title: /** @type {string} */ (page.translations[lang]?.title),
       properties: readPublicProperties(page, set, lang, now, shown),
     }));
-  return paginate(items, window, path, params);
+  return paginate(items, window, context);
 }

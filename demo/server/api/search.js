@@ -29,7 +29,8 @@ function toExcerpt(text, word) {
  * @throws {import('../api-error.js').ApiError} 422 naming `q` (missing, blank, longer than 200),
  *   `scope`, `type`, `limit` or `cursor`
  */
-export function searchPages({ lang, path, params, now }) {
+export function searchPages(context) {
+  const { lang, params, now } = context;
   const { q, scope = 'pages', type } = params;
   if (q === undefined || (typeof q === 'string' && q.trim() === '')) throw invalidField('q', 'The q field is required.');
   if (typeof q !== 'string') throw invalidField('q', 'The q field must be a string.');
@@ -39,7 +40,7 @@ export function searchPages({ lang, path, params, now }) {
   if (type !== undefined && (typeof type !== 'string' || !types.includes(type))) {
     throw invalidField('type', `The selected type is invalid; use one of: ${types.join(', ')}.`);
   }
-  const window = readPageWindow(params);
+  const window = readPageWindow(context);
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
 
   const matches = [];
@@ -60,5 +61,5 @@ export function searchPages({ lang, path, params, now }) {
   }
   // Stable sort: title matches first, catalogue order otherwise.
   matches.sort((a, b) => Number(b.inTitle) - Number(a.inTitle));
-  return paginate(matches.map((match) => match.item), window, path, params);
+  return paginate(matches.map((match) => match.item), window, context);
 }
