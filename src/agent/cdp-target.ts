@@ -5,12 +5,18 @@
  * with `send(method, params)` and `on(event, listener)`.
  */
 
-/** A DevTools protocol session: Playwright's and Puppeteer's `CDPSession` both fit. */
+/**
+ * A DevTools protocol session: Playwright's and Puppeteer's `CDPSession` both fit. The listener's
+ * parameter is `any` so that their typed, overloaded `on` methods are assignable to it.
+ */
 export interface CDPSessionLike {
   send(method: string, params?: object): Promise<unknown>;
-  on(event: string, listener: (params: never) => void): unknown;
-  off?(event: string, listener: (params: never) => void): unknown;
-  removeListener?(event: string, listener: (params: never) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (params: any) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  off?(event: string, listener: (params: any) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  removeListener?(event: string, listener: (params: any) => void): unknown;
   detach?(): Promise<unknown>;
 }
 
@@ -20,13 +26,19 @@ export interface PageLike {
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
 }
 
-/** A Playwright `BrowserContext`, as far as the agent uses it. */
+/** A Playwright `BrowserContext`, as far as the agent uses it (`any` where Playwright's overloads must fit). */
 export interface BrowserContextLike {
-  newCDPSession(page: never): Promise<CDPSessionLike>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  newCDPSession(page: any): Promise<CDPSessionLike>;
   pages(): unknown[];
-  on(event: 'page', listener: (page: never) => void): unknown;
-  off?(event: 'page', listener: (page: never) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: 'page', listener: (page: any) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  off?(event: 'page', listener: (page: any) => void): unknown;
 }
+
+/** A protocol event's parameters, as the agent's listeners take them. */
+export type RequestPausedParams = Record<string, unknown>;
 
 /** What `attach` takes. */
 export type AgentTarget = BrowserContextLike | PageLike | CDPSessionLike;
@@ -60,7 +72,7 @@ export function targetKind(target: unknown): TargetKind {
 }
 
 /** Removes a listener from a session that supports it (Playwright: `off`; Puppeteer: `off`/`removeListener`). */
-export function removeListener(session: CDPSessionLike, event: string, listener: (params: never) => void): void {
+export function removeListener(session: CDPSessionLike, event: string, listener: (params: RequestPausedParams) => void): void {
   if (session.off) session.off(event, listener);
   else session.removeListener?.(event, listener);
 }

@@ -6,7 +6,7 @@
  */
 import { normaliseAgentOptions, type AgentOptions } from './agent-options.js';
 import { createAgentSigners } from './agent-signers.js';
-import { removeListener, targetKind, type AgentTarget, type AttachedSession, type CDPSessionLike, type PageLike } from './cdp-target.js';
+import { removeListener, targetKind, type AgentTarget, type AttachedSession, type CDPSessionLike, type PageLike, type RequestPausedParams } from './cdp-target.js';
 import { createIntentBook } from './intents.js';
 import { createNetworkLayer, type NetworkEvent, type RequestPaused } from './network-layer.js';
 import { errorResult, pageOrigin, runPageTool, type CallToolResult } from './page-tool.js';
@@ -79,14 +79,14 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
   });
 
   async function add(session: CDPSessionLike, page: unknown, own: boolean): Promise<CDPSessionLike> {
-    const listener = (event: RequestPaused) => {
-      void network.onPaused(session, event);
+    const listener = (event: RequestPausedParams) => {
+      void network.onPaused(session, event as unknown as RequestPaused);
     };
-    session.on('Fetch.requestPaused', listener as (params: never) => void);
+    session.on('Fetch.requestPaused', listener);
     const entry = { session, page };
     attached.push(entry);
     detachers.push(async () => {
-      removeListener(session, 'Fetch.requestPaused', listener as (params: never) => void);
+      removeListener(session, 'Fetch.requestPaused', listener);
       await session.send('Fetch.disable').catch(() => undefined);
       if (own) await session.detach?.().catch(() => undefined);
       attached.splice(attached.indexOf(entry), 1);
@@ -118,14 +118,14 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
       const kind = targetKind(target);
       if (kind.kind === 'context') {
         const { context } = kind;
-        const onPage = (page: never) => {
+        const onPage = (page: unknown) => {
           void sessionOfPage(page, () => context.newCDPSession(page));
         };
         context.on('page', onPage);
         detachers.push(() => {
           context.off?.('page', onPage);
         });
-        await Promise.all(context.pages().map((page) => sessionOfPage(page, () => context.newCDPSession(page as never))));
+        await Promise.all(context.pages().map((page) => sessionOfPage(page, () => context.newCDPSession(page))));
       } else if (kind.kind === 'playwright-page') {
         const { page } = kind;
         await sessionOfPage(page, () => page.context().newCDPSession(page as never));

@@ -6,7 +6,8 @@
  * is read from the demo server's own log (`demo.agentGateLog`), its inbox and its charges.
  */
 import type { Page } from '@playwright/test';
-import { createAgent, type Agent, type AgentOptions } from '../../dist/agent/index.js';
+import { createAgent } from '../../dist/agent/index.js';
+import type { Agent, AgentOptions } from '../../src/agent/index.ts';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { demoAgentDirectory } from '../../demo/server/agentgate/demo-agent.js';
 import { expect, readyReport, serveEdited, test, type Demo } from './demo-fixture.ts';
@@ -16,7 +17,7 @@ const DEMO_KEYID = demoAgentDirectory().keys[0]!.kid as string;
 
 /** A companion with the demo agent's keys (DEMO KEYS) and `extra` options. */
 function demoAgent(demo: Demo, extra: Partial<AgentOptions> = {}): Agent {
-  return createAgent({
+  return (createAgent as (options: AgentOptions) => Agent)({
     privateJwk: { ...DEMO_AGENT_PRIVATE_JWK } as AgentOptions['privateJwk'],
     signatureAgent: demo.agentKeysUrl,
     sharedKeys: { [demo.url]: { ...DEMO_SHARED_KEY } },
@@ -241,7 +242,7 @@ test.describe('the agent companion with Playwright', () => {
         const body = request.method === 'POST' ? await request.clone().text() : '';
         const response = await originalFetch(request);
         if (request.url.endsWith('/agent/stock-report') && response.ok) {
-          for (const extra of [{}, { 'crawler-exact-price': 'USD 0.01' }]) {
+          for (const extra of [{}, { 'crawler-exact-price': 'USD 0.01' }] as Record<string, string>[]) {
             echoes.push(originalFetch(request.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...extra }, body }).then((answer) => answer.status));
           }
         }
