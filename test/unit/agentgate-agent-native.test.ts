@@ -26,6 +26,7 @@ type Json = any;
 interface Demo {
   url: string;
   agentUrl: string;
+  agentKeysUrl: string;
   app: { agentGate: { log: Json[]; charges: Json[]; handoffs: Map<string, Json> } };
   close(): Promise<void>;
 }
@@ -46,7 +47,7 @@ before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
   const key = await crypto.subtle.importKey('jwk', { ...DEMO_AGENT_PRIVATE_JWK }, { name: 'Ed25519' }, false, ['sign']);
   signers = new SignerSlots();
-  signers.set(signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(DEMO_AGENT_PRIVATE_JWK as Json), signatureAgent: demo.agentUrl }), 'test');
+  signers.set(signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(DEMO_AGENT_PRIVATE_JWK as Json), signatureAgent: demo.agentKeysUrl }), 'test');
   const reading = readAgentGateManifest(await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).text());
   specs = new Map();
   for (const tool of reading.tools) {

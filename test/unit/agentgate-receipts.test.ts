@@ -32,6 +32,7 @@ type Json = any;
 interface Demo {
   url: string;
   agentUrl: string;
+  agentKeysUrl: string;
   app: { agentGate: { rotateReceiptKey(): string; receipts: { currentKid(): string } } };
   close(): Promise<void>;
 }
@@ -99,7 +100,7 @@ before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
   const jwk = DEMO_AGENT_PRIVATE_JWK;
   const key = await crypto.subtle.importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d }, { name: 'Ed25519' }, false, ['sign']);
-  const signer = signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(jwk as Json), signatureAgent: demo.agentUrl });
+  const signer = signerFromCryptoKey(key, { label: 'sig1', keyid: await jwkThumbprint(jwk as Json), signatureAgent: demo.agentKeysUrl });
   const signers = new SignerSlots();
   signers.set(signer, 'test');
   config = { origin: demo.url, timeoutMs: 5_000, signers } as unknown as RuntimeConfig;

@@ -846,20 +846,18 @@ describe('demo server: static files', () => {
     }
   });
 
-  test('serves the demo agent\'s keys module, labelled DEMO (null without a demo agent)', async () => {
+  test('serves the page only stand-in keys: never the demo agent\'s own key or shared secret (null without a demo agent)', async () => {
     const keys = await send('/site/demo-agent-keys.js');
     assert.equal(keys.status, 200);
     assert.equal(keys.headers['content-type'], 'text/javascript; charset=utf-8');
-    assert.match(keys.text, /^\/\/ DEMO KEYS, PUBLISHED ON PURPOSE/);
+    assert.match(keys.text, /^\/\/ STAND-IN KEYS of this page/);
     assert.match(renderDemoAgentKeysModule(undefined), /export const DEMO_AGENT = null;/);
     const exported = JSON.parse(keys.text.slice(keys.text.indexOf('=') + 1).trim().replace(/;$/, ''));
-    assert.equal(exported.signatureAgent, demo.agentUrl);
-    assert.equal(exported.keyid, demoAgentDirectory().keys[0]!.kid);
-    assert.deepEqual(exported.privateJwk, DEMO_AGENT_PRIVATE_JWK);
-    assert.deepEqual(exported.sharedKey, DEMO_SHARED_KEY);
-    const theme = await send('/site/demo-agent.js');
-    assert.match(theme.text, /import \{ DEMO_AGENT \} from '\.\/demo-agent-keys\.js'/);
-    assert.match(theme.text, /setSigner/);
+    assert.equal(exported.signatureAgent, `${demo.agentUrl}/.well-known/http-message-signatures-directory`);
+    assert.notEqual(exported.keyid, demoAgentDirectory().keys[0]!.kid);
+    assert.notEqual(exported.privateJwk.d, DEMO_AGENT_PRIVATE_JWK.d);
+    assert.notEqual(exported.sharedKey.secret, DEMO_SHARED_KEY.secret);
+    assert.doesNotMatch(keys.text, new RegExp(DEMO_AGENT_PRIVATE_JWK.d));
   });
 
   test('serves the theme from /site', async () => {
