@@ -12,9 +12,10 @@ import { listen } from './listen.js';
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {number} [options.agentPort] port of the demo agent's origin (agentgate/demo-agent.js);
  *   default `port + 1`, or a free one when `port` is 0
- * @returns {Promise<{ url: string, agentUrl: string, app: ReturnType<typeof createDemoApp>, server: import('node:http').Server, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, agentUrl: string, agentKeysUrl: string, app: ReturnType<typeof createDemoApp>, server: import('node:http').Server, close: () => Promise<void> }>}
  *   `url` is the origin with the real port and no trailing slash, e.g. `http://127.0.0.1:5173`;
- *   `agentUrl` the demo agent's origin (its key directory), e.g. `http://127.0.0.1:5174`.
+ *   `agentUrl` the demo agent's origin, e.g. `http://127.0.0.1:5174`; `agentKeysUrl` its key-set
+ *   URL (`…/.well-known/http-message-signatures-directory`), the demo agent's `Signature-Agent`.
  * @throws the listen error (e.g. `EADDRINUSE`) when the port cannot be bound
  * @example
  * const demo = await startDemoServer({ port: 0 });
@@ -37,6 +38,7 @@ export async function startDemoServer({ host = '127.0.0.1', port = 5173, distDir
   return {
     url,
     agentUrl: agent.url,
+    agentKeysUrl: agent.keysUrl,
     app,
     server,
     async close() {

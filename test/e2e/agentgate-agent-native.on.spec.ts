@@ -23,7 +23,7 @@ async function openPage(page: Page, demo: Demo, attributes: string): Promise<voi
   await readyReport(page);
 }
 
-const answerOf = (result: { content: { text: string }[] }) => JSON.parse(result.content[0]!.text);
+const answerOf = (result: { content: { text?: string }[] }) => JSON.parse(result.content[0]!.text!);
 const logSince = (demo: Demo, before: number) => demo.agentGateLog.slice(before) as LogEntry[];
 
 test.describe('AgentGate agent-native answers', () => {

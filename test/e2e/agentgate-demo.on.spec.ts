@@ -12,7 +12,7 @@ import { expect, listTools, readyReport, test } from './demo-fixture.ts';
 /** Home, a product, the contact form (a page with write tools), German, the 404 page and the inbox (no tools island). */
 const PAGES = ['/', '/products/ridgeline-trail-runner', '/contact', '/de/kontakt', '/no-such-page', '/contact/messages'];
 
-const answerOf = (result: { content: { text: string }[] }) => JSON.parse(result.content[0]!.text) as unknown;
+const answerOf = (result: { content: { text?: string }[] }) => JSON.parse(result.content[0]!.text!) as unknown;
 
 test('every demo page registers send_message and message_status in its first Report, with no rejection', async ({ page, demo }) => {
   for (const path of PAGES) {

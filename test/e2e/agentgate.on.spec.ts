@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import { openFixture, withDemoAgent, type Report } from './agentgate-page.ts';
 import { executeTool, expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
-const answerOf = (result: { content: { text: string }[]; isError?: boolean }) => JSON.parse(result.content[0]!.text) as unknown;
+const answerOf = (result: { content: { text?: string }[]; isError?: boolean }) => JSON.parse(result.content[0]!.text!) as unknown;
 
 /** The demo manifest's tools and the runtime's own two AgentGate tools. */
 const AGENTGATE_TOOLS = ['send_message', 'message_status', 'request_callback', 'stock_report', 'agentgate.receipts', 'agentgate.handoff.status'];

@@ -13,10 +13,14 @@ import { SharedTab } from './shared-tab.ts';
 /** What the demo fixture provides. */
 export interface Demo {
   url: string;
-  /** The demo agent's origin (its key directory), named in Signature-Agent. */
+  /** The demo agent's origin (it serves the demo agent's key set). */
   agentUrl: string;
+  /** The demo agent's key-set URL (`…/.well-known/http-message-signatures-directory`), named in Signature-Agent. */
+  agentKeysUrl: string;
   /** Every signed AgentGate call the demo site received, verified or refused, with its reason. */
-  agentGateLog: { path: string; tool: string | undefined; outcome: 'verified' | 'refused'; status: number; reason?: string; keyid?: string; agent?: string }[];
+  agentGateLog: { path: string; tool: string | undefined; outcome: 'verified' | 'refused'; status: number; reason?: string; keyid?: string; agent?: string; offered?: string }[];
+  /** The paid AgentGate calls the demo site charged (demo/server/agentgate/agent-native.js). */
+  agentGateCharges: { at: string; tool: string; price: string; keyid: string }[];
   /** API requests the server received (method, path, query, headers). */
   requests: { method: string; path: string; query: string; headers: Record<string, string | undefined> }[];
   /** Contact messages the server delivered. */
@@ -76,7 +80,9 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
     const demo: Demo = {
       url: server.url.replace(/\/$/, ''),
       agentUrl: server.agentUrl,
+      agentKeysUrl: server.agentKeysUrl,
       get agentGateLog() { return server.app.agentGate.log; },
+      get agentGateCharges() { return server.app.agentGate.charges; },
       get requests() { return server.app.requests; },
       get submissions() { return server.app.submissions; },
       get formPosts() { return server.app.formPosts; },

@@ -6,7 +6,9 @@
  * it with `npm ci --prefix test/clients/puppeteer`. This spec starts the real demo server
  * (demo-fixture.ts) and spawns that Node 22 on test/clients/puppeteer/client.js, which launches
  * the system Chromium itself with WebMCP on, lists and calls the tools of /contact, and prints
- * what it saw as one JSON line; the assertions are here.
+ * what it saw as one JSON line; the assertions are here. A second script there,
+ * agent-client.js, drives the page with the agent companion (`capell-webmcp/agent`, the built
+ * dist/agent) attached to the Puppeteer page.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -33,21 +35,26 @@ interface ClientRun {
   write: Seen & { panelShownMs: number; answeredAfterAbortMs: number; panelClosedAfterAbortMs: number; totalMs: number };
 }
 
-/** Runs the Puppeteer client on `url`; rejects with its stderr when it exits non-zero. */
-function runClient(url: string): Promise<ClientRun> {
-  const args = [`${FOLDER}client.js`, url, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
+/** Runs a Puppeteer client script of the folder with `args`; rejects with its stderr when it exits non-zero; resolves with its last stdout line, parsed. */
+function runScript<T>(script: string, args: string[]): Promise<T> {
+  const argv = [`${FOLDER}${script}`, ...args, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, args, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, argv, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });
     child.stderr.on('data', (chunk) => { stderr += chunk; });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the Puppeteer client exited ${code}:\n${stderr}`));
-      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as ClientRun);
+      if (code !== 0) return reject(new Error(`the Puppeteer client ${script} exited ${code}:\n${stderr}`));
+      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as T);
     });
   });
+}
+
+/** Runs the Puppeteer client on `url`. */
+function runClient(url: string): Promise<ClientRun> {
+  return runScript<ClientRun>('client.js', [url]);
 }
 
 function text(seen: Seen): string {
@@ -104,5 +111,24 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
       expect(run.write.totalMs).toBeLessThan(WRITE_WAIT_MS);
       expect(demo.subscriptions).toEqual([]);
     });
+  });
+});
+
+test.describe('Puppeteer with the agent companion', () => {
+  test.setTimeout(90_000);
+
+  test('one call through agent.attach(page) is signed by the companion, verified by the site, and its receipt verified by the agent', async ({ demo }) => {
+    expect(existsSync(NODE) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
+    const before = demo.agentGateLog.length;
+    const run = await runScript<{ id: string; result: CallResult; receipts: { tool: string; verified: boolean; reason?: string; nonce: string }[] }>(
+      'agent-client.js', [`${demo.url}/contact`, demo.agentKeysUrl],
+    );
+    expect(run.result.isError, JSON.stringify(run.result)).toBeFalsy();
+    expect(JSON.parse(run.result.content[0]!.text)).toEqual({ status: 'accepted' });
+    const directory = await (await fetch(demo.agentKeysUrl)).json() as { keys: { kid: string }[] };
+    expect(demo.agentGateLog.slice(before)).toEqual([
+      expect.objectContaining({ path: '/agent/submit', tool: 'send_message', outcome: 'verified', status: 200, keyid: directory.keys[0]!.kid, agent: demo.agentKeysUrl }),
+    ]);
+    expect(run.receipts).toEqual([expect.objectContaining({ tool: 'send_message', verified: true })]);
   });
 });

@@ -25,6 +25,7 @@ type Json = any;
 interface Demo {
   url: string;
   agentUrl: string;
+  agentKeysUrl: string;
   app: { agentGate: { log: Json[]; charges: Json[]; handoffs: Map<string, Json> } };
   close(): Promise<void>;
 }
@@ -43,7 +44,7 @@ const pollsOf = (handoffId: string) => demo.app.agentGate.log.filter((entry) => 
 
 before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
-  agent = await installAgentFetch(demo.url, demo.agentUrl);
+  agent = await installAgentFetch(demo.url, demo.agentKeysUrl);
   const reading = readAgentGateManifest(await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).text());
   specs = new Map();
   for (const tool of reading.tools) {

@@ -14,6 +14,7 @@ type Json = any;
 interface Demo {
   url: string;
   agentUrl: string;
+  agentKeysUrl: string;
   app: { agentGate: { log: Json[]; messages: Map<string, Json> } };
   close(): Promise<void>;
 }
@@ -99,7 +100,7 @@ function freshId(): string {
 before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
   port = Number(new URL(demo.url).port);
-  demoSigner = await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, demo.agentUrl);
+  demoSigner = await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, demo.agentKeysUrl);
   const hmacKey = await crypto.subtle.importKey('raw', fromBase64(DEMO_SHARED_KEY.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   sharedKeySigner = signerFromCryptoKey(hmacKey, { label: 'sig1', keyid: DEMO_SHARED_KEY.keyid });
 });
@@ -162,7 +163,7 @@ describe('AgentGate signed calls, accepted', () => {
     const accepted = await signAndSend('/agent/submit', { id, message: 'hello' }, demoSigner);
     assert.equal(accepted.status, 200, JSON.stringify(accepted.json));
     assert.deepEqual(accepted.json, { status: 'accepted' });
-    assert.deepEqual(lastLog(), { ...lastLog(), outcome: 'verified', status: 200, tool: 'send_message', agent: demo.agentUrl, keyid: demoSigner.keyid });
+    assert.deepEqual(lastLog(), { ...lastLog(), outcome: 'verified', status: 200, tool: 'send_message', agent: demo.agentKeysUrl, keyid: demoSigner.keyid });
     assert.equal(demo.app.agentGate.messages.get(id)?.message, 'hello');
     const retry = await signAndSend('/agent/submit', { id, message: 'hello' }, demoSigner);
     assert.deepEqual([retry.status, retry.json], [200, { status: 'already_accepted' }]);
@@ -262,7 +263,7 @@ describe('AgentGate refusals', () => {
     const base = toolRequest('/agent/submit', JSON.parse(body));
     const headers = new Headers(base.headers);
     headers.set('Content-Digest', await contentDigest(new TextEncoder().encode(body)));
-    headers.set('Signature-Agent', `sig1="${demo.agentUrl}"`);
+    headers.set('Signature-Agent', `sig1="${demo.agentKeysUrl}"`);
     const now = Math.floor(Date.now() / 1000);
     const signed = await signMessage({ method: 'POST', url: base.url, headers }, demoSigner, {
       components: COMPONENTS,
@@ -276,29 +277,97 @@ describe('AgentGate refusals', () => {
 
   test('an unknown key', async () => {
     const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']) as CryptoKeyPair;
-    const stranger = await ed25519Signer(await crypto.subtle.exportKey('jwk', pair.privateKey), demo.agentUrl);
+    const stranger = await ed25519Signer(await crypto.subtle.exportKey('jwk', pair.privateKey), demo.agentKeysUrl);
     assertRefused(await signAndSend('/agent/submit', { id: freshId(), message: 'x' }, stranger), 401, /Unknown key/);
     const unknownShared = signerFromCryptoKey(
       await crypto.subtle.importKey('raw', new Uint8Array(32), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']), { keyid: 'not-issued' });
     assertRefused(await signAndSend('/agent/message-status', { id: freshId() }, unknownShared), 401, /no shared key not-issued/);
   });
 
-  test('a directory that redirects', async () => {
-    const agent = await startFixtureAgent((res) => {
-      res.writeHead(302, { Location: `${demo.agentUrl}/.well-known/http-message-signatures-directory` });
-      res.end();
-    });
-    const signer = await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, agent);
-    assertRefused(await signAndSend('/agent/submit', { id: freshId(), message: 'x' }, signer), 401, /redirect \(302\); redirects are not followed/);
-  });
+  /** The one reason every failed key-set fetch gets. */
+  const UNREADABLE = /could not be read: it must answer 200 with application\/http-message-signatures-directory\+json, a JWKS of at most 65536 bytes, within 2000 ms, without redirects\./;
 
-  test('a directory with the wrong media type', async () => {
-    const agent = await startFixtureAgent((res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
+  test('the key set is fetched at the Signature-Agent URL itself, nothing appended', async () => {
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/http-message-signatures-directory+json' });
       res.end(JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: DEMO_AGENT_PRIVATE_JWK.x }] }));
     });
-    const signer = await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, agent);
-    assertRefused(await signAndSend('/agent/submit', { id: freshId(), message: 'x' }, signer), 401, /served as application\/json, not application\/http-message-signatures-directory\+json/);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    extraServers.push(server);
+    const address = server.address();
+    const keySet = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/agents/demo/keys.json`;
+    const answer = await signAndSend('/agent/submit', { id: freshId(), message: 'x' }, await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, keySet));
+    assert.equal(answer.status, 200, JSON.stringify(answer.json));
+    assert.deepEqual(paths, ['/agents/demo/keys.json']);
+    assert.equal(lastLog().agent, keySet);
+  });
+
+  test('a Signature-Agent member with parameters is ignored', async () => {
+    const body = JSON.stringify({ id: freshId(), message: 'x' });
+    const base = toolRequest('/agent/submit', JSON.parse(body));
+    const headers = new Headers(base.headers);
+    headers.set('Content-Digest', await contentDigest(new TextEncoder().encode(body)));
+    headers.set('Signature-Agent', `sig1="${demo.agentKeysUrl}";type="jwks"`);
+    const now = Math.floor(Date.now() / 1000);
+    const signed = await signMessage({ method: 'POST', url: base.url, headers }, demoSigner, {
+      components: [...COMPONENTS, { name: 'signature-agent', key: 'sig1' }],
+      params: { created: now, expires: now + 60, keyid: demoSigner.keyid, nonce: 'n-member-params', tag: 'web-bot-auth' },
+    });
+    headers.set('Signature-Input', signed.signatureInput);
+    headers.set('Signature', signed.signatureHeader);
+    assertRefused(await sendWire(await toWire(new Request(base.url, { method: 'POST', headers, body }))), 400, /no string member sig1 without parameters/);
+  });
+
+  test('every failed key-set fetch is one 401 with one reason: redirected, wrong type, too large, dripping, silent, refused port', async () => {
+    const keys = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: DEMO_AGENT_PRIVATE_JWK.x }] });
+    const agents = await Promise.all([
+      startFixtureAgent((res) => {
+        res.writeHead(302, { Location: demo.agentKeysUrl });
+        res.end();
+      }),
+      startFixtureAgent((res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(keys);
+      }),
+      startFixtureAgent((res) => {
+        res.writeHead(200, { 'Content-Type': 'application/http-message-signatures-directory+json' });
+        res.end(' '.repeat(70 * 1024));
+      }),
+      startFixtureAgent((res) => {
+        // Headers at once, then a byte every 300 ms: past the bound before the body ends.
+        res.writeHead(200, { 'Content-Type': 'application/http-message-signatures-directory+json' });
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (res.destroyed || sent >= keys.length) return clearInterval(timer);
+          res.write(keys[sent]);
+          sent += 1;
+        }, 300);
+      }),
+      startFixtureAgent(() => {
+        // Listens and never answers.
+      }),
+    ]);
+    // A port nothing listens on: bound, then closed.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedAddress = closed.address();
+    await new Promise((resolve) => closed.close(resolve));
+    agents.push(`http://127.0.0.1:${typeof closedAddress === 'object' && closedAddress ? closedAddress.port : 0}`);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
+      const started = Date.now();
+      const answer = await signAndSend('/agent/submit', { id: freshId(), message: 'x' }, await ed25519Signer(DEMO_AGENT_PRIVATE_JWK, `${agent}/keys`));
+      return { status: answer.status, reason: String(answer.json.message).replace(/http:\/\/127\.0\.0\.1:\d+/, 'AGENT'), ms: Date.now() - started };
+    }));
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 401);
+      assert.match(outcome.reason, UNREADABLE);
+      // The same time for all: none answers before the bound (a closed port would fail at once).
+      assert.ok(outcome.ms >= 1_900, `${outcome.reason}: ${outcome.ms} ms`);
+    }
+    assert.equal(new Set(outcomes.map((outcome) => outcome.reason)).size, 1, 'one reason, whatever failed');
   });
 
   test('a web-bot-auth tag on an HMAC signature', async () => {

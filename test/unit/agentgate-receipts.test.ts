@@ -30,6 +30,7 @@ type Json = any;
 interface Demo {
   url: string;
   agentUrl: string;
+  agentKeysUrl: string;
   app: { agentGate: { rotateReceiptKey(): string; receipts: { currentKid(): string } } };
   close(): Promise<void>;
 }
@@ -96,7 +97,7 @@ async function countJWKSFetches<T>(run: () => Promise<T>): Promise<{ result: T; 
 
 before(async () => {
   demo = await startDemoServer({ port: 0 }) as Demo;
-  agent = await installAgentFetch(demo.url, demo.agentUrl);
+  agent = await installAgentFetch(demo.url, demo.agentKeysUrl);
   config = { origin: demo.url, timeoutMs: 5_000 } as unknown as RuntimeConfig;
   sendMessage = demoTools(demo.url).find((tool) => tool.name === 'send_message')!;
 });

@@ -82,7 +82,7 @@ let installed = '';
 
 describe('the packed package', () => {
   before(async () => {
-    for (const built of ['dist/lib/index.js', 'dist/types/index.d.ts', 'dist/capell-webmcp.js', 'dist/cli.js']) {
+    for (const built of ['dist/lib/index.js', 'dist/types/index.d.ts', 'dist/capell-webmcp.js', 'dist/cli.js', 'dist/agent/index.js', 'dist/types/agent/index.d.ts']) {
       assert.ok(existsSync(join(ROOT, built)), `${built} is missing: run \`npm run build\` first (npm test does)`);
     }
     // The build already ran; prepack (asserted below) would only repeat it.
@@ -150,6 +150,23 @@ describe('the packed package', () => {
     // start()'s own code: the per-document runtime slot and its change event.
     assert.match(code, /Symbol\.for\(["`']capell-webmcp\.runtime["`']\)/);
     assert.match(code, /capell-webmcp:change/);
+  });
+
+  it('imports capell-webmcp/agent in Node from the install: createAgent, refusing a bad option with a TypeError naming it', async () => {
+    const script = [
+      "import { createAgent } from 'capell-webmcp/agent';",
+      "const jwk = { kty: 'OKP', crv: 'Ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' };",
+      "const agent = createAgent({ privateJwk: jwk, signatureAgent: 'https://agent.example/.well-known/http-message-signatures-directory' });",
+      "let refused = '';",
+      "try { createAgent({ privateJwk: jwk, signatureAgent: 'https://agent.example/keys', maxPrice: 'lots' }); } catch (error) { refused = `${error.name}: ${error.message}`; }",
+      "console.log(JSON.stringify({ methods: Object.keys(agent).sort(), receipts: agent.receipts(), refused }));",
+    ].join('\n');
+    const ran = await run(process.execPath, ['--input-type=module', '-e', script], PROJECT);
+    assert.equal(ran.code, 0, ran.output);
+    const seen = JSON.parse(ran.output.trim().split('\n').at(-1)!) as { methods: string[]; receipts: unknown[]; refused: string };
+    assert.deepEqual(seen.methods, ['attach', 'callTool', 'detach', 'receipts']);
+    assert.deepEqual(seen.receipts, []);
+    assert.match(seen.refused, /^TypeError: createAgent: maxPrice must be a price/);
   });
 
   it('runs its command from the install (bin → dist/cli.js with its dependencies)', async () => {

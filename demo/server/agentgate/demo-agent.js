@@ -1,15 +1,26 @@
 import { createServer } from 'node:http';
 import { send } from '../responses.js';
-import { DEMO_AGENT_PRIVATE_JWK, DEMO_AGENT_PUBLIC_JWK, DEMO_SHARED_KEY } from './demo-keys.js';
+import { DEMO_AGENT_PUBLIC_JWK } from './demo-keys.js';
 import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from './verifier.js';
 import { createHash } from 'node:crypto';
 import { listen } from '../listen.js';
 
 /**
  * The demo agent's origin, on its own loopback port: it publishes the demo agent's public key
- * (DEMO KEY, see demo-keys.js) at `/.well-known/http-message-signatures-directory`, the URL its
- * signed calls name in `Signature-Agent`.
+ * (DEMO KEY, see demo-keys.js) at `/.well-known/http-message-signatures-directory`, the key-set
+ * URL its signed calls name in `Signature-Agent` (draft-ietf-webbotauth-httpsig-protocol-01: the
+ * member's value is that URL itself). The demo agent signs from Node (demo/agent.js, with
+ * `capell-webmcp/agent`); its private key is never served to a page.
  */
+
+/**
+ * The demo agent's key-set URL on its origin.
+ * @param {string} agentUrl the demo agent's origin, e.g. `http://127.0.0.1:5174`
+ * @returns {string} e.g. `http://127.0.0.1:5174/.well-known/http-message-signatures-directory`
+ */
+export function demoAgentKeysUrl(agentUrl) {
+  return `${agentUrl.replace(/\/$/, '')}${DIRECTORY_PATH}`;
+}
 
 /** The directory document of the demo agent: its one key, with `kid` = its JWK thumbprint. */
 export function demoAgentDirectory() {
@@ -45,8 +56,9 @@ export function createDirectoryHandler(directory) {
  * @param {string} [options.host] default '127.0.0.1'
  * @param {number} [options.port] 0 picks a free one (default 0)
  * @param {{ keys: object[] }} [options.directory] default demoAgentDirectory()
- * @returns {Promise<{ url: string, server: import('node:http').Server, close: () => Promise<void> }>}
- *   `url` is the origin to name in `Signature-Agent`, e.g. `http://127.0.0.1:5174`
+ * @returns {Promise<{ url: string, keysUrl: string, server: import('node:http').Server, close: () => Promise<void> }>}
+ *   `url` is the agent's origin, e.g. `http://127.0.0.1:5174`; `keysUrl` its key-set URL, the
+ *   value to name in `Signature-Agent`
  * @throws the listen error when the port cannot be bound
  */
 export async function startDemoAgent({ host = '127.0.0.1', port = 0, directory = demoAgentDirectory() } = {}) {
@@ -54,6 +66,7 @@ export async function startDemoAgent({ host = '127.0.0.1', port = 0, directory =
   const url = await listen(server, host, port);
   return {
     url,
+    keysUrl: demoAgentKeysUrl(url),
     server,
     close() {
       return new Promise((resolve, reject) => {
@@ -62,30 +75,4 @@ export async function startDemoAgent({ host = '127.0.0.1', port = 0, directory =
       });
     },
   };
-}
-
-/** Path of the module that hands the demo agent's keys to the theme (demo/site/demo-agent.js imports it). */
-export const DEMO_AGENT_KEYS_PATH = '/site/demo-agent-keys.js';
-
-/**
- * The JavaScript module served at DEMO_AGENT_KEYS_PATH: the demo agent's identity and its DEMO
- * keys (demo-keys.js, the one place they are written), for the theme script that plays the agent
- * in the page. Generated because the agent's origin is known only once its port is bound.
- * @param {string | undefined} agentUrl the demo agent's origin (`Signature-Agent`), e.g.
- *   `http://127.0.0.1:5174`; undefined when no demo agent runs (the module then exports
- *   `DEMO_AGENT = null` and the theme gives no signer)
- * @returns {string} module text exporting `DEMO_AGENT`: `{ signatureAgent, keyid, privateJwk,
- *   sharedKey: { keyid, secret } }` or `null`
- */
-export function renderDemoAgentKeysModule(agentUrl) {
-  const agent = agentUrl === undefined ? null : {
-    signatureAgent: agentUrl,
-    keyid: demoAgentDirectory().keys[0]?.kid,
-    privateJwk: DEMO_AGENT_PRIVATE_JWK,
-    sharedKey: DEMO_SHARED_KEY,
-  };
-  return `// DEMO KEYS, PUBLISHED ON PURPOSE (capell-webmcp demo, demo/server/agentgate/demo-keys.js).
-// Anyone can read them here: never trust them outside this demo. A real agent keeps its key to itself.
-export const DEMO_AGENT = ${JSON.stringify(agent, null, 2)};
-`;
 }

@@ -5,7 +5,8 @@
 
 /**
  * The demo agent's Ed25519 key (RFC 8037 JWK), DEMO ONLY: its public half is served by the demo
- * agent's directory; the private half is what the demo theme imports (non-extractable) to sign.
+ * agent's key set; the private half is what the demo agent program (demo/agent.js) signs with,
+ * from Node: it is never served to a page.
  */
 export const DEMO_AGENT_PRIVATE_JWK = Object.freeze({
   kty: 'OKP',

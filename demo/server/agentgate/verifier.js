@@ -145,21 +145,27 @@ function thumbprint(jwk) {
  * @param {() => number} [options.now] clock in milliseconds (default Date.now)
  * @param {Record<string, string>} [options.sharedKeys] shared-key id → base64 secret the site issued
  * @param {number} [options.directoryCacheMs] how long a directory is reused (default DIRECTORY_CACHE_MS)
+ * @param {number} [options.directoryTimeoutMs] bound of a key set fetch, and the time every failed one takes, in ms (default DIRECTORY_TIMEOUT_MS)
  * @param {typeof fetch} [options.fetch] fetch used for directories (default global fetch)
  * @returns {{
  *   verify: (message: SignedMessage, auth: DeclaredAuth, ownAuthorities: string[]) => Promise<Verdict>,
  *   clearDirectoryCache: () => void,
  * }}
  */
-export function createVerifier({ now = Date.now, sharedKeys = {}, directoryCacheMs = DIRECTORY_CACHE_MS, fetch: fetchDirectory = fetch } = {}) {
+export function createVerifier({ now = Date.now, sharedKeys = {}, directoryCacheMs = DIRECTORY_CACHE_MS, directoryTimeoutMs = DIRECTORY_TIMEOUT_MS, fetch: fetchDirectory = fetch } = {}) {
   /** @type {Map<string, { at: number, keys: object[] }>} directory URL → keys */
   const directories = new Map();
   /** @type {Map<string, number>} `keyid nonce` → expiry (ms) */
   const nonces = new Map();
 
   /**
-   * The keys of an agent's directory, or a refusal reason.
-   * @param {string} agent the Signature-Agent value
+   * The keys of an agent's key set, or the refusal reason. The `Signature-Agent` member's value
+   * is the key set's URL itself (draft-ietf-webbotauth-httpsig-protocol-01), fetched as it is:
+   * nothing is appended. Every failed fetch (refused, slow, dripping, redirected, another status,
+   * media type or size, not a JWKS) gets one and the same reason, after the same time
+   * (DIRECTORY_TIMEOUT_MS from the start), so a signed request cannot probe which loopback ports
+   * are open.
+   * @param {string} agent the Signature-Agent member's value
    * @returns {Promise<{ keys: object[] } | { reason: string }>}
    */
   async function directoryKeys(agent) {
@@ -169,45 +175,45 @@ export function createVerifier({ now = Date.now, sharedKeys = {}, directoryCache
     } catch {
       return { reason: `Signature-Agent ${JSON.stringify(agent)} is not a URL.` };
     }
-    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) {
-      return { reason: `Signature-Agent ${agent} is not an http(s) origin.` };
+    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.hash) {
+      return { reason: `Signature-Agent ${agent} is not an http(s) URL of a key set.` };
     }
-    if (url.pathname !== '/' && url.pathname !== DIRECTORY_PATH) return { reason: `Signature-Agent ${agent} names neither an origin nor its ${DIRECTORY_PATH}.` };
-    if (!LOOPBACK_HOSTNAMES.has(url.hostname)) return { reason: `Signature-Agent ${agent} is not on loopback; this demo fetches key directories only there.` };
-    const directoryUrl = `${url.origin}${DIRECTORY_PATH}`;
+    if (!LOOPBACK_HOSTNAMES.has(url.hostname)) return { reason: `Signature-Agent ${agent} is not on loopback; this demo fetches key sets only there.` };
+    const directoryUrl = url.href;
     const cached = directories.get(directoryUrl);
     if (cached && now() - cached.at < directoryCacheMs) return { keys: cached.keys };
-    let response;
-    try {
-      response = await fetchDirectory(directoryUrl, { redirect: 'manual', signal: AbortSignal.timeout(DIRECTORY_TIMEOUT_MS), headers: { accept: DIRECTORY_MEDIA_TYPE } });
-    } catch (error) {
-      return { reason: `The key directory ${directoryUrl} could not be fetched (${error instanceof Error ? error.message : String(error)}).` };
+    const started = Date.now();
+    const keys = await fetchKeySet(directoryUrl);
+    if (keys === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, directoryTimeoutMs - (Date.now() - started))));
+      return { reason: `The agent's key set ${directoryUrl} could not be read: it must answer 200 with ${DIRECTORY_MEDIA_TYPE}, a JWKS of at most ${DIRECTORY_MAX_BYTES} bytes, within ${directoryTimeoutMs} ms, without redirects.` };
     }
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel();
-      return { reason: `The key directory ${directoryUrl} answered with a redirect (${response.status}); redirects are not followed.` };
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return { reason: `The key directory ${directoryUrl} answered ${response.status}.` };
-    }
-    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-    if (mediaType !== DIRECTORY_MEDIA_TYPE) {
-      await response.body?.cancel();
-      return { reason: `The key directory ${directoryUrl} is served as ${mediaType || 'no media type'}, not ${DIRECTORY_MEDIA_TYPE}.` };
-    }
-    const text = await readBounded(response, DIRECTORY_MAX_BYTES);
-    if (text === undefined) return { reason: `The key directory ${directoryUrl} is larger than ${DIRECTORY_MAX_BYTES} bytes.` };
-    let document;
-    try {
-      document = JSON.parse(text);
-    } catch {
-      return { reason: `The key directory ${directoryUrl} is not JSON.` };
-    }
-    if (!document || !Array.isArray(document.keys)) return { reason: `The key directory ${directoryUrl} has no "keys" array.` };
-    const keys = document.keys.filter((key) => key && key.kty === 'OKP' && key.crv === 'Ed25519' && typeof key.x === 'string');
     directories.set(directoryUrl, { at: now(), keys });
     return { keys };
+  }
+
+  /**
+   * Fetches a key set within one deadline for the whole answer (headers and body).
+   * @param {string} directoryUrl
+   * @returns {Promise<object[] | undefined>} its Ed25519 keys, undefined on any failure
+   */
+  async function fetchKeySet(directoryUrl) {
+    const signal = AbortSignal.timeout(directoryTimeoutMs);
+    try {
+      const response = await fetchDirectory(directoryUrl, { redirect: 'manual', signal, headers: { accept: DIRECTORY_MEDIA_TYPE } });
+      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (response.status !== 200 || mediaType !== DIRECTORY_MEDIA_TYPE) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      const text = await readBounded(response, DIRECTORY_MAX_BYTES);
+      if (text === undefined) return undefined;
+      const document = JSON.parse(text);
+      if (!document || !Array.isArray(document.keys)) return undefined;
+      return document.keys.filter((key) => key && key.kty === 'OKP' && key.crv === 'Ed25519' && typeof key.x === 'string');
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -306,13 +312,15 @@ export function createVerifier({ now = Date.now, sharedKeys = {}, directoryCache
     let valid;
     let agent;
     if (auth.type === 'web-bot-auth') {
-      let agentMember;
+      let member;
       try {
-        agentMember = parseDictionary(header(message, 'signature-agent') ?? '').get(label)?.[0];
+        member = parseDictionary(header(message, 'signature-agent') ?? '').get(label);
       } catch {
         return refuse(400, 'Signature-Agent is not a valid Structured Fields dictionary.');
       }
-      if (typeof agentMember !== 'string') return refuse(400, `Signature-Agent has no string member ${label}.`);
+      // A member with parameters (`;type=…`) is of a kind this verifier does not know: ignored, as if absent.
+      const agentMember = member !== undefined && member[1].size === 0 ? member[0] : undefined;
+      if (typeof agentMember !== 'string') return refuse(400, `Signature-Agent has no string member ${label} without parameters (members with parameters are ignored).`);
       agent = agentMember;
       const directory = await directoryKeys(agent);
       if ('reason' in directory) return refuse(401, directory.reason);
