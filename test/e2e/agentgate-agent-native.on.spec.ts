@@ -57,7 +57,7 @@ test.describe('AgentGate agent-native answers', () => {
     await withDemoAgent(page, demo, async (agent) => {
       const unpaid = await agent.callTool(page, 'stock_report', { category: 'boots' });
       expect(unpaid.isError).toBe(true);
-      expect(unpaid.content[0]!.text).toMatch(/not paid.*USD 0\.01/);
+      expect(unpaid.content[0]!.text).toMatch(/^not paid: the site asks 0\.01 USD; the agent pays nothing/);
       expect(logSince(demo, before).map((entry) => entry.offered)).toEqual([undefined]);
       expect(demo.agentGateLog.slice(before).every((entry) => entry.status !== 200)).toBe(true);
     });
@@ -72,7 +72,7 @@ test.describe('AgentGate agent-native answers', () => {
       before = demo.agentGateLog.length;
       const above = await agent.callTool(page, 'stock_report', { category: 'archive' });
       expect(above.isError).toBe(true);
-      expect(above.content[0]!.text).toMatch(/not paid.*0\.50.*0\.05/);
+      expect(above.content[0]!.text).toMatch(/^not paid: the site asks 0\.50 USD; the agent's cap is 0\.05 USD a call/);
       expect(logSince(demo, before).map((entry) => entry.offered)).toEqual([undefined]);
     }, { maxPrice: '0.05 USD' });
   });
