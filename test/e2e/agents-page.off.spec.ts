@@ -10,7 +10,9 @@ test('/agents without WebMCP says how to turn it on and shows no Run button', as
   const report = await readyReport(page);
   expect(report.api).toBe('none');
   await expect(page.locator('#agents-webmcp')).toHaveText('WebMCP is off in this browser, so no agent can use these tools here. To turn it on, start Chromium with the flag --enable-features=WebMCPTesting (see “How to try a tool by hand” below).');
-  await expect(page.locator('.command')).toHaveText(`chromium --enable-features=WebMCPTesting ${demo.url}/agents`);
+  await expect(page.locator('.try-steps .command')).toHaveText(`chromium --enable-features=WebMCPTesting ${demo.url}/agents`);
+  // AgentGate's calls are signed by the agent's browser, never this page: the page says how to run the demo agent.
+  await expect(page.locator('#signed + p + p .command')).toHaveText(`npm run agent -- ${demo.url}/agents`);
   await expect(page.locator('.agent-tool')).toHaveCount(5);
   await expect(page.locator('.agent-tool[data-tool="site.search"]')).toContainText('Search the published pages');
   await expect(page.getByRole('button', { name: /^Run / })).toHaveCount(0);
