@@ -11,7 +11,7 @@
  * runtime loads). So a call from a browser whose agent does not sign is refused by the site, and
  * the call answers isError saying so, naming what the site wants signed.
  */
-import { parseDictionary, serializeItem, type InnerList } from 'structured-headers';
+import { serializeItem } from 'structured-headers';
 import type { BindingExecutor, BindingOutcome } from '../bindings/binding-executor.js';
 import { parseBoundedJSON } from '../bindings/bounded-json.js';
 import { serverMessage } from '../bindings/server-message.js';
@@ -27,22 +27,6 @@ import { componentItem, type Component } from './signature-base.js';
 
 /** Longest wait a `429`'s `Retry-After` is honoured for before the one retry, in ms. */
 export const MAX_RETRY_AFTER_MS = 10_000;
-
-/** The components an `Accept-Signature` (RFC 9421 §5.1) asks for, from its first member; none when unreadable. */
-export function requestedComponents(acceptSignature: string | null): Component[] {
-  if (!acceptSignature) return [];
-  try {
-    const first = [...parseDictionary(acceptSignature).values()][0];
-    if (!first || !Array.isArray(first[0])) return [];
-    return (first as InnerList)[0].flatMap(([name, params]) => {
-      if (typeof name !== 'string') return [];
-      const key = params.get('key');
-      return [key === undefined ? name : { name, key: String(key) }];
-    });
-  } catch {
-    return [];
-  }
-}
 
 /** `Retry-After` (RFC 9110 §10.2.3: seconds or an HTTP date) in ms from `now`, at least 0. */
 export function retryAfterMs(value: string | null, now = Date.now()): number {

@@ -11,7 +11,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { executeAgentGate, requestedComponents, retryAfterMs, signedComponentsText } from '../../src/agentgate/tool-call.ts';
+import { executeAgentGate, retryAfterMs, signedComponentsText } from '../../src/agentgate/tool-call.ts';
+import { acceptSignatureComponents } from '../../src/agent/network-layer.ts';
 import { contentDigest } from '../../src/agentgate/content-digest.ts';
 import type { RuntimeConfig } from '../../src/config.ts';
 import type { AgentGateAuth, ToolSpec } from '../../src/declarations/tool-spec.ts';
@@ -154,9 +155,9 @@ describe('agentgate executor', () => {
     assert.equal(signedComponentsText({ type: 'shared-key', components: [] }), '"@authority" "@method" "@path" "content-digest"');
   });
 
-  it('reads Accept-Signature members and Retry-After as seconds or a date', () => {
-    assert.deepEqual(requestedComponents('sig1=("@authority" "signature-agent";key="sig1");tag="web-bot-auth"'), ['@authority', { name: 'signature-agent', key: 'sig1' }]);
-    assert.deepEqual(requestedComponents('not a dictionary ('), []);
+  it('reads Accept-Signature members (the agent\'s layer, for a resend) and Retry-After as seconds or a date', () => {
+    assert.deepEqual(acceptSignatureComponents('sig1=("@authority" "signature-agent";key="sig1");tag="web-bot-auth"'), ['@authority', { name: 'signature-agent', key: 'sig1' }]);
+    assert.deepEqual(acceptSignatureComponents('not a dictionary ('), []);
     assert.equal(retryAfterMs('2'), 2000);
     assert.equal(retryAfterMs(new Date(10_000).toUTCString(), 4_000), 6_000);
     assert.equal(retryAfterMs(null), 0);
