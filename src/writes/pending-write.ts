@@ -117,6 +117,15 @@ export class PendingWrite {
   }
 
   /**
+   * The person's act was refused while the proposal is open (a submit the panel did not show):
+   * the record keeps `reason` as `refused` (one line), so the agent's answer says so. The
+   * proposal stays open; a later send by the person still counts.
+   */
+  refused(reason: string): void {
+    if (this.#phase === 'open') this.#registry.update(this.writeId, { refused: oneLine(reason) });
+  }
+
+  /**
    * The person sent it: from now on nothing (timeout, abort, a newer proposal) can take it back.
    * @returns false when the write had already ended (the send must not happen).
    */
