@@ -12,6 +12,7 @@ import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'li
 import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
 import { deepActiveElement } from './deep-active-element.js';
+import { primitives } from '../primitives.js';
 
 export { INPUT_PROTECTION_MS };
 
@@ -356,8 +357,8 @@ export class CapellConfirmWrite extends LitElement {
       ? [proposal.notice, words.title, this.#formLine(), words.intro, words.hint].filter(Boolean).join(' ')
       : proposal.notice ?? '';
     if (spoken) {
-      clearTimeout(this.#announceTimer);
-      this.#announceTimer = setTimeout(() => { this.#say(spoken); }, ANNOUNCE_DELAY_MS);
+      primitives.clearTimeout(this.#announceTimer);
+      this.#announceTimer = primitives.setTimeout(() => { this.#say(spoken); }, ANNOUNCE_DELAY_MS);
     }
   }
 
@@ -386,7 +387,7 @@ export class CapellConfirmWrite extends LitElement {
 
   async #showOutcome(text: string): Promise<void> {
     this.#handlers = undefined;
-    clearTimeout(this.#announceTimer);
+    primitives.clearTimeout(this.#announceTimer);
     const hadFocus = this.matches(':focus-within');
     this.#outcome = text;
     this.#refusal = '';
@@ -397,7 +398,7 @@ export class CapellConfirmWrite extends LitElement {
 
   #close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void {
     this.#handlers = undefined;
-    clearTimeout(this.#announceTimer);
+    primitives.clearTimeout(this.#announceTimer);
     this.#guard?.stop();
     const hadFocus = this.matches(':focus-within');
     const returnTo = this.#returnFocus;
@@ -698,7 +699,7 @@ export class CapellConfirmWrite extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.#announceTimer);
+    primitives.clearTimeout(this.#announceTimer);
     this.#guard?.stop();
   }
 }

@@ -24,6 +24,7 @@ import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor, CallContext } from '../bindings/binding-executor.js';
 import { sessionExpiredReason } from './write-answer.js';
+import { primitives } from '../primitives.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 export const NAVIGATE_AFTER_RESULT_MS = 250;
@@ -103,7 +104,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   const write = new PendingWrite({ config, tool: spec.name, slot: form, signal: context.signal, stopSignal: context.stopSignal });
   // Raced with the write's own answer: a panel chunk that never arrives must not hold the call
   // past writeWaitMs (the proposal then expires unshown; nothing was filled).
-  return Promise.race([
+  return primitives.race([
     proposeFill(spec, context, form, plan, write).then(
       (refused) => (refused ? write.failed(refused) : write.answer()),
       // A page that breaks what the proposal needs: the call says so, and the form holds the person's values again.
@@ -298,7 +299,7 @@ async function proposeFill(
     let built: FormData | undefined;
     let rewritten: string | undefined;
     try {
-      built = new FormData(form, submitter);
+      built = new primitives.FormData(form, submitter);
       rewritten = readEntryChanges(snapshot, built);
     } catch (error) {
       rewritten = `its data could not be read: ${(error as Error)?.message ?? String(error)}`;
@@ -308,7 +309,7 @@ async function proposeFill(
       refuse(fillPlaceholders(text.confirmReasonDataRewritten, { changes: rewritten }));
       return;
     }
-    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentFormData(snapshot, built));
+    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentFormData(snapshot, built, primitives.FormData));
     // The browser submits natively and navigates: the page (and this record) goes with it.
     if (!sent) return sentBySite(write, panel, stopFollowing, guard);
     event.preventDefault();
@@ -353,7 +354,7 @@ async function sendPersonSubmit(
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
     // document that is already unloading would lose it.
-    setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
+    primitives.setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
   }
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).

@@ -153,6 +153,31 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
   });
 });
 
+test.describe('a page that replaces built-ins after the runtime loaded', () => {
+  test('window.setTimeout, clearTimeout, Promise.race, FormData and fetch replaced: the write call still answers awaiting_person within data-write-wait-ms', async ({ page, demo }) => {
+    await page.route(`${demo.url}/contact`, async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', 'data-capell-webmcp data-write-wait-ms="1500"') });
+    });
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    await page.evaluate(() => {
+      const never = () => 0;
+      Object.assign(window, { setTimeout: never, clearTimeout: never, fetch: () => new Promise(() => undefined), FormData: function FormData() { throw new Error('no FormData'); } });
+      Promise.race = () => new Promise(() => undefined);
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    // Measured by the test's own clock (Node's): the page's timers are the ones replaced.
+    const started = Date.now();
+    const answer = answerOf(await callResult(page)) as { status: string };
+    expect(answer.status).toBe('awaiting_person');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await new PanelDriver(page).waitOpen();
+    expect(demo.formPosts).toEqual([]);
+  });
+});
+
 test.describe('a hostile page cannot make the person\'s other act send the form (red-team pass of 2026-12-02)', () => {
 
   test('Enter in a field the page moved the focus into (an off-screen input of the form trapping the shop\'s search box) sends nothing, and the panel says why', async ({ page, demo }) => {
