@@ -11,6 +11,7 @@ import { findHost } from './host.js';
 import { runtimeFailure, type Report } from './report.js';
 import { start, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
+import { primitives } from './primitives.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
 export const READY_EVENT = 'capell-webmcp:ready';
@@ -153,12 +154,12 @@ function boot(): void {
     if (launched) return;
     launched = true;
     launch();
-    clearTimeout(timer);
+    primitives.clearTimeout(timer);
   };
   // The bound counts from the end of parsing: a long page still being parsed is waited for.
   const parsed = () => {
     try {
-      timer ??= setTimeout(once, CONTENT_LOADED_WAIT_MS);
+      timer ??= primitives.setTimeout(once, CONTENT_LOADED_WAIT_MS);
     } catch {
       // A page whose setTimeout throws: DOMContentLoaded or the document completing still starts it.
     }

@@ -12,6 +12,7 @@ import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'li
 import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
 import { deepActiveElement } from './deep-active-element.js';
+import { primitives } from '../primitives.js';
 
 export { INPUT_PROTECTION_MS };
 
@@ -70,6 +71,11 @@ export interface ConfirmWriteWords {
   reasonUnread?: string;
   /** Shown above the buttons while part of the body was never scrolled into view. */
   unreadHint?: string;
+  /** Why a click on a page submit control the panel does not name did not count (`{control}`). */
+  reasonAddedControl?: string;
+  /** The heading of `also` (the entries sent besides the items), and the text of an empty value. */
+  alsoSent?: string;
+  emptyValue?: string;
   /** Before a change's old and new value (a `preview`'s changes). */
   before?: string;
   after?: string;
@@ -111,6 +117,11 @@ export interface ConfirmWriteProposal {
   preview?: ConfirmWritePreview;
   formName?: string;
   notice?: string;
+  /**
+   * Form mode: every other entry the submit sends (hidden fields, the button's own value, fields
+   * the agent did not fill), by entry name, under the heading `alsoSent`.
+   */
+  also?: ConfirmWriteItem[];
 }
 
 /**
@@ -180,6 +191,9 @@ const PANEL_STYLES = css`
     dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
     dl > div { display: contents; }
     dt { font-weight: 600; }
+    p.also { overflow-wrap: anywhere; }
+    p.also { font-size: 14px; line-height: 1.35; }
+    p.also code { font: 400 13px/1.35 monospace; }
     dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
     .who { font-style: italic; }
     .agent { display: block; margin-top: 0.25rem; }
@@ -343,8 +357,8 @@ export class CapellConfirmWrite extends LitElement {
       ? [proposal.notice, words.title, this.#formLine(), words.intro, words.hint].filter(Boolean).join(' ')
       : proposal.notice ?? '';
     if (spoken) {
-      clearTimeout(this.#announceTimer);
-      this.#announceTimer = setTimeout(() => { this.#say(spoken); }, ANNOUNCE_DELAY_MS);
+      primitives.clearTimeout(this.#announceTimer);
+      this.#announceTimer = primitives.setTimeout(() => { this.#say(spoken); }, ANNOUNCE_DELAY_MS);
     }
   }
 
@@ -373,7 +387,7 @@ export class CapellConfirmWrite extends LitElement {
 
   async #showOutcome(text: string): Promise<void> {
     this.#handlers = undefined;
-    clearTimeout(this.#announceTimer);
+    primitives.clearTimeout(this.#announceTimer);
     const hadFocus = this.matches(':focus-within');
     this.#outcome = text;
     this.#refusal = '';
@@ -384,7 +398,7 @@ export class CapellConfirmWrite extends LitElement {
 
   #close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void {
     this.#handlers = undefined;
-    clearTimeout(this.#announceTimer);
+    primitives.clearTimeout(this.#announceTimer);
     this.#guard?.stop();
     const hadFocus = this.matches(':focus-within');
     const returnTo = this.#returnFocus;
@@ -400,8 +414,11 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue'): string {
     const fallback = {
+      reasonAddedControl: CONFIRM_TEXT_DEFAULTS.confirmReasonAddedControl,
+      alsoSent: CONFIRM_TEXT_DEFAULTS.confirmAlsoSent,
+      emptyValue: CONFIRM_TEXT_DEFAULTS.confirmEmptyValue,
       before: CONFIRM_TEXT_DEFAULTS.confirmBefore,
       after: CONFIRM_TEXT_DEFAULTS.confirmAfter,
       formName: CONFIRM_TEXT_DEFAULTS.confirmFormName,
@@ -418,6 +435,11 @@ export class CapellConfirmWrite extends LitElement {
       unreadHint: CONFIRM_TEXT_DEFAULTS.confirmUnreadHint,
     }[key];
     return this.#proposal?.words[key] ?? fallback;
+  }
+
+  /** A value as the panel writes it: an empty one as `emptyValue`, so a person sees it is sent. */
+  #shownValue(value: string): string {
+    return value === '' ? this.#word('emptyValue') : value;
   }
 
   #formLine(): string {
@@ -527,14 +549,21 @@ export class CapellConfirmWrite extends LitElement {
     if (!proposal) return false;
     const text = (node: Element | null | undefined) => node?.textContent ?? '';
     if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
-    const terms = section.querySelectorAll('dt');
-    const details = section.querySelectorAll('dd');
+    const terms = section.querySelectorAll('dl.items dt');
+    const details = section.querySelectorAll('dl.items dd');
     if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
     for (const [index, item] of proposal.items.entries()) {
       if (text(terms[index]) !== item.label) return false;
       const shown = text(details[index]);
       if (!shown.startsWith(item.value)) return false;
       if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
+    }
+    const also = proposal.also ?? [];
+    const entries = section.querySelectorAll('p.also > .entry');
+    if (entries.length !== also.length) return false;
+    for (const [index, item] of also.entries()) {
+      const entry = entries[index]!;
+      if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== this.#shownValue(item.value)) return false;
     }
     if (!this.#showsPreview(section, proposal.preview)) return false;
     const send = section.querySelector('button.send');
@@ -577,12 +606,10 @@ export class CapellConfirmWrite extends LitElement {
     const tracked = inside || this.#controls.includes(control);
     const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
     if (!tracked && submitter) {
-      // A submit control the panel never watched (added, or made a submit control, after it
-      // opened, e.g. slid under the pointer): from now on it is watched, and still for
-      // INPUT_PROTECTION_MS before a click on it counts.
-      this.#trackControls([...this.#controls, control]);
-      guard.restart();
-      return this.#word('reasonTooSoon');
+      // A submit control the panel was never given (added, or made a submit control, after it
+      // opened, e.g. slid under the pointer) never carries consent: watching it from now on
+      // would re-arm it silently after INPUT_PROTECTION_MS.
+      return fillPlaceholders(this.#word('reasonAddedControl'), { control: controlText(control) });
     }
     const hidden = (tracked && guard.isVisible(control) === false)
       || readVisibilityProblem(control, inside ? root : control.ownerDocument, point) !== undefined
@@ -627,17 +654,17 @@ export class CapellConfirmWrite extends LitElement {
     // data-armed: whether the input protection has passed; data-unread: whether the body's end
     // has yet to be scrolled into view (tests read both through DevTools).
     return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} data-unread=${String(this.#unread)} @keydown=${this.#keydown}>
-      <div class="body" @scroll=${this.#readScroll}>
+      <div class="body" tabindex=${this.#overflows ? '0' : nothing} @scroll=${this.#readScroll}>
         ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
         <h2 id="heading">${words.title}</h2>
-        ${proposal.formName ? html`<p class="prose">${this.#formLine()}</p>` : nothing}
-        <p class="prose">${words.intro}</p>
+        <p class="prose">${proposal.formName ? html`${this.#formLine()} ` : nothing}${words.intro}</p>
         ${proposal.request ? html`<p><code>${proposal.request}</code></p>` : nothing}
         ${proposal.preview ? html`<p class="summary">${proposal.preview.summary}</p>
         <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${change.target}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${change.before}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${change.after}</ins></span></li>`)}</ul>` : nothing}
-        <dl>${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
+        <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
           ? item.value
           : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
+        ${proposal.also?.length ? html`<p class="also"><span class="who">${this.#word('alsoSent')}</span> ${proposal.also.map((item, index) => html`${index > 0 ? '; ' : ''}<span class="entry"><code class="name">${item.label}</code> = <span class="value">${this.#shownValue(item.value)}</span></span>`)}</p>` : nothing}
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
       </div>
       <div class="footer">${done
@@ -672,7 +699,7 @@ export class CapellConfirmWrite extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.#announceTimer);
+    primitives.clearTimeout(this.#announceTimer);
     this.#guard?.stop();
   }
 }

@@ -4,6 +4,7 @@
  * browsers require of their own permission prompts before a click is accepted.
  * Issue 7, "What the person sees is what is sent".
  */
+import { primitives } from '../primitives.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -248,7 +249,8 @@ export class ClickGuard {
     this.#onChange = onChange;
     this.#since = view.performance.now();
     if (supportsVisibilityTracking(view)) {
-      const Observer = (view as Window & { IntersectionObserver: typeof IntersectionObserver }).IntersectionObserver;
+      // The start-up realm's own, unless the panel lives in another window's document.
+      const Observer = ((view as unknown) === globalThis ? primitives.IntersectionObserver : undefined) ?? (view as Window & { IntersectionObserver: typeof IntersectionObserver }).IntersectionObserver;
       this.#observer = new Observer((entries) => {
         let changed = false;
         for (const entry of entries) {
@@ -286,8 +288,8 @@ export class ClickGuard {
   restart(): void {
     if (this.#stopped) return;
     this.#since = this.#view.performance.now();
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#onChange(), INPUT_PROTECTION_MS + 1);
+    primitives.clearTimeout(this.#timer);
+    this.#timer = primitives.setTimeout(() => this.#onChange(), INPUT_PROTECTION_MS + 1);
     this.#onChange();
   }
 
@@ -315,7 +317,7 @@ export class ClickGuard {
     this.#stopped = true;
     this.#observer?.disconnect();
     this.#view.cancelAnimationFrame(this.#frame);
-    clearTimeout(this.#timer);
+    primitives.clearTimeout(this.#timer);
     this.#view.document.removeEventListener('visibilitychange', this.#onPageVisibility);
   }
 

@@ -43,6 +43,22 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmReasonControlHidden: 'the “{control}” button was covered, hidden or disguised',
   /** Reason: the form's values changed since the panel showed them. */
   confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
+  /** Reason: a submit control that was not there when the panel showed; `{control}` is its text. */
+  confirmReasonAddedControl: 'the “{control}” button was added after this panel showed the proposal, so it cannot send it',
+  /** Reason: a submit control changed since the panel showed; `{change}` says what (e.g. `label “Send” → “Cancel”`). */
+  confirmReasonChangedControl: 'the “{control}” button changed after this panel showed the proposal ({change}), so it cannot send it; ask the assistant for a new proposal',
+  /** Reason: a submit control that sends elsewhere than the panel shows; `{request}` is where (`POST /other`). */
+  confirmReasonOtherDestination: 'the “{control}” button sends to {request}, not where this panel shows, so it cannot send this proposal',
+  /** Reason: a submit control labelled like Cancel, Close, Back or No. */
+  confirmReasonNotSending: 'the “{control}” button reads like not sending, so it does not send this proposal; use this panel’s Cancel to stop',
+  /** Reason: the form's data set differs from the one the panel showed; `{changes}` names the entries. */
+  confirmReasonDataChanged: 'what the form sends changed after this panel showed it ({changes}), so check it again',
+  /** Reason: a `formdata` listener of the page rewrote the data set; `{changes}` names the entries. */
+  confirmReasonDataRewritten: 'a script of the page changed what the form would send ({changes})',
+  /** Form tools: the heading of the entries sent besides the assistant's values (hidden fields, the button's own value). */
+  confirmAlsoSent: 'Sent with it:',
+  /** A value that is empty (sent as an empty string). */
+  confirmEmptyValue: '(empty)',
   /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: click-guard.ts). */
   confirmReasonLayout: 'this panel was zoomed too far or did not fit in the window, so it could not be read whole',
   /** Reason: part of the panel had not yet been scrolled into view. */
@@ -95,6 +111,14 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmReasonPanelHidden: 'dieses Feld war verdeckt oder versteckt',
   confirmReasonControlHidden: 'die Schaltfläche „{control}“ war verdeckt, versteckt oder getarnt',
   confirmReasonChanged: 'das Formular hat sich geändert, seit dieses Feld es zeigte; bitte die Werte erneut prüfen',
+  confirmReasonAddedControl: 'die Schaltfläche „{control}“ kam erst hinzu, nachdem dieses Feld den Vorschlag zeigte, und kann ihn daher nicht senden',
+  confirmReasonChangedControl: 'die Schaltfläche „{control}“ hat sich geändert, seit dieses Feld den Vorschlag zeigte ({change}), und kann ihn daher nicht senden; bitten Sie den Assistenten um einen neuen Vorschlag',
+  confirmReasonOtherDestination: 'die Schaltfläche „{control}“ sendet an {request}, nicht dorthin, wo dieses Feld zeigt, und kann diesen Vorschlag daher nicht senden',
+  confirmReasonNotSending: 'die Schaltfläche „{control}“ klingt nach Nicht-Senden und sendet diesen Vorschlag daher nicht; zum Beenden nutzen Sie „Abbrechen“ in diesem Feld',
+  confirmReasonDataChanged: 'was das Formular sendet, hat sich geändert, seit dieses Feld es zeigte ({changes}); bitte erneut prüfen',
+  confirmReasonDataRewritten: 'ein Skript der Seite hat geändert, was das Formular senden würde ({changes})',
+  confirmAlsoSent: 'Außerdem gesendet:',
+  confirmEmptyValue: '(leer)',
   confirmReasonLayout: 'dieses Feld war zu stark vergrößert oder passte nicht ins Fenster und war daher nicht ganz lesbar',
   confirmReasonUnread: 'ein Teil dieses Feldes war noch nicht gelesen; bitte zuerst bis zum Ende scrollen',
   confirmUnreadHint: 'Scrollen Sie bis zum Ende dieses Feldes, um alles zu lesen; danach kann es gesendet werden.',
@@ -152,6 +176,9 @@ export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords 
     reasonChanged: text.confirmReasonChanged,
     reasonLayout: text.confirmReasonLayout,
     reasonUnread: text.confirmReasonUnread,
+    reasonAddedControl: text.confirmReasonAddedControl,
+    alsoSent: text.confirmAlsoSent,
+    emptyValue: text.confirmEmptyValue,
     unreadHint: text.confirmUnreadHint,
     before: text.confirmBefore,
     after: text.confirmAfter,

@@ -14,43 +14,23 @@ import { readFormOptOutReason } from './forms/form-opt-out.js';
 import { readFormProperty } from './forms/form-property.js';
 import { nativeFormToolReason } from '../registration-rules.js';
 import { callBuiltIn } from '../dom-builtin.js';
-import { isSameItems, readFormName, readPersonKeys, readProposalItems, readSubmitControls, type ProposalItem } from './forms/proposal-items.js';
-import { readFormDataChange } from './forms/entry-list.js';
-import { readSendTarget, sendFormRequest, toFormRequest } from './forms/send-form.js';
+import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './forms/proposal-items.js';
+import { readEntryChanges, readEntryList, toSentFormData, type FormEntry } from './forms/entry-list.js';
+import { sendFormRequest, toFormRequest } from './forms/send-form.js';
+import { describeDestination, readSendControls, type SendControls } from './forms/send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
 import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from '../ui/confirm-text.js';
 import { createConfirmPanel } from '../ui/open-confirm-panel.js';
 import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor, CallContext } from '../bindings/binding-executor.js';
 import { sessionExpiredReason } from './write-answer.js';
+import { primitives } from '../primitives.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 export const NAVIGATE_AFTER_RESULT_MS = 250;
 
 /** The attribute (and value) with which a form opts out of the fetch submit. */
 export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
-
-/** The form's default button (its first submit control), as implicit submission picks it. */
-function defaultButton(form: HTMLFormElement): HTMLElement | null {
-  return [...readFormProperty(form, 'elements')].find((element): element is HTMLElement =>
-    (element instanceof HTMLButtonElement && element.type === 'submit')
-    || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image'))) ?? null;
-}
-
-/** A submit control's text as the person reads it (the panel's hint names it). */
-function buttonText(button: HTMLElement | null): string {
-  if (button instanceof HTMLInputElement) return button.value || button.alt || 'Submit';
-  return button?.textContent?.replace(/\s+/g, ' ').trim() || 'Submit';
-}
-
-/**
- * Where a submit with `submitter` goes, as the panel shows it: `POST /contact` (method, and the
- * action's path and query), with the origin when it is not `origin` (`POST https://other.example/contact`).
- */
-function describeSend(form: HTMLFormElement, submitter: HTMLElement | null, origin: string): string {
-  const { method, action } = readSendTarget(form, submitter);
-  return `${method.toUpperCase()} ${action.origin === origin ? '' : action.origin}${action.pathname}${action.search}`;
-}
 
 /** The panel element (loaded with the write chunk). */
 type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
@@ -68,11 +48,19 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * `input`/`change`) except the controls the person already changed from their default (their
  * value stays; the panel shows it beside the agent's with "Use the assistant's value"), checks
  * that every filled control holds what was planned (the page's own handlers may rewrite a
- * value), and shows the panel (top layer, naming the form, which is scrolled into view). The
- * panel follows the form's `input`/`change` events; a person's submit counts only when it passes
- * the panel's consent check (`consentRefusal`: visible, unoccluded, still for
- * INPUT_PROTECTION_MS) and the form still holds what the panel shows; otherwise that submit is
- * prevented, the panel says why and the proposal stays open.
+ * value), reads the form's send controls once (send-controls.ts: the button the panel names,
+ * where the proposal goes) and its whole data set (entry-list.ts: every entry, read without
+ * `formdata`), and shows the panel (top layer, naming the form, which is scrolled into view,
+ * listing every entry: the agent's values, then what is "sent with it"). The panel follows the
+ * form's `input`/`change` events (the data set is read again with each showing); a person's
+ * submit counts only when its button is one the panel accepted as it first showed, unchanged
+ * (a button added or changed since, sending elsewhere, or labelled like "Cancel" refuses every
+ * click until a new proposal), it passes the panel's consent check (`consentRefusal`: visible,
+ * unoccluded, still for INPUT_PROTECTION_MS), and the form's data set, read from the controls
+ * and as the page's `formdata` listeners leave it, is the one the panel shows; otherwise that
+ * submit is prevented, the panel says why (one line naming what changed; the write's record
+ * keeps it as `refused`) and the proposal stays open. What is sent is the data set the panel
+ * showed, to the destination it showed.
  * Resolves (never throws) within `writeWaitMs` (writes/write-answers.ts for the shapes):
  * - `{ status: 'submitted', httpStatus, answer? }` once the person's own submit was sent by
  *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
@@ -116,7 +104,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   const write = new PendingWrite({ config, tool: spec.name, slot: form, signal: context.signal, stopSignal: context.stopSignal });
   // Raced with the write's own answer: a panel chunk that never arrives must not hold the call
   // past writeWaitMs (the proposal then expires unshown; nothing was filled).
-  return Promise.race([
+  return primitives.race([
     proposeFill(spec, context, form, plan, write).then(
       (refused) => (refused ? write.failed(refused) : write.answer()),
       // A page that breaks what the proposal needs: the call says so, and the form holds the person's values again.
@@ -146,41 +134,78 @@ async function proposeFill(
   }
   if (!write.live) return undefined;
 
-  // A control the person already changed keeps their value (issue 7): the panel shows theirs
-  // beside the agent's, and only "Use the assistant's value" fills it.
+  // A control the person already changed keeps their value: the panel shows theirs beside the
+  // agent's, and only "Use the assistant's value" fills it.
   const personKeys = readPersonKeys(plan.steps);
   const agentSteps = plan.steps.filter((step) => !personKeys.has(step.key));
+  // Read once, when the proposal first shows, and never again for this proposal: a submit
+  // control added or changed afterwards, or one that sends elsewhere, refuses every click.
+  let sendControls: SendControls | undefined;
+  /** Every refusal of the person's act: shown on the panel, and kept for the agent's answer. */
+  const refuse = (reason: string) => {
+    write.refused(reason);
+    panel.refuse(reason);
+  };
+  /** Why a submit by `submitter` cannot send this proposal (send-controls.ts), as the person reads it. */
+  const controlRefusal = (submitter: Element | null): string | undefined => {
+    const refusal = sendControls?.refusalFor(submitter);
+    if (!refusal) return undefined;
+    const template = {
+      added: text.confirmReasonAddedControl,
+      changed: text.confirmReasonChangedControl,
+      elsewhere: text.confirmReasonOtherDestination,
+      'not-sending': text.confirmReasonNotSending,
+    }[refusal.kind];
+    return fillPlaceholders(template, { ...refusal });
+  };
   // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
-  // The panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
+  // The send controls are judged first (in the capture phase, before the page's handlers); then
+  // the panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
   // Enter the control is the field that had it, for a click the submit button.
   // The guard's own refusals (focus moved by the page, a changed target) are shown too; the
   // panel already shows the ones its consent check gave.
   let consentReason: string | undefined;
   const guard: SubmitGuard = armSubmitGuard(form, {
-    consentCheck: (control, gesture) => (consentReason = panel.consentRefusal(
-      gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture)),
+    consentCheck: (control, gesture) => {
+      const own = controlRefusal(control === form ? null : control);
+      if (own) return own;
+      return (consentReason = panel.consentRefusal(
+        gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture));
+    },
     onRefusedSubmit: (reason) => {
+      write.refused(reason);
       if (reason !== consentReason) panel.refuse(reason);
       consentReason = undefined;
     },
   });
   const filled: FillRecord[] = fillControls(agentSteps);
-  // The panel lists the plan; it may only be shown when the form holds exactly that.
-  const [unheld] = unheldSteps(agentSteps);
-  if (unheld) {
+  /** Takes the proposal back before it showed: the person's values again, the guard off. */
+  const withdrawUnshown = (reason: string): string => {
     restoreControls(filled);
     void guard.disarm();
-    return `cannot fill form #${id} for ${spec.name}: ${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}; nothing was left filled`;
-  }
+    return `cannot fill form #${id} for ${spec.name}: ${reason}; nothing was left filled`;
+  };
+  // The panel lists the plan; it may only be shown when the form holds exactly that.
+  const [unheld] = unheldSteps(agentSteps);
+  if (unheld) return withdrawUnshown(`${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}`);
+  const controls = readSendControls(form);
+  if ('reason' in controls) return withdrawUnshown(controls.reason);
+  sendControls = controls;
   const optsOut = callBuiltIn<string | null>(form, 'getAttribute', NATIVE_SUBMIT_ATTRIBUTE) === 'native';
-  // What the panel names (the send button's text, where it sends); a submit whose button or
-  // destination differs is refused and the panel shows the new one (a page may relabel its button
-  // "Cancel", or point the form elsewhere, after the panel opened).
-  let named = { button: buttonText(defaultButton(form)), request: describeSend(form, null, config.origin) };
-  const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: named.button }));
+  const request = describeDestination(controls.destination, config.origin);
+  const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: controls.label }));
   const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
-  // What the panel shows now; a submit is refused when the form no longer holds it.
+  // The form's whole data set as the named button would send it, read without `formdata`.
+  const readSnapshot = () => readEntryList(form, controls.named);
+  const first = readSnapshot();
+  if ('reason' in first) return withdrawUnshown(first.reason);
+  // What the panel shows now (the planned values, and every entry that is sent); a submit is
+  // refused when the form no longer holds it, and what is sent is `snapshot`.
   let shown: ProposalItem[] = readItems();
+  let snapshot: FormEntry[] = first.entries;
+  const planned = new Set<Element>(plan.steps.map((step) => step.control));
+  const alsoSent = () => snapshot.filter((entry) => !planned.has(entry.control) && !entry.point)
+    .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}` }));
   let filling = false;
   const notice = write.replaced ? { notice: text.confirmReplaced } : {};
   const handlers = {
@@ -197,15 +222,21 @@ async function proposeFill(
       void show();
     },
   };
-  const show = () => panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request: named.request, items: shown, ...notice }, handlers)
-    // A panel that cannot show the proposal must not leave the form filled until expiry.
-    .then((shownOK) => { if (!shownOK) write.end('aborted'); });
+  const show = () => {
+    // Read again with every showing: the person's own edits are what the panel then shows.
+    const now = readSnapshot();
+    if (!('reason' in now)) snapshot = now.entries;
+    return panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request, items: shown, also: alsoSent(), ...notice }, handlers)
+      // A panel that cannot show the proposal must not leave the form filled until expiry.
+      .then((shownOK) => { if (!shownOK) write.end('aborted'); });
+  };
   // The person edits the form (or the page's script does, with events): the panel follows,
   // and its input protection starts over.
   const onEdit = () => {
     if (filling) return;
     const now = readItems();
-    if (isSameItems(now, shown)) return;
+    const entries = readSnapshot();
+    if (isSameItems(now, shown) && !('reason' in entries) && readEntryChanges(snapshot, entries.entries) === undefined) return;
     shown = now;
     void show();
   };
@@ -225,7 +256,7 @@ async function proposeFill(
     void guard.disarm();
   });
   void show();
-  panel.trackControls(readSubmitControls(form));
+  panel.trackControls(controls.controls);
   // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these.
   callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
   callBuiltIn(form, 'addEventListener', 'input', onEdit, true);
@@ -234,47 +265,57 @@ async function proposeFill(
   stopWatching = guard.connect((event) => {
     // Runs inside the person's submit event: what happens to it is decided now.
     if (event.defaultPrevented) return sentBySite(write, panel, stopFollowing, guard);
-    const now = readItems();
-    const sending = { button: buttonText(event.submitter), request: describeSend(form, event.submitter, config.origin) };
-    if (!isSameItems(now, shown) || sending.button !== named.button || sending.request !== named.request) {
-      // Sent would be what the panel did not show: refused, and the panel shows it now.
+    const { submitter } = event;
+    // Again after the page's own handlers ran: one may have changed the button during the event.
+    const own = controlRefusal(submitter);
+    if (own) {
       event.preventDefault();
-      shown = now;
-      named = sending;
-      // After the new proposal is on the panel: presenting clears an earlier refusal.
-      void show().then(() => panel.refuse(text.confirmReasonChanged));
+      refuse(own);
       return;
     }
     // Also for a native send: the agent's values go only to this origin, whatever the page did
-    // to the form or its button (the panel, which names the origin, already showed the change).
-    const { action } = readSendTarget(form, event.submitter);
-    if (action.origin !== config.origin) {
+    // to the form or its button before the panel first showed (the panel names the origin).
+    const { origin } = new URL(controls.destination.action);
+    if (origin !== config.origin) {
       event.preventDefault();
-      panel.refuse(`the form now sends to ${action.origin}, not this site; nothing was sent`);
+      refuse(`the form now sends to ${origin}, not this site; nothing was sent`);
       return;
     }
-    // Built once, now: a `formdata` listener of the page that rewrites it is refused, not sent. A
-    // native send builds its own once more, where a listener could still act (README).
-    let data: FormData;
+    const items = readItems();
+    const direct = readEntryList(form, submitter);
+    const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
+    if (changed !== undefined || !isSameItems(items, shown)) {
+      // Sent would be what the panel did not show: refused, and the panel shows it now.
+      event.preventDefault();
+      shown = items;
+      const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? shown.map((item) => item.label).join(', ') });
+      // After the new proposal is on the panel: presenting clears an earlier refusal.
+      void show().then(() => refuse(reason));
+      return;
+    }
+    // Built once, now, only to see what the page's `formdata` listeners make of it: a rewrite is
+    // refused. What is sent is the snapshot; a native send builds its own once more, where a
+    // listener could still act (README).
+    let built: FormData | undefined;
     let rewritten: string | undefined;
     try {
-      data = new FormData(form, event.submitter);
-      rewritten = readFormDataChange(form, event.submitter, data);
+      built = new primitives.FormData(form, submitter);
+      rewritten = readEntryChanges(snapshot, built);
     } catch (error) {
       rewritten = `its data could not be read: ${(error as Error)?.message ?? String(error)}`;
     }
     if (rewritten) {
       event.preventDefault();
-      panel.refuse(`a script of the page changed what the form would send (${rewritten}); nothing was sent`);
+      refuse(fillPlaceholders(text.confirmReasonDataRewritten, { changes: rewritten }));
       return;
     }
-    const request = optsOut ? undefined : toFormRequest(form, event.submitter, data!);
+    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentFormData(snapshot, built, primitives.FormData));
     // The browser submits natively and navigates: the page (and this record) goes with it.
-    if (!request) return sentBySite(write, panel, stopFollowing, guard);
+    if (!sent) return sentBySite(write, panel, stopFollowing, guard);
     event.preventDefault();
     if (!write.send()) return;
     stopFollowing();
-    void sendPersonSubmit(spec, config, text, panel, request, write).finally(() => guard.disarm());
+    void sendPersonSubmit(spec, config, text, panel, sent, write).finally(() => guard.disarm());
   });
   return undefined;
 }
@@ -313,7 +354,7 @@ async function sendPersonSubmit(
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
     // document that is already unloading would lose it.
-    setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
+    primitives.setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
   }
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).

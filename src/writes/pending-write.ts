@@ -15,6 +15,7 @@ import type { JSONValue } from '../declarations/tool-spec.js';
 import { MAX_REASON_LENGTH } from '../result.js';
 import { callAnswer, type WriteRecord } from './write-answers.js';
 import { writeRegistryOf, type WriteRegistry } from './write-registry.js';
+import { primitives } from '../primitives.js';
 
 /**
  * Why a proposal was taken off the screen without being sent: `left` is the page going away
@@ -78,8 +79,8 @@ export class PendingWrite {
     this.replaced = previous?.isOpen ?? false;
     this.#registry.slots.set(slot, this);
     previous?.end('superseded', this.writeId);
-    this.#expiry = setTimeout(() => this.end('expired'), config.confirmTimeoutMs);
-    this.#wait = setTimeout(() => this.#answerNow(), config.writeWaitMs);
+    this.#expiry = primitives.setTimeout(() => this.end('expired'), config.confirmTimeoutMs);
+    this.#wait = primitives.setTimeout(() => this.#answerNow(), config.writeWaitMs);
     signal.addEventListener('abort', this.#onCallAbort, { once: true });
     stopSignal?.addEventListener('abort', this.#onStop, { once: true });
     this.#view.addEventListener('pagehide', this.#onPageHide, { once: true });
@@ -114,6 +115,15 @@ export class PendingWrite {
     if (!this.live) return;
     this.#phase = 'open';
     this.#withdraw = withdraw;
+  }
+
+  /**
+   * The person's act was refused while the proposal is open (a submit the panel did not show):
+   * the record keeps `reason` as `refused` (one line), so the agent's answer says so. The
+   * proposal stays open; a later send by the person still counts.
+   */
+  refused(reason: string): void {
+    if (this.#phase === 'open') this.#registry.update(this.writeId, { refused: oneLine(reason) });
   }
 
   /**
@@ -204,7 +214,7 @@ export class PendingWrite {
   #settleCall(outcome: BindingOutcome): void {
     if (this.#callDone) return;
     this.#callDone = true;
-    clearTimeout(this.#wait);
+    primitives.clearTimeout(this.#wait);
     // From now on the agent's signal no longer matters: the proposal belongs to the person.
     this.#options.signal.removeEventListener('abort', this.#onCallAbort);
     this.#resolveCall(outcome);
@@ -212,7 +222,7 @@ export class PendingWrite {
 
   /** Frees the slot and every timer and listener that could still end the proposal. */
   #release(): void {
-    clearTimeout(this.#expiry);
+    primitives.clearTimeout(this.#expiry);
     this.#options.signal.removeEventListener('abort', this.#onCallAbort);
     this.#options.stopSignal?.removeEventListener('abort', this.#onStop);
     this.#view.removeEventListener('pagehide', this.#onPageHide);

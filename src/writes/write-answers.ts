@@ -43,7 +43,9 @@ export const NEXT_STEPS = {
  * Everything known about one write (what `capell.write.status` answers, with `tool`):
  * `expiresAt` is an ISO time (only while `awaiting_person`); `httpStatus` and `answer` for a
  * sent request; `answerNote` when the site's JSON answer was not kept (too large or too deep);
- * `reason` for `failed`; `supersededBy` the newer writeId for `superseded`.
+ * `reason` for `failed`; `supersededBy` the newer writeId for `superseded`; `refused` the latest
+ * act of the person that was refused while the proposal was open, and why (one line: e.g. a
+ * click on a submit button the page added after the panel showed; nothing was sent by it).
  */
 export interface WriteRecord {
   writeId: string;
@@ -55,6 +57,7 @@ export interface WriteRecord {
   answerNote?: string;
   reason?: string;
   supersededBy?: string;
+  refused?: string;
 }
 
 /** The compact answer for a record: only the fields that matter for its status, plus `next`. */
@@ -70,6 +73,7 @@ function compact(record: WriteRecord, withTool: boolean): Record<string, JSONVal
   if (record.answerNote !== undefined) out.answerNote = record.answerNote;
   if (record.reason !== undefined) out.reason = record.reason;
   if (record.supersededBy !== undefined) out.supersededBy = record.supersededBy;
+  if (record.refused !== undefined && record.status !== 'submitted') out.refused = record.refused;
   if (record.status !== 'submitted') out.next = NEXT_STEPS[record.status];
   return out;
 }

@@ -4,6 +4,7 @@
  * has answered `awaiting_person`. One registry per document.
  */
 import type { FinalWriteStatus, WriteRecord } from './write-answers.js';
+import { primitives } from '../primitives.js';
 
 /** How many write records a page keeps; the oldest final one is forgotten first. */
 export const MAX_WRITE_RECORDS = 100;
@@ -70,12 +71,12 @@ export class WriteRegistry {
       const waiters = this.#waiters.get(writeId) ?? new Set<() => void>();
       this.#waiters.set(writeId, waiters);
       const done = () => {
-        clearTimeout(timer);
+        primitives.clearTimeout(timer);
         signal?.removeEventListener('abort', done);
         waiters.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, waitMs);
+      const timer = primitives.setTimeout(done, waitMs);
       signal?.addEventListener('abort', done, { once: true });
       waiters.add(done);
     });

@@ -234,7 +234,7 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
     const state = (await panel.state())!;
-    expect(state.refusal).toContain('the form changed after this panel showed it');
+    expect(state.refusal).toContain('what the form sends changed after this panel showed it (message changed)');
     expect(state.text).toContain('Unsubscribe me from everything.');
     expect(state.armed).toBe(false);
     // Now the person has seen it; their next click sends exactly that.

@@ -183,7 +183,11 @@ test.describe('form.submit.contact: nothing leaves before the person acts (issue
     expect(demo.formPosts).toEqual([]);
     expect(page.url()).toBe(`${demo.url}/contact`);
     await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+    // The agent hears that the person's keyboard activation was refused, not only that they cancelled.
+    expect(answerOf(await callResult(page))).toEqual({
+      status: 'cancelled', next: NEXT_STEPS.cancelled,
+      refused: 'the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent',
+    });
     expect(demo.formPosts).toEqual([]);
   });
 

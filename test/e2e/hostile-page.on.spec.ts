@@ -6,7 +6,7 @@
  * send by a trapped focus, a new submit button, another origin, a `formdata` listener, or DOM
  * clobbering. The demo server counts every contact POST and sign-up.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
@@ -26,6 +26,23 @@ async function armedProposal(page: Page): Promise<PanelDriver> {
   return panel;
 }
 
+/**
+ * Clicks `control` as the person does and waits for the panel to refuse it with `reason`; then the
+ * person edits the message (the panel shows the change: its refusal line goes and its input
+ * protection starts over), reads the panel again and clicks once more: refused again.
+ */
+async function refusedEveryTime(page: Page, panel: PanelDriver, control: Locator, reason: string): Promise<void> {
+  await control.click();
+  await panel.waitText(reason);
+  await page.locator('#contact-message').press('End');
+  await page.keyboard.type(' Thanks.');
+  await expect.poll(async () => (await panel.state())?.refusal ?? 'no panel', { intervals: [50], timeout: 15_000 }).toBe('');
+  await panel.scrollToEnd();
+  await panel.waitArmed();
+  await control.click();
+  await panel.waitText(reason);
+}
+
 test.beforeEach(async ({ page, demo }) => {
   await page.goto(`${demo.url}/contact`);
   await readyReport(page);
@@ -42,16 +59,56 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
     await panel.waitText('“Send message”');
   });
 
-  test('a send button relabelled "Cancel" after the panel opened: the person\'s click sends nothing, and the panel names the new label', async ({ page, demo }) => {
+  test('a send button relabelled "Cancel" after the panel opened: every click on it is refused, the panel never tells the person to press "Cancel", and the agent hears it was refused', async ({ page, demo }) => {
     const panel = await armedProposal(page);
+    const outcome = callResult(page);
     await page.evaluate(() => { document.querySelector('#contact button[type="submit"]')!.textContent = 'Cancel'; });
-    // The relabelled button changed size, which restarts the input protection; the person clicks
-    // after it has passed again, believing it cancels.
-    await page.waitForTimeout(800);
-    await panel.waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
-    await panel.waitText('the form changed after this panel showed it');
-    await panel.waitText('“Cancel”');
+    const reason = 'the “Cancel” button changed after this panel showed the proposal (label “Send message” → “Cancel”), so it cannot send it';
+    await refusedEveryTime(page, panel, page.locator('#contact button[type="submit"]'), reason);
+    const text = (await panel.state())!.text;
+    expect(text).toContain('use the form’s own “Send message” button');
+    expect(text).not.toContain('own “Cancel”');
+    await panel.click('Cancel');
+    const answer = answerOf(await outcome) as { status: string; refused?: string };
+    expect(answer.status).toBe('cancelled');
+    expect(answer.refused).toContain(reason);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('a second submit button "Cancel" sending elsewhere, added after the panel opened: the person who clicks it twice to cancel sends nothing, and the agent hears it was refused', async ({ page, demo }) => {
+    const panel = await armedProposal(page);
+    const outcome = callResult(page);
+    await page.evaluate(() => {
+      const cancel = document.createElement('button');
+      cancel.type = 'submit';
+      cancel.id = 'fake-cancel';
+      cancel.setAttribute('formaction', '/signups');
+      cancel.textContent = 'Cancel';
+      document.querySelector('#contact button[type="submit"]')!.after(cancel);
+    });
+    await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button was added after this panel showed the proposal, so it cannot send it');
+    expect((await panel.state())!.text).not.toContain('own “Cancel”');
+    await panel.click('Cancel');
+    const answer = answerOf(await outcome) as { status: string; refused?: string };
+    expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('“Cancel” button was added') });
+    expect(demo.signups).toEqual([]);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  test('a submit button "Cancel" sending elsewhere that was there from the start: the panel names the real send button, and every click on "Cancel" is refused', async ({ page, demo }) => {
+    await page.evaluate(() => {
+      const cancel = document.createElement('button');
+      cancel.type = 'submit';
+      cancel.id = 'fake-cancel';
+      cancel.setAttribute('formaction', '/signups');
+      cancel.textContent = 'Cancel';
+      // First in tree order: the form's default button, which implicit submission would press.
+      document.querySelector('#contact button[type="submit"]')!.before(cancel);
+    });
+    const panel = await armedProposal(page);
+    await panel.waitText('use the form’s own “Send message” button');
+    await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button reads like not sending, so it does not send this proposal');
+    expect(demo.signups).toEqual([]);
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -96,6 +153,31 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
   });
 });
 
+test.describe('a page that replaces built-ins after the runtime loaded', () => {
+  test('window.setTimeout, clearTimeout, Promise.race, FormData and fetch replaced: the write call still answers awaiting_person within data-write-wait-ms', async ({ page, demo }) => {
+    await page.route(`${demo.url}/contact`, async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', 'data-capell-webmcp data-write-wait-ms="1500"') });
+    });
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    await page.evaluate(() => {
+      const never = () => 0;
+      Object.assign(window, { setTimeout: never, clearTimeout: never, fetch: () => new Promise(() => undefined), FormData: function FormData() { throw new Error('no FormData'); } });
+      Promise.race = () => new Promise(() => undefined);
+    });
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    // Measured by the test's own clock (Node's): the page's timers are the ones replaced.
+    const started = Date.now();
+    const answer = answerOf(await callResult(page)) as { status: string };
+    expect(answer.status).toBe('awaiting_person');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await new PanelDriver(page).waitOpen();
+    expect(demo.formPosts).toEqual([]);
+  });
+});
+
 test.describe('a hostile page cannot make the person\'s other act send the form (red-team pass of 2026-12-02)', () => {
 
   test('Enter in a field the page moved the focus into (an off-screen input of the form trapping the shop\'s search box) sends nothing, and the panel says why', async ({ page, demo }) => {
@@ -119,8 +201,9 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('a submit button added under the pointer after the panel opened: the click on it is refused as too soon, and counts once it has been still', async ({ page, demo }) => {
+  test('a submit button added under the pointer after the panel opened: every click on it is refused, however long it has been still', async ({ page, demo }) => {
     const panel = await armedProposal(page);
+    const outcome = callResult(page);
     await page.evaluate(() => {
       const button = document.createElement('button');
       button.type = 'submit';
@@ -130,18 +213,14 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       button.style.cssText = 'position:fixed;bottom:8px;left:8px;z-index:5';
       document.body.append(button);
     });
-    // The panel's own wait has passed (the button's arrival did not restart it): the click is refused only because the panel never watched this button.
+    // The panel's own wait has passed (the button's arrival did not restart it): refused because
+    // the panel never named this button, now and after any wait.
     await panel.waitArmed();
-    await page.locator('#slid').click();
-    await panel.waitText('only just appeared or changed');
+    await refusedEveryTime(page, panel, page.locator('#slid'), 'the “Send message” button was added after this panel showed the proposal, so it cannot send it');
     expect(demo.formPosts).toEqual([]);
-    // Watched from that click on: once it has stayed visible and still, the person's click sends.
-    // The refusal line may have made the proposal taller than the panel: read it to its end again.
-    await panel.scrollToEnd();
-    await panel.waitArmed();
-    await page.waitForTimeout(600);
-    await page.locator('#slid').click();
-    await expect.poll(() => demo.formPosts.length).toBe(1);
+    await panel.click('Cancel');
+    expect(answerOf(await outcome)).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('“Send message” button was added') });
+    expect(demo.formPosts).toEqual([]);
   });
 
   test('a form pointed at another origin after the panel opened (enctype text/plain, sent natively): the panel names that origin and nothing leaves', async ({ page, demo }) => {
@@ -154,13 +233,9 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       form.action = `${other}/contact`;
       form.enctype = 'text/plain';
     }, other);
-    await page.locator('#contact button[type="submit"]').click();
-    await panel.waitText(`POST ${other}/contact`);
-    // Clicked again once the panel shows the new destination (read to its end): refused for the origin.
-    await panel.scrollToEnd();
-    await panel.waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
-    await panel.waitText(`the form now sends to ${other}, not this site; nothing was sent`);
+    // Refused on every click, naming the new destination (the panel still shows POST /contact).
+    await refusedEveryTime(page, panel, page.locator('#contact button[type="submit"]'), `sends to POST ${other}/contact text/plain instead of POST /contact`);
+    await panel.waitText('POST /contact');
     expect(elsewhere).toEqual([]);
     expect(demo.formPosts).toEqual([]);
   });
@@ -175,7 +250,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     });
     const panel = await armedProposal(page);
     await page.locator('#contact button[type="submit"]').click();
-    await panel.waitText('a script of the page changed what the form would send (email, extra); nothing was sent');
+    await panel.waitText('a script of the page changed what the form would send (email changed, extra added)');
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
   });
@@ -191,6 +266,9 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       await startCall(page, 'form.submit.contact', PROPOSAL);
       const panel = new PanelDriver(page);
       const outcome = callResult(page);
+      // The hidden control is listed as sent with it, which may make the panel's body scroll.
+      await panel.waitText(`${name} = (empty)`);
+      await panel.scrollToEnd();
       await panel.waitArmed();
       await page.locator('#contact button[type="submit"]').click();
       expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });

@@ -1,80 +1,134 @@
 /**
- * What a form's submit sends, read from its controls, against the FormData the browser built. A
- * `formdata` event listener of the page may change the FormData after the panel's check of the
- * controls (HTML, "constructing the entry list": the event fires on the form with the entry list,
- * which listeners may `set`, `append` or `delete` on): the agent's values would go out rewritten,
- * with fields the panel never showed. Found by the red-team pass of 2026-12-02.
+ * A form's data set as the browser builds it for a submit (HTML, "constructing the entry list"),
+ * read from its controls without firing `formdata`: the panel shows every entry of it, the
+ * person's submit is compared against it, and it is what goes out. A page that renames, adds (by
+ * the `form` attribute), disables, re-associates or changes a control after the panel showed, or
+ * rewrites the entries in a `formdata` listener, changes what the browser would build; the
+ * comparison names that, and the send never builds a fresh FormData.
  */
+import { callBuiltIn } from '../../dom-builtin.js';
 import { readFormProperty } from './form-property.js';
 
-/** One entry as compared: name and value (a file by its name, as `file:<name>`); line breaks as LF. */
-type Entry = string;
-
-const entry = (name: string, value: string | File): Entry => `${name}\u0000${typeof value === 'string' ? value.replace(/\r\n?/g, '\n') : `file:${value.name}`}`;
-
-const nameOf = (item: Entry): string => item.slice(0, item.indexOf('\u0000'));
-
 /**
- * The entries the form's controls give for a submit by `submitter`, for the controls HTML
- * describes (input, select, textarea, button); `unread` gets the names of what it cannot read
- * (a form-associated custom element, an image button's click coordinates, a `dirname`): entries
- * of those names are not compared.
+ * One entry: its `name`, its `value` (a string, or a File for a file control), and the `control`
+ * that gives it. `point`: the click coordinate an image submit button adds (`x`, `y`), known only
+ * from the person's click; its value is then '' here and taken from the submit itself.
  */
-function controlEntries(form: HTMLFormElement, submitter: HTMLElement | null, unread: Set<string>): Entry[] {
-  const entries: Entry[] = [];
-  for (const element of readFormProperty(form, 'elements')) {
-    const control = element as HTMLInputElement;
-    const name = control.getAttribute('name') ?? '';
-    if (control.matches(':disabled') || control.closest('datalist')) continue;
-    if (control.hasAttribute('dirname')) unread.add(control.getAttribute('dirname')!);
-    if (element instanceof HTMLButtonElement || (element instanceof HTMLInputElement && ['submit', 'image', 'button', 'reset'].includes(element.type))) {
-      if (element !== submitter) continue;
-      if (element instanceof HTMLInputElement && element.type === 'image') {
-        unread.add(name === '' ? 'x' : `${name}.x`).add(name === '' ? 'y' : `${name}.y`);
-        continue;
-      }
-      if (name !== '') entries.push(entry(name, (element as HTMLButtonElement).value));
-      continue;
-    }
-    if (name === '') continue;
-    if (element instanceof HTMLInputElement) {
-      if (element.type === 'checkbox' || element.type === 'radio') {
-        if (element.checked) entries.push(entry(name, element.getAttribute('value') ?? 'on'));
-      } else if (element.type === 'file') {
-        if (!element.files || element.files.length === 0) entries.push(entry(name, new File([], '')));
-        else for (const file of element.files) entries.push(entry(name, file));
-      } else if (element.type === 'hidden' && name === '_charset_') {
-        entries.push(entry(name, 'UTF-8'));
-      } else entries.push(entry(name, element.value));
-    } else if (element instanceof HTMLSelectElement) {
-      for (const option of element.selectedOptions) if (!option.disabled) entries.push(entry(name, option.value));
-    } else if (element instanceof HTMLTextAreaElement) {
-      entries.push(entry(name, element.value));
-    } else if (!(element instanceof HTMLFieldSetElement || element instanceof HTMLOutputElement)) {
-      unread.add(name); // a form-associated custom element or an <object>
-    }
-  }
-  return entries;
+export interface FormEntry {
+  name: string;
+  value: string | File;
+  control: Element;
+  point?: true;
+}
+
+/** Whether `element` is a control of the kind that only counts when it is the submitter. */
+function isButtonLike(element: Element): boolean {
+  return element instanceof HTMLButtonElement
+    || (element instanceof HTMLInputElement && ['submit', 'image', 'button', 'reset'].includes(element.type));
 }
 
 /**
- * Whether `data` (a `new FormData(form, submitter)`, built when the person submitted) holds what
- * the form's controls hold.
- * @returns undefined when it does; else the names of the entries that differ (at most three,
- *   e.g. `email, extra`), for a one-line reason.
+ * The entry list of `form` for a submit by `submitter` (null: none), read from the controls HTML
+ * describes (input, select, textarea, button), in tree order; `dirname` entries from the
+ * control's directionality (`:dir(rtl)`); an image submitter's coordinates as `point` entries.
+ * @returns the entries, or a one-line reason naming a control whose entries cannot be read
+ *   without building a FormData (a form-associated custom element, an `<object>` with a name):
+ *   then the panel could not show everything the form sends.
  */
-export function readFormDataChange(form: HTMLFormElement, submitter: HTMLElement | null, data: FormData): string | undefined {
-  const unread = new Set<string>();
-  const expected = controlEntries(form, submitter, unread);
-  const compared = (list: Entry[]) => list.filter((item) => !unread.has(nameOf(item)));
-  const sent = compared([...data].map(([name, value]) => entry(name, value)));
-  const left = compared(expected);
-  const differing = new Set<string>();
-  for (const item of sent) {
-    const at = left.indexOf(item);
-    if (at === -1) differing.add(nameOf(item));
-    else left.splice(at, 1);
+export function readEntryList(form: HTMLFormElement, submitter: Element | null): { entries: FormEntry[] } | { reason: string } {
+  const entries: FormEntry[] = [];
+  const add = (name: string, value: string | File, control: Element) => entries.push({ name, value, control });
+  // `form.elements` leaves image buttons out; an image submitter adds its click point.
+  const listed = [...readFormProperty(form, 'elements')];
+  if (submitter instanceof HTMLInputElement && submitter.type === 'image') listed.push(submitter);
+  for (const element of listed) {
+    const name = callBuiltIn<string | null>(element, 'getAttribute', 'name') ?? '';
+    if (callBuiltIn<boolean>(element, 'matches', ':disabled') || callBuiltIn<Element | null>(element, 'closest', 'datalist')) continue;
+    if (isButtonLike(element)) {
+      if (element !== submitter) continue;
+      if (element instanceof HTMLInputElement && element.type === 'image') {
+        const prefix = name === '' ? '' : `${name}.`;
+        entries.push({ name: `${prefix}x`, value: '', control: element, point: true }, { name: `${prefix}y`, value: '', control: element, point: true });
+        continue;
+      }
+      if (name !== '') add(name, (element as HTMLButtonElement).value, element);
+      continue;
+    }
+    if (element instanceof HTMLFieldSetElement || element instanceof HTMLOutputElement) continue;
+    if (name === '') continue;
+    if (element instanceof HTMLInputElement) {
+      if (element.type === 'checkbox' || element.type === 'radio') {
+        if (element.checked) add(name, element.getAttribute('value') ?? 'on', element);
+      } else if (element.type === 'file') {
+        if (!element.files || element.files.length === 0) add(name, new File([], '', { type: 'application/octet-stream' }), element);
+        else for (const file of element.files) add(name, file, element);
+      } else if (element.type === 'hidden' && name.toLowerCase() === '_charset_') {
+        add(name, 'UTF-8', element);
+      } else add(name, element.value, element);
+    } else if (element instanceof HTMLSelectElement) {
+      for (const option of element.selectedOptions) if (!option.disabled) add(name, option.value, element);
+    } else if (element instanceof HTMLTextAreaElement) {
+      add(name, element.value, element);
+    } else {
+      return { reason: `its control <${element.localName} name="${name}"> keeps its data where the runtime cannot read it without the page's formdata listeners` };
+    }
+    const dirname = element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.getAttribute('dirname') : null;
+    if (dirname) add(dirname, element.matches(':dir(rtl)') ? 'rtl' : 'ltr', element);
   }
-  for (const item of left) differing.add(nameOf(item));
-  return differing.size === 0 ? undefined : [...differing].slice(0, 3).join(', ');
+  return { entries };
+}
+
+/** An entry's value as compared: line breaks as LF; a file by its name, size, type and date. */
+function valueKey(value: string | File): string {
+  return typeof value === 'string' ? `s:${value.replace(/\r\n?/g, '\n')}` : `f:${value.name}:${value.size}:${value.type}:${value.lastModified}`;
+}
+
+/** Values by name, in order; a point entry (an image button's click) is left out. */
+function byName(entries: Iterable<readonly [string, string | File] | FormEntry>): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const item of entries) {
+    if ('point' in item && item.point) continue;
+    const [name, value] = Array.isArray(item) ? item : [(item as FormEntry).name, (item as FormEntry).value];
+    names.set(name, [...(names.get(name) ?? []), valueKey(value)]);
+  }
+  return names;
+}
+
+/** How many changes readEntryChanges names before it says "…". */
+const MAX_NAMED_CHANGES = 4;
+
+/**
+ * What differs between the entries the panel showed (`shown`) and those a submit would send now
+ * (`now`: read from the controls, or the pairs of a FormData the browser built): per name, in
+ * the order first met, `email changed`, `extra added`, `name removed` (a rename is one removed
+ * and one added; the same name given by one more control, `email added`). Names of image-button
+ * click points are not compared.
+ * @returns undefined when both hold the same values for every name in the same order; else the
+ *   changes, at most MAX_NAMED_CHANGES (then `…`), joined by ", ".
+ */
+export function readEntryChanges(shown: readonly FormEntry[], now: Iterable<readonly [string, string | File] | FormEntry>): string | undefined {
+  const before = byName(shown);
+  const after = byName(now);
+  const points = new Set(shown.filter((entry) => entry.point).map((entry) => entry.name));
+  const changes: string[] = [];
+  for (const name of new Set([...before.keys(), ...after.keys()])) {
+    if (points.has(name)) continue;
+    const was = before.get(name) ?? [];
+    const is = after.get(name) ?? [];
+    if (was.length === is.length && was.every((value, index) => value === is[index])) continue;
+    changes.push(`${name} ${is.length > was.length ? 'added' : is.length < was.length ? 'removed' : 'changed'}`);
+  }
+  if (changes.length === 0) return undefined;
+  return changes.length > MAX_NAMED_CHANGES ? `${changes.slice(0, MAX_NAMED_CHANGES).join(', ')}, …` : changes.join(', ');
+}
+
+/**
+ * The FormData that is sent: the entries the panel showed, in order, with an image button's
+ * click point taken from `built` (the FormData of the person's submit). Built with the
+ * constructor that takes no form, so no `formdata` listener sees or changes it.
+ */
+export function toSentFormData(entries: readonly FormEntry[], built: FormData | undefined, FormDataOf: typeof FormData = FormData): FormData {
+  const data = new FormDataOf();
+  for (const entry of entries) data.append(entry.name, entry.point ? (built?.get(entry.name) ?? '') : entry.value);
+  return data;
 }

@@ -92,13 +92,6 @@ export function isSameItems(a: readonly ProposalItem[], b: readonly ProposalItem
   });
 }
 
-/** The form's submit controls (buttons of type submit, `<input type="submit|image">`, also those associated by `form=`). */
-export function readSubmitControls(form: HTMLFormElement): Element[] {
-  return [...readFormProperty(form, 'elements')].filter((element) =>
-    (element instanceof HTMLButtonElement && element.type === 'submit')
-    || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image')));
-}
-
 /** The text of the last heading before `form` in document order, or ''. */
 function precedingHeading(form: HTMLFormElement): string {
   const headings = [...form.ownerDocument.querySelectorAll('h1, h2, h3, h4, h5, h6')]

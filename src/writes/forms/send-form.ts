@@ -5,7 +5,7 @@
 import type { JSONValue } from '../../declarations/tool-spec.js';
 import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../read-write-answer.js';
 import { request } from '../../request.js';
-import { readFormProperty } from './form-property.js';
+import type { Destination } from './send-controls.js';
 
 /**
  * What came back: the final status, where the answer came from after redirects, and the site's
@@ -16,41 +16,23 @@ export type FormSendOutcome =
   | { ok: false; reason: string };
 
 /**
- * Where a submit with `submitter` goes: its method (as written, e.g. `post`) and action (absolute
- * URL); the submitter's `formmethod`/`formaction` win over the form's, as in the browser.
- */
-export function readSendTarget(form: HTMLFormElement, submitter: HTMLElement | null): { method: string; action: URL } {
-  const button = submitter as HTMLButtonElement | HTMLInputElement | null;
-  const method = button?.hasAttribute('formmethod') ? button.formMethod : readFormProperty(form, 'method');
-  return { method, action: new URL(button?.hasAttribute('formaction') ? button.formAction : readFormProperty(form, 'action')) };
-}
-
-/**
- * The request the browser would make for this submit (HTML "form submission"): method and
- * action from the form or the submitter (`formmethod`, `formaction`), the data set with the
- * submitter's own name/value. `multipart/form-data` forms send a FormData body; others are sent
- * URL-encoded (a file control contributes its file name, as the browser does), GET in the query.
- * Must be called during the submit event: the data set is read then (`built`: the FormData the
- * caller already built and checked for this submit, so no `formdata` listener runs twice).
+ * The request the browser would make for a submit to `destination` (HTML "form submission") with
+ * the entries of `data` (the snapshot the panel showed, entry-list.ts, never a FormData built
+ * from the form now): `multipart/form-data` sends a FormData body; others are sent URL-encoded (a
+ * file contributes its file name, as the browser does), GET in the query.
  * @returns `undefined` for what fetch cannot reproduce faithfully (`method="dialog"`,
  *   `enctype="text/plain"`): the caller lets the browser submit natively.
  */
-export function toFormRequest(form: HTMLFormElement, submitter: HTMLElement | null, built?: FormData): { url: URL; init: RequestInit } | undefined {
-  const button = submitter as HTMLButtonElement | HTMLInputElement | null;
-  const target = readSendTarget(form, submitter);
-  const method = target.method.toLowerCase();
-  const enctype = button?.hasAttribute('formenctype') ? button.formEnctype : readFormProperty(form, 'enctype');
+export function toFormRequest(destination: Destination, data: FormData): { url: URL; init: RequestInit } | undefined {
+  const { method, enctype } = destination;
   if (method === 'dialog' || enctype === 'text/plain') return undefined;
-  const data = built ?? new FormData(form, submitter);
-  const url = target.action;
+  const url = new URL(destination.action);
+  const pairs = () => new URLSearchParams([...data].map(([key, value]) => [key, typeof value === 'string' ? value : value.name]));
   if (method === 'get') {
-    url.search = new URLSearchParams([...data].map(([key, value]) => [key, typeof value === 'string' ? value : value.name])).toString();
+    url.search = pairs().toString();
     return { url, init: { method: 'GET' } };
   }
-  const body = enctype === 'multipart/form-data'
-    ? data
-    : new URLSearchParams([...data].map(([key, value]) => [key, typeof value === 'string' ? value : value.name]));
-  return { url, init: { method: 'POST', body } };
+  return { url, init: { method: 'POST', body: enctype === 'multipart/form-data' ? data : pairs() } };
 }
 
 /**

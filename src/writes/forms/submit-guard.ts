@@ -56,6 +56,7 @@
  * browser takes on its own.
  */
 import { callBuiltIn } from '../../dom-builtin.js';
+import { primitives } from '../../primitives.js';
 
 /**
  * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
@@ -126,7 +127,7 @@ export interface SubmitGuard {
   connect(onUserSubmit: (event: SubmitEvent) => void): () => void;
   /**
    * Stops guarding after one macrotask of grace (GUARD_GRACE_MS), so that a site handler which
-   * defers `requestSubmit()` with `setTimeout(…, 0)` from the restore's events is still blocked.
+   * defers `requestSubmit()` with `primitives.setTimeout(…, 0)` from the restore's events is still blocked.
    * Idempotent. @returns a promise that resolves once the guard is off.
    */
   disarm(): Promise<void>;
@@ -329,8 +330,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
 
   // The submit a gesture causes is dispatched in the same task; after it the gesture is stale.
   const clearSoon = () => {
-    clearTimeout(clearing);
-    clearing = setTimeout(() => {
+    primitives.clearTimeout(clearing);
+    clearing = primitives.setTimeout(() => {
       gesture = undefined;
       tabKey = undefined;
       pointerDown = undefined;
@@ -478,7 +479,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     }
     personSubmitting = true;
     // The page may stop the event before the bubble listener: then decide one macrotask later.
-    setTimeout(() => {
+    primitives.setTimeout(() => {
       personSubmitting = false;
       const state = judged.get(submit);
       if (!armed || !state || state.delivered) return;
@@ -560,7 +561,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   };
   const addsFrame = (node: Node): boolean => node.nodeType === Node.ELEMENT_NODE
     && ((node as Element).matches(FRAME_SELECTOR) || (node as Element).querySelector(FRAME_SELECTOR) !== null);
-  const frameWatcher = new MutationObserver((records) => {
+  const frameWatcher = new primitives.MutationObserver((records) => {
     if (armed && records.some((record) => [...record.addedNodes].some(addsFrame))) holdFrames();
   });
   // A frame that loads a new document gets a new realm: patch it once it is there.
@@ -587,7 +588,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     armed = false;
     personSubmitting = false;
     onUserSubmit = undefined;
-    clearTimeout(clearing);
+    primitives.clearTimeout(clearing);
     doc.removeEventListener('click', onClick, true);
     doc.removeEventListener('keydown', onKeydown, true);
     doc.removeEventListener('pointerdown', onPointerdown, true);
@@ -614,7 +615,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     disarm() {
       onUserSubmit = undefined;
       disarming ??= new Promise<void>((resolve) => {
-        setTimeout(() => {
+        primitives.setTimeout(() => {
           turnOff();
           resolve();
         }, GUARD_GRACE_MS);
