@@ -10,7 +10,7 @@ import { callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
 import { runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
-import { readPageDeclarations } from './sources/index.js';
+import { readPageDeclarations } from './sources/page-declarations.js';
 
 /** A started runtime. */
 export interface Runtime {
