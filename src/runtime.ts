@@ -8,6 +8,7 @@ import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
+import { holdLoad } from './load-hold.js';
 import { runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './sources/page-declarations.js';
@@ -118,6 +119,8 @@ export function start(options: RuntimeOptions = {}): Runtime {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
     if (found.api === 'none') publish(reportWithoutWebMCP(config, found.reason), 1);
     else {
+      // Agent clients read the tools at load: load waits for the first update (load-hold.ts).
+      holdLoad(config.document, ready);
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
       // browser without it fetches the entry alone. A signer given meanwhile is in config already.
       import('./follow.js').then(({ follow }) => {
