@@ -43,11 +43,12 @@ const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
  * The live registry and the declaration rules it runs (not the reason texts, loaded only to
  * explain a rejection, nor the $ref checks, loaded only for a schema with a $ref), and the write
  * status tool's descriptor (registered with the first write tool; a chunk of its own cost pages
- * with a form one more round trip before ready): one chunk the
+ * with a form one more round trip before ready), and the sources table with its fetching sources
+ * (AgentGate manifests, the admin registry: the entry reads only the islands): one chunk the
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|form-tool-check|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/]source\.ts$|src[\\/]validation[\\/]work-units\.ts$|src[\\/]writes[\\/]status-tool\.ts$|rolldown[\\/]runtime/;
+const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|form-tool-check|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/](source|index|admin-registry|agentgate)\.ts$|src[\\/]validation[\\/]work-units\.ts$|src[\\/]writes[\\/]status-tool\.ts$|rolldown[\\/]runtime/;
 
 /**
  * AgentGate discovery (the manifest's fetch and rules, the receipts rules, the kept receipts with

@@ -20,7 +20,8 @@ import { MAX_ANSWER_BYTES, readBoundedText } from './bindings/bounded-json.js';
  * - `description`: the request as reasons name it (default `the request to <where>`, e.g.
  *   `the person's submit to /contact`);
  * - `maxAnswerBytes`: largest answer body read (default MAX_ANSWER_BYTES); a larger one is
- *   cancelled unread past the bound.
+ *   cancelled unread past the bound (the fetch aborted). Every other answer is read to its end, so
+ *   no request whose answer was used is reported aborted to DevTools (bounded-json.ts says why).
  */
 export interface RequestOptions {
   method?: string;
@@ -72,7 +73,9 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   const description = options.description ?? `the request to ${where}`;
   const redirect = options.redirect ?? 'error';
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  // Aborted only when the answer passes maxAnswerBytes: text() can be stopped no other way.
+  const overBound = new AbortController();
+  const signal = AbortSignal.any(options.signal ? [options.signal, timeout, overBound.signal] : [timeout, overBound.signal]);
   let sent: Request;
   try {
     sent = new Request(url, {
@@ -91,7 +94,7 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   try {
     // The signal again: a Request built by the hook may not carry it.
     const response = await fetch(sent, { signal });
-    const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES);
+    const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES, () => overBound.abort());
     return read.ok ? { ok: true, response, text: read.text } : { ok: false, failure: 'tooLarge', reason: read.reason, response };
   } catch (error) {
     if (timeout.aborted) {

@@ -7,9 +7,10 @@ import { auditSurfaces, coverageOf } from './audit.js';
 import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './config.js';
 import { callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
+import { holdLoad } from './load-hold.js';
 import { runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
-import { readPageDeclarations } from './sources/index.js';
+import { readPageDeclarations } from './sources/page-declarations.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -107,6 +108,8 @@ export function start(options: RuntimeOptions = {}): Runtime {
     // Without WebMCP nothing could use a tool: normalise nothing, register nothing, stay silent.
     if (found.api === 'none') publish(reportWithoutWebMCP(config, found.reason), 1);
     else {
+      // Agent clients read the tools at load: load waits for the first update (load-hold.ts).
+      holdLoad(config.document, ready);
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
       // browser without it fetches the entry alone.
       import('./follow.js').then(({ follow }) => {

@@ -40,7 +40,8 @@ export type ManifestReading = { tools: readonly unknown[]; siteKey: string; prob
 /**
  * Reads a manifest's text: JSON, an object, `version` `agentgate-tools/1`, `site` an object with
  * a string `siteKey`, and `tools` an array (each tool is judged apart by `checkAgentGateTool`).
- * The manifest's `handoff`, when present, is set on each tool object as its `handoff`.
+ * The manifest's `receipts`, `handoff` and `payment`, when present, are set on each tool object
+ * that has none of its own.
  * @returns the tools, or the reason the whole manifest is refused (the Report's `(manifest)`).
  *   Never throws.
  */
@@ -61,12 +62,12 @@ export function readAgentGateManifest(text: string): ManifestReading {
 }
 
 /**
- * The manifest-level fields a tool's call needs (`receipts`, `handoff`: AgentGate declared tools,
- * "Find the manifest"; the site's agent-native endpoints apply to every tool), carried onto each
- * tool object that does not set its own, so each tool is judged, and its ToolSpec made, from its
- * own declaration alone.
+ * The manifest-level fields a tool's call needs (`receipts`, `handoff`, `payment`: AgentGate
+ * declared tools, "Find the manifest"; the site's agent-native endpoints and pay per crawl apply
+ * to every tool), carried onto each tool object that does not set its own, so each tool is
+ * judged, and its ToolSpec made, from its own declaration alone.
  */
-const MANIFEST_CALL_FIELDS = ['receipts', 'handoff'] as const;
+const MANIFEST_CALL_FIELDS = ['receipts', 'handoff', 'payment'] as const;
 
 function withManifestFields(tools: readonly unknown[], manifest: Record<string, unknown>): readonly unknown[] {
   const fields = MANIFEST_CALL_FIELDS.filter((field) => manifest[field] !== undefined);
@@ -169,7 +170,10 @@ function readAuth(raw: unknown, reasons: Reason[]): AgentGateAuth | undefined {
  * - `inputSchema` (required, root object) and `outputSchema` under the schema policy, as Capell's;
  * - `annotations`: `readOnlyHint`, `consequentialHint`, `untrustedContentHint` passed through
  *   only when set; `destructiveHint`, `idempotentHint`, `openWorldHint` kept as `hints`, never
- *   mapped onto WebMCP hints; the effect is `read` when `readOnlyHint` is true, else `write`;
+ *   mapped onto WebMCP hints (Chromium 156 drops them from a registered tool); the effect is
+ *   `read` when `readOnlyHint` is true, else `write`;
+ * - `payment` (the manifest's, or the tool's own): the tool is priced, so `consequentialHint` is
+ *   true whatever `readOnlyHint` says;
  * - `action`: a non-empty string; `endpoint`: a sendable method (SENDABLE_METHODS), content type
  *   `application/json`, and a URL that is an exact route on the page's origin (a tool without an
  *   endpoint is a browser-only action and refused);
@@ -200,6 +204,10 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
   reasons.push(...input.reasons);
   reasons.push(...checkOutputSchema(raw.outputSchema, refChecks));
   const { annotations, hints } = readAnnotations(raw.annotations, reasons);
+  // A priced tool's call can be answered 402 and then paid (up to the page's cap): it spends the
+  // person's money even when it changes nothing on the site, which is what consequentialHint
+  // tells a client to make visible.
+  if (raw.payment !== undefined) annotations.consequentialHint = true;
   if (typeof raw.action !== 'string' || raw.action.trim() === '') reasons.push(['action', 'action']);
   const endpoint = readEndpoint(raw.endpoint, context.origin, reasons);
   const auth = readAuth(raw.auth, reasons);

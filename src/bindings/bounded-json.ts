@@ -29,37 +29,49 @@ const tooLarge = (what: string, maxBytes: number): string => `${what} is larger 
 
 /**
  * Reads a response body as UTF-8 text, at most `maxBytes` bytes: a `Content-Length` over the
- * bound is refused before reading, and the stream is cancelled as soon as the count passes it.
+ * bound is refused before reading; otherwise the browser reads the body to its end (`text()`)
+ * while a clone of it is counted, and once the count passes the bound `stop` is called and the
+ * reading cancelled.
+ *
+ * Why a counted clone and not a `getReader()` loop over the body itself: in Chromium a fetch whose
+ * own body stream is read to its end from script is often reported to DevTools as failed
+ * (`net::ERR_ABORTED`) when its answer carries `Cache-Control: no-store` (as Core's read API
+ * answers do), although every byte arrived: the stream's close stops the request before the
+ * network reports it complete. DevTools-driven agents (Playwright MCP) then wait seconds for a
+ * request they count as unfinished. `text()` lets the request finish; the clone's count keeps the
+ * bound, so an oversized body never enters the heap whole.
  * @param what what the reason names, e.g. `the answer from /agent/v1/x`.
- * @returns the text, or a reason; rejects like `Response#text` on a network error or abort.
+ * @param maxBytes the bound, in bytes of the (decoded) body. @default MAX_ANSWER_BYTES
+ * @param stop stops the transfer once the bound is passed (request.ts aborts the fetch's signal);
+ *   `text()` cannot be cancelled otherwise, so without it an oversized body is still read to its
+ *   end by the browser, though refused. @default a no-op (for in-memory answers)
+ * @returns the text, or a reason (`the answer from /x is larger than 1048576 bytes`); rejects like
+ *   `Response#text` on a network error or an abort that is not the bound's.
  */
-export async function readBoundedText(response: Response, what: string, maxBytes = MAX_ANSWER_BYTES): Promise<BoundedText> {
+export async function readBoundedText(response: Response, what: string, maxBytes = MAX_ANSWER_BYTES, stop: () => void = () => {}): Promise<BoundedText> {
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     return { ok: false, reason: tooLarge(what, maxBytes) };
   }
   if (!response.body) return { ok: true, text: '' };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const counted = response.clone().body!.getReader();
+  const text = response.text();
+  // Handled here so that a bound that stops it leaves no unhandled rejection; any other failure
+  // reaches the counter too, which rejects, or is awaited below.
+  text.catch(() => undefined);
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await counted.read();
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      stop();
+      await counted.cancel().catch(() => undefined);
       return { ok: false, reason: tooLarge(what, maxBytes) };
     }
-    chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { ok: true, text: new TextDecoder().decode(bytes) };
+  return { ok: true, text: await text };
 }
 
 /**
@@ -102,10 +114,10 @@ export function parseBoundedJSON(text: string, what: string, limits: AnswerLimit
 
 /**
  * Reads and parses a JSON response body within `limits` (readBoundedText, then parseBoundedJSON).
- * For read answers now, and for write answers when they are parsed.
+ * @param stop as readBoundedText's: stops the transfer once the byte bound is passed.
  * @returns the value, or a one-line reason; rejects on a network error or abort.
  */
-export async function readBoundedJSON(response: Response, what: string, limits: AnswerLimits = ANSWER_LIMITS): Promise<BoundedJSON> {
-  const read = await readBoundedText(response, what, limits.maxBytes);
+export async function readBoundedJSON(response: Response, what: string, limits: AnswerLimits = ANSWER_LIMITS, stop?: () => void): Promise<BoundedJSON> {
+  const read = await readBoundedText(response, what, limits.maxBytes, stop);
   return read.ok ? parseBoundedJSON(read.text, what, limits) : read;
 }

@@ -16,14 +16,4 @@ export type { Normalise, SourceUnit, ToolSource } from './source.js';
  */
 export const SOURCES: readonly ToolSource[] = [capellIslands, agentGateManifests, adminRegistry];
 
-/**
- * The declarations the page itself holds, from every source read without options (nothing is
- * fetched): what the audit compares the page's surfaces with, in the browser without WebMCP and
- * in the CLI.
- */
-export function readPageDeclarations(root: ParentNode): unknown[] {
-  return SOURCES.flatMap((source) => {
-    const units = source.read(root);
-    return Array.isArray(units) ? units.flatMap((unit) => unit.declarations) : [];
-  });
-}
+export { readPageDeclarations } from './page-declarations.js';

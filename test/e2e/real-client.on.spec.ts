@@ -29,13 +29,15 @@ test.describe('Playwright page.webmcp as the agent client', () => {
     await readyReport(page);
   });
 
-  test('lists the declared tools and the runtime\'s read-only capell.write.status with their annotations', async ({ page }) => {
+  test('lists the declared tools and the runtime\'s read-only capell.write.status with their annotations, a priced tool consequential', async ({ page }) => {
     const tools = await page.webmcp.tools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('capell.write.status')?.annotations?.readOnly).toBe(true);
     expect(byName.get('site.search')?.annotations?.readOnly).toBe(true);
     expect(byName.get('newsletter.subscribe')?.annotations?.consequential).toBe(true);
     expect(byName.get('form.submit.contact')?.annotations?.consequential).toBe(true);
+    // A priced AgentGate tool (the demo's manifest has payment) is consequential though read-only.
+    expect(byName.get('stock_report')?.annotations).toEqual({ readOnly: true, consequential: true });
   });
 
   test('a write call answers awaiting_person inside a 20 s client timeout; the person\'s later Send reaches the agent through capell.write.status', async ({ page, demo }) => {

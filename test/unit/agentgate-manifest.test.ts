@@ -161,6 +161,24 @@ describe('AgentGate tools: the mapping onto ToolSpec', () => {
     assert.equal(result.spec.hints, undefined);
   });
 
+  it('marks a priced tool (its manifest has payment) consequential whatever its readOnlyHint says', () => {
+    const priced = (tool: Record<string, unknown>) => {
+      const reading = readAgentGateManifest(JSON.stringify({ version: 'agentgate-tools/1', site: { siteKey: 'shop' }, tools: [tool], payment: { price: 'crawler-price' } }));
+      const result = checkAgentGateTool(reading.tools[0], context, REF_CHECKS);
+      assert.ok(result.ok);
+      return result.spec;
+    };
+    const read = priced(toolWith({ annotations: { readOnlyHint: true, consequentialHint: false } }));
+    assert.deepEqual(read.annotations, { readOnlyHint: true, consequentialHint: true });
+    assert.equal(read.effect, 'read');
+    assert.deepEqual(priced(SEND_MESSAGE).annotations, { readOnlyHint: false, consequentialHint: true });
+    // Without payment the site's hints stand as set.
+    const free = readAgentGateManifest(JSON.stringify({ version: 'agentgate-tools/1', site: { siteKey: 'shop' }, tools: [toolWith({ annotations: { readOnlyHint: true } })] }));
+    const result = checkAgentGateTool(free.tools[0], context, REF_CHECKS);
+    assert.ok(result.ok);
+    assert.deepEqual(result.spec.annotations, { readOnlyHint: true });
+  });
+
   it('accepts the demo site\'s manifest as served: send_message (web-bot-auth), message_status (shared-key), request_callback (handoff), stock_report (priced)', () => {
     const origin = 'http://127.0.0.1:5173';
     const reading = readAgentGateManifest(renderManifest(SITES[0]!, origin).json);

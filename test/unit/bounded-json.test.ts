@@ -8,11 +8,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonDepth, MAX_ANSWER_BYTES, parseBoundedJSON, readBoundedJSON } from '../../src/bindings/bounded-json.ts';
 
-/** A body that would stream `total` bytes, counting what was pulled and whether it was cancelled. */
+/**
+ * A body that would stream `total` bytes, counting what was pulled and whether it was cancelled;
+ * `abort()` errors it as a fetch's abort errors its body.
+ */
 function endlessBody(total: number) {
   const seen = { pulled: 0, cancelled: false };
   const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+  let source!: ReadableStreamDefaultController<Uint8Array>;
   const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      source = controller;
+    },
     pull(controller) {
       if (seen.pulled >= total) return controller.close();
       seen.pulled += chunk.byteLength;
@@ -22,13 +29,17 @@ function endlessBody(total: number) {
       seen.cancelled = true;
     },
   }, { highWaterMark: 0 });
-  return { stream, seen };
+  const abort = (): void => {
+    seen.cancelled = true;
+    source.error(new DOMException('aborted', 'AbortError'));
+  };
+  return { stream, seen, abort };
 }
 
 describe('answers have a size limit', () => {
   it('a 64 MiB streamed answer stops being read just past 1 MiB and is cancelled', async () => {
-    const { stream, seen } = endlessBody(64 * 1024 * 1024);
-    const outcome = await readBoundedJSON(new Response(stream), 'the answer from /x');
+    const { stream, seen, abort } = endlessBody(64 * 1024 * 1024);
+    const outcome = await readBoundedJSON(new Response(stream), 'the answer from /x', undefined, abort);
     assert.deepEqual(outcome, { ok: false, reason: 'the answer from /x is larger than 1048576 bytes' });
     assert.equal(seen.cancelled, true);
     assert.ok(seen.pulled <= MAX_ANSWER_BYTES + 2 * 64 * 1024, `${seen.pulled} bytes pulled`);
@@ -39,6 +50,15 @@ describe('answers have a size limit', () => {
     const outcome = await readBoundedJSON(new Response(stream, { headers: { 'content-length': String(64 * 1024 * 1024) } }), 'the answer from /x');
     assert.equal(outcome.ok, false);
     assert.equal(seen.pulled, 0);
+  });
+
+  it('an answer within the bound is read to its end and never stopped', async () => {
+    const { stream, seen, abort } = endlessBody(256 * 1024);
+    const outcome = await readBoundedJSON(new Response(stream), 'the answer from /x', undefined, abort);
+    // Read whole and handed to the parser (the x's are not JSON), not refused as too large.
+    assert.ok(!outcome.ok && outcome.notJSON !== undefined, JSON.stringify(outcome));
+    assert.equal(seen.pulled, 256 * 1024);
+    assert.equal(seen.cancelled, false);
   });
 
   it('an answer of exactly 1 MiB is read; multi-byte text is counted in UTF-8 bytes', async () => {

@@ -14,6 +14,8 @@ interface Seen { method: string; url: string; headers: IncomingMessage['headers'
 let server: Server;
 let base: string;
 const seen: Seen[] = [];
+/** The /endless answer: bytes written so far, and the total once the client closed the connection. */
+const endless: { written: number; closed: Promise<number> } = { written: 0, closed: Promise.resolve(0) };
 
 before(async () => {
   server = createServer((req, res) => {
@@ -41,6 +43,21 @@ before(async () => {
             if (!res.write(chunk)) return void res.once('drain', write);
           }
           res.end();
+        };
+        res.on('error', () => undefined);
+        write();
+      } else if (path === '/endless') {
+        // Writes until the client goes away (or, for a client that never stops, 64 times the
+        // bound, so that a failing test ends).
+        const chunk = 'x'.repeat(64 * 1024);
+        endless.written = 0;
+        endless.closed = new Promise((resolve) => res.once('close', () => resolve(endless.written)));
+        const write = (): void => {
+          while (!res.destroyed) {
+            if (endless.written >= 64 * MAX_ANSWER_BYTES) return void res.end();
+            endless.written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', write);
+          }
         };
         res.on('error', () => undefined);
         write();
@@ -150,5 +167,13 @@ describe('request', () => {
     assert.equal(declared.reason, `the answer from /declared-huge is larger than ${MAX_ANSWER_BYTES} bytes`);
     const small = await request(url('/echo'), { timeoutMs: ANSWER_TIMEOUT_MS, maxAnswerBytes: 10 });
     assert.ok(!small.ok && small.failure === 'tooLarge');
+  });
+
+  it('an answer that never ends is refused as tooLarge and its transfer stopped near the bound', async () => {
+    const sent = await request(url('/endless'), { timeoutMs: ANSWER_TIMEOUT_MS });
+    assert.ok(!sent.ok && sent.failure === 'tooLarge', JSON.stringify(sent));
+    // The server sees the connection closed: what it wrote by then is the bound plus what was in flight.
+    const written = await endless.closed;
+    assert.ok(written < 16 * MAX_ANSWER_BYTES, `${written} bytes written before the client stopped`);
   });
 });
