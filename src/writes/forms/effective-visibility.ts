@@ -32,7 +32,7 @@ export const MAX_BLUR_PX = 3;
 export const MIN_FILTER_RANGE = 0.15;
 
 /** A rectangle in viewport coordinates (CSS px). */
-interface Box {
+export interface Box {
   left: number;
   top: number;
   right: number;
@@ -95,7 +95,7 @@ function lengthOf(token: string | undefined, basis: number): number {
  * The box a `clip-path` basic shape leaves of `box` (its border box), as a bounding rectangle,
  * or undefined for a value this cannot evaluate (`url()`, `path()`, `shape()`, other units).
  */
-function clipPathBox(value: string, box: Box): Box | undefined {
+export function clipPathBox(value: string, box: Box): Box | undefined {
   const width = box.right - box.left;
   const height = box.bottom - box.top;
   // Computed values turn rect() and xywh() into inset() (CSS Shapes 1 §3.1).
@@ -135,7 +135,7 @@ function clipPathBox(value: string, box: Box): Box | undefined {
 }
 
 /** The legacy `clip: rect(t, r, b, l)` of an absolutely positioned element, or undefined. */
-function clipRectBox(value: string, box: Box): Box | undefined {
+export function clipRectBox(value: string, box: Box): Box | undefined {
   const match = /^rect\((.*)\)$/i.exec(value.trim());
   if (!match) return undefined;
   const [t = 'auto', r = 'auto', b = 'auto', l = 'auto'] = match[1]!.split(/[\s,]+/).filter(Boolean);
