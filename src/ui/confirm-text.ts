@@ -51,6 +51,8 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmReasonOtherDestination: 'the “{control}” button sends to {request}, not where this panel shows, so it cannot send this proposal',
   /** Reason: a submit control labelled like Cancel, Close, Back or No. */
   confirmReasonNotSending: 'the “{control}” button reads like not sending, so it does not send this proposal; use this panel’s Cancel to stop',
+  /** Reason: a submit control whose rendered label is not what it is (text hidden by CSS, generated content, only an icon); `{why}` says which check. */
+  confirmReasonDisguisedControl: 'the “{control}” button does not read as what it is ({why}), so it cannot send this proposal',
   /** Reason: the form's data set differs from the one the panel showed; `{changes}` names the entries. */
   confirmReasonDataChanged: 'what the form sends changed after this panel showed it ({changes}), so check it again',
   /** Reason: a `formdata` listener of the page rewrote the data set; `{changes}` names the entries. */
@@ -115,6 +117,7 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmReasonChangedControl: 'die Schaltfläche „{control}“ hat sich geändert, seit dieses Feld den Vorschlag zeigte ({change}), und kann ihn daher nicht senden; bitten Sie den Assistenten um einen neuen Vorschlag',
   confirmReasonOtherDestination: 'die Schaltfläche „{control}“ sendet an {request}, nicht dorthin, wo dieses Feld zeigt, und kann diesen Vorschlag daher nicht senden',
   confirmReasonNotSending: 'die Schaltfläche „{control}“ klingt nach Nicht-Senden und sendet diesen Vorschlag daher nicht; zum Beenden nutzen Sie „Abbrechen“ in diesem Feld',
+  confirmReasonDisguisedControl: 'die Schaltfläche „{control}“ liest sich nicht als das, was sie ist ({why}), und kann diesen Vorschlag daher nicht senden',
   confirmReasonDataChanged: 'was das Formular sendet, hat sich geändert, seit dieses Feld es zeigte ({changes}); bitte erneut prüfen',
   confirmReasonDataRewritten: 'ein Skript der Seite hat geändert, was das Formular senden würde ({changes})',
   confirmAlsoSent: 'Außerdem gesendet:',

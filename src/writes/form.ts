@@ -155,6 +155,7 @@ async function proposeFill(
       changed: text.confirmReasonChangedControl,
       elsewhere: text.confirmReasonOtherDestination,
       'not-sending': text.confirmReasonNotSending,
+      disguised: text.confirmReasonDisguisedControl,
     }[refusal.kind];
     return fillPlaceholders(template, { ...refusal });
   };

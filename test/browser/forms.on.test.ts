@@ -81,6 +81,19 @@ describe('forms: what an agent may fill', () => {
     ['a filter: url() honeypot (cannot be checked) (a09)', '<div class="hp" style="filter: url(#nothing)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(filtered by filter url\("#nothing"\) on div\.hp, which the runtime cannot check\)/],
     ['a mask-image honeypot (cannot be checked) (a09)', '<input name="website" style="mask-image: linear-gradient(transparent, transparent)">', { website: 'x' }, /^website: the control is not visible to the person \(masked by mask-image linear-gradient\(rgba\(0, 0, 0, 0\), rgba\(0, 0, 0, 0\)\) on the control, which the runtime cannot check\)/],
     ['a honeypot under an ancestor\'s -webkit-mask-image (a09)', '<div class="hp" style="-webkit-mask-image: linear-gradient(black, black)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(masked by mask-image linear-gradient\(rgb\(0, 0, 0\), rgb\(0, 0, 0\)\) on div\.hp, which the runtime cannot check\)/],
+    ['a honeypot turned away (rotateY(180deg) with backface-visibility: hidden)', '<input name="website" style="transform: rotateY(180deg); backface-visibility: hidden">', { website: 'x' }, /^website: the control is not visible to the person \(turned away: matrix3d\(-1, .*\) with backface-visibility: hidden on the control\); an agent never writes what the person cannot check$/],
+    ['a honeypot in a wrapper turned away in 3-D (preserve-3d)', '<div class="hp" style="transform-style: preserve-3d; transform: rotateX(180deg)"><input name="website" style="backface-visibility: hidden; transform: translateZ(1px)"></div>', { website: 'x' }, /^website: the control is not visible to the person \(turned away: matrix3d\(.*\) with backface-visibility: hidden on the control\)/],
+    ['a honeypot under filter: contrast(0) on an ancestor', '<div class="hp" style="filter: contrast(0)"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(its colours are flattened to one by filter contrast\(0\) on div\.hp \(0 of the range left\)\)/],
+    ['a filter: brightness(0) honeypot', '<input name="website" style="filter: brightness(0)">', { website: 'x' }, /^website: the control is not visible to the person \(its colours are flattened to one by filter brightness\(0\) on the control \(0 of the range left\)\)/],
+    ['a filter: invert(0.5) honeypot', '<input name="website" style="filter: invert(0.5)">', { website: 'x' }, /^website: the control is not visible to the person \(its colours are flattened to one by filter invert\(0\.5\) on the control/],
+    ['a honeypot whose text-indent pushes its text out of its box', '<input name="website" style="text-indent: -9999px">', { website: 'x' }, /^website: the control is not visible to the person \(its text is pushed out of its box by text-indent -9999px\)/],
+    ['a honeypot textarea whose text-indent pushes its text out to the right', '<textarea name="website" style="text-indent: 200%"></textarea>', { website: 'x' }, /^website: the control is not visible to the person \(its text is pushed out of its box by text-indent 200%\)/],
+    ['a honeypot under an opaque sibling', '<div style="position: relative"><input name="website"><div class="cover" style="position: absolute; inset: 0; background: white"></div></div>', { website: 'x' }, /^website: the control is not visible to the person \(covered by div\.cover at 9 of 9 points \(hit-testing\)\)/],
+    ['a mix-blend-mode honeypot (cannot be checked)', '<div class="hp" style="mix-blend-mode: screen"><input name="website" style="background: white; color: black"></div>', { website: 'x' }, /^website: the control is not visible to the person \(blended by mix-blend-mode: screen on div\.hp, which the runtime cannot check\)/],
+    ['a honeypot whose text is coloured like its background', '<input name="website" style="color: rgb(250, 250, 250); background: white">', { website: 'x' }, /^website: the control is not visible to the person \(its text rgb\(250, 250, 250\) has no contrast against rgb\(255, 255, 255\) behind it \(1\.04:1\)\)/],
+    ['a honeypot whose text is coloured like an ancestor\'s background (an oklch colour)', '<div class="hp" style="background: oklch(0.5 0.1 150)"><input name="website" style="background: transparent; color: oklch(0.5 0.1 150)"></div>', { website: 'x' }, /^website: the control is not visible to the person \(its text rgb\(\d+, \d+, \d+\) has no contrast against rgb\(\d+, \d+, \d+\) behind it \(1:1\)\)/],
+    ['a honeypot with -webkit-text-fill-color: transparent', '<input name="website" style="-webkit-text-fill-color: transparent">', { website: 'x' }, /^website: the control is not visible to the person \(its text is transparent \(-webkit-text-fill-color rgba\(0, 0, 0, 0\)\)\)/],
+    ['a honeypot with font-size: 0', '<input name="website" style="font-size: 0">', { website: 'x' }, /^website: the control is not visible to the person \(its text is too small to read \(font-size 0px\)\)/],
     ['a honeypot beyond the start of a scroll container', '<div class="box" style="overflow: auto; height: 50px"><input name="website" style="position: relative; top: -200px"></div>', { website: 'x' }, /^website: the control is not visible to the person \(outside what div\.box can be scrolled to\)/],
     ['a radio group with one member off-screen', '<input type="radio" name="size" value="s" aria-label="S"><span class="hp" style="position: absolute; left: -9999px"><input type="radio" name="size" value="m"></span>', { size: 's' }, /^size: the control is not visible to the person \(off-screen/],
     ['a hidden checkbox whose label is hidden too', '<p style="position: absolute; left: -9999px"><input type="checkbox" name="news" id="news-hp"><label for="news-hp">News</label></p>', { news: true }, /^news: the control is not visible to the person \(off-screen/],
@@ -117,6 +130,30 @@ describe('forms: what an agent may fill', () => {
       expect(form.innerHTML).to.equal(snapshot);
     });
   }
+
+  it('refuses a honeypot under a page popover that lets the pointer through, naming the check', () => {
+    mountForm('<input name="website">');
+    const box = form.querySelector('input')!.getBoundingClientRect();
+    const cover = document.createElement('div');
+    cover.className = 'pop';
+    cover.popover = 'manual';
+    cover.style.cssText = `margin: 0; padding: 0; border: 0; pointer-events: none; background: white; position: fixed; left: ${box.left - 4}px; top: ${box.top - 4}px; width: ${box.width + 8}px; height: ${box.height + 8}px`;
+    document.body.append(cover);
+    cover.showPopover();
+    try {
+      expect(reasonOf(planFill(form, { website: 'x' }, WORDS))).to.match(/^website: the control is not visible to the person \(covered by div\.pop at 9 of 9 points \(hit-testing\)\)/);
+    } finally {
+      cover.remove();
+    }
+  });
+
+  it('fills a field with an opaque icon over one end, and one below the fold (scrolled to for the hit-test and put back)', () => {
+    mountForm('<div style="position: relative; width: 300px"><input name="a" style="width: 300px; box-sizing: border-box"><span class="icon" style="position: absolute; right: 2px; top: 2px; width: 16px; height: 16px; background: black"></span></div><div style="height: 3000px"></div><input name="b">');
+    const before = window.scrollY;
+    const plan = planFill(form, { a: 'x', b: 'y' }, WORDS);
+    expect(reasonOf(plan)).to.equal('(accepted)');
+    expect(window.scrollY).to.equal(before);
+  });
 
   it('fills text, textarea, number, select, radio group, checkbox and checkbox group, and lists them by label', () => {
     mountForm(`<label for="n">Your name</label><input id="n" name="name">

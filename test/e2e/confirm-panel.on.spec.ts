@@ -98,7 +98,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     await page.mouse.click(viewport.width / 2, y);
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
-    expect((await panel.state())!.refusal).toContain('the “Send message” button was covered, hidden or disguised');
+    // Its text is what gives it away first: the send control's own check names it.
+    expect((await panel.state())!.refusal).toContain('the “Send message” button does not read as what it is (its text “Send message” is hidden: its text is transparent (color rgba(0, 0, 0, 0)) on the button)');
 
     // The same button fully transparent (opacity) is not consent either.
     await remove();

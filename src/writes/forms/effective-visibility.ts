@@ -7,6 +7,9 @@
  * forms and the browser's user-mediation flow" (the person checks what is sent).
  */
 
+import { readCoverProblem } from './cover-check.js';
+import { readTextStyleProblem } from './text-legibility.js';
+
 /** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
 export const MIN_EFFECTIVE_OPACITY = 0.1;
 
@@ -20,8 +23,16 @@ export const MIN_VISIBLE_PX = 4;
  */
 export const MAX_BLUR_PX = 3;
 
+/**
+ * Below this share of its colour range left by `filter: brightness()`, `contrast()` and
+ * `invert()` (their factors multiplied over the control and its ancestors; `invert(a)` keeps
+ * |1 − 2a|), everything the control paints is flattened to one colour: `contrast(0)` turns it
+ * mid grey, `brightness(0)` black, `invert(0.5)` grey.
+ */
+export const MIN_FILTER_RANGE = 0.15;
+
 /** A rectangle in viewport coordinates (CSS px). */
-interface Box {
+export interface Box {
   left: number;
   top: number;
   right: number;
@@ -84,7 +95,7 @@ function lengthOf(token: string | undefined, basis: number): number {
  * The box a `clip-path` basic shape leaves of `box` (its border box), as a bounding rectangle,
  * or undefined for a value this cannot evaluate (`url()`, `path()`, `shape()`, other units).
  */
-function clipPathBox(value: string, box: Box): Box | undefined {
+export function clipPathBox(value: string, box: Box): Box | undefined {
   const width = box.right - box.left;
   const height = box.bottom - box.top;
   // Computed values turn rect() and xywh() into inset() (CSS Shapes 1 §3.1).
@@ -124,7 +135,7 @@ function clipPathBox(value: string, box: Box): Box | undefined {
 }
 
 /** The legacy `clip: rect(t, r, b, l)` of an absolutely positioned element, or undefined. */
-function clipRectBox(value: string, box: Box): Box | undefined {
+export function clipRectBox(value: string, box: Box): Box | undefined {
   const match = /^rect\((.*)\)$/i.exec(value.trim());
   if (!match) return undefined;
   const [t = 'auto', r = 'auto', b = 'auto', l = 'auto'] = match[1]!.split(/[\s,]+/).filter(Boolean);
@@ -169,6 +180,61 @@ function transformScale(transform: string): number {
   const values = match[2]!.split(',').map(Number);
   const [a, b, c, d] = match[1] ? [values[0], values[1], values[4], values[5]] : [values[0], values[1], values[2], values[3]];
   return Math.abs((a ?? 1) * (d ?? 1) - (b ?? 0) * (c ?? 0));
+}
+
+/** A computed `transform` as a 4×4 matrix in column-major order (`matrix3d` order); identity for `none`. */
+function matrixOf(transform: string): number[] {
+  const match = /^matrix(3d)?\((.*)\)$/.exec(transform.trim());
+  if (!match) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const v = match[2]!.split(',').map(Number);
+  if (match[1]) return v;
+  const [a, b, c, d, e, f] = v as [number, number, number, number, number, number];
+  return [a, b, 0, 0, c, d, 0, 0, 0, 0, 1, 0, e, f, 0, 1];
+}
+
+/** The product `a × b` of two column-major 4×4 matrices. */
+function multiply(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  for (let column = 0; column < 4; column++) {
+    for (let row = 0; row < 4; row++) {
+      let sum = 0;
+      for (let k = 0; k < 4; k++) sum += a[k * 4 + row]! * b[column * 4 + k]!;
+      out.push(sum);
+    }
+  }
+  return out;
+}
+
+/** The determinant of a square matrix given as rows. */
+function determinant(rows: number[][]): number {
+  if (rows.length === 1) return rows[0]![0]!;
+  return rows[0]!.reduce((sum, value, column) => {
+    const minor = rows.slice(1).map((row) => row.filter((_, index) => index !== column));
+    return sum + (column % 2 === 0 ? 1 : -1) * value * determinant(minor);
+  }, 0);
+}
+
+/**
+ * The index in `chain` of an element with `backface-visibility: hidden` whose back faces the
+ * person, or undefined. Its transform is composed with its ancestors' while they keep a 3-D
+ * context (`transform-style: preserve-3d`); the back shows when the (3,3) entry of the inverse
+ * of that matrix is negative, the test browsers use (CSS Transforms 2, "backface-visibility").
+ * Transform origins and `perspective` are left out: they move the element, not which way it
+ * faces, for the rotations a page uses to turn a control away.
+ */
+function readTurnedAway(chain: Element[], styles: CSSStyleDeclaration[]): number | undefined {
+  for (const [index, style] of styles.entries()) {
+    if (style.backfaceVisibility !== 'hidden' || style.transform === 'none') continue;
+    let matrix = matrixOf(style.transform);
+    for (let up = index + 1; up < chain.length && styles[up]!.transformStyle === 'preserve-3d'; up++) {
+      matrix = multiply(matrixOf(styles[up]!.transform), matrix);
+    }
+    const rows = [0, 1, 2, 3].map((row) => [0, 1, 2, 3].map((column) => matrix[column * 4 + row]!));
+    const det = determinant(rows);
+    const cofactor = determinant([0, 1, 3].map((row) => [0, 1, 3].map((column) => rows[row]![column]!)));
+    if (det !== 0 && cofactor / det < 0) return index;
+  }
+  return undefined;
 }
 
 /** Whether the `scale` property (individual transform) scales to zero. */
@@ -230,9 +296,14 @@ function clientBox(element: Element): Box {
  * than that; an ancestor that clips its overflow (`overflow` hidden or clip, paint containment)
  * with the control outside it (e.g. a zero-height wrapper); outside what a scroll container or
  * the document can be scrolled to (e.g. `left: -9999px`), or outside the viewport for a
- * fixed-position one. A control below the fold is visible: it can be scrolled to. Not checked:
- * another element covering it or stacked behind the page (`z-index: -1`), text colour, other
- * filters (`brightness()`, `contrast()`), blend modes.
+ * fixed-position one. A control below the fold is visible: it can be scrolled to. Also:
+ * `filter: brightness()`, `contrast()` or `invert()` that flatten its colours (MIN_FILTER_RANGE);
+ * any `mix-blend-mode` other than normal on it or an ancestor, which it cannot evaluate; a
+ * `backface-visibility: hidden` element turned away (`rotateY(180deg)`); for a control that shows
+ * text, `text-indent` or padding that leaves its text outside its box, and text too small,
+ * transparent or coloured like what is behind it (text-legibility.ts); and last, an opaque
+ * element or a page popover over it, found by hit-testing its points (cover-check.ts). Not
+ * checked: a cover that lets the pointer through (`pointer-events: none`) outside the top layer.
  * @returns e.g. `opacity 0 on div.hp`, `clipped by clip-path inset(50%) on the control`,
  *   `off-screen: outside the page's scrollable area`.
  */
@@ -275,8 +346,13 @@ export function readVisibilityProblem(element: Element): string | undefined {
   const blurs: string[] = [];
   const faint: string[] = [];
   let filtered = false;
+  let range = 1;
+  const flattening: string[] = [];
   for (const [index, node] of chain.entries()) {
     const style = styles[index]!;
+    // A blend mode mixes the control with whatever is painted behind it (`screen` over white
+    // leaves white): what the person sees cannot be told from the styles.
+    if (style.mixBlendMode && style.mixBlendMode !== 'normal') return `blended by mix-blend-mode: ${style.mixBlendMode} on ${nameOf(node, element)}, which the runtime cannot check`;
     const value = Number.parseFloat(style.opacity);
     if (Number.isFinite(value) && value < 1) {
       opacity *= value;
@@ -295,6 +371,13 @@ export function readVisibilityProblem(element: Element): string | undefined {
         opacity *= Math.max(0, amount);
         filtered = true;
         faint.push(`${Math.max(0, amount)} (filter ${filter.text}) on ${nameOf(node, element)}`);
+      } else if (filter.name === 'brightness' || filter.name === 'contrast' || filter.name === 'invert') {
+        const amount = amountOf(filter.args);
+        if (!Number.isFinite(amount)) return `filtered by filter ${filter.text} on ${nameOf(node, element)}, which the runtime cannot check`;
+        const factor = filter.name === 'invert' ? Math.abs(1 - 2 * Math.min(1, Math.max(0, amount))) : Math.max(0, amount);
+        if (factor >= 1) continue;
+        range *= factor;
+        flattening.push(`${filter.text} on ${nameOf(node, element)}`);
       } else if (filter.name === 'blur') {
         const radius = filter.args === '' ? 0 : lengthOf(filter.args, 0);
         if (!Number.isFinite(radius)) return `filtered by filter ${filter.text} on ${nameOf(node, element)}, which the runtime cannot check`;
@@ -308,6 +391,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
     const product = faint.length > 1 || filtered ? ` (effective ${Number(opacity.toFixed(3))})` : '';
     return `opacity ${faint.join(' × ')}${product}`;
   }
+  if (range < MIN_FILTER_RANGE) return `its colours are flattened to one by filter ${flattening.join(' and ')} (${Number(range.toFixed(3))} of the range left)`;
   const blur = Math.sqrt(blurSquares);
   if (blur > MAX_BLUR_PX) {
     const combined = blurs.length > 1 ? ` (combined ${px(blur)} px)` : '';
@@ -319,6 +403,9 @@ export function readVisibilityProblem(element: Element): string | undefined {
     if (style.transform !== 'none' && transformScale(style.transform) < 1e-6) return `scaled to zero by transform ${style.transform} on ${nameOf(node, element)}`;
     if (scalesToZero(style.scale)) return `scaled to zero by scale ${style.scale} on ${nameOf(node, element)}`;
   }
+
+  const away = readTurnedAway(chain, styles);
+  if (away !== undefined) return `turned away: ${styles[away]!.transform} with backface-visibility: hidden on ${nameOf(chain[away]!, element)}`;
 
   const own = boxOf(element.getBoundingClientRect());
   if (tooSmall(own)) {
@@ -393,7 +480,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
   if (fixedChain) {
     const viewport = { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight };
     if (tooSmall(intersect(visible, viewport))) return 'off-screen: a fixed-position control outside the viewport';
-    return undefined;
+    return readPaintProblem(element);
   }
   const rootStyle = view.getComputedStyle(root);
   const rtl = rootStyle.direction === 'rtl';
@@ -405,5 +492,34 @@ export function readVisibilityProblem(element: Element): string | undefined {
   if (tooSmall(intersect(visible, page))) {
     return `off-screen: outside the page's scrollable area (at x ${px(own.left + view.scrollX)}, y ${px(own.top + view.scrollY)} px)`;
   }
-  return undefined;
+  return readPaintProblem(element);
+}
+
+/** Input types whose value is text drawn in the control (not a box, a swatch or a slider). */
+const NON_TEXT_INPUTS: ReadonlySet<string> = new Set(['checkbox', 'radio', 'range', 'color', 'file', 'hidden', 'image']);
+
+/** Whether `element` shows a value as text: a text-like input, a textarea or a select. */
+function showsText(element: Element): boolean {
+  if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
+  return element instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(element.type);
+}
+
+/**
+ * The checks that need the page painted as it is, once the box is known to be on the page: for
+ * a control that shows its value as text, that the text is inside its box (`text-indent` not
+ * pushing it out, room left by the padding) and readable (text-legibility.ts: size, fill,
+ * contrast against what is behind it); then that nothing covers it (cover-check.ts).
+ */
+function readPaintProblem(element: Element): string | undefined {
+  if (showsText(element)) {
+    const text = readTextStyleProblem(element);
+    if (text) return text;
+    const style = (element.ownerDocument.defaultView ?? window).getComputedStyle(element);
+    const inner = element.clientWidth - (Number.parseFloat(style.paddingLeft) || 0) - (Number.parseFloat(style.paddingRight) || 0);
+    if (inner < MIN_VISIBLE_PX) return `no room for its text: ${px(inner)} px between its padding`;
+    const indent = lengthOf(style.textIndent.split(/\s+/)[0], inner);
+    if (!Number.isFinite(indent)) return `its text-indent ${style.textIndent} cannot be checked by the runtime`;
+    if (indent <= -inner || indent >= inner - MIN_VISIBLE_PX) return `its text is pushed out of its box by text-indent ${style.textIndent}`;
+  }
+  return readCoverProblem(element);
 }

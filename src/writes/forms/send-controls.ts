@@ -9,6 +9,7 @@
  */
 import { callBuiltIn } from '../../dom-builtin.js';
 import { readFormProperty } from './form-property.js';
+import { readRenderedLabel } from './rendered-label.js';
 
 /**
  * Where a submit goes (HTML, "form submission"): `method` (lower case), `action` (absolute URL),
@@ -125,13 +126,15 @@ function describeChange(before: Fingerprint, after: Fingerprint): string {
 /**
  * Why a click on a send control refuses, with what the message needs: `control` (its label),
  * `change` (for `changed`: what differs, e.g. `formaction`), `request` (for `elsewhere`: where it
- * sends, as describeDestination).
+ * sends, as describeDestination), `why` (for `disguised`: why the person cannot read it as the
+ * panel names it, rendered-label.ts).
  */
 export type SendControlRefusal =
   | { kind: 'added'; control: string }
   | { kind: 'changed'; control: string; change: string }
   | { kind: 'elsewhere'; control: string; request: string }
-  | { kind: 'not-sending'; control: string };
+  | { kind: 'not-sending'; control: string }
+  | { kind: 'disguised'; control: string; why: string };
 
 /**
  * The send controls of one proposal, read once when its panel first shows (readSendControls).
@@ -148,8 +151,9 @@ export interface SendControls {
   /**
    * Why the person's submit with `submitter` (the submit event's submitter) cannot send this
    * proposal, read now: a control that was not a submit control of the form when the panel
-   * showed, one changed since (label, type, name, value or destination), one whose destination
-   * differs from the panel's, or one labelled like not sending. The form's own destination is
+   * showed, one changed since (label, type, name, value or destination), one a person cannot
+   * read as what it is (rendered-label.ts, read again now), one whose destination differs from
+   * the panel's, or one labelled like not sending. The form's own destination is
    * part of every control's: pointing the form elsewhere refuses them all. The answer never
    * changes back to "accepted" for a control once it was refused for being added.
    * @returns undefined when the submit may send the proposal.
@@ -159,20 +163,36 @@ export interface SendControls {
 
 /**
  * Reads the form's send controls for a proposal (see SendControls).
+ * The panel names the first control whose rendered text (rendered-label.ts: what the browser
+ * draws, no text hidden, no generated content, the accessible name containing it) is its text
+ * and does not read like "Cancel"; a disguised control is never named or accepted.
  * @returns the controls, or a one-line reason when the form has submit controls but none a
- *   person would read as sending this proposal (every one reads like "Cancel", or has no text).
+ *   person would read as sending this proposal (every one reads like "Cancel", has no text, or
+ *   is disguised: each named with why).
  */
 export function readSendControls(form: HTMLFormElement): SendControls | { reason: string } {
   const all = readSubmitControls(form);
   const prints = new Map(all.map((control) => [control, fingerprint(form, control)]));
-  const named = all.find((control) => readControlLabel(control) !== '' && !isNotSendingLabel(readControlLabel(control))) ?? null;
+  // What a person reads on each, as rendered now: the panel names a button by that, and only a
+  // button whose text is what it reads can be named (or send).
+  const rendered = new Map(all.map((control) => [control, readRenderedLabel(control)]));
+  const readable = (control: HTMLButtonElement | HTMLInputElement) => {
+    const seen = rendered.get(control)!;
+    // Its name from content (its text) must contain what it reads, as an authored name must.
+    return 'label' in seen && readControlLabel(control).toLowerCase().includes(seen.label.toLowerCase()) ? seen.label : '';
+  };
+  const named = all.find((control) => readable(control) !== '' && !isNotSendingLabel(readable(control))) ?? null;
   if (all.length > 0 && !named) {
-    const labels = all.map((control) => `“${readControlLabel(control)}”`).join(', ');
-    return { reason: `form #${readFormProperty(form, 'id')} has no submit button that reads as sending (${labels}), so the panel could not name one for the person to press` };
+    const labels = all.map((control) => {
+      const seen = rendered.get(control)!;
+      const why = 'reason' in seen ? `: ${seen.reason}` : readable(control) === '' ? `: it reads “${seen.label}”` : '';
+      return `“${readControlLabel(control)}”${why}`;
+    }).join('; ');
+    return { reason: `form #${readFormProperty(form, 'id')} has no submit button that a person can read as sending (${labels}), so the panel could not name one for the person to press` };
   }
   const destination = readDestination(form, named);
   const ownEntry = (control: Element | null) => JSON.stringify(control ? [(control as HTMLButtonElement).name, (control as HTMLButtonElement).value] : []);
-  const controls = all.filter((control) => !isNotSendingLabel(readControlLabel(control))
+  const controls = all.filter((control) => readable(control) !== '' && !isNotSendingLabel(readControlLabel(control))
     && isSameDestination(readDestination(form, control), destination) && ownEntry(control) === ownEntry(named));
   const refusalFor = (submitter: Element | null): SendControlRefusal | undefined => {
     if (submitter === null) {
@@ -188,11 +208,16 @@ export function readSendControls(form: HTMLFormElement): SendControls | { reason
     if (before === undefined) return { kind: 'added', control };
     const change = describeChange(before, fingerprint(form, submitter as HTMLButtonElement));
     if (change !== '') return { kind: 'changed', control, change };
+    // Read again at the person's act: CSS can hide the text and draw other words at any time.
+    const now = readRenderedLabel(submitter as HTMLButtonElement);
+    if ('reason' in now) return { kind: 'disguised', control, why: now.reason };
+    const shown = rendered.get(submitter as HTMLButtonElement);
+    if (shown && 'label' in shown && now.label !== shown.label) return { kind: 'disguised', control, why: `it reads “${now.label}”, not “${shown.label}”` };
     if (isNotSendingLabel(control)) return { kind: 'not-sending', control };
     if (!controls.includes(submitter as HTMLButtonElement)) {
       return { kind: 'elsewhere', control, request: describeDestination(readDestination(form, submitter), new URL(destination.action).origin) };
     }
     return undefined;
   };
-  return { named, label: readControlLabel(named) || 'Submit', destination, controls, refusalFor };
+  return { named, label: (named && readable(named)) || 'Submit', destination, controls, refusalFor };
 }

@@ -1,0 +1,203 @@
+/**
+ * What a person reads on a submit control, measured from what the browser renders, and why a
+ * control cannot be recognised by it. A send button whose text is hidden by CSS while
+ * generated content draws something else ("Next page →") would have the person send while
+ * believing they turn a page: such a control is never named by the panel and never sends.
+ * WCAG 2.2, 2.5.3 "Label in Name": the accessible name contains the visible label.
+ */
+import { clipPathBox, clipRectBox, readVisibilityProblem, type Box } from './effective-visibility.js';
+import { readTextStyleProblem } from './text-legibility.js';
+
+/**
+ * Below this share of a text's rendered area that lies inside the control's box (after the
+ * clips on the way up), the text counts as pushed out of the control (`text-indent: -9999px`).
+ */
+export const MIN_TEXT_INSIDE_SHARE = 0.9;
+
+/** Below this opacity (multiplied from the text's element up to the control) text is unseen. */
+export const MIN_TEXT_OPACITY = 0.5;
+
+/** Elements that draw an image or icon rather than text. */
+const PICTURES = 'img, svg, canvas, picture, video, object, embed, iframe';
+
+/** What a person reads on a control (`label`), or why it cannot be read as one (`reason`). */
+export type RenderedLabel = { label: string } | { reason: string };
+
+/** Whitespace collapsed and trimmed. */
+function normalise(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** How a reason names an element inside the control. */
+function nameOf(element: Element, control: Element): string {
+  if (element === control) return 'the button';
+  const id = element.id ? `#${element.id}` : '';
+  const classes = [...element.classList].slice(0, 2).map((name) => `.${name}`).join('');
+  return `${element.localName}${id}${classes}`;
+}
+
+/** The flat-tree children of `node`: an open shadow root's instead of the light ones; a slot's assigned nodes. */
+function childrenOf(node: Node): Node[] {
+  if (node instanceof Element && node.shadowRoot) return [...node.shadowRoot.childNodes];
+  if (node instanceof HTMLSlotElement) {
+    const assigned = node.assignedNodes();
+    return assigned.length > 0 ? assigned : [...node.childNodes];
+  }
+  return [...node.childNodes];
+}
+
+/** The flat-tree parent of an element (its host across a shadow boundary), or null. */
+function parentOf(element: Element): Element | null {
+  if (element.assignedSlot) return element.assignedSlot;
+  if (element.parentElement) return element.parentElement;
+  const root = element.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** Visits `node` and its flat-tree descendants, not into a picture (an svg's `<title>` is not drawn as text). */
+function walk(node: Node, visit: (node: Node) => void): void {
+  visit(node);
+  if (node instanceof Element && node.matches(PICTURES)) return;
+  for (const child of childrenOf(node)) walk(child, visit);
+}
+
+function area(box: Box): number {
+  return Math.max(0, box.right - box.left) * Math.max(0, box.bottom - box.top);
+}
+
+function intersect(a: Box, b: Box): Box {
+  return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+}
+
+/** A computed `content` that draws nothing: `none`, `normal` or an empty string. */
+function drawsNothing(content: string): boolean {
+  return content === 'none' || content === 'normal' || content === '""' || content === "''";
+}
+
+/**
+ * Why the text node `text` inside `control` is not read on it, or undefined: its element (or one
+ * up to the control) not visible or faint (MIN_TEXT_OPACITY), its style unreadable
+ * (text-legibility.ts), or its rendered boxes (`Range.getClientRects`) less than
+ * MIN_TEXT_INSIDE_SHARE inside the control's box after each `clip-path`/`clip` on the way up.
+ */
+function readHiddenText(text: Text, control: Element): string | undefined {
+  const view = control.ownerDocument.defaultView ?? window;
+  const owner = text.parentElement ?? (text.parentNode instanceof ShadowRoot ? text.parentNode.host : null);
+  if (!owner) return 'it is outside any element';
+  const style = view.getComputedStyle(owner);
+  if (style.visibility !== 'visible') return `visibility: ${style.visibility} on ${nameOf(owner, control)}`;
+  const legibility = readTextStyleProblem(owner);
+  if (legibility) return `${legibility} on ${nameOf(owner, control)}`;
+  const rect = control.getBoundingClientRect();
+  let frame: Box = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+  let opacity = 1;
+  const indents: string[] = [];
+  for (let at: Element | null = owner; at; at = parentOf(at)) {
+    const own = view.getComputedStyle(at);
+    opacity *= Number.parseFloat(own.opacity) || 0;
+    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || view.getComputedStyle(parentOf(at) ?? at).textIndent !== own.textIndent)) {
+      indents.push(`text-indent ${own.textIndent} on ${nameOf(at, control)}`);
+    }
+    const border = at.getBoundingClientRect();
+    const box = { left: border.left, top: border.top, right: border.right, bottom: border.bottom };
+    if (own.clipPath && own.clipPath !== 'none') {
+      const clip = clipPathBox(own.clipPath, box);
+      if (!clip) return `clip-path ${own.clipPath} on ${nameOf(at, control)}, which the runtime cannot check`;
+      frame = intersect(frame, clip);
+    }
+    if ((own.position === 'absolute' || own.position === 'fixed') && own.clip && own.clip !== 'auto') {
+      const clip = clipRectBox(own.clip, box);
+      if (clip) frame = intersect(frame, clip);
+    }
+    if (at === control) break;
+  }
+  if (opacity < MIN_TEXT_OPACITY) return `opacity ${Number(opacity.toFixed(3))} on ${nameOf(owner, control)}`;
+  const range = control.ownerDocument.createRange();
+  range.selectNodeContents(text);
+  let total = 0;
+  let inside = 0;
+  for (const part of range.getClientRects()) {
+    const box = { left: part.left, top: part.top, right: part.right, bottom: part.bottom };
+    total += area(box);
+    inside += area(intersect(box, frame));
+  }
+  if (total === 0) return `it has no rendered size (on ${nameOf(owner, control)})`;
+  if (inside < MIN_TEXT_INSIDE_SHARE * total) {
+    const cause = indents.length > 0 ? ` (${indents.join(', ')})` : '';
+    return `it is drawn outside the button's box or clipped away${cause}`;
+  }
+  return undefined;
+}
+
+/** The control's accessible name from `aria-labelledby` or `aria-label`, or undefined when it has neither. */
+function readAuthoredName(control: Element): string | undefined {
+  const ids = control.getAttribute('aria-labelledby');
+  if (ids) {
+    const root = control.getRootNode() as Document | ShadowRoot;
+    const parts = ids.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent ?? '');
+    const name = normalise(parts.join(' '));
+    if (name !== '') return name;
+  }
+  const label = control.getAttribute('aria-label');
+  return label !== null && normalise(label) !== '' ? normalise(label) : undefined;
+}
+
+/**
+ * What a person reads on the submit control `control` as the browser renders it now, or why it
+ * cannot be recognised. Refused, with a one-line reason naming the check:
+ * - the control itself not visible to the person (effective-visibility.ts: hidden, clipped,
+ *   filtered, turned away, covered…; for an `<input>`, its value's size, fill, contrast and
+ *   `text-indent`);
+ * - an image button (`<input type="image">`) or a button showing only an image or icon
+ *   (`img`, `svg`, `canvas`…): no text to read;
+ * - generated content (`::before`/`::after` with a `content` that draws something, or
+ *   `content` on an element) on the button or any element in it: the browser draws words that
+ *   are not its text, and the runtime does not credit them;
+ * - any text of the button hidden: not visible, opacity under MIN_TEXT_OPACITY, font-size,
+ *   transparent fill (`color`, `-webkit-text-fill-color`) or no contrast against what is behind
+ *   it (text-legibility.ts), or drawn outside the button's box or clipped away (`text-indent`,
+ *   `clip-path`, `clip`), measured on its `Range.getClientRects()`;
+ * - an `aria-label`/`aria-labelledby` that does not contain what it reads (WCAG 2.5.3).
+ * Open shadow roots in the button are read; a closed one is not seen.
+ * @returns `{ label }` (whitespace collapsed), or `{ reason }`, e.g. `its text “Send message”
+ *   is hidden: its text is too small to read (font-size 0px) on span`.
+ */
+export function readRenderedLabel(control: HTMLButtonElement | HTMLInputElement): RenderedLabel {
+  const view = control.ownerDocument.defaultView ?? window;
+  const whole = readVisibilityProblem(control);
+  if (whole) return { reason: `it is not visible to the person (${whole})` };
+  if (control instanceof HTMLInputElement) {
+    if (control.type === 'image') return { reason: 'it is an image button, with no text a person can read' };
+    const label = normalise(control.value);
+    if (label === '') return { reason: 'it has no text a person can read' };
+    const name = readAuthoredName(control);
+    if (name !== undefined && !name.toLowerCase().includes(label.toLowerCase())) return { reason: `its accessible name “${name}” is not what it reads (“${label}”)` };
+    return { label };
+  }
+  const read: string[] = [];
+  let pictured = false;
+  let problem: string | undefined;
+  walk(control, (node) => {
+    if (problem) return;
+    if (node instanceof Element) {
+      for (const pseudo of ['::before', '::after']) {
+        const content = view.getComputedStyle(node, pseudo).content;
+        if (!drawsNothing(content)) problem = `generated content ${content} (${pseudo} on ${nameOf(node, control)}) draws words or pictures that are not its text`;
+      }
+      const own = view.getComputedStyle(node).content;
+      if (!drawsNothing(own)) problem = `content ${own} on ${nameOf(node, control)} replaces what it shows`;
+      if (node.matches(PICTURES)) pictured = true;
+      return;
+    }
+    if (node.nodeType !== Node.TEXT_NODE || normalise(node.textContent ?? '') === '') return;
+    const hidden = readHiddenText(node as Text, control);
+    if (hidden) problem = `its text “${normalise(node.textContent ?? '')}” is hidden: ${hidden}`;
+    else read.push(node.textContent ?? '');
+  });
+  if (problem) return { reason: problem };
+  const label = normalise(read.join(''));
+  if (label === '') return { reason: pictured ? 'it shows an image or icon with no text a person can read' : 'it has no text a person can read' };
+  const name = readAuthoredName(control);
+  if (name !== undefined && !name.toLowerCase().includes(label.toLowerCase())) return { reason: `its accessible name “${name}” is not what it reads (“${label}”)` };
+  return { label };
+}
