@@ -22,8 +22,9 @@ import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './read-write-answer.js
 
 /**
  * The server's preview as the panel shows it, and what the confirmation needs. `token` is the
- * one-use confirmation: it is held only in the closure of the call that asked for it (never in
- * the write's record, the Report, the DOM, storage or a log).
+ * one-use confirmation: the runtime holds it only in the closure of the call that asked for it
+ * (never in the write's record, the Report, the DOM, storage or a log). A page script that wrapped
+ * `fetch` before the runtime still sees it arrive (docs/security.md).
  */
 interface AdminPreview {
   summary: string;
