@@ -58,7 +58,7 @@ export class NameClaims {
 }
 
 /**
- * Checks the WebMCP name limits (`^[A-Za-z0-9_.-]{1,128}$`, DESIGN section 1: `registerTool`
+ * Checks the WebMCP name limits (`^[A-Za-z0-9_.-]{1,128}$`: Chromium's `registerTool`
  * refuses other names with `InvalidStateError`), for sources whose own name rule does not
  * already imply them. @returns the reason, or undefined when the name is registrable.
  */
@@ -94,7 +94,7 @@ export function registrationRefusal(
 /**
  * Why a form tool must not be registered because its form is already a browser tool, or
  * `undefined`. Declarative WebMCP forms: a `<form toolname="…">` is registered by the browser
- * itself (WebMCP explainer, "Declarative API"; DESIGN section 1), so a second registration would
+ * itself (WebMCP explainer, "Declarative API"), so a second registration would
  * give the agent two tools for one form. Checked at registration (the Report carries it as a
  * Rejection; the live registry checks again when `toolname` appears or disappears) and again at
  * call time. Works on any DOM with `getElementById` (the browser's, or linkedom's in the CLI).

@@ -1,5 +1,5 @@
 /**
- * The Report: the one place outcomes of a start are recorded (DESIGN section 4, fixed shape).
+ * The Report: the one place outcomes of a start are recorded (a fixed shape other checks depend on).
  */
 
 /** Which WebMCP entry point the runtime used, or `'none'` when the browser has none. */

@@ -1,6 +1,6 @@
 /**
  * What `execute` resolves to: an MCP CallToolResult (MCP spec 2026-07-28, "Tool result";
- * DESIGN section 4). The browser serialises it to a string for the agent.
+ * a fixed shape other checks depend on). The browser serialises it to a string for the agent.
  */
 import type { JSONValue } from './declarations/tool-spec.js';
 

@@ -1,5 +1,5 @@
 /**
- * One runtime per document: sources → normalise → ToolSpec[] → bind → register (DESIGN section 3),
+ * One runtime per document: sources → normalise → ToolSpec[] → bind → register,
  * kept in step with the page as it changes (live-registry.ts, page-observer.ts), and the audit of
  * the page's interactive surfaces.
  */

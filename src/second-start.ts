@@ -1,7 +1,7 @@
 /**
  * The warning of a second `start()` on a document whose runtime runs (runtime.ts): which options
  * it gave that the running runtime does not use. Loaded only when that happens, where WebMCP is
- * present, so the entry stays within its first-load budget (DESIGN section 6).
+ * present, so the entry stays within its first-load budget.
  */
 import type { RuntimeConfig, RuntimeOptions } from './config.js';
 

@@ -2,8 +2,8 @@
  * The `execute` function every registered tool gets. It stays in the start-up chunk and loads
  * the call machinery (executors and the JSON Schema validator) on the first call, or before it
  * when the browser is idle once tools are registered (`prefetchCallModule`), never at start-up
- * (DESIGN section 6). It is also the inspector's seam (ui/inspector.ts): every tool handed to
- * WebMCP passes through `createExecute`, and so does every call.
+ * (which stays within its first-load budget). It is also the inspector's seam (ui/inspector.ts):
+ * every tool handed to WebMCP passes through `createExecute`, and so does every call.
  */
 import type { RuntimeConfig } from './config.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
@@ -44,7 +44,7 @@ const preparedTools = new WeakMap<AbortSignal, number>();
  * then builds the validators of the `registered` tools (names, as in the Report; their ToolSpecs
  * from `toolSpecsOf(doc)`; MAX_PREPARED_TOOLS per runtime over all calls), in idle periods only.
  * An agent's first call then costs about what later ones do, instead of waiting for the chunk to
- * arrive, its code to compile and its schema's validator to be built (issue 10: first call ≤ 1.5×
+ * arrive, its code to compile and its schema's validator to be built (first call ≤ 1.5×
  * a steady call). follow.ts asks for it with each tool name the first time it is registered
  * (AgentGate tools that wait for a signer come later than the page's own). Not where the person
  * asked to save data (`navigator.connection.saveData`, the Save-Data hint); stops once

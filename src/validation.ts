@@ -1,6 +1,6 @@
 /**
- * JSON Schema validation of tool inputs and outputs. Loaded as its own chunk on the first call
- * (DESIGN section 6), never at start-up. Uses @cfworker/json-schema, an interpreter: no
+ * JSON Schema validation of tool inputs and outputs. Loaded as its own chunk on the first call,
+ * never at start-up. Uses @cfworker/json-schema, an interpreter: no
  * `new Function`, so it works under `Content-Security-Policy: script-src 'self'`. Its regular
  * expressions never run: `pattern` and `format` are decided by the linear matcher
  * (validation/linear-regex.ts) under a step budget per call; the rest of the validator's work is

@@ -1,5 +1,5 @@
 /**
- * Which AgentGate calls are sent again after a network failure (issue 12, "Retries"): only a
+ * Which AgentGate calls are sent again after a network failure: only a
  * tool the site declared safe to repeat, once, with the same body. A network failure leaves the
  * agent not knowing whether the site acted; repeating a tool that is not idempotent could act twice.
  */

@@ -1,7 +1,7 @@
 /**
  * `agentgate.handoff.status`: the runtime's own read-only tool that asks again about an AgentGate
- * call the site handed off and that answered `pending` (issue 12, "Handoff": "resolves … with
- * `pending` plus the id and a read-only tool to ask again later"). Registered by the runtime while
+ * call the site handed off and that answered `pending` with the id (the call itself waits only a
+ * bounded time, so the agent needs a way to ask again later). Registered by the runtime while
  * an AgentGate tool whose manifest names `handoff.poll` is registered; not a declaration. Loaded
  * with the AgentGate room; its call loads the signed call's room (handoff.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Handoff (issue 12, "Handoff"; AgentGate declared tools: the manifest's `handoff.poll`): a site
+ * Handoff (AgentGate declared tools: the manifest's `handoff.poll`): a site
  * that accepts a call but finishes it later, or needs a person, answers `202` with a handoff id;
  * the runtime then polls `handoff.poll` (`/v1/handoff/{id}`) until the site names a final state,
  * honouring `Retry-After` and backing off, and stops on the call's signal or after a bounded time:

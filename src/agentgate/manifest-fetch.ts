@@ -1,5 +1,5 @@
 /**
- * Fetching an AgentGate manifest (issue 9, "Discovery"): `/.well-known/agentgate-tools.json`, or
+ * Fetching an AgentGate manifest: `/.well-known/agentgate-tools.json`, or
  * with a site key `/v1/agent-tools/{siteKey}`, on the page's own origin; anonymous
  * (`credentials: 'omit'`), no redirects (`redirect: 'error'`), bounded in size and time, through
  * the one request path (request.ts). Loaded by sources/agentgate.ts only on a page that names

@@ -1,5 +1,5 @@
 /**
- * The AgentGate manifest's rules (AgentGate declared tools; issue 9, "Discovery" and "Mapping"):
+ * The AgentGate manifest's rules (AgentGate declared tools):
  * the document (`version: "agentgate-tools/1"`, `site`, `tools`), and each tool, an MCP `Tool`
  * plus `action`, `endpoint` and `auth`, into a ToolSpec or every coded reason it was rejected for.
  * Pure (no DOM, no network): the runtime loads it on demand (sources/agentgate.ts), the tests in
@@ -164,7 +164,7 @@ function readAuth(raw: unknown, reasons: Reason[]): AgentGateAuth | undefined {
 }
 
 /**
- * Checks one AgentGate tool and maps it onto a ToolSpec (issue 9, "Mapping"):
+ * Checks one AgentGate tool and maps it onto a ToolSpec:
  * - `name`: the MCP Tool rule `^[A-Za-z0-9_.-]{1,128}$` (so `send_message` is valid here);
  * - `title`: a string when given; `description`: a non-empty string of at most 500 code points;
  * - `inputSchema` (required, root object) and `outputSchema` under the schema policy, as Capell's;

@@ -3,7 +3,7 @@
  * the fully-specified `Ed25519` of RFC 9864), parsed and verified with WebCrypto. Hand-written
  * rather than a JOSE library: receipts need one algorithm and one serialisation (about 60 lines),
  * the key set must come through the runtime's own bounded request path (receipt-keys.ts), and the
- * call chunk stays within the size budget (DESIGN section 6).
+ * call chunk stays within the size budget.
  */
 import { fromBase64 } from './base64.js';
 import { MAX_RECEIPT_LENGTH } from './receipt-store.js';

@@ -1,5 +1,5 @@
 /**
- * A site's receipt keys (issue 12, "Receipts"): the JWKS (RFC 7517 §5) the manifest's
+ * A site's receipt keys: the JWKS (RFC 7517 §5) the manifest's
  * `receipts.jwks` names, fetched on the page's own origin through the one request path
  * (anonymous, no redirects, bounded in size and time, revalidated past the HTTP cache), kept in
  * memory for the page's life only, and fetched again once when a receipt names a `kid` the kept

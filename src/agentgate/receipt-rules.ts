@@ -1,6 +1,6 @@
 /**
  * The manifest's `receipts` (AgentGate declared tools, "Find the manifest": `receipts` says where
- * the agent-native receipt header and endpoints are; issue 12, "Receipts"): the answer header a
+ * the agent-native receipt header and endpoints are): the answer header a
  * receipt travels in, the site's receipt keys (a JWKS) and the endpoint that verifies a receipt.
  * Pure; the manifest rules (manifest-rules.ts) run it on each tool, so every ToolSpec of a manifest
  * that declares receipts holds where its call's receipt is checked.

@@ -1,6 +1,6 @@
 /**
- * The receipts kept (issue 12, "Receipts": "Receipts are kept (idb-keyval, bounded count) and
- * listed by a read-only runtime tool so an agent can show what it did on this site"): per site
+ * The receipts kept (idb-keyval, a bounded count), so that a read-only runtime tool can list them
+ * and an agent can show what it did on this site: per site
  * origin, newest first, at most MAX_KEPT_RECEIPTS, in a database of their own. Where storage is
  * unavailable (private mode, a blocked database, Node) they are kept for the page's life only.
  */

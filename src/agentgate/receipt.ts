@@ -1,5 +1,5 @@
 /**
- * An AgentGate call's receipt (issue 12, "Receipts"): the site answers an accepted call with a
+ * An AgentGate call's receipt: the site answers an accepted call with a
  * receipt header (the manifest's `receipts.header`, e.g. `AgentGate-Receipt`) holding a compact
  * JWS (EdDSA) of what it accepted. The runtime verifies it with WebCrypto against the site's JWKS
  * (receipt-keys.ts), checks that it covers this very call (the Content-Digest sent, the tool, the

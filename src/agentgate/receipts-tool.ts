@@ -1,7 +1,7 @@
 /**
  * `agentgate.receipts`: the runtime's own read-only tool that lists the receipts this site signed
- * for the agent's calls on it (issue 12, "Receipts": "listed by a read-only runtime tool so an agent
- * can show what it did on this site"), newest first, each as the call's result reported it
+ * for the agent's calls on it, so an agent can show what it did on this site; newest first, each
+ * as the call's result reported it
  * (verified with its claims and JWS, or not verified with the reason). Registered by the runtime
  * where an AgentGate manifest declares receipts; not a declaration.
  */

@@ -7,7 +7,7 @@ import type { Reason } from '../declarations/reason.js';
 
 /**
  * Checks an AgentGate tool's `endpoint.url` (AgentGate declared tools, "For site operators": the
- * site's exact route; DESIGN section 2: calls stay on the page's origin): an absolute http(s) URL
+ * site's exact route; calls stay on the page's origin): an absolute http(s) URL
  * on `origin`, without user info, query, fragment, `.`/`..` segments, wildcard (`*`) or template
  * (`{…}`, `:param`), as written (the URL parser must not change it).
  * @param origin the page's origin, e.g. `https://shop.example`.

@@ -1,5 +1,5 @@
 /**
- * Bounds on a site's answer before it reaches the validator or the agent (issue 7, item 4): its
+ * Bounds on a site's answer before it reaches the validator or the agent: its
  * size, read from the stream so an oversized body never enters the heap whole, and its nesting
  * depth, counted without recursion so a deep answer can overflow nothing.
  */

@@ -8,7 +8,7 @@
  * The type lists (BINDING_TYPES, READ_BINDING_TYPES, WRITE_BINDING_TYPES) and `BindingType` are
  * derived from it. Adding a binding type is one executor module and one row here
  * (test/unit/binding-registry.test.ts fails when a row lacks a part).
- * Capell Agent Schema, "Tool declarations"; DESIGN section 3 ("one new module plus one line").
+ * Capell Agent Schema, "Tool declarations". A new binding type is one new module plus one line here.
  * Never import an executor module statically here: this table runs at start-up.
  */
 import type { Reason } from '../declarations/reason.js';

@@ -58,7 +58,7 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  * translated `descriptionKey`, 1–500 code points; `effect` `read` | `write`; `binding` rules;
  * `inputSchema` / `outputSchema` under the schema policy. Collects every reason (coded), never throws.
  * Search and property-query tools get optional `cursor` and `limit` inputs they lack, unless their
- * root is a `$ref` or a combinator (DESIGN section 4: every paginated tool accepts them).
+ * root is a `$ref` or a combinator (every paginated tool accepts them).
  * @param refChecks the `$ref` graph checks (`REF_CHECKS` of ref-checks.ts, or `await
  *   loadRefChecks()`); needed only when `needsRefChecks(raw)`.
  * @throws TypeError when a schema has a local `$ref` and `refChecks` is missing (a caller's

@@ -326,7 +326,7 @@ function compilePattern(source: string, state: WalkState): PatternFailure | unde
  * Whether a JSON value (`default`, `const`, `enum`, `examples`) nests arrays or objects more than
  * `levels` deep. The value is part of the schema `registerTool` receives: Chromium refuses a schema
  * whose values nest some thousands of levels with a RangeError, and the validator would recurse
- * as deep, so values count toward MAX_SCHEMA_DEPTH like subschemas (found by the fuzzer, issue 10).
+ * as deep, so values count toward MAX_SCHEMA_DEPTH like subschemas (found by the fuzzer).
  * Iterative: a value too deep for the stack is still judged.
  */
 function nestsDeeper(value: unknown, levels: number): boolean {

@@ -1,5 +1,5 @@
 /**
- * The one internal shape every source becomes (DESIGN section 3). Both contracts meet here;
+ * The one internal shape every source becomes. Both contracts meet here;
  * nothing downstream knows which manifest a tool came from.
  */
 import type { BindingType } from '../bindings/registry.js';
@@ -111,7 +111,7 @@ export interface ToolSpec {
   /**
    * Set only on the admin registry's tools (sources/admin-registry.ts): their calls carry the
    * editor's session (`credentials: 'same-origin'`). Public tools never have it: their reads stay
-   * anonymous (DESIGN section 2), so a signed-in editor's session never widens a public tool.
+   * anonymous, so a signed-in editor's session never widens a public tool.
    */
   session?: true;
 }

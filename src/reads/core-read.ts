@@ -4,7 +4,7 @@ import { fetchEnvelope } from './fetch-envelope.js';
 
 /**
  * GETs a Core read API URL with the input as its query and answers with the whole envelope, so
- * the agent sees `links.next` (DESIGN section 4). Shared by the endpoint, search and
+ * the agent sees `links.next`. Shared by the endpoint, search and
  * property-query bindings, which differ only in the URL.
  * @param skip input keys the binding sets itself (e.g. `scope` for search).
  * @param credentials `'omit'` (public reads, anonymous by contract) or `'same-origin'` (an admin

@@ -2,7 +2,7 @@ import type { BindingExecutor } from '../bindings/binding-executor.js';
 import { readFromCore } from './core-read.js';
 
 /**
- * `property-query` binding, target `T`: `GET <apiBase>/properties/T?<input>` (DESIGN section 2).
+ * `property-query` binding, target `T`: `GET <apiBase>/properties/T?<input>`.
  * Core allows only agent-visible definitions and indexed constraints; it runs no request code.
  */
 export const executePropertyQuery: BindingExecutor = (spec, input, context) =>

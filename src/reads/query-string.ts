@@ -1,6 +1,6 @@
 /**
  * Tool input → query string, in the PHP/Laravel bracket notation Capell Core's request validators
- * read (DESIGN section 2): scalars as they are, `null` left out, booleans as `1` / `0` (what
+ * read: scalars as they are, `null` left out, booleans as `1` / `0` (what
  * Laravel's `boolean` rule accepts), nested objects as `filter[tag]=a`, arrays as `ids[0]=1`.
  */
 

@@ -2,7 +2,7 @@ import type { BindingExecutor } from '../bindings/binding-executor.js';
 import { readFromCore } from './core-read.js';
 
 /**
- * `search` binding, target `T`: `GET <apiBase>/search?scope=T&<input>` (DESIGN section 2).
+ * `search` binding, target `T`: `GET <apiBase>/search?scope=T&<input>`.
  * The binding's scope wins over an input key of the same name.
  */
 export const executeSearch: BindingExecutor = (spec, input, context) => {

@@ -1,5 +1,5 @@
 /**
- * Fetching the admin registry (issue 13, "Runtime"): `GET /admin/agent/v1/tools` on the page's own
+ * Fetching the admin registry: `GET /admin/agent/v1/tools` on the page's own
  * origin, with the signed-in editor's session (`credentials: 'same-origin'`), no redirects
  * (`redirect: 'error'`), never cached by the browser (`cache: 'no-store'`), bounded in size and
  * time, through the one request path (request.ts). Loaded by sources/admin-registry.ts only on a

@@ -1,5 +1,5 @@
 /**
- * The admin registry source (issue 13; Capell Agent Schema, "Navigation, forms, and admin tools":
+ * The admin registry source (Capell Agent Schema, "Navigation, forms, and admin tools":
  * "Authenticated admin tools use a separate registry and the existing session"): on an admin page
  * that names it (`data-admin-registry`, `start({ adminRegistry: true })`), the runtime fetches the
  * signed-in editor's tools from the admin API, same origin with the session's cookie. The registry

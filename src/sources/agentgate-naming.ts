@@ -1,6 +1,5 @@
 /**
- * What names AgentGate on a page (issue 9, "Discovery": "when the script tag says so or a Capell
- * tools island names it"): reads only what the page already holds, fetches nothing. Not start-up
+ * What names AgentGate on a page (the script tag, or a Capell tools island): reads only what the page already holds, fetches nothing. Not start-up
  * code: sources/agentgate.ts checks only whether anything names AgentGate, and these rules load
  * with the manifest fetch (agentgate/manifest-fetch.ts); the CLI's `validate` uses the member's rule.
  *

@@ -1,5 +1,5 @@
 /**
- * The Capell source: the JSON islands Capell's frontend writes into a page (DESIGN section 2),
+ * The Capell source: the JSON islands Capell's frontend writes into a page,
  * `<script type="application/json" data-capell-agent-tools>` (one or more). The page graph island
  * is read by the inline binding, at call time (reads/inline.ts).
  */

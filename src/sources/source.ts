@@ -1,5 +1,5 @@
 /**
- * What a source of tool declarations is (DESIGN section 3: sources → normalise → ToolSpec[]):
+ * What a source of tool declarations is (sources → normalise → ToolSpec[]):
  * the seam a second contract (the AgentGate manifest) plugs into as one more row of the table in
  * sources/index.ts. Nothing after normalisation knows which source a tool came from.
  */

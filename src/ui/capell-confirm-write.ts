@@ -2,7 +2,7 @@
  * `<capell-confirm-write>`: the panel in which a person sees what an agent proposes to send and
  * decides. Loaded on the first write call only (never in the start-up chunk).
  *
- * What the person sees is what is sent (issue 7): the panel renders in a closed shadow root with
+ * What the person sees is what is sent: the panel renders in a closed shadow root with
  * no `part`s, its host is protected by `!important` declarations in the shadow tree (which win
  * over every page declaration, `!important` and inline ones included), it lives in the top layer
  * (`popover="manual"`) at the end of `<body>`, and a click only counts when the panel and the
@@ -240,7 +240,7 @@ let panelOps!: {
  * only tells the runtime that a person clicked it.
  *
  * Driven only through a ConfirmPanel handle (createPanelHandle): the element has no public method
- * or property that changes what it shows or whom it tells (issue 7, a page script that wrapped
+ * or property that changes what it shows or whom it tells (a page script that wrapped
  * `present` on the prototype sent without the person). Its state lives in private fields, its
  * prototype chain (this class and the bundled lit's) is frozen before `customElements.define`
  * runs, and every instance carries its methods as own, non-configurable properties, so neither

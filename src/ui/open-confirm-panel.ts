@@ -1,6 +1,6 @@
 /**
  * The seam between write executors and the UI: loads the lit panel (its own chunk, on the first
- * write call only, DESIGN section 6) and creates one panel with the runtime's handle on it.
+ * write call only, for the size budget) and creates one panel with the runtime's handle on it.
  */
 import type { ConfirmPanel } from './capell-confirm-write.js';
 

@@ -9,7 +9,7 @@
  * - each `enum` (and each `const` whose JSON is longer than MAX_QUOTED_CHARS, as a one-member
  *   `enum`) gets a `toJSON` that gives a short, capped quotation: the validator writes
  *   `JSON.stringify(enum)` into the message of every failing value, which for a large enum and
- *   many values took seconds and then ran out of string length (issue 7, item 4).
+ *   many values took seconds and then ran out of string length.
  */
 import { isPlainObject } from '../is-plain-object.js';
 

@@ -1,6 +1,6 @@
 /**
  * An upper bound of the validator's work for one (schema, value) pair, counted before the
- * validator runs (issue 7, item 4: "a call's validation ... ha[s] a time bound"). The step budget
+ * validator runs, so that a call's validation has a time bound. The step budget
  * (linear-regex.ts) bounds `pattern` and `format`; everything else the validator does is counted
  * here: every subschema applied to every part of the value it reaches (`$ref` expanded, every
  * `anyOf`/`oneOf`/`allOf`/`not` branch, every array item, every property), and what each

@@ -1,5 +1,5 @@
 /**
- * The units of validation work (issue 7, item 4), shared by the call-time bound
+ * The units of validation work, shared by the call-time bound
  * (work-bound.ts) and the schema policy (declarations/schema-policy.ts). One unit is about one
  * `enum` comparison in Chromium; bench/validation-bench.js measures the costliest shapes.
  */

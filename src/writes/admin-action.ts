@@ -1,5 +1,5 @@
 /**
- * `admin-action` binding, effect write (issue 13, "Confirmation protocol"; Capell Agent Schema,
+ * `admin-action` binding, effect write (Capell Agent Schema,
  * "Navigation, forms, and admin tools": "Writes require a one-use confirmation bound to the actor,
  * site, session, payload and preview"). Two requests to the admin API, which the runtime builds
  * from the action identifier (the binding's target), never from a URL a declaration gives:

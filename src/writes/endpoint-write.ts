@@ -1,7 +1,7 @@
 /**
  * `endpoint` binding, effect write: the agent proposes a request; the panel previews it and a
  * person sends it with the panel's own Send button (there is no form), or cancels.
- * DESIGN section 2: "write: after the user confirms, `POST /path` with the JSON input".
+ * After the person confirms, it is `POST /path` with the JSON input.
  * Capell Agent Schema: writes use "the browser's user-mediation flow".
  */
 import { fillPlaceholders, panelWords, readConfirmText } from '../ui/confirm-text.js';

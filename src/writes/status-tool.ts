@@ -1,7 +1,7 @@
 /**
  * `capell.write.status`: the runtime's own read-only tool that answers a write's outcome by
- * writeId (issue 7: "A read-only runtime tool answers a writeId's outcome for as long as the page
- * lives"). Registered by the runtime when at least one write tool registered; not a declaration.
+ * writeId, for as long as the page lives (a write call waits only a bounded time for the person).
+ * Registered by the runtime when at least one write tool registered; not a declaration.
  * Loaded when the first write tool registers; the call loads with the write machinery.
  */
 import type { RuntimeConfig } from '../config.js';
