@@ -238,8 +238,10 @@ describe('handoff and retries against a scripted site', () => {
 
   test('one deadline for every send of a call: a 403 answered late leaves the resend only the rest of timeoutMs', async () => {
     const ask = 'sig1=("@authority" "@method" "@path" "content-digest" "content-type" "signature-agent";key="sig1");tag="web-bot-auth"';
-    reset({ status: 403, headers: { 'accept-signature': ask }, delayMs: 700 }, { status: 200, body: '{"status":"accepted"}', delayMs: 700 });
-    const outcome = await run(scriptedSpec(), {}, { timeoutMs: 1_000 }) as Json;
+    // Wide margins: the resend must start (the 403 comes at 3 s of 5) and then run out (its answer
+    // would take 4 s more); a loaded machine can shift each by a second and still test the same.
+    reset({ status: 403, headers: { 'accept-signature': ask }, delayMs: 3_000 }, { status: 200, body: '{"status":"accepted"}', delayMs: 4_000 });
+    const outcome = await run(scriptedSpec(), {}, { timeoutMs: 5_000 }) as Json;
     assert.equal(seen.length, 2);
     assert.equal(outcome.ok, false);
     assert.match(outcome.reason, /^the call to \/agent\/x was sent but no answer came within \d+ ms/);
