@@ -21,9 +21,6 @@ import { AGENT_ONLY_HEADERS, signOutgoingRequest } from './sign-request.js';
 import { HANDOFF_ID_PATTERN, type SiteDirectory } from './site-directory.js';
 import { SITE_KEY_MANIFEST_PREFIX, WELL_KNOWN_MANIFEST_PATH, type SiteTool } from './site-tools.js';
 
-/** Components a shared-key tool is signed over when its `auth[0]` names none (the runtime's). */
-export const DEFAULT_SHARED_KEY_COMPONENTS: readonly string[] = ['@authority', '@method', '@path', 'content-digest'];
-
 /** Largest answer body the agent reads at the response stage (a `202`'s handoff id), in bytes. */
 export const MAX_HANDOFF_ANSWER_BYTES = 64 * 1024;
 
@@ -162,10 +159,8 @@ export function createNetworkLayer(context: NetworkLayerContext): NetworkLayer {
     return map;
   };
 
-  const declaredOf = (tool: SiteTool): Component[] => {
-    const { auth } = tool.binding;
-    return withFloor(auth.type === 'shared-key' && auth.components.length === 0 ? DEFAULT_SHARED_KEY_COMPONENTS : auth.components);
-  };
+  // A shared-key tool that names no components gets the floor alone (withFloor of nothing).
+  const declaredOf = (tool: SiteTool): Component[] => withFloor(tool.binding.auth.components);
 
   const signerFor = async (tool: SiteTool, origin: string): Promise<Signer | undefined> => (
     tool.binding.auth.type === 'web-bot-auth' ? signers.webBotAuth() : signers.sharedKey(origin)

@@ -12,7 +12,6 @@
  * agent's (capell-webmcp/agent) does, with the nonce it signed with. What the page lists, it
  * checks again against the site's keys when it lists it (receipts-tool.ts).
  */
-import { parseDictionary } from 'structured-headers';
 import type { BindingOutcome, CallContext } from '../bindings/binding-executor.js';
 import type { AgentGateBinding, JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 import type { RequestOutcome } from '../request.js';
@@ -128,39 +127,25 @@ function keyIn(keys: NonNullable<ReceiptCheckOptions['keys']>, kid: string, wher
   return jwk ? { ok: true, jwk } : { ok: false, reason: `signed by an unknown key: ${kid} is not in the site's receipt keys at ${where}` };
 }
 
-/** The `nonce` of the signature a request carried (its first member with one), or undefined. */
-export function sentNonce(signed: Request | undefined): string | undefined {
-  const input = signed?.headers.get('signature-input');
-  if (!input) return undefined;
-  try {
-    for (const [, member] of parseDictionary(input)) {
-      const nonce = member[1].get('nonce');
-      if (typeof nonce === 'string') return nonce;
-    }
-  } catch {
-    // An unreadable Signature-Input: no nonce, so no receipt can cover the call.
-  }
-  return undefined;
-}
-
 /**
  * The receipts hook of an AgentGate call (tool-call.ts): for a tool whose manifest declares
- * receipts and an accepted (2xx) answer, checks the receipt (`checkReceipt`) against the request
- * last sent, keeps it when the site sent one, and adds it to the outcome as `added.receipt`.
- * Any other outcome is returned as it is.
- * @param outcome the call's outcome; @param answered the last request's outcome; @param signed the
- *   last request as signed and sent.
+ * receipts and an accepted (2xx) answer, checks the receipt (`checkReceipt`) against the call
+ * (its Content-Digest; the page never learns the nonce the agent's layer signed with), keeps it
+ * when the site sent one, and adds it to the outcome as `added.receipt`. Any other outcome is
+ * returned as it is.
+ * @param outcome the call's outcome; @param answered the last request's outcome; @param contentDigest
+ *   the `Content-Digest` the call sent (RFC 9530).
  * @returns the outcome, with `added.receipt` for a tool with receipts. Never rejects.
  */
 export async function withReceipt(
-  outcome: BindingOutcome, answered: RequestOutcome, signed: Request | undefined, spec: ToolSpec, context: CallContext,
+  outcome: BindingOutcome, answered: RequestOutcome, contentDigest: string, spec: ToolSpec, context: CallContext,
 ): Promise<BindingOutcome> {
   const { receipts } = spec.binding as AgentGateBinding;
   if (!receipts || !outcome.ok || !answered.ok) return outcome;
   const { response } = answered;
   const jws = response.headers.get(receipts.header);
   const sent: SentCall = {
-    tool: spec.name, origin: context.config.origin, nonce: sentNonce(signed), contentDigest: signed?.headers.get('content-digest') ?? null, status: response.status,
+    tool: spec.name, origin: context.config.origin, nonce: undefined, contentDigest, status: response.status,
   };
   const receipt = await checkReceipt(jws, sent, receipts, { timeoutMs: context.config.timeoutMs, signal: context.signal });
   if (jws !== null) await keepReceipt(context.config.origin, { receivedAt: new Date().toISOString(), tool: spec.name, ...receipt });

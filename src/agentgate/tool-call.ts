@@ -118,7 +118,6 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
   const where = `${url.pathname}`;
   const body = new TextEncoder().encode(JSON.stringify(input));
   const digest = await contentDigest(body);
-  let sent: Request | undefined; // the last request sent: what a receipt must cover
   const retryable = isRetryable(spec);
   // A paid send is never repeated: a payment the site took before the connection broke would be paid twice.
   const send = (extraHeaders: Record<string, string> = {}, mayRetry = retryable): Promise<RequestOutcome> => sendWithNetworkRetry(async () => (Date.now() >= deadline ? outOfTime(where, timeoutMs) : request(url, {
@@ -131,7 +130,6 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
     signal: context.signal,
     where,
     description: `the call to ${where}`,
-    beforeSend: (built) => (sent = built),
   })), mayRetry);
 
   let outcome = await send();
@@ -156,7 +154,7 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
   }
   const handoff = outcome.ok ? followHandoff(spec, outcome, context, options.handoffMaxWaitMs) : undefined;
   const finished = withPayment(handoff ? await handoff : answerOf(outcome, where), payment);
-  return withReceipt(finished, outcome, sent, spec, context);
+  return withReceipt(finished, outcome, digest, spec, context);
 }
 
 /** A paid call's outcome: the answer next to what was paid (`data` stays the site's, for `outputSchema`). */

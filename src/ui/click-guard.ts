@@ -5,6 +5,7 @@
  * Issue 7, "What the person sees is what is sent".
  */
 import { primitives } from '../primitives.js';
+import { contrastOf, type RGBA } from '../writes/forms/text-legibility.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -151,14 +152,6 @@ export function readTopLayerCover(box: Element, own: Element): Element | undefin
   return undefined;
 }
 
-/** An sRGB colour with alpha, each channel 0–255 (alpha 0–1). */
-interface RGBA {
-  r: number;
-  g: number;
-  b: number;
-  a: number;
-}
-
 /** Parses a computed `rgb()`/`rgba()` colour; other spaces (lab, oklch…) give undefined. */
 export function parseComputedColour(value: string): RGBA | undefined {
   const match = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(value.trim());
@@ -167,19 +160,8 @@ export function parseComputedColour(value: string): RGBA | undefined {
   return { r: Number(match[1]), g: Number(match[2]), b: Number(match[3]), a: alpha };
 }
 
-function luminance({ r, g, b }: RGBA): number {
-  const channel = (value: number) => {
-    const c = value / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-/** WCAG 2 contrast ratio of two opaque colours (1–21). */
-export function contrastRatio(a: RGBA, b: RGBA): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (light + 0.05) / (dark + 0.05);
-}
+/** WCAG 2 contrast ratio of two opaque colours (1–21): the form rules' own (text-legibility.ts), one formula for both. */
+export const contrastRatio = contrastOf;
 
 /**
  * The first opaque background colour on the element or its flat-tree ancestors (white if none);
