@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig({
   build: {
-    ssr: 'src/cli.ts',
+    ssr: 'src/cli/cli.ts',
     target: 'node20',
     outDir: 'dist',
     emptyOutDir: false,

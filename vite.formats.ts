@@ -8,7 +8,7 @@ import type { Plugin } from 'vite';
  * the real module; validation.ts overwrites every entry either way.
  */
 export function linearFormatsOnly(): Plugin {
-  const stub = fileURLToPath(new URL('./src/validation/cfworker-format-stub.ts', import.meta.url));
+  const stub = fileURLToPath(new URL('./src/call/validation/cfworker-format-stub.ts', import.meta.url));
   return {
     name: 'capell-linear-formats-only',
     enforce: 'pre',

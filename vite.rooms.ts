@@ -21,23 +21,23 @@
 import type { ChunkingContext } from 'rolldown';
 
 /** The call machinery and the read room (src/bindings, src/reads, the request path, the validator). */
-const CALL_ROOM = /src[\\/](bindings|reads|validation)[\\/]|src[\\/](request|validation|tool-input)\.ts$|node_modules[\\/]@cfworker[\\/]/;
+const CALL_ROOM = /src[\\/]call[\\/]|node_modules[\\/]@cfworker[\\/]/;
 /**
  * The write room and the UI seam the writes use; not the write status tool, which is registered
  * (without the write machinery) as soon as a write tool is.
  */
-const WRITE_ROOM = /src[\\/](writes|ui)[\\/](?!status-tool\.ts$)/;
+const WRITE_ROOM = /src[\\/]write[\\/]/;
 /** The confirmation panel, its own chunk. */
-const PANEL = /src[\\/]ui[\\/](capell-confirm-write|click-guard)\.ts$/;
+const PANEL = /src[\\/]panel[\\/]/;
 /**
  * lit, its own chunk: shared by the panel and the inspector (with their one shared UI helper,
  * deep-active-element.ts), so that opening the inspector loads lit alone, not the panel's chunk
  * and the write room it imports.
  */
-const LIT = /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|src[\\/]ui[\\/]deep-active-element\.ts$/;
+const LIT = /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|src[\\/]shared[\\/]deep-active-element\.ts$/;
 
 /** The inspector (lit, loaded only when asked: data-inspect, ?capell-webmcp=inspect, inspect()): its own chunk. */
-const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
+const INSPECTOR = /src[\\/]inspector[\\/]/;
 
 /**
  * The live registry and the declaration rules it runs (not the reason texts, loaded only to
@@ -48,20 +48,20 @@ const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|form-tool-check|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/](source|index|admin-registry|agentgate)\.ts$|src[\\/]validation[\\/]work-units\.ts$|src[\\/]writes[\\/]status-tool\.ts$|rolldown[\\/]runtime/;
+const REGISTRY = /src[\\/]registry[\\/]|src[\\/]shared[\\/](registration-rules|form-tool-check)\.ts$|src[\\/]shared[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]shared[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint)\.ts$|src[\\/]shared[\\/]validation[\\/]|rolldown[\\/]runtime/;
 
 /**
  * AgentGate discovery (the manifest's fetch and rules, the receipts rules, the kept receipts with
  * idb-keyval, and the runtime's receipts and handoff status tools registered with the manifest's
  * tools): loaded on a page that names AgentGate.
  */
-const AGENTGATE = /src[\\/]agentgate[\\/](manifest-(fetch|rules)|receipt-rules|receipt-store|receipts-tool|handoff-status-tool)\.ts$|src[\\/]sources[\\/]agentgate-naming\.ts$|node_modules[\\/]idb-keyval[\\/]/;
+const AGENTGATE = /src[\\/]agentgate[\\/]discover[\\/]|node_modules[\\/]idb-keyval[\\/]/;
 /**
  * AgentGate's call (the executor, Content-Digest, structured-headers, the receipt check and its
  * keys, and what finishes a call: network retries, payment, handoff polling): loaded on the first
  * AgentGate call. The page never signs: the agent's network layer does (src/agent).
  */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/](tool-call|component-floor|signature-base|content-digest|base64|receipt|receipt-jws|receipt-keys|call-retry|payment|payment-price|handoff)\.ts$|node_modules[\\/]structured-headers[\\/]/;
+const AGENTGATE_CALL = /src[\\/]agentgate[\\/]call[\\/]|node_modules[\\/]structured-headers[\\/]/;
 
 /** The room a module's path names, or null. */
 function namedRoom(id: string): string | null {

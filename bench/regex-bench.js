@@ -14,8 +14,8 @@ import { chromium } from 'playwright';
 import { launchOptions } from '../test/support/chromium.js';
 
 const entry = `
-import { compileLinear, VALIDATION_STEP_BUDGET, MAX_PATTERN_STATES, MAX_SCHEMA_PATTERN_STATES } from './src/validation/linear-regex.ts';
-import { LINEAR_FORMATS, useBudget } from './src/validation/formats.ts';
+import { compileLinear, VALIDATION_STEP_BUDGET, MAX_PATTERN_STATES, MAX_SCHEMA_PATTERN_STATES } from './src/shared/validation/linear-regex.ts';
+import { LINEAR_FORMATS, useBudget } from './src/call/validation/formats.ts';
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 function measure(check) {
   const times = [];

@@ -11,8 +11,8 @@ import { chromium } from 'playwright';
 import { launchOptions } from '../test/support/chromium.js';
 
 const entry = `
-import { validateValue } from './src/validation.ts';
-import { MAX_VALIDATION_WORK, validationWork } from './src/validation/work-bound.ts';
+import { validateValue } from './src/call/validation.ts';
+import { MAX_VALIDATION_WORK, validationWork } from './src/call/validation/work-bound.ts';
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const strings = (n, prefix = 'v') => Array.from({ length: n }, (_, i) => prefix + i);
 const obj = (properties) => ({ type: 'object', properties });

@@ -5,18 +5,18 @@
  * the page's scripts after its tag can stop it first; see beforeContentLoaded)
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
  */
-import { readOptions, SCRIPT_MARKER, type OptionReading } from './config.js';
-import { builtIn, callBuiltIn } from './dom-builtin.js';
-import { findHost } from './host.js';
-import { runtimeFailure, type Report } from './report.js';
-import { start, type Runtime } from './runtime.js';
-import { VERSION } from './version.js';
-import { primitives } from './primitives.js';
+import { readOptions, SCRIPT_MARKER, type OptionReading } from './start/config.js';
+import { builtIn, callBuiltIn } from './start/dom-builtin.js';
+import { findHost } from './start/host.js';
+import { runtimeFailure, type Report } from './start/report.js';
+import { start, type Runtime } from './start/runtime.js';
+import { VERSION } from './start/version.js';
+import { primitives } from './start/primitives.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
 export const READY_EVENT = 'capell-webmcp:ready';
 
-export { SCRIPT_MARKER } from './config.js';
+export { SCRIPT_MARKER } from './start/config.js';
 
 /**
  * `window.capellWebMCP`: defined once, never overwritten.
@@ -87,7 +87,7 @@ function boot(): void {
   // Where WebMCP exists start() will need the registry chunk: its fetch starts now, in parallel
   // with reading the options (and, for a classic script in the head, with parsing the page).
   try {
-    if (findHost(document).api !== 'none') import('./follow.js').catch(() => {});
+    if (findHost(document).api !== 'none') import('./registry/follow.js').catch(() => {});
   } catch {
     // Only the early fetch is lost (a page whose Promise.all throws breaks the build's chunk
     // groups); start() loads the registry itself and reports it if that fails too.
@@ -106,7 +106,7 @@ function boot(): void {
       runtime?.stop();
     },
     inspect: async () => {
-      const { openInspector } = await import('./ui/inspector.js');
+      const { openInspector } = await import('./inspector/inspector.js');
       await openInspector(document, global);
     },
   });

@@ -2,7 +2,7 @@
  * The agent's options, checked once at `createAgent` and normalised into one complete internal
  * shape: every mistake is a TypeError naming the option, thrown before anything is attached.
  */
-import { fromBase64 } from '../agentgate/base64.js';
+import { fromBase64 } from '../agentgate/call/base64.js';
 import { createPurse, parseMoney, type Money, type Purse } from './money.js';
 
 /** An Ed25519 private key as a JWK (RFC 8037 §2): `d` is the private half, `x` the public. */

@@ -3,8 +3,8 @@
  * key for `web-bot-auth` tools and the shared HMAC keys sites issued for `shared-key` tools. They
  * never leave Node; the page gets only the headers of requests the agent chose to sign.
  */
-import { jwkThumbprint } from '../agentgate/jwk-thumbprint.js';
-import type { Signer } from '../agentgate/signer.js';
+import { jwkThumbprint } from './jwk-thumbprint.js';
+import type { Signer } from './signer.js';
 import type { NormalizedAgentOptions } from './agent-options.js';
 
 /** The label of the agent's signature in `Signature-Input`, `Signature` and `Signature-Agent`. */

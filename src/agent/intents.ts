@@ -7,7 +7,7 @@
  * agent decided on; and the handoff polls of the ids its own `202` answers returned. Each of
  * those is granted by an answer the agent itself saw at the response stage, never by the page.
  */
-import type { Component } from '../agentgate/signature-base.js';
+import type { Component } from '../agentgate/call/signature-base.js';
 import { jsonEqual } from './json-equal.js';
 import type { Money } from './money.js';
 

@@ -4,7 +4,7 @@
  * (millionths of the currency unit) so that adding and comparing are exact. The site's `402`
  * names its price in `crawler-price`; the agent alone decides whether that is paid.
  */
-import { MAX_PRICE_DECIMALS, parsePrice } from '../agentgate/payment-price.js';
+import { MAX_PRICE_DECIMALS, parsePrice } from '../agentgate/call/payment-price.js';
 
 /** An amount of one currency in integer micro-units (1 USD = 1 000 000). */
 export interface Money {

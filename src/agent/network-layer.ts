@@ -7,11 +7,11 @@
  * payment offer the page made: the agent is the only signer on its browser.
  */
 import { parseDictionary, type InnerList } from 'structured-headers';
-import { fromBase64, toBase64 } from '../agentgate/base64.js';
-import { isRetryable } from '../agentgate/call-retry.js';
-import { pollComponents, sameComponent, withFloor } from '../agentgate/component-floor.js';
-import type { Component } from '../agentgate/signature-base.js';
-import type { Signer } from '../agentgate/signer.js';
+import { fromBase64, toBase64 } from '../agentgate/call/base64.js';
+import { isRetryable } from '../agentgate/call/call-retry.js';
+import { pollComponents, sameComponent, withFloor } from '../agentgate/call/component-floor.js';
+import type { Component } from '../agentgate/call/signature-base.js';
+import type { Signer } from './signer.js';
 import type { NormalizedAgentOptions } from './agent-options.js';
 import type { AgentSigners } from './agent-signers.js';
 import type { CDPSessionLike } from './cdp-target.js';

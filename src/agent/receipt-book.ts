@@ -5,10 +5,10 @@
  * `receipts.jwks`, read by the agent from Node) and bound to the very request the agent signed
  * (its nonce and Content-Digest, the tool, the status, the site), as agentgate/receipt.ts checks.
  */
-import { fromBase64 } from '../agentgate/base64.js';
-import { checkReceipt, type ReceiptResult } from '../agentgate/receipt.js';
-import { parseReceiptKeys } from '../agentgate/receipt-keys.js';
-import type { AgentGateReceipts } from '../agentgate/receipt-rules.js';
+import { fromBase64 } from '../agentgate/call/base64.js';
+import { checkReceipt, type ReceiptResult } from '../agentgate/call/receipt.js';
+import { parseReceiptKeys } from '../agentgate/call/receipt-keys.js';
+import type { AgentGateReceipts } from '../agentgate/discover/receipt-rules.js';
 import { fetchBoundedText } from './fetch-bounded.js';
 
 /** Largest JWKS read, in bytes. */

@@ -6,11 +6,11 @@
  * signature and payment headers are dropped, whatever they say.
  */
 import { serializeDictionary } from 'structured-headers';
-import { toBase64Url } from '../agentgate/base64.js';
-import { sameComponent } from '../agentgate/component-floor.js';
-import { contentDigest } from '../agentgate/content-digest.js';
-import type { Component, HttpMessage, SignatureParams } from '../agentgate/signature-base.js';
-import { signMessage, WEB_BOT_AUTH_TAG, type Signer } from '../agentgate/signer.js';
+import { toBase64Url } from '../agentgate/call/base64.js';
+import { sameComponent } from '../agentgate/call/component-floor.js';
+import { contentDigest } from '../agentgate/call/content-digest.js';
+import type { Component, HttpMessage, SignatureParams } from '../agentgate/call/signature-base.js';
+import { signMessage, WEB_BOT_AUTH_TAG, type Signer } from './signer.js';
 
 /** Request headers a page may set that only the agent may write: signatures and payment offers. */
 export const AGENT_ONLY_HEADERS: readonly string[] = [

@@ -5,8 +5,8 @@
  * never taken from the page. The same rules as the runtime's (agentgate/manifest-rules.ts), so
  * the agent signs for exactly the tools the runtime may register.
  */
-import { normaliseAgentGateTool, readAgentGateManifest } from '../agentgate/manifest-rules.js';
-import type { AgentGateBinding, ToolSpec } from '../declarations/tool-spec.js';
+import { normaliseAgentGateTool, readAgentGateManifest } from '../agentgate/discover/manifest-rules.js';
+import type { AgentGateBinding, ToolSpec } from '../shared/declarations/tool-spec.js';
 import { fetchBoundedText } from './fetch-bounded.js';
 
 /** Path of the manifest found by host. */

@@ -7,10 +7,10 @@
  */
 import { expect } from 'chai';
 import { clear, createStore, get, set } from 'idb-keyval';
-import { parseReceiptJWS, verifyReceiptSignature, type Ed25519PublicJWK } from '../../src/agentgate/receipt-jws.ts';
-import { keepReceipt, listReceipts, RECEIPTS_DB, RECEIPTS_STORE, type KeptReceipt } from '../../src/agentgate/receipt-store.ts';
-import { createReceiptsTool, RECEIPTS_TOOL } from '../../src/agentgate/receipts-tool.ts';
-import type { RuntimeConfig } from '../../src/config.ts';
+import { parseReceiptJWS, verifyReceiptSignature, type Ed25519PublicJWK } from '../../src/agentgate/call/receipt-jws.ts';
+import { keepReceipt, listReceipts, RECEIPTS_DB, RECEIPTS_STORE, type KeptReceipt } from '../../src/agentgate/discover/receipt-store.ts';
+import { createReceiptsTool, RECEIPTS_TOOL } from '../../src/agentgate/discover/receipts-tool.ts';
+import type { RuntimeConfig } from '../../src/start/config.ts';
 
 const ORIGIN = 'https://shop.example';
 const OTHER = 'https://other.example';

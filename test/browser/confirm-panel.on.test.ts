@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
-import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/ui/capell-confirm-write.ts';
-import { readControlDisguise, readVisibilityProblem } from '../../src/ui/click-guard.ts';
+import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/panel/capell-confirm-write.ts';
+import { readControlDisguise, readVisibilityProblem } from '../../src/panel/click-guard.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };

@@ -7,14 +7,14 @@
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
-import { planFill, type FillPlan } from '../../src/writes/forms/controls.ts';
-import { fillControls, restoreControls } from '../../src/writes/forms/fill.ts';
-import { armSubmitGuard } from '../../src/writes/forms/submit-guard.ts';
-import { readCSRFHeader } from '../../src/writes/csrf-token.ts';
-import { createPanelHandle, type CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
+import { planFill, type FillPlan } from '../../src/write/forms/controls.ts';
+import { fillControls, restoreControls } from '../../src/write/forms/fill.ts';
+import { armSubmitGuard } from '../../src/write/forms/submit-guard.ts';
+import { readCSRFHeader } from '../../src/write/csrf-token.ts';
+import { createPanelHandle, type CapellConfirmWrite } from '../../src/panel/capell-confirm-write.ts';
 import { findPanel, panelRoot, rootOf } from './closed-root.ts';
 import { callTool, mountToolsIsland, registeredNames, unmountIslands } from './fixtures.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';
 
 const WORDS = { yes: 'Yes', no: 'No' };

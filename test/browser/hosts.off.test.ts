@@ -8,8 +8,8 @@
  */
 import { expect } from 'chai';
 import { start } from '../../src/index.ts';
-import { REGISTRATION_SETTLE_MS } from '../../src/live-registry.ts';
-import type { Report } from '../../src/report.ts';
+import { REGISTRATION_SETTLE_MS } from '../../src/registry/live-registry.ts';
+import type { Report } from '../../src/start/report.ts';
 import { CORE_READ_TOOLS, mountToolsIsland, readTool, unmountIslands } from './fixtures.ts';
 
 type HostTool = { name: string; inputSchema?: Record<string, unknown>; execute(input: unknown, options?: object): Promise<{ isError?: boolean; content: { text: string }[] }> };

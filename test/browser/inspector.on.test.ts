@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { start, type Report, type Runtime } from '../../src/index.ts';
-import type { CapellInspector } from '../../src/ui/inspector.ts';
+import type { CapellInspector } from '../../src/inspector/inspector.ts';
 import { CORE_READ_TOOLS, callTool, island, mountPageGraph, mountToolsIsland, readTool, unmountIslands } from './fixtures.ts';
 import { sleep } from './closed-root.ts';
 

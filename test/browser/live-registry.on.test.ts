@@ -7,9 +7,9 @@
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Report, type Runtime } from '../../src/index.ts';
-import { normaliseOptions } from '../../src/config.ts';
-import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
-import { createExecute } from '../../src/tool-execute.ts';
+import { normaliseOptions } from '../../src/start/config.ts';
+import { normaliseCapellDeclaration } from '../../src/shared/declarations/normalise.ts';
+import { createExecute } from '../../src/registry/tool-execute.ts';
 import { findPanel, sleep } from './closed-root.ts';
 import {
   CORE_READ_TOOLS, callTool, descriptionOf, fixtureTool, island, islandText, modelContext, mountPageGraph, mountToolsIsland, readTool,

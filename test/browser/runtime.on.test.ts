@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
-import { MAX_PREPARED_TOOLS } from '../../src/tool-execute.ts';
+import { MAX_PREPARED_TOOLS } from '../../src/registry/tool-execute.ts';
 import {
   CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, requestsTo,
   resetRequestCount, unmountIslands,

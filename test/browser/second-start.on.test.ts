@@ -28,7 +28,7 @@ afterEach(() => {
  * has run: the same module loaded here, then one task later.
  */
 async function secondStartWarnings(): Promise<string[]> {
-  await import('../../src/second-start.ts');
+  await import('../../src/start/second-start.ts');
   await new Promise((resolve) => setTimeout(resolve, 50));
   return warnings.filter((line) => line.includes('start() was called again'));
 }

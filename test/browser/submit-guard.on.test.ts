@@ -8,9 +8,9 @@
  */
 import { expect } from 'chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import type { armSubmitGuard, readUnguardableReason } from '../../src/writes/forms/submit-guard.ts';
-import type { planFill } from '../../src/writes/forms/controls.ts';
-import type { fillControls, restoreControls } from '../../src/writes/forms/fill.ts';
+import type { armSubmitGuard, readUnguardableReason } from '../../src/write/forms/submit-guard.ts';
+import type { planFill } from '../../src/write/forms/controls.ts';
+import type { fillControls, restoreControls } from '../../src/write/forms/fill.ts';
 
 interface RuntimeModules {
   armSubmitGuard: typeof armSubmitGuard;

@@ -9,10 +9,10 @@ import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { rootOf } from './closed-root.ts';
 import { start, type Runtime, type RuntimeOptions } from '../../src/index.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 // The .js specifier, as the runtime's own modules import it: the same module instance (registry).
-import { writeRegistryOf } from '../../src/writes/write-registry.js';
-import type { CapellConfirmWrite } from '../../src/ui/capell-confirm-write.ts';
+import { writeRegistryOf } from '../../src/write/write-registry.js';
+import type { CapellConfirmWrite } from '../../src/panel/capell-confirm-write.ts';
 import { CORE_READ_TOOLS, callTool, modelContext, mountToolsIsland, unmountIslands } from './fixtures.ts';
 
 type Result = { content: { type: string; text: string }[]; isError?: boolean };

@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
+import { normaliseCapellDeclaration } from '../../src/shared/declarations/normalise.ts';
 import { DECLARATION_ROWS, declarationFor } from '../support/declaration-rows.ts';
 import { expect, test } from './demo-fixture.ts';
 

@@ -10,7 +10,7 @@ import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { startCall, callResult, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { PanelDriver } from './panel-driver.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 type Result = ToolResult;
 

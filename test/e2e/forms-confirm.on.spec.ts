@@ -17,7 +17,7 @@ import { expect, listTools, readyReport, serveEdited, sharedTabTest as test } fr
 import { answerOf } from '../support/answer-of.ts';
 import { startCall, callResult, call, fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');

@@ -15,7 +15,7 @@ import { expect, readyReport, serveEdited, sharedTabTest as test } from './demo-
 import { answerOf } from '../support/answer-of.ts';
 import { startCall, callResult, call, fieldValues, PROPOSAL } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 /** Installs the site's ordinary "submit when a field changes" handler on the contact form. */
 async function submitOnChange(page: Page, { defer = false } = {}): Promise<void> {

@@ -14,7 +14,7 @@ import { expect, readyReport, serveEdited, sharedTabTest as test } from './demo-
 import { answerOf } from '../support/answer-of.ts';
 import { startCall, callResult } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 test.describe('newsletter.subscribe: a write endpoint the person sends from the panel', () => {
   test.beforeEach(async ({ page, demo }) => {

@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
-import { NEXT_STEPS } from '../../src/writes/write-answers.ts';
+import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 import { PanelDriver } from './panel-driver.ts';
 
 type Result = ToolResult;

@@ -6,7 +6,7 @@
  * table (test/unit/normalise.test.ts, test/unit/rules.test.ts) and the CLI/runtime parity test
  * (test/e2e/cli-runtime-parity.on.spec.ts), so both judge the same declarations.
  */
-import { SOURCES, type RuleSource } from '../../src/declarations/rules.ts';
+import { SOURCES, type RuleSource } from '../../src/shared/declarations/rules.ts';
 
 /** The page origin the rows are judged on (endpoint targets must stay on it). */
 export const ORIGIN = 'https://shop.example';

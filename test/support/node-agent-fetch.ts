@@ -5,9 +5,9 @@
  * code under test (the page's side) never holds a key: it sends unsigned, and this layer signs.
  */
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
-import { fromBase64 } from '../../src/agentgate/base64.ts';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
-import { signerFromCryptoKey, signRequest, type Signer } from '../../src/agentgate/signer.ts';
+import { fromBase64 } from '../../src/agentgate/call/base64.ts';
+import { jwkThumbprint } from '../../src/agent/jwk-thumbprint.ts';
+import { signerFromCryptoKey, signRequest, type Signer } from '../../src/agent/signer.ts';
 
 /** Paths of the demo site's shared-key (HMAC) routes; every other agent route is web-bot-auth. */
 const SHARED_KEY_PATHS = new Set(['/agent/message-status']);

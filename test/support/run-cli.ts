@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type * as CLI from '../../src/cli.ts';
+import type * as CLI from '../../src/cli/cli.ts';
 
 /** What a run of the command gave: as a child process's exit code, stdout lines and stderr text. */
 export interface CLIRun {

@@ -9,14 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { parseHTML } from 'linkedom';
-import { BINDINGS, BINDING_TYPES, WRITE_BINDING_TYPES, bindingRow } from '../../src/bindings/registry.ts';
-import type { RuntimeConfig } from '../../src/config.ts';
-import { readOptions } from '../../src/config.ts';
-import { checkCapellDeclaration, REF_CHECKS } from '../../src/declarations/normalise.ts';
-import { renderReason } from '../../src/declarations/reason-text.ts';
-import { adminRegistry, ADMIN_API_BASE } from '../../src/sources/admin-registry.ts';
-import { ADMIN_REGISTRY_PATH, normaliseAdminDeclaration, readAdminRegistry } from '../../src/sources/admin-registry-fetch.ts';
-import { SOURCES } from '../../src/sources/index.ts';
+import { BINDINGS, BINDING_TYPES, WRITE_BINDING_TYPES, bindingRow } from '../../src/shared/bindings/registry.ts';
+import type { RuntimeConfig } from '../../src/start/config.ts';
+import { readOptions } from '../../src/start/config.ts';
+import { checkCapellDeclaration, REF_CHECKS } from '../../src/shared/declarations/normalise.ts';
+import { renderReason } from '../../src/shared/declarations/reason-text.ts';
+import { adminRegistry, ADMIN_API_BASE } from '../../src/registry/sources/admin-registry.ts';
+import { ADMIN_REGISTRY_PATH, normaliseAdminDeclaration, readAdminRegistry } from '../../src/admin/admin-registry-fetch.ts';
+import { SOURCES } from '../../src/registry/sources/index.ts';
 
 const ORIGIN = 'https://shop.example';
 

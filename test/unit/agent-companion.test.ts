@@ -10,7 +10,7 @@ import { component, verifySignature, webcrypto, type Verifier } from 'http-messa
 import { httpbis } from 'http-message-signatures';
 import { parseDictionary, type InnerList } from 'structured-headers';
 import { createVerifier, DIRECTORY_MEDIA_TYPE } from '../../demo/server/agentgate/verifier.js';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
+import { jwkThumbprint } from '../../src/agent/jwk-thumbprint.ts';
 import { normaliseAgentOptions, type AgentOptions } from '../../src/agent/agent-options.ts';
 import { createAgentSigners } from '../../src/agent/agent-signers.ts';
 import { createIntentBook, nextSendOf } from '../../src/agent/intents.ts';

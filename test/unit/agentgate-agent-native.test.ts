@@ -10,13 +10,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer } from '../../demo/server/start.js';
-import { HANDOFF_STATUS_TOOL } from '../../src/agentgate/handoff.ts';
-import { createHandoffStatusTool } from '../../src/agentgate/handoff-status-tool.ts';
-import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/manifest-rules.ts';
-import { parsePrice, priceMicros } from '../../src/agentgate/payment-price.ts';
-import { callAgentGate } from '../../src/agentgate/tool-call.ts';
-import type { RuntimeConfig } from '../../src/config.ts';
-import type { ToolSpec } from '../../src/declarations/tool-spec.ts';
+import { HANDOFF_STATUS_TOOL } from '../../src/agentgate/call/handoff.ts';
+import { createHandoffStatusTool } from '../../src/agentgate/discover/handoff-status-tool.ts';
+import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/discover/manifest-rules.ts';
+import { parsePrice, priceMicros } from '../../src/agentgate/call/payment-price.ts';
+import { callAgentGate } from '../../src/agentgate/call/tool-call.ts';
+import type { RuntimeConfig } from '../../src/start/config.ts';
+import type { ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
 import { installAgentFetch, type AgentFetch } from '../support/node-agent-fetch.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -253,7 +253,7 @@ describe('handoff and retries against a scripted site', () => {
   });
 
   test('a pending answer is the runtime\'s status: the tool\'s outputSchema is not applied to it', async () => {
-    const { callTool } = await import('../../src/bindings/index.ts');
+    const { callTool } = await import('../../src/call/call-tool.ts');
     reset({ status: 202, headers: { 'retry-after': '60' }, body: '{"handoffId":"h3"}' });
     const spec = scriptedSpec({}, { type: 'object', properties: { callback: { type: 'string' } }, required: ['callback'] });
     const result = await callTool({ ...spec, inputSchema: { type: 'object' } }, {}, undefined, configWith({ origin: base } as Json), new AbortController().signal);

@@ -11,11 +11,11 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { executeAgentGate, retryAfterMs, signedComponentsText } from '../../src/agentgate/tool-call.ts';
+import { executeAgentGate, retryAfterMs, signedComponentsText } from '../../src/agentgate/call/tool-call.ts';
 import { acceptSignatureComponents } from '../../src/agent/network-layer.ts';
-import { contentDigest } from '../../src/agentgate/content-digest.ts';
-import type { RuntimeConfig } from '../../src/config.ts';
-import type { AgentGateAuth, ToolSpec } from '../../src/declarations/tool-spec.ts';
+import { contentDigest } from '../../src/agentgate/call/content-digest.ts';
+import type { RuntimeConfig } from '../../src/start/config.ts';
+import type { AgentGateAuth, ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
 
 interface Seen { method: string; path: string; headers: IncomingMessage['headers']; body: string }
 type Answer = { status: number; headers?: Record<string, string>; body?: string };

@@ -6,10 +6,10 @@ import { signatureHeaders, verify as webBotAuthVerify } from 'web-bot-auth';
 import { signerFromJWK, verifierFromJWK } from 'web-bot-auth/crypto';
 import { appendSignature, component, createSignature, verifySignature, webcrypto, type Verifier } from 'http-message-sig';
 import { createVerifier, DIRECTORY_MEDIA_TYPE } from '../../demo/server/agentgate/verifier.js';
-import { contentDigest } from '../../src/agentgate/content-digest.ts';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
-import { buildSignatureBase, type Component } from '../../src/agentgate/signature-base.ts';
-import { signerFromCryptoKey, signRequest, type Signer } from '../../src/agentgate/signer.ts';
+import { contentDigest } from '../../src/agentgate/call/content-digest.ts';
+import { jwkThumbprint } from '../../src/agent/jwk-thumbprint.ts';
+import { buildSignatureBase, type Component } from '../../src/agentgate/call/signature-base.ts';
+import { signerFromCryptoKey, signRequest, type Signer } from '../../src/agent/signer.ts';
 
 /**
  * Cross-checks with signing code we did not write, in both directions: Cloudflare's

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { startDemoServer } from '../../demo/server/start.js';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
-import { fromBase64 } from '../../src/agentgate/base64.ts';
-import { contentDigest } from '../../src/agentgate/content-digest.ts';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
-import { signerFromCryptoKey, signMessage, signRequest, type Signer } from '../../src/agentgate/signer.ts';
+import { fromBase64 } from '../../src/agentgate/call/base64.ts';
+import { contentDigest } from '../../src/agentgate/call/content-digest.ts';
+import { jwkThumbprint } from '../../src/agent/jwk-thumbprint.ts';
+import { signerFromCryptoKey, signMessage, signRequest, type Signer } from '../../src/agent/signer.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/manifest-rules.ts';
-import { REF_CHECKS } from '../../src/declarations/ref-checks.ts';
-import { renderReason } from '../../src/declarations/reason-text.ts';
-import { RULES, SOURCES, type RuleSource } from '../../src/declarations/rules.ts';
-import { agentGateManifestURL } from '../../src/agentgate/manifest-fetch.ts';
+import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/discover/manifest-rules.ts';
+import { REF_CHECKS } from '../../src/shared/declarations/ref-checks.ts';
+import { renderReason } from '../../src/shared/declarations/reason-text.ts';
+import { RULES, SOURCES, type RuleSource } from '../../src/shared/declarations/rules.ts';
+import { agentGateManifestURL } from '../../src/agentgate/discover/manifest-fetch.ts';
 import { renderManifest, SITES } from '../../demo/server/agentgate/manifest.js';
 
 const ORIGIN = 'https://shop.example';

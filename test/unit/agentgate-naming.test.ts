@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseHTML } from 'linkedom';
-import { manifestURLOf } from '../../src/agentgate/manifest-fetch.ts';
-import { renderReason } from '../../src/declarations/reason-text.ts';
-import type { Reason } from '../../src/declarations/reason.ts';
-import { readAgentGateMember, readAgentGateNamings } from '../../src/sources/agentgate-naming.ts';
-import { agentGateManifests } from '../../src/sources/agentgate.ts';
-import type { RuntimeConfig } from '../../src/config.ts';
+import { manifestURLOf } from '../../src/agentgate/discover/manifest-fetch.ts';
+import { renderReason } from '../../src/shared/declarations/reason-text.ts';
+import type { Reason } from '../../src/shared/declarations/reason.ts';
+import { readAgentGateMember, readAgentGateNamings } from '../../src/agentgate/discover/agentgate-naming.ts';
+import { agentGateManifests } from '../../src/registry/sources/agentgate.ts';
+import type { RuntimeConfig } from '../../src/start/config.ts';
 
 const ORIGIN = 'https://shop.example';
 

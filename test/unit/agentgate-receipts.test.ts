@@ -12,16 +12,16 @@ import assert from 'node:assert/strict';
 import { startDemoServer } from '../../demo/server/start.js';
 import { renderManifest, SITES } from '../../demo/server/agentgate/manifest.js';
 import { createReceiptKey, signReceipt } from '../../demo/server/agentgate/receipts.js';
-import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/manifest-rules.ts';
-import { checkReceipt, type ReceiptResult, type SentCall } from '../../src/agentgate/receipt.ts';
-import { findReceiptKey, forgetReceiptKeys } from '../../src/agentgate/receipt-keys.ts';
-import { listReceipts } from '../../src/agentgate/receipt-store.ts';
-import { executeAgentGate } from '../../src/agentgate/tool-call.ts';
-import type { RuntimeConfig } from '../../src/config.ts';
-import { REF_CHECKS } from '../../src/declarations/ref-checks.ts';
-import { renderReason } from '../../src/declarations/reason-text.ts';
-import { RULES, SOURCES } from '../../src/declarations/rules.ts';
-import type { AgentGateBinding, ToolSpec } from '../../src/declarations/tool-spec.ts';
+import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/discover/manifest-rules.ts';
+import { checkReceipt, type ReceiptResult, type SentCall } from '../../src/agentgate/call/receipt.ts';
+import { findReceiptKey, forgetReceiptKeys } from '../../src/agentgate/call/receipt-keys.ts';
+import { listReceipts } from '../../src/agentgate/discover/receipt-store.ts';
+import { executeAgentGate } from '../../src/agentgate/call/tool-call.ts';
+import type { RuntimeConfig } from '../../src/start/config.ts';
+import { REF_CHECKS } from '../../src/shared/declarations/ref-checks.ts';
+import { renderReason } from '../../src/shared/declarations/reason-text.ts';
+import { RULES, SOURCES } from '../../src/shared/declarations/rules.ts';
+import type { AgentGateBinding, ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
 import { installAgentFetch, type AgentFetch } from '../support/node-agent-fetch.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDictionary } from 'structured-headers';
-import { fromBase64, toBase64 } from '../../src/agentgate/base64.ts';
-import { contentDigest } from '../../src/agentgate/content-digest.ts';
-import { jwkThumbprint } from '../../src/agentgate/jwk-thumbprint.ts';
-import { buildSignatureBase } from '../../src/agentgate/signature-base.ts';
-import { signerFromCryptoKey, signMessage, signRequest } from '../../src/agentgate/signer.ts';
+import { fromBase64, toBase64 } from '../../src/agentgate/call/base64.ts';
+import { contentDigest } from '../../src/agentgate/call/content-digest.ts';
+import { jwkThumbprint } from '../../src/agent/jwk-thumbprint.ts';
+import { buildSignatureBase } from '../../src/agentgate/call/signature-base.ts';
+import { signerFromCryptoKey, signMessage, signRequest } from '../../src/agent/signer.ts';
 
 /** RFC 9421 Appendix B.1.4, `test-key-ed25519` (a published test key). */
 const ED25519_TEST_KEY = {

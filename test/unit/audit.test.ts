@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseHTML } from 'linkedom';
-import { auditSurfaces, coverageOf, type AuditRoot } from '../../src/audit.ts';
+import { auditSurfaces, coverageOf, type AuditRoot } from '../../src/start/audit.ts';
 
 const CONTACT_TOOL = { name: 'form.submit.contact', description: 'Send a message.', effect: 'write', binding: { type: 'form', target: 'contact' } };
 const CART_TOOL = { name: 'cart.add', description: 'Add to cart.', effect: 'write', binding: { type: 'endpoint', target: '/cart' } };

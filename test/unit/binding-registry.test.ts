@@ -5,9 +5,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BINDINGS, BINDING_TYPES, READ_BINDING_TYPES, WRITE_BINDING_TYPES, type BindingRow } from '../../src/bindings/registry.ts';
-import { REASON_TEXT } from '../../src/declarations/reason-text.ts';
-import type { Effect } from '../../src/declarations/tool-spec.ts';
+import { BINDINGS, BINDING_TYPES, READ_BINDING_TYPES, WRITE_BINDING_TYPES, type BindingRow } from '../../src/shared/bindings/registry.ts';
+import { REASON_TEXT } from '../../src/shared/declarations/reason-text.ts';
+import type { Effect } from '../../src/shared/declarations/tool-spec.ts';
 
 const EFFECTS: readonly Effect[] = ['read', 'write'];
 const ORIGIN = 'https://shop.example';

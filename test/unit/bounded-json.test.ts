@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonDepth, MAX_ANSWER_BYTES, parseBoundedJSON, readBoundedJSON } from '../../src/bindings/bounded-json.ts';
+import { jsonDepth, MAX_ANSWER_BYTES, parseBoundedJSON, readBoundedJSON } from '../../src/registry/bounded-json.ts';
 
 /**
  * A body that would stream `total` bytes, counting what was pulled and whether it was cancelled;

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, normaliseOptions, readScriptOptions } from '../../src/config.ts';
-import { callAnswer, NEXT_STEPS, statusAnswer } from '../../src/writes/write-answers.ts';
-import { CONFIRM_TEXT_DE, CONFIRM_TEXT_DEFAULTS, adminPanelWords, fillPlaceholders, readConfirmText } from '../../src/ui/confirm-text.ts';
+import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, normaliseOptions, readScriptOptions } from '../../src/start/config.ts';
+import { callAnswer, NEXT_STEPS, statusAnswer } from '../../src/write/write-answers.ts';
+import { CONFIRM_TEXT_DE, CONFIRM_TEXT_DEFAULTS, adminPanelWords, fillPlaceholders, readConfirmText } from '../../src/write/confirm-text.ts';
 
 const document = { location: { href: 'https://shop.example/contact' } } as unknown as Document;
 

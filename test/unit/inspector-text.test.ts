@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fillInspectorText, INSPECTOR_TEXT_DEFAULTS, readInspectorText } from '../../src/ui/inspector-text.ts';
+import { fillInspectorText, INSPECTOR_TEXT_DEFAULTS, readInspectorText } from '../../src/inspector/inspector-text.ts';
 
 describe('readInspectorText', () => {
   it('gives the English defaults when no island has a key', () => {

@@ -9,9 +9,9 @@ import { describe, it } from 'node:test';
 import vm from 'node:vm';
 // Imported before validation.ts replaces the validator's formats: the originals are the oracle.
 import { format as cfworkerFormat } from '@cfworker/json-schema';
-import { compileLinear, LinearRegex, StepBudgetExceeded, VALIDATION_STEP_BUDGET, type StepBudget } from '../../src/validation/linear-regex.ts';
-import { LINEAR_FORMATS, useBudget } from '../../src/validation/formats.ts';
-import { validateValue } from '../../src/validation.ts';
+import { compileLinear, LinearRegex, StepBudgetExceeded, VALIDATION_STEP_BUDGET, type StepBudget } from '../../src/shared/validation/linear-regex.ts';
+import { LINEAR_FORMATS, useBudget } from '../../src/call/validation/formats.ts';
+import { validateValue } from '../../src/call/validation.ts';
 import { propertyRuns } from '../support/property-runs.ts';
 
 const ORIGINAL_FORMATS: Record<string, (input: string) => boolean> = { ...(cfworkerFormat as unknown as Record<string, (input: string) => boolean>) };

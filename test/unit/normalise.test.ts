@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normaliseCapellDeclaration } from '../../src/declarations/normalise.ts';
-import { WEBMCP_NAME_PATTERN } from '../../src/declarations/names.ts';
-import { countCodePoints } from '../../src/declarations/i18n.ts';
-import { validateEndpointTarget } from '../../src/bindings/targets.ts';
+import { normaliseCapellDeclaration } from '../../src/shared/declarations/normalise.ts';
+import { WEBMCP_NAME_PATTERN } from '../../src/shared/declarations/names.ts';
+import { countCodePoints } from '../../src/shared/declarations/i18n.ts';
+import { validateEndpointTarget } from '../../src/shared/bindings/targets.ts';
 import { BASE_DECLARATION, DECLARATION_ROWS, ORIGIN, declarationFor } from '../support/declaration-rows.ts';
 
 const base = BASE_DECLARATION;

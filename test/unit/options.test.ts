@@ -9,7 +9,7 @@ import { parseHTML } from 'linkedom';
 import {
   DEFAULT_API_BASE, DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, OPTION_RULES, normaliseOptions,
   readOptions, readScriptOptions, SCRIPT_MARKER, type OptionName,
-} from '../../src/config.ts';
+} from '../../src/start/config.ts';
 
 const ORIGIN = 'https://shop.example';
 

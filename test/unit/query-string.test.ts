@@ -1,7 +1,7 @@
 /** Tool input → query string in PHP/Laravel bracket notation (DESIGN section 2). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { serverParameterName, toQueryPairs, withQuery } from '../../src/reads/query-string.ts';
+import { serverParameterName, toQueryPairs, withQuery } from '../../src/call/reads/query-string.ts';
 
 describe('toQueryPairs', () => {
   it('writes scalars as they are and leaves nulls out', () => {

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCapellDeclaration, checkCapellDeclarationAsync, needsRefChecks } from '../../src/declarations/check-declaration.ts';
-import { REF_CHECKS } from '../../src/declarations/ref-checks.ts';
+import { checkCapellDeclaration, checkCapellDeclarationAsync, needsRefChecks } from '../../src/shared/declarations/check-declaration.ts';
+import { REF_CHECKS } from '../../src/shared/declarations/ref-checks.ts';
 import { BASE_DECLARATION, DECLARATION_ROWS, ORIGIN, declarationFor } from '../support/declaration-rows.ts';
 
 const context = { source: 'test', origin: ORIGIN, messages: {} };

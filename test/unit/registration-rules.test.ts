@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseHTML } from 'linkedom';
-import { renderReason } from '../../src/declarations/reason-text.ts';
-import type { ToolSpec } from '../../src/declarations/tool-spec.ts';
-import { NameClaims, nativeFormToolReason, registrationRefusal, webMCPNameReason, WRITE_STATUS_TOOL } from '../../src/registration-rules.ts';
-import { validateManifest } from '../../src/cli.ts';
+import { renderReason } from '../../src/shared/declarations/reason-text.ts';
+import type { ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
+import { NameClaims, nativeFormToolReason, registrationRefusal, webMCPNameReason, WRITE_STATUS_TOOL } from '../../src/shared/registration-rules.ts';
+import { validateManifest } from '../../src/cli/cli.ts';
 
 function spec(name: string, binding: ToolSpec['binding'] = { type: 'inline', target: 'page' }): ToolSpec {
   return {

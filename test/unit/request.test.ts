@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from '../../src/request.ts';
-import { MAX_ANSWER_BYTES } from '../../src/bindings/bounded-json.ts';
+import { request } from '../../src/registry/request.ts';
+import { MAX_ANSWER_BYTES } from '../../src/registry/bounded-json.ts';
 
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
 

@@ -39,22 +39,22 @@ function reach(start: string): Map<string, string[]> {
   return chains;
 }
 
-const READ_PATH = ['bindings/index.ts', 'reads/inline.ts', 'reads/endpoint-read.ts', 'reads/search.ts', 'reads/property-query.ts', 'request.ts'];
+const READ_PATH = ['call/call-tool.ts', 'call/reads/inline.ts', 'call/reads/endpoint-read.ts', 'call/reads/search.ts', 'call/reads/property-query.ts', 'registry/request.ts'];
 
 describe('rooms', () => {
   for (const start of READ_PATH) {
-    it(`${start} reaches no module of src/writes or src/ui`, () => {
+    it(`${start} reaches no module of src/write, src/panel or src/inspector`, () => {
       const file = join(SRC, start);
       assert.ok(existsSync(file), `${start} is missing`);
       for (const [module, chain] of reach(file)) {
         const path = relative(SRC, module);
-        assert.ok(!/^(writes|ui)\//.test(path), `read path imports ${path}: ${chain.map((step) => relative(SRC, step)).join(' → ')}`);
+        assert.ok(!/^(write|panel|inspector)\//.test(path), `read path imports ${path}: ${chain.map((step) => relative(SRC, step)).join(' → ')}`);
       }
     });
   }
 
   it('the walk sees imports (a write executor reaches the write room)', () => {
-    const reached = [...reach(join(SRC, 'writes/form.ts')).keys()].map((module) => relative(SRC, module));
-    assert.ok(reached.includes('writes/pending-write.ts') && reached.includes('ui/open-confirm-panel.ts'));
+    const reached = [...reach(join(SRC, 'write/form.ts')).keys()].map((module) => relative(SRC, module));
+    assert.ok(reached.includes('write/pending-write.ts') && reached.includes('write/open-confirm-panel.ts'));
   });
 });

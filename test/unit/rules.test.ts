@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCapellDeclaration, REF_CHECKS } from '../../src/declarations/normalise.ts';
-import { REASON_TEXT, renderReason } from '../../src/declarations/reason-text.ts';
-import { RULES, SOURCES, type ReasonCode } from '../../src/declarations/rules.ts';
+import { checkCapellDeclaration, REF_CHECKS } from '../../src/shared/declarations/normalise.ts';
+import { REASON_TEXT, renderReason } from '../../src/shared/declarations/reason-text.ts';
+import { RULES, SOURCES, type ReasonCode } from '../../src/shared/declarations/rules.ts';
 import { DECLARATION_ROWS, ORIGIN, declarationFor } from '../support/declaration-rows.ts';
 
 const codes = Object.keys(RULES) as ReasonCode[];

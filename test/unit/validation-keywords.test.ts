@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALLOWED_SCHEMA_KEYWORDS } from '../../src/declarations/schema-policy.ts';
-import { validateValue } from '../../src/validation.ts';
+import { ALLOWED_SCHEMA_KEYWORDS } from '../../src/shared/declarations/schema-policy.ts';
+import { validateValue } from '../../src/call/validation.ts';
 
 type Row = { schema: Record<string, unknown>; accepts: unknown; rejects?: unknown };
 

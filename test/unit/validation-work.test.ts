@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_ISSUES, validateValue } from '../../src/validation.ts';
-import { MAX_VALIDATION_DEPTH, MAX_VALIDATION_WORK, validationWork } from '../../src/validation/work-bound.ts';
-import { FAILING_DEPTH_UNITS, FAILING_UNITS, PAIR_UNITS } from '../../src/validation/work-units.ts';
+import { MAX_ISSUES, validateValue } from '../../src/call/validation.ts';
+import { MAX_VALIDATION_DEPTH, MAX_VALIDATION_WORK, validationWork } from '../../src/call/validation/work-bound.ts';
+import { FAILING_DEPTH_UNITS, FAILING_UNITS, PAIR_UNITS } from '../../src/shared/validation/work-units.ts';
 
 const ENUM = Array.from({ length: 7000 }, (_, i) => `v${i}`);
 const arrayOf = (items: unknown) => ({ type: 'object', properties: { q: { type: 'array', items } } });

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatIssues, prepareValidator, validateValue } from '../../src/validation.ts';
-import { warmUp } from '../../src/bindings/index.ts';
+import { formatIssues, prepareValidator, validateValue } from '../../src/call/validation.ts';
+import { warmUp } from '../../src/call/call-tool.ts';
 
 const objectOf = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
 

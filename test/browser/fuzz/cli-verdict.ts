@@ -8,9 +8,9 @@
  * that is a lint of the page, not a rule of registration (the runtime registers such a tool and
  * its call answers that the form is missing), so it is not part of this verdict.
  */
-import { normaliseCapellDeclaration } from '../../../src/declarations/normalise.ts';
-import { NameClaims, registrationRefusal } from '../../../src/registration-rules.ts';
-import { readIslands } from '../../../src/sources/capell-islands.ts';
+import { normaliseCapellDeclaration } from '../../../src/shared/declarations/normalise.ts';
+import { NameClaims, registrationRefusal } from '../../../src/shared/registration-rules.ts';
+import { readIslands } from '../../../src/start/capell-islands.ts';
 
 /** What the CLI would register from `doc`'s islands, and the declarations its checker threw on (it must never throw). */
 export interface CLIVerdict {

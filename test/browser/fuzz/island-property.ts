@@ -13,8 +13,8 @@
  */
 import fc from 'fast-check';
 import { start, type Runtime } from '../../../src/index.ts';
-import type { Report } from '../../../src/report.ts';
-import { HANDOFF_STATUS_TOOL, RECEIPTS_TOOL, WRITE_STATUS_TOOL } from '../../../src/registration-rules.ts';
+import type { Report } from '../../../src/start/report.ts';
+import { HANDOFF_STATUS_TOOL, RECEIPTS_TOOL, WRITE_STATUS_TOOL } from '../../../src/shared/registration-rules.ts';
 import { modelContext } from '../fixtures.ts';
 import { MESSAGES, pageIslands, TEMPLATES } from './island-arbitraries.ts';
 import { cliVerdict } from './cli-verdict.ts';

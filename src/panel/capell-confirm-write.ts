@@ -1,0 +1,865 @@
+/**
+ * `<capell-confirm-write>`: the panel in which a person sees what an agent proposes to send and
+ * decides. Loaded on the first write call only (never in the start-up chunk).
+ *
+ * What the person sees is what is sent: the panel renders in a closed shadow root with
+ * no `part`s, its host is protected by `!important` declarations in the shadow tree (which win
+ * over every page declaration, `!important` and inline ones included), it lives in the top layer
+ * (`popover="manual"`) at the end of `<body>`, and a click only counts when the panel and the
+ * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
+ */
+import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
+import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
+import { deepActiveElement } from '../shared/deep-active-element.js';
+import { primitives } from '../start/primitives.js';
+
+export { INPUT_PROTECTION_MS };
+
+/** The element's tag. */
+export const CONFIRM_WRITE_TAG = 'capell-confirm-write';
+
+/** How long after opening the panel its announcement is written to the live region, in ms. */
+const ANNOUNCE_DELAY_MS = 50;
+
+/** The panel box's largest height, in CSS px (32rem) and as a share of the viewport's height. */
+const MAX_PANEL_HEIGHT_PX = 512;
+const MAX_PANEL_VIEWPORT_SHARE = 0.6;
+
+/** The accent used when a site sets none, or one that would make text unreadable. */
+const DEFAULT_ACCENT = 'rgb(31, 95, 139)';
+/** The panel's own background and text colours (not themeable: they carry the values). */
+const PANEL_BACKGROUND = { r: 255, g: 255, b: 255, a: 1 };
+const INKS = ['rgb(255, 255, 255)', 'rgb(27, 31, 35)'] as const;
+/** WCAG 2 AA: text on the accent (Send's label), and the accent against the panel (its edges). */
+const MIN_TEXT_CONTRAST = 4.5;
+const MIN_EDGE_CONTRAST = 3;
+
+/**
+ * One line of the proposal: the field's label and `value`, what the form holds and is sent.
+ * `agentValue` is set when the form holds the person's own value instead of the agent's: the
+ * panel shows both and offers "Use the assistant's value".
+ */
+export interface ConfirmWriteItem {
+  label: string;
+  value: string;
+  agentValue?: string;
+}
+
+/**
+ * The panel's words, already localised (see ui/confirm-text.ts). The optional ones default to
+ * CONFIRM_TEXT_DEFAULTS (`{placeholders}` as documented there).
+ */
+export interface ConfirmWriteWords {
+  title: string;
+  intro: string;
+  hint?: string;
+  send: string;
+  cancel: string;
+  close: string;
+  formName?: string;
+  personValue?: string;
+  agentValue?: string;
+  useAgentValue?: string;
+  refused?: string;
+  reasonTooSoon?: string;
+  reasonPanelHidden?: string;
+  reasonControlHidden?: string;
+  reasonChanged?: string;
+  reasonLayout?: string;
+  /** Why a click did not count while part of the panel's body was never scrolled into view. */
+  reasonUnread?: string;
+  /** Shown above the buttons while part of the body was never scrolled into view. */
+  unreadHint?: string;
+  /** Why a click on a page submit control the panel does not name did not count (`{control}`). */
+  reasonAddedControl?: string;
+  /** The heading of `also` (the entries sent besides the items), and the text of an empty value. */
+  alsoSent?: string;
+  emptyValue?: string;
+  /** Before a change's old and new value (a `preview`'s changes). */
+  before?: string;
+  after?: string;
+}
+
+/**
+ * One change of a server's preview: what it is about (`target`, e.g. `/about › title (draft)`),
+ * its value now (`before`) and after the write (`after`), already as the text to show.
+ */
+export interface ConfirmWriteChange {
+  target: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * A site's own preview of a write (an admin write's, writes/admin-action.ts): its one-line
+ * `summary` and every change, shown as the site computed them (the server binds its confirmation
+ * to exactly this preview).
+ */
+export interface ConfirmWritePreview {
+  summary: string;
+  changes: ConfirmWriteChange[];
+}
+
+/**
+ * What the panel shows. `mode: 'form'`: the agent filled a form; the person sends it with the
+ * form's own submit button, so the panel has only Cancel. `mode: 'request'`: a write endpoint;
+ * the panel's own Send button is the send control, and `request` previews it (`POST /path`).
+ * `formName` names the form the proposal is for (form mode); `notice` is said first, e.g. that
+ * this proposal replaces an earlier one. `preview` (request mode): the site's own preview of the
+ * write, its summary and each change before → after, shown after the intro.
+ */
+export interface ConfirmWriteProposal {
+  mode: 'form' | 'request';
+  words: ConfirmWriteWords;
+  items: ConfirmWriteItem[];
+  request?: string;
+  preview?: ConfirmWritePreview;
+  formName?: string;
+  notice?: string;
+  /**
+   * Form mode: every other entry the submit sends (hidden fields, the button's own value, fields
+   * the agent did not fill), by entry name, under the heading `alsoSent`.
+   */
+  also?: ConfirmWriteItem[];
+}
+
+/**
+ * What the runtime is told. Kept private to the element (not events a script could fake):
+ * `onSend` runs only for a person's click on Send that passes the consent checks;
+ * `onUseAgentValue(index)` likewise for "Use the assistant's value" of `items[index]`;
+ * `onCancel` for Cancel or Escape (they never send, so they need no check).
+ */
+export interface ConfirmWriteHandlers {
+  onCancel(): void;
+  onSend?(): void;
+  onUseAgentValue?(index: number): void;
+}
+
+type Dock = 'bottom' | 'top';
+
+// `!important` in the shadow tree's :host wins over the page's declarations for the host, its
+// !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
+// unicode-bidi and custom properties; the first two are set here.
+const PANEL_STYLES = css`
+    :host {
+      all: initial !important;
+      display: block !important;
+      position: fixed !important;
+      inset: 0 auto auto 0 !important;
+      width: 0 !important;
+      height: 0 !important;
+      margin: 0 !important;
+      padding: 0 !important;
+      border: 0 !important;
+      overflow: visible !important;
+      visibility: visible !important;
+      opacity: 1 !important;
+      transform: none !important;
+      filter: none !important;
+      clip-path: none !important;
+      z-index: 2147483647 !important;
+      direction: ltr !important;
+      unicode-bidi: isolate !important;
+    }
+    :host::before, :host::after, :host::backdrop { content: none !important; display: none !important; background: transparent !important; }
+    section {
+      position: fixed; left: 1rem; right: 1rem; bottom: 1rem; margin: 0 auto;
+      box-sizing: border-box; max-width: 40rem; max-height: min(32rem, 60vh);
+      display: flex; flex-direction: column;
+      background: #ffffff; color: #1b1f23;
+      border: 2px solid #1f5f8b;
+      border-radius: clamp(0px, var(--capell-confirm-radius, 0.5rem), 1rem);
+      padding: 1rem 1.25rem;
+      box-shadow: 0 0.25rem 1.5rem rgb(0 0 0 / 0.25);
+      font: 400 16px/1.45 sans-serif;
+      text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none; text-indent: 0;
+      pointer-events: auto;
+    }
+    section.top { top: 1rem; bottom: auto; }
+    section:focus { outline: none; }
+    section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 3px; }
+    /* In a short window the lines under the body give way first (they scroll), so the body
+       always shows two lines or more and can be scrolled to its end; the buttons never shrink.
+       Contained: a wheel past the body's end does not scroll the page (and its form) under the panel. */
+    .body { overflow: auto; overscroll-behavior: contain; flex: 1 1 auto; min-height: 2.9em; }
+    .footer { flex: 0 1 auto; min-height: 0; overflow: auto; }
+    h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
+    .prose { font-family: var(--capell-confirm-font, sans-serif); }
+    p { margin: 0.5rem 0; }
+    code { font: 600 15px/1.4 monospace; overflow-wrap: anywhere; }
+    dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
+    dl > div { display: contents; }
+    dt { font-weight: 600; }
+    p.also { overflow-wrap: anywhere; }
+    p.also { font-size: 14px; line-height: 1.35; }
+    p.also code { font: 400 13px/1.35 monospace; }
+    dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .who { font-style: italic; }
+    .agent { display: block; margin-top: 0.25rem; }
+    .notice, .refusal { font-weight: 600; }
+    .footer > p { margin: 0.5rem 0 0; }
+    .actions { flex: none; display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.75rem; }
+    button {
+      font: 400 16px/1.2 sans-serif; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
+      border: 2px solid #1f5f8b; background: #ffffff; color: #1b1f23; margin: 0;
+    }
+    button.use { padding: 0.25rem 0.6rem; margin-inline-start: 0.5rem; }
+    button.primary { background: #1f5f8b; color: #ffffff; }
+    /* Waiting out the input protection: no opacity (it would read as occluded), same box size. */
+    button[aria-disabled="true"] { border-style: dashed; cursor: progress; }
+    button:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 2px; }
+    /* The live region is for screen readers; what it says is also visible in the panel. */
+    .status { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
+    .probe { display: none; }
+    .outcome { font-weight: 600; }
+    .summary { font-weight: 600; white-space: pre-wrap; overflow-wrap: anywhere; }
+    ul.changes { list-style: none; margin: 0.5rem 0; padding: 0; }
+    ul.changes > li { margin: 0.5rem 0; padding-inline-start: 0.75rem; border-inline-start: 3px solid #6a737d; }
+    .target { display: block; font-weight: 600; overflow-wrap: anywhere; }
+    .change { display: block; white-space: pre-wrap; overflow-wrap: anywhere; }
+    del { text-decoration: line-through; }
+    ins { text-decoration: none; font-weight: 600; }
+  `;
+
+/** The private operations, set by the class's static block; never exported. */
+let panelOps!: {
+  present(panel: CapellConfirmWrite, proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void>;
+  trackControls(panel: CapellConfirmWrite, controls: readonly Element[]): void;
+  consentRefusal(panel: CapellConfirmWrite, control: Element, event: Event): string | undefined;
+  refuse(panel: CapellConfirmWrite, reason: string): void;
+  showOutcome(panel: CapellConfirmWrite, text: string): Promise<void>;
+  close(panel: CapellConfirmWrite, outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void;
+};
+
+/**
+ * A non-modal dialog (`role="dialog"`, named by its heading) docked at the bottom (or, when the
+ * form's submit control is there, the top) of the viewport, in the top layer. It takes focus when
+ * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
+ * itself through a polite live region, and never submits, clicks or sends anything itself: Send
+ * only tells the runtime that a person clicked it.
+ *
+ * Driven only through a ConfirmPanel handle (createPanelHandle): the element has no public method
+ * or property that changes what it shows or whom it tells (a page script that wrapped
+ * `present` on the prototype sent without the person). Its state lives in private fields, its
+ * prototype chain (this class and the bundled lit's) is frozen before `customElements.define`
+ * runs, and every instance carries its methods as own, non-configurable properties, so neither
+ * the class a page gets from `customElements.get` nor the element it finds in the DOM can be
+ * patched to show something else or to reach the runtime's handlers.
+ *
+ * Theming: only `--capell-confirm-accent` (a colour; ignored when Send's label or the panel's
+ * edges would fall below WCAG AA contrast), `--capell-confirm-radius` (clamped to 0–1rem) and
+ * `--capell-confirm-font` (a font-family, for the heading and prose only: a web font can draw any
+ * glyph for any character, so values, the request and the buttons use the generic families
+ * `monospace` and `sans-serif`, which a page's `@font-face` cannot redefine).
+ *
+ * Capell Agent Schema: write tools use "the browser's user-mediation flow"; "Core does not
+ * auto-submit them".
+ *
+ * @fires capell-webmcp:confirm-close - when the panel closes; `detail: { outcome }` with
+ *   `outcome` one of `'cancelled'`, `'sent'`, `'closed'`, `'withdrawn'`. Informational only: the
+ *   runtime never acts on events.
+ * @cssprop --capell-confirm-accent - Send button and border colour, checked for contrast @default #1f5f8b
+ * @cssprop --capell-confirm-radius - corner radius, clamped to 0–1rem @default 0.5rem
+ * @cssprop --capell-confirm-font - font-family of the heading and prose @default sans-serif
+ * @example
+ * const panel = createPanelHandle(document);
+ * if (!await panel.present({ mode: 'form', words, items }, { onCancel: () => … })) withdraw();
+ * panel.trackControls(submitButtons);
+ * // in the person's submit: const refused = panel.consentRefusal(button, clickEvent);
+ */
+export class CapellConfirmWrite extends LitElement {
+  #root: ShadowRoot | undefined;
+  #handlers: ConfirmWriteHandlers | undefined;
+  #proposal: ConfirmWriteProposal | undefined;
+  #outcome: string | undefined;
+  #announcement = '';
+  #refusal = '';
+  #armed = false;
+  // Whether the body's end has not yet been in view while the panel was still: what the person
+  // consents to must all have been on screen (a long value pushes lines below the fold).
+  #unread = false;
+  // Whether the body was taller than its box when last measured (then the hint to scroll shows).
+  #overflows = false;
+  #dock: Dock = 'bottom';
+  #returnFocus: HTMLElement | null = null;
+  #announceTimer: ReturnType<typeof setTimeout> | undefined;
+  #guard: ClickGuard | undefined;
+  #opened = false;
+  #controls: Element[] = [];
+  #accent = { accent: DEFAULT_ACCENT, ink: INKS[0] as string };
+
+  static {
+    // The only way to the private operations: module-private, handed to createPanelHandle.
+    panelOps = {
+      present: (panel, proposal, handlers) => panel.#present(proposal, handlers),
+      trackControls: (panel, controls) => panel.#trackControls(controls),
+      consentRefusal: (panel, control, event) => panel.#consentRefusal(control, event),
+      refuse: (panel, reason) => panel.#refuse(reason),
+      showOutcome: (panel, text) => panel.#showOutcome(text),
+      close: (panel, outcome) => panel.#close(outcome),
+    };
+  }
+
+  constructor() {
+    super();
+    lockInstance(this);
+  }
+
+  // Closed: page scripts cannot reach in (and cannot restyle through parts: there are none). The
+  // styles are this module's own constant, not the class's (patchable) `elementStyles`.
+  protected override createRenderRoot(): ShadowRoot {
+    const root = this.attachShadow({ mode: 'closed' });
+    adoptStyles(root, [PANEL_STYLES]);
+    this.#root = root;
+    return root;
+  }
+
+  async #present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void> {
+    // Set before the first await: a second present() while the first renders is a change, not an opening.
+    const first = !this.#opened;
+    this.#opened = true;
+    const doc = this.ownerDocument;
+    if (first) {
+      this.#returnFocus = deepActiveElement(doc);
+      if (!this.isConnected || this.parentNode !== doc.body) doc.body.append(this);
+      this.setAttribute('popover', 'manual');
+      try {
+        if (!this.matches(':popover-open')) this.showPopover();
+      } catch {
+        // No popover support: the panel still sits fixed over the page at the highest z-index.
+      }
+    }
+    this.#handlers = handlers;
+    this.#proposal = proposal;
+    this.#outcome = undefined;
+    this.#refusal = '';
+    this.#armed = false;
+    this.#unread = true;
+    this.#overflows = false;
+    if (first) this.#announcement = '';
+    this.requestUpdate();
+    await this.updateComplete;
+    // A new proposal is read from its top, even where the person had scrolled the last one.
+    const body = this.#body();
+    if (body) body.scrollTop = 0;
+    if (!this.#guard) this.#guard = new ClickGuard(doc.defaultView ?? window, this.#onGuardChange);
+    this.#readTheme();
+    this.#paint();
+    this.#retrack();
+    this.#guard.restart();
+    // Also measures the body (whether it asks to be scrolled).
+    this.#place();
+    if (first) this.#section()?.focus();
+    // A live region announces changes, not content present when it appears: write it a moment later.
+    const words = proposal.words;
+    const spoken = first
+      ? [proposal.notice, words.title, this.#formLine(), words.intro, words.hint].filter(Boolean).join(' ')
+      : proposal.notice ?? '';
+    if (spoken) {
+      primitives.clearTimeout(this.#announceTimer);
+      this.#announceTimer = primitives.setTimeout(() => { this.#say(spoken); }, ANNOUNCE_DELAY_MS);
+    }
+  }
+
+  #say(text: string): void {
+    this.#announcement = text;
+    this.requestUpdate();
+  }
+
+  #trackControls(controls: readonly Element[]): void {
+    this.#controls = [...controls];
+    this.#retrack();
+    this.#place();
+  }
+
+  #consentRefusal(control: Element, event: Event): string | undefined {
+    const reason = this.#refusalFor(control, event, false, true);
+    if (reason) this.#refuse(reason);
+    return reason;
+  }
+
+  #refuse(reason: string): void {
+    const text = fillPlaceholders(this.#word('refused'), { reason });
+    this.#refusal = text;
+    this.#say(text);
+  }
+
+  async #showOutcome(text: string): Promise<void> {
+    this.#handlers = undefined;
+    primitives.clearTimeout(this.#announceTimer);
+    const hadFocus = this.matches(':focus-within');
+    this.#outcome = text;
+    this.#refusal = '';
+    this.#say(text);
+    await this.updateComplete;
+    if (hadFocus) this.#root?.querySelector<HTMLElement>('button.close')?.focus();
+  }
+
+  #close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void {
+    this.#handlers = undefined;
+    primitives.clearTimeout(this.#announceTimer);
+    this.#guard?.stop();
+    const hadFocus = this.matches(':focus-within');
+    const returnTo = this.#returnFocus;
+    this.#returnFocus = null;
+    // Fired while still in the document, so it bubbles to the page's listeners.
+    this.dispatchEvent(new CustomEvent('capell-webmcp:confirm-close', { detail: { outcome }, bubbles: true, composed: true }));
+    try {
+      if (this.matches(':popover-open')) this.hidePopover();
+    } catch {
+      // Not a popover (no support): removing it is enough.
+    }
+    this.remove();
+    if (hadFocus && returnTo?.isConnected) returnTo.focus();
+  }
+
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue'): string {
+    const fallback = {
+      reasonAddedControl: CONFIRM_TEXT_DEFAULTS.confirmReasonAddedControl,
+      alsoSent: CONFIRM_TEXT_DEFAULTS.confirmAlsoSent,
+      emptyValue: CONFIRM_TEXT_DEFAULTS.confirmEmptyValue,
+      before: CONFIRM_TEXT_DEFAULTS.confirmBefore,
+      after: CONFIRM_TEXT_DEFAULTS.confirmAfter,
+      formName: CONFIRM_TEXT_DEFAULTS.confirmFormName,
+      personValue: CONFIRM_TEXT_DEFAULTS.confirmPersonValue,
+      agentValue: CONFIRM_TEXT_DEFAULTS.confirmAgentValue,
+      useAgentValue: CONFIRM_TEXT_DEFAULTS.confirmUseAgentValue,
+      refused: CONFIRM_TEXT_DEFAULTS.confirmRefused,
+      reasonTooSoon: CONFIRM_TEXT_DEFAULTS.confirmReasonTooSoon,
+      reasonPanelHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden,
+      reasonControlHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonControlHidden,
+      reasonChanged: CONFIRM_TEXT_DEFAULTS.confirmReasonChanged,
+      reasonLayout: CONFIRM_TEXT_DEFAULTS.confirmReasonLayout,
+      reasonUnread: CONFIRM_TEXT_DEFAULTS.confirmReasonUnread,
+      unreadHint: CONFIRM_TEXT_DEFAULTS.confirmUnreadHint,
+    }[key];
+    return this.#proposal?.words[key] ?? fallback;
+  }
+
+  /** A value as the panel writes it: an empty one as `emptyValue`, so a person sees it is sent. */
+  #shownValue(value: string): string {
+    return value === '' ? this.#word('emptyValue') : value;
+  }
+
+  #formLine(): string {
+    const name = this.#proposal?.formName;
+    return name ? fillPlaceholders(this.#word('formName'), { form: name }) : '';
+  }
+
+  #section(): HTMLElement | null {
+    return this.#root?.querySelector<HTMLElement>('section') ?? null;
+  }
+
+  #body(): HTMLElement | null {
+    return this.#root?.querySelector<HTMLElement>('section > .body') ?? null;
+  }
+
+  /**
+   * Marks the proposal read once the body's end is in view while the input protection has
+   * passed (as soon as it passes when the body fits). Only the person scrolls the body: the root
+   * is closed, so no page script holds the element. A page can change the layout (a zoom that
+   * makes everything fit for a frame), but any change of the panel's box restarts the input
+   * protection, so the end must then stay in view for INPUT_PROTECTION_MS. Called on the body's
+   * scroll, and from #place (each change of the guard, a new proposal).
+   */
+  #readScroll = (): void => {
+    const body = this.#body();
+    if (!this.#unread || !body) return;
+    // 2 px: a zoomed layout rounds scroll positions to device pixels.
+    const overflows = body.scrollHeight > body.clientHeight + 2;
+    if (overflows !== this.#overflows) {
+      this.#overflows = overflows;
+      this.requestUpdate();
+    }
+    if (body.scrollTop + body.clientHeight < body.scrollHeight - 2 || !this.#guard?.settled) return;
+    this.#unread = false;
+    this.requestUpdate();
+  };
+
+  #onGuardChange = (): void => {
+    const section = this.#section();
+    const armed = (this.#guard?.settled ?? false) && section !== null && readLayoutProblem(section) === undefined;
+    if (armed !== this.#armed) {
+      this.#armed = armed;
+      this.requestUpdate();
+    }
+    this.#place();
+  };
+
+  /** Tracks the panel box, its buttons and the page's controls (after each render). */
+  #retrack(): void {
+    const section = this.#section();
+    if (!this.#guard || !section) return;
+    this.#guard.track([section, ...section.querySelectorAll('button'), ...this.#controls]);
+  }
+
+  /**
+   * Docks the panel away from the form's (first) submit control, so both can be seen, and bounds
+   * its height so that the whole box fits in the viewport at the current zoom (its body scrolls).
+   */
+  #place(): void {
+    const section = this.#section();
+    if (!section) return;
+    const view = this.ownerDocument.defaultView ?? window;
+    const zoom = readZoom(section);
+    section.style.setProperty('max-height', `${Math.floor(Math.min(MAX_PANEL_HEIGHT_PX, view.innerHeight * MAX_PANEL_VIEWPORT_SHARE) / zoom)}px`);
+    // A taller window may now show the body's end.
+    this.#readScroll();
+    const [control] = this.#controls;
+    if (!control) return;
+    const box = control.getBoundingClientRect();
+    const reach = section.offsetHeight + 32;
+    const inBottom = box.bottom > view.innerHeight - reach && box.top < view.innerHeight;
+    const inTop = box.top < reach && box.bottom > 0;
+    const dock = this.#dock === 'bottom' && inBottom && !inTop ? 'top' : this.#dock === 'top' && inTop && !inBottom ? 'bottom' : this.#dock;
+    if (dock !== this.#dock) {
+      this.#dock = dock;
+      this.requestUpdate();
+    }
+  }
+
+  /**
+   * Reads `--capell-confirm-accent` now and keeps it only when it is an opaque colour that leaves
+   * Send's label (white or near-black, whichever reads better) at 4.5:1 or more and the panel's
+   * edges at 3:1 or more against the white panel; else the default accent.
+   */
+  #readTheme(): void {
+    const probe = this.#root?.querySelector<HTMLElement>('.probe');
+    const raw = getComputedStyle(this).getPropertyValue('--capell-confirm-accent').trim();
+    this.#accent = { accent: DEFAULT_ACCENT, ink: INKS[0] };
+    if (!probe || raw === '') return;
+    probe.style.color = '';
+    probe.style.color = raw;
+    if (probe.style.color === '') return;
+    const colour = parseComputedColour(getComputedStyle(probe).color);
+    if (!colour || colour.a < 1 || contrastRatio(colour, PANEL_BACKGROUND) < MIN_EDGE_CONTRAST) return;
+    const [ink] = INKS.map((candidate) => ({ candidate, ratio: contrastRatio(colour, parseComputedColour(candidate)!) })).sort((a, b) => b.ratio - a.ratio);
+    if (!ink || ink.ratio < MIN_TEXT_CONTRAST) return;
+    this.#accent = { accent: `rgb(${colour.r}, ${colour.g}, ${colour.b})`, ink: ink.candidate };
+  }
+
+  /**
+   * Whether the closed root shows exactly the current proposal: its request line, every label and
+   * value, and the buttons' words. A render that did not happen (or was redirected) leaves old or
+   * other content on screen; a click on that does not count.
+   */
+  #showsProposal(section: HTMLElement): boolean {
+    const proposal = this.#proposal;
+    if (!proposal) return false;
+    const text = (node: Element | null | undefined) => node?.textContent ?? '';
+    if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
+    const terms = section.querySelectorAll('dl.items dt');
+    const details = section.querySelectorAll('dl.items dd');
+    if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
+    for (const [index, item] of proposal.items.entries()) {
+      if (text(terms[index]) !== item.label) return false;
+      const shown = text(details[index]);
+      if (!shown.startsWith(item.value)) return false;
+      if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
+    }
+    const also = proposal.also ?? [];
+    const entries = section.querySelectorAll('p.also > .entry');
+    if (entries.length !== also.length) return false;
+    for (const [index, item] of also.entries()) {
+      const entry = entries[index]!;
+      if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== this.#shownValue(item.value)) return false;
+    }
+    if (!this.#showsPreview(section, proposal.preview)) return false;
+    const send = section.querySelector('button.send');
+    if (proposal.mode === 'request' && this.#outcome === undefined && text(send) !== proposal.words.send) return false;
+    if (this.#outcome === undefined && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
+    return true;
+  }
+
+  /** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
+  #showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
+    const text = (node: Element | null | undefined) => node?.textContent ?? '';
+    const items = section.querySelectorAll('ul.changes > li');
+    if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
+    if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
+    return preview.changes.every((change, index) => {
+      const item = items[index]!;
+      return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
+    });
+  }
+
+  /**
+   * Why a click on `control` does not count, or undefined. `inside`: a control of the panel.
+   * `sends`: the act sends the proposal (Send, the form's submit), so all of it must have been
+   * on screen; "use the assistant's value" changes only the value shown beside it.
+   */
+  #refusalFor(control: Element, event: Event, inside: boolean, sends: boolean): string | undefined {
+    const guard = this.#guard;
+    const section = this.#section();
+    const root = this.#root;
+    if (!this.#handlers || !guard || !section || !root) return this.#word('reasonPanelHidden');
+    if (!event.isTrusted) return this.#word('reasonTooSoon');
+    if (!guard.settled) return this.#word('reasonTooSoon');
+    if (!this.#showsProposal(section)) return this.#word('reasonPanelHidden');
+    const sectionVisible = guard.isVisible(section);
+    if (sectionVisible === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
+    if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
+    if (readLayoutProblem(section)) return this.#word('reasonLayout');
+    if (sends && this.#unread) return this.#word('reasonUnread');
+    const point = readClickPoint(event);
+    const tracked = inside || this.#controls.includes(control);
+    const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
+    if (!tracked && submitter) {
+      // A submit control the panel was never given (added, or made a submit control, after it
+      // opened, e.g. slid under the pointer) never carries consent: watching it from now on
+      // would re-arm it silently after INPUT_PROTECTION_MS.
+      return fillPlaceholders(this.#word('reasonAddedControl'), { control: controlText(control) });
+    }
+    const hidden = (tracked && guard.isVisible(control) === false)
+      || readVisibilityProblem(control, inside ? root : control.ownerDocument, point) !== undefined
+      || (!inside && submitter && readControlDisguise(control) !== undefined);
+    if (hidden) return fillPlaceholders(this.#word('reasonControlHidden'), { control: controlText(control) });
+    return undefined;
+  }
+
+  #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void), sends = false): void {
+    // Consent is a person's click: a script-made click (`button.click()`, dispatchEvent) is not.
+    if (!event.isTrusted) return;
+    const reason = this.#refusalFor(event.currentTarget as Element, event, true, sends);
+    if (reason) {
+      this.#refuse(reason);
+      return;
+    }
+    this.#refusal = '';
+    this.requestUpdate();
+    if (this.#handlers) action(this.#handlers);
+  }
+
+  #cancel = (): void => {
+    const handlers = this.#handlers;
+    if (handlers) handlers.onCancel();
+    else if (this.#outcome !== undefined) this.#close('closed');
+  };
+
+  #send = (event: MouseEvent): void => this.#act(event, (handlers) => handlers.onSend?.(), true);
+
+  #keydown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    this.#cancel();
+  };
+
+  protected override render(): unknown {
+    const proposal = this.#proposal;
+    if (!proposal) return nothing;
+    const { words } = proposal;
+    const done = this.#outcome !== undefined;
+    const waiting = String(!this.#armed);
+    // data-armed: whether the input protection has passed; data-unread: whether the body's end
+    // has yet to be scrolled into view (tests read both through DevTools).
+    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} data-unread=${String(this.#unread)} @keydown=${this.#keydown}>
+      <div class="body" tabindex=${this.#overflows ? '0' : nothing} @scroll=${this.#readScroll}>
+        ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
+        <h2 id="heading">${words.title}</h2>
+        <p class="prose">${proposal.formName ? html`${this.#formLine()} ` : nothing}${words.intro}</p>
+        ${proposal.request ? html`<p><code>${proposal.request}</code></p>` : nothing}
+        ${proposal.preview ? html`<p class="summary">${proposal.preview.summary}</p>
+        <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${change.target}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${change.before}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${change.after}</ins></span></li>`)}</ul>` : nothing}
+        <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
+          ? item.value
+          : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
+        ${proposal.also?.length ? html`<p class="also"><span class="who">${this.#word('alsoSent')}</span> ${proposal.also.map((item, index) => html`${index > 0 ? '; ' : ''}<span class="entry"><code class="name">${item.label}</code> = <span class="value">${this.#shownValue(item.value)}</span></span>`)}</p>` : nothing}
+        ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
+      </div>
+      <div class="footer">${done
+        ? html`<p class="outcome">${this.#outcome}</p>`
+        : this.#refusal ? html`<p class="refusal">${this.#refusal}</p>` : this.#unread && this.#overflows ? html`<p class="unread prose">${this.#word('unreadHint')}</p>` : nothing}</div>
+      <div class="actions">${done
+        ? html`<button type="button" class="close" @click=${() => this.#close('closed')}>${words.close}</button>`
+        : html`${proposal.mode === 'request' ? html`<button type="button" class="primary send" aria-disabled=${String(!this.#armed || this.#unread)} @click=${this.#send}>${words.send}</button>` : nothing}
+          <button type="button" class="cancel" @click=${this.#cancel}>${words.cancel}</button>`}</div>
+      <p class="status" role="status" aria-live="polite">${this.#announcement}</p>
+      <span class="probe"></span>
+    </section>`;
+  }
+
+  protected override updated(): void {
+    this.#paint();
+    this.#retrack();
+  }
+
+  #paint(): void {
+    // Colours through the CSSOM on the elements themselves: no custom property inside the shadow
+    // tree that a page's @property registration could re-type, and allowed under a strict CSP.
+    const section = this.#section();
+    if (section) {
+      section.style.setProperty('border-color', this.#accent.accent);
+      for (const button of section.querySelectorAll<HTMLElement>('button')) button.style.setProperty('border-color', this.#accent.accent);
+      const send = section.querySelector<HTMLElement>('button.primary');
+      send?.style.setProperty('background-color', this.#accent.accent);
+      send?.style.setProperty('color', this.#accent.ink);
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    primitives.clearTimeout(this.#announceTimer);
+    this.#guard?.stop();
+  }
+}
+
+
+/** The prototypes whose methods lit calls on the element (this class and the bundled lit's). */
+const LOCKED_PROTOTYPES: readonly object[] = [CapellConfirmWrite.prototype, LitElement.prototype, ReactiveElement.prototype];
+
+/**
+ * Gives `panel` its prototype chain's methods and accessors as own, non-configurable properties,
+ * so that a page cannot shadow one (e.g. `render`) with `Object.defineProperty` on the element.
+ */
+function lockInstance(panel: CapellConfirmWrite): void {
+  // Lit's constructor gives each element its own `enableUpdating` (see the freezing below).
+  if (Object.hasOwn(panel, 'enableUpdating')) Object.defineProperty(panel, 'enableUpdating', { writable: false, configurable: false });
+  for (const proto of LOCKED_PROTOTYPES) {
+    for (const key of Reflect.ownKeys(proto)) {
+      if (key === 'constructor' || Object.hasOwn(panel, key)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key);
+      if (!descriptor || ('value' in descriptor && typeof descriptor.value !== 'function')) continue;
+      Object.defineProperty(panel, key, { ...descriptor, configurable: false, ...('value' in descriptor ? { writable: false } : {}) });
+    }
+  }
+}
+
+/**
+ * The runtime's handle on one panel: the only way to show a proposal in it, check consent and
+ * close it. Held by the write executors (writes/form.ts, writes/endpoint-write.ts) in their
+ * closures, never reachable from the element, its class or the DOM. No method throws or rejects.
+ */
+export interface ConfirmPanel {
+  /**
+   * Shows a proposal, or replaces the one shown (a new proposal, a refill, a changed value): the
+   * input protection starts over either way. The first call places the panel at the end of
+   * `<body>` in the top layer, moves focus into it and announces it; later calls leave focus
+   * where it is (the person may be typing in the form) and announce only `notice`.
+   * @param handlers see ConfirmWriteHandlers; replaced by each call; kept in the element's private
+   *   state, never exposed.
+   * @returns true once the proposal is on screen; false when showing it failed (the caller
+   *   withdraws the proposal: nothing the person sees can be trusted). Never rejects.
+   */
+  present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<boolean>;
+  /**
+   * The page's own controls whose clicks may count as consent (form mode: the form's submit
+   * buttons): they are observed for visibility and stillness like the panel's own buttons.
+   */
+  trackControls(controls: readonly Element[]): void;
+  /**
+   * The consent check for a control outside the panel (the form's own submit button, or the field
+   * in which the person pressed Enter), run inside the person's submit.
+   * @param control the submit button the person clicked, or the field they pressed Enter in.
+   * @param event the person's gesture (the trusted `click` or `keydown`); a pointer click's point
+   *   is hit-tested.
+   * @returns undefined when the act counts; else a one-line localised reason (e.g. "the “Send”
+   *   button was covered, hidden or disguised"), which the panel also shows and announces
+   *   (the proposal stays open). A check that fails with an exception refuses.
+   */
+  consentRefusal(control: Element, event: Event): string | undefined;
+  /**
+   * Shows (and announces) that an act did not count, with `reason`; the proposal stays open.
+   * Used for consent refusals and for a submit refused because the form changed.
+   */
+  refuse(reason: string): void;
+  /**
+   * Shows how sending ended (`text`, e.g. "Sent.") with a Close button that gets focus when the
+   * focus was in the panel. The runtime's handlers are dropped: the decision is made.
+   */
+  showOutcome(text: string): Promise<void>;
+  /**
+   * Removes the panel. When the focus was in it, focus goes back to where it was before the panel
+   * opened. `outcome` is reported in the `capell-webmcp:confirm-close` event.
+   */
+  close(outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void;
+  /** The element (for tests and placement only; it has no methods that act). */
+  readonly element: CapellConfirmWrite;
+}
+
+/**
+ * Creates a panel in `doc` (not yet placed) and the runtime's handle on it.
+ * @throws when the element cannot be created (its tag could not be defined); callers turn that
+ *   into an `isError` result before they change the page.
+ */
+export function createPanelHandle(doc: Document): ConfirmPanel {
+  const panel = new CapellConfirmWrite();
+  if (panel.ownerDocument !== doc) doc.adoptNode(panel);
+  const ops = panelOps;
+  return Object.freeze({
+    element: panel,
+    present: async (proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers) => {
+      try {
+        await ops.present(panel, proposal, handlers);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    trackControls: (controls: readonly Element[]) => {
+      try {
+        ops.trackControls(panel, controls);
+      } catch {
+        // Untracked controls are judged without IntersectionObserver v2 (still hit-tested).
+      }
+    },
+    consentRefusal: (control: Element, event: Event) => {
+      try {
+        return ops.consentRefusal(panel, control, event);
+      } catch {
+        return CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden;
+      }
+    },
+    refuse: (reason: string) => {
+      try {
+        ops.refuse(panel, reason);
+      } catch {
+        // Nothing to show it in; the act was refused all the same.
+      }
+    },
+    showOutcome: async (text: string) => {
+      try {
+        await ops.showOutcome(panel, text);
+      } catch {
+        // The outcome reaches the agent regardless.
+      }
+    },
+    close: (outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn') => {
+      try {
+        ops.close(panel, outcome);
+      } catch {
+        panel.remove();
+      }
+    },
+  });
+}
+
+/** The zoom a box is drawn at (`currentCSSZoom`, Chromium 128+; 1 where unknown). */
+function readZoom(element: Element): number {
+  const zoom = (element as Element & { currentCSSZoom?: number }).currentCSSZoom;
+  return typeof zoom === 'number' && zoom > 0 ? zoom : 1;
+}
+
+/** A control's visible text, for a reason. */
+function controlText(control: Element): string {
+  if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
+  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
+}
+
+
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'capell-confirm-write': CapellConfirmWrite;
+  }
+}
+
+// Lit finalises the class (static properties, styles) on first use; done here so that the class
+// and the prototypes lit calls into can be frozen before `customElements.define` hands the class
+// to any page code that wrapped it.
+(CapellConfirmWrite as unknown as { finalize(): void }).finalize();
+// Lit's constructor assigns `this.enableUpdating`, which an inherited read-only method would forbid.
+delete (ReactiveElement.prototype as unknown as { enableUpdating?: unknown }).enableUpdating;
+for (const frozen of [...LOCKED_PROTOTYPES, CapellConfirmWrite]) Object.freeze(frozen);
+// A page that took the tag first keeps it; the panel then lives under a tag of its own.
+customElements.define(customElements.get(CONFIRM_WRITE_TAG) ? `${CONFIRM_WRITE_TAG}-${Math.random().toString(36).slice(2)}` : CONFIRM_WRITE_TAG, CapellConfirmWrite);

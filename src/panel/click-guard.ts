@@ -1,0 +1,321 @@
+/**
+ * Whether a click on the confirmation panel (or on the form's own submit control) can count as
+ * the person's consent: the panel and the control must be visible, unoccluded and still, as
+ * browsers require of their own permission prompts before a click is accepted.
+ * Issue 7, "What the person sees is what is sent".
+ */
+import { primitives } from '../start/primitives.js';
+import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';
+
+/**
+ * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
+ * been visible and unchanged before a click on one of its controls counts, in ms. Browsers use
+ * about 500 ms for their own permission prompts; any change restarts it.
+ */
+export const INPUT_PROTECTION_MS = 500;
+
+/**
+ * IntersectionObserver v2's `delay` (the smallest it allows), in ms: how often the browser may
+ * report a change of `isVisible` at most.
+ */
+export const VISIBILITY_DELAY_MS = 100;
+
+/**
+ * The largest share of the viewport's area a form's submit control may cover and still count as
+ * one a person aimed at: a control stretched over the page (transparent or not) turns a click on
+ * anything into "consent".
+ */
+export const MAX_CONTROL_VIEWPORT_SHARE = 0.25;
+
+/** Lowest contrast between a form submit control's text and its background that counts as readable. */
+export const MIN_CONTROL_TEXT_CONTRAST = 1.5;
+
+/** Whether the browser reports IntersectionObserver v2 visibility (`isVisible`, `trackVisibility`). */
+export function supportsVisibilityTracking(view: Window): boolean {
+  const Entry = (view as Window & { IntersectionObserverEntry?: { prototype: object } }).IntersectionObserverEntry;
+  return Entry !== undefined && 'isVisible' in Entry.prototype;
+}
+
+/** A viewport point, in CSS px (a click's `clientX`/`clientY`). */
+export interface ClickPoint {
+  x: number;
+  y: number;
+}
+
+/**
+ * The point of a person's pointer click, or undefined for a click made by the keyboard (Enter or
+ * Space on a focused button: `detail` is 0 and the coordinates mean nothing).
+ */
+export function readClickPoint(event: Event): ClickPoint | undefined {
+  if (!(event instanceof MouseEvent) || event.detail === 0) return undefined;
+  return { x: event.clientX, y: event.clientY };
+}
+
+/** The element at a viewport point, looking into open shadow roots (closed ones stay closed). */
+export function deepElementFromPoint(scope: DocumentOrShadowRoot, { x, y }: ClickPoint): Element | null {
+  let hit = scope.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/** The element's parent in the flat tree (its host across a shadow boundary). */
+function flatParent(element: Element): Element | null {
+  if (element.assignedSlot) return element.assignedSlot;
+  if (element.parentElement) return element.parentElement;
+  const root = element.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/**
+ * The product of `opacity` over the element and its flat-tree ancestors up to the first one in
+ * the top layer (an open popover is painted above the page, outside its ancestors' opacity);
+ * 1 = fully opaque.
+ */
+export function readEffectiveOpacity(element: Element): number {
+  let opacity = 1;
+  for (let at: Element | null = element; at; at = flatParent(at)) {
+    opacity *= Number.parseFloat(getComputedStyle(at).opacity) || 0;
+    if (at.matches(':popover-open, dialog:modal')) break;
+  }
+  return opacity;
+}
+
+/**
+ * Checks that stand in for IntersectionObserver v2 where it is missing (and run besides it, since
+ * its reports may lag by up to VISIBILITY_DELAY_MS): the element is rendered (`checkVisibility`
+ * with `visibility` and `opacity`), fully opaque with its ancestors, has a box, and, for a pointer
+ * click, is what the browser hit-tests at the click point (`scope` is the tree it lives in).
+ * @returns a short English reason, or undefined when the element passes.
+ */
+export function readVisibilityProblem(element: Element, scope: DocumentOrShadowRoot, point: ClickPoint | undefined): string | undefined {
+  const check = (element as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
+  if (typeof check === 'function' && !check.call(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
+  if (readEffectiveOpacity(element) < 1) return 'transparent';
+  const box = element.getBoundingClientRect();
+  if (box.width < 1 || box.height < 1) return 'without size';
+  if (point) {
+    const hit = deepElementFromPoint(scope, point);
+    if (!hit || !element.contains(hit)) return 'covered at the click point';
+  }
+  return undefined;
+}
+
+/**
+ * The range of CSS zoom (`currentCSSZoom`, the product of `zoom` over the element and its
+ * ancestors; browser zoom is not part of it) at which the panel counts as readable as designed.
+ * A page's `html { zoom: 0.2 }` shrank it to unreadable text; `zoom: 4` pushed its values out of
+ * the window while Send stayed clickable.
+ */
+export const MIN_PANEL_ZOOM = 0.75;
+export const MAX_PANEL_ZOOM = 2;
+
+/**
+ * Whether `panel` (the panel's box) is drawn at a zoom within MIN_PANEL_ZOOM–MAX_PANEL_ZOOM (its
+ * own and the root element's) and lies wholly inside the visual viewport (0.5 px tolerance).
+ * @returns a short English reason, or undefined when it passes.
+ */
+export function readLayoutProblem(panel: Element): string | undefined {
+  const doc = panel.ownerDocument;
+  for (const element of [panel, doc.documentElement, doc.body]) {
+    const zoom = element && (element as Element & { currentCSSZoom?: number }).currentCSSZoom;
+    if (typeof zoom === 'number' && !(zoom >= MIN_PANEL_ZOOM && zoom <= MAX_PANEL_ZOOM)) return `zoomed to ${zoom}`;
+  }
+  const view = doc.defaultView ?? window;
+  const viewport = view.visualViewport;
+  const left = viewport?.offsetLeft ?? 0;
+  const top = viewport?.offsetTop ?? 0;
+  const width = viewport?.width ?? view.innerWidth;
+  const height = viewport?.height ?? view.innerHeight;
+  const box = panel.getBoundingClientRect();
+  const slack = 0.5;
+  if (box.left < left - slack || box.top < top - slack || box.right > left + width + slack || box.bottom > top + height + slack) return 'not wholly inside the window';
+  return undefined;
+}
+
+/**
+ * Without IntersectionObserver v2 only: a page element in the top layer (an open popover, a modal
+ * dialog, a fullscreen element) that overlaps `box`. It may have been opened after the panel and
+ * sit above it, letting clicks through (`pointer-events: none`), which hit-testing cannot see.
+ * `own` is the panel's host (skipped).
+ */
+export function readTopLayerCover(box: Element, own: Element): Element | undefined {
+  const rect = box.getBoundingClientRect();
+  for (const other of box.ownerDocument.querySelectorAll(':popover-open, dialog:modal, :fullscreen')) {
+    if (other === own) continue;
+    const r = other.getBoundingClientRect();
+    if (r.right > rect.left && r.left < rect.right && r.bottom > rect.top && r.top < rect.bottom) return other;
+  }
+  return undefined;
+}
+
+/** Parses a computed `rgb()`/`rgba()` colour; other spaces (lab, oklch…) give undefined. */
+export function parseComputedColour(value: string): RGBA | undefined {
+  const match = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(value.trim());
+  if (!match) return undefined;
+  const alpha = match[4] === undefined ? 1 : match[4].endsWith('%') ? Number.parseFloat(match[4]) / 100 : Number.parseFloat(match[4]);
+  return { r: Number(match[1]), g: Number(match[2]), b: Number(match[3]), a: alpha };
+}
+
+/** WCAG 2 contrast ratio of two opaque colours (1–21): the form rules' own (text-legibility.ts), one formula for both. */
+export const contrastRatio = contrastOf;
+
+/**
+ * The first opaque background colour on the element or its flat-tree ancestors (white if none);
+ * undefined when a background image comes first (a gradient or picture: the colour cannot be told).
+ */
+function readBackdrop(element: Element): RGBA | undefined {
+  for (let at: Element | null = element; at; at = flatParent(at)) {
+    const style = getComputedStyle(at);
+    if (style.backgroundImage !== 'none') return undefined;
+    const colour = parseComputedColour(style.backgroundColor);
+    if (colour && colour.a >= 0.99) return colour;
+  }
+  return { r: 255, g: 255, b: 255, a: 1 };
+}
+
+/**
+ * What makes a page's own submit control unfit to carry consent though it may be "visible":
+ * stretched over a large part of the viewport (MAX_CONTROL_VIEWPORT_SHARE), or a label a person
+ * cannot read (transparent text, zero font size, or text contrast below MIN_CONTROL_TEXT_CONTRAST
+ * against the first opaque background colour behind it; not judged over a background image).
+ * `<input type="image">` is judged by size only.
+ * @returns a short English reason, or undefined.
+ */
+export function readControlDisguise(control: Element): string | undefined {
+  const view = control.ownerDocument.defaultView ?? window;
+  const box = control.getBoundingClientRect();
+  const viewport = Math.max(1, view.innerWidth * view.innerHeight);
+  if ((box.width * box.height) / viewport > MAX_CONTROL_VIEWPORT_SHARE) return 'stretched over the page';
+  if (control instanceof HTMLInputElement && control.type === 'image') return undefined;
+  const style = getComputedStyle(control);
+  if (Number.parseFloat(style.fontSize) < 6) return 'its label is too small to read';
+  const text = parseComputedColour(style.color);
+  if (!text || text.a < 0.5) return 'its label is transparent';
+  const backdrop = readBackdrop(control);
+  if (backdrop && contrastRatio(text, backdrop) < MIN_CONTROL_TEXT_CONTRAST) return 'its label is not readable against its background';
+  return undefined;
+}
+
+function boxKey(element: Element): string {
+  const box = element.getBoundingClientRect();
+  return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
+}
+
+/**
+ * Tracks a set of elements (the panel's box and buttons, the form's submit controls) for
+ * visibility (IntersectionObserver v2, `trackVisibility: true`, `delay: VISIBILITY_DELAY_MS`) and
+ * stillness (their boxes, read every animation frame), and keeps the time since which all of it
+ * has been unchanged. Any move or resize of a tracked box, a change of a tracked element's
+ * visibility, the page becoming hidden, or `restart()` (a changed proposal) starts the
+ * INPUT_PROTECTION_MS wait over. `onChange` is told when the wait ends or restarts (for
+ * `aria-disabled`) and on every frame where a box moved (for placement).
+ */
+export class ClickGuard {
+  readonly #view: Window;
+  readonly #onChange: () => void;
+  readonly #observer: IntersectionObserver | undefined;
+  readonly #visible = new WeakMap<Element, boolean>();
+  #tracked = new Set<Element>();
+  #boxes = new Map<Element, string>();
+  #since: number;
+  #frame = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+
+  constructor(view: Window, onChange: () => void) {
+    this.#view = view;
+    this.#onChange = onChange;
+    this.#since = view.performance.now();
+    if (supportsVisibilityTracking(view)) {
+      // The start-up realm's own, unless the panel lives in another window's document.
+      const Observer = ((view as unknown) === globalThis ? primitives.IntersectionObserver : undefined) ?? (view as Window & { IntersectionObserver: typeof IntersectionObserver }).IntersectionObserver;
+      this.#observer = new Observer((entries) => {
+        let changed = false;
+        for (const entry of entries) {
+          const visible = (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible === true;
+          if (this.#visible.get(entry.target) !== visible) changed = true;
+          this.#visible.set(entry.target, visible);
+        }
+        if (changed) this.restart();
+      }, { threshold: [0, 1], trackVisibility: true, delay: VISIBILITY_DELAY_MS } as IntersectionObserverInit);
+    }
+    view.document.addEventListener('visibilitychange', this.#onPageVisibility);
+    this.#frame = view.requestAnimationFrame(this.#tick);
+    this.restart();
+  }
+
+  /** Replaces the tracked elements (new ones start unknown, i.e. not yet visible). */
+  track(elements: Iterable<Element>): void {
+    const next = new Set(elements);
+    for (const element of this.#tracked) {
+      if (!next.has(element)) {
+        this.#observer?.unobserve(element);
+        this.#boxes.delete(element);
+      }
+    }
+    for (const element of next) {
+      if (!this.#tracked.has(element)) {
+        this.#observer?.observe(element);
+        this.#boxes.set(element, boxKey(element));
+      }
+    }
+    this.#tracked = next;
+  }
+
+  /** Starts the INPUT_PROTECTION_MS wait over (e.g. the proposal changed). */
+  restart(): void {
+    if (this.#stopped) return;
+    this.#since = this.#view.performance.now();
+    primitives.clearTimeout(this.#timer);
+    this.#timer = primitives.setTimeout(() => this.#onChange(), INPUT_PROTECTION_MS + 1);
+    this.#onChange();
+  }
+
+  /**
+   * Whether INPUT_PROTECTION_MS have passed since the last change and, with IntersectionObserver
+   * v2, every tracked element has had its first visibility report (until then it is unknown).
+   */
+  get settled(): boolean {
+    if (this.#view.performance.now() - this.#since < INPUT_PROTECTION_MS) return false;
+    return !this.#observer || [...this.#tracked].every((element) => this.#visible.has(element));
+  }
+
+  /**
+   * The latest IntersectionObserver v2 `isVisible` of a tracked element: false until its first
+   * report; undefined where the browser has no IntersectionObserver v2.
+   */
+  isVisible(element: Element): boolean | undefined {
+    if (!this.#observer) return undefined;
+    return this.#visible.get(element) === true;
+  }
+
+  /** Stops observing (idempotent). */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#observer?.disconnect();
+    this.#view.cancelAnimationFrame(this.#frame);
+    primitives.clearTimeout(this.#timer);
+    this.#view.document.removeEventListener('visibilitychange', this.#onPageVisibility);
+  }
+
+  #onPageVisibility = (): void => this.restart();
+
+  #tick = (): void => {
+    if (this.#stopped) return;
+    let moved = false;
+    for (const element of this.#tracked) {
+      const key = boxKey(element);
+      if (this.#boxes.get(element) !== key) {
+        this.#boxes.set(element, key);
+        moved = true;
+      }
+    }
+    if (moved) this.restart();
+    this.#frame = this.#view.requestAnimationFrame(this.#tick);
+  };
+}

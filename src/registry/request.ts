@@ -1,0 +1,107 @@
+/**
+ * The one request path: every request the runtime makes (read GETs to Core's API, the person's
+ * form send, write endpoint POSTs, later signed calls) goes through `request`, with one timeout,
+ * one bounded answer read and one text per failure kind. Signing is a `beforeSend` hook, not a
+ * copy of this module.
+ */
+import { MAX_ANSWER_BYTES, readBoundedText } from './bounded-json.js';
+
+/**
+ * How to send one request.
+ * - `method` (default `GET`), `credentials` (default `omit`: anonymous unless the caller says
+ *   otherwise), `redirect` (default `error`: an answer from elsewhere is refused), `headers`,
+ *   `body`, `cache` (default the browser's): as in `fetch`;
+ * - `timeoutMs`: how long the whole request may take, sending and reading the answer, in ms;
+ * - `signal`: the caller's abort (the agent's or `stop()`), told apart from the timeout;
+ * - `beforeSend(request)`: runs on the built Request just before it is sent; returns a Request to
+ *   send instead (e.g. signed, with added headers) or nothing to send it as it is. It may be
+ *   async; when it throws, nothing is sent (`notSent`);
+ * - `where`: the place reasons name (default: the URL's path and query, e.g. `/hook?list=all`);
+ * - `description`: the request as reasons name it (default `the request to <where>`, e.g.
+ *   `the person's submit to /contact`);
+ * - `maxAnswerBytes`: largest answer body read (default MAX_ANSWER_BYTES); a larger one is
+ *   cancelled unread past the bound (the fetch aborted). Every other answer is read to its end, so
+ *   no request whose answer was used is reported aborted to DevTools (bounded-json.ts says why).
+ */
+export interface RequestOptions {
+  method?: string;
+  credentials?: RequestCredentials;
+  redirect?: RequestRedirect;
+  cache?: RequestCache;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  headers?: HeadersInit;
+  body?: BodyInit | null;
+  beforeSend?: (request: Request) => Request | void | Promise<Request | void>;
+  where?: string;
+  description?: string;
+  maxAnswerBytes?: number;
+}
+
+/**
+ * Why a request gave no answer text: no answer within `timeoutMs` (`timeout`), the caller's
+ * signal aborted it (`aborted`), a network error or a refused redirect (`network`), an answer
+ * over `maxAnswerBytes` (`tooLarge`), or `beforeSend` threw (`notSent`).
+ */
+export type RequestFailure = 'timeout' | 'aborted' | 'network' | 'tooLarge' | 'notSent';
+
+/**
+ * What came back; never thrown. `response` is the site's answer (status, headers, `url`,
+ * `redirected`; its body already read into `text`). A `tooLarge` failure still carries the
+ * response: the site answered, only its body was not kept.
+ */
+export type RequestOutcome =
+  | { ok: true; response: Response; text: string }
+  | { ok: false; failure: 'tooLarge'; reason: string; response: Response }
+  | { ok: false; failure: Exclude<RequestFailure, 'tooLarge'>; reason: string };
+
+const messageOf = (error: unknown): string => (error as Error)?.message ?? String(error);
+
+/**
+ * Sends one request and reads its answer as text within `maxAnswerBytes`.
+ * @returns the response and its text, or a failure with a one-line reason, one text per kind:
+ *   - timeout: `the request to /x was sent but no answer came within 5000 ms`;
+ *   - aborted: `the call was aborted before /x answered`;
+ *   - network: `the request to /x failed: network error or a redirect (redirects are refused) (…)`
+ *     (with `redirect` other than `error`: `… failed: network error (…)`);
+ *   - tooLarge: `the answer from /x is larger than 1048576 bytes` (bounded-json.ts);
+ *   - notSent: `the request to /x was not sent: <beforeSend's error>`.
+ *   Never throws; HTTP error statuses are answers (`ok: true`), the caller reads `response.status`.
+ */
+export async function request(url: URL, options: RequestOptions): Promise<RequestOutcome> {
+  const where = options.where ?? `${url.pathname}${url.search}`;
+  const description = options.description ?? `the request to ${where}`;
+  const redirect = options.redirect ?? 'error';
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  // Aborted only when the answer passes maxAnswerBytes: text() can be stopped no other way.
+  const overBound = new AbortController();
+  const signal = AbortSignal.any(options.signal ? [options.signal, timeout, overBound.signal] : [timeout, overBound.signal]);
+  let sent: Request;
+  try {
+    sent = new Request(url, {
+      method: options.method ?? 'GET',
+      credentials: options.credentials ?? 'omit',
+      redirect,
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      ...(options.cache !== undefined ? { cache: options.cache } : {}),
+      signal,
+    });
+    if (options.beforeSend) sent = (await options.beforeSend(sent)) ?? sent;
+  } catch (error) {
+    return { ok: false, failure: 'notSent', reason: `${description} was not sent: ${messageOf(error)}` };
+  }
+  try {
+    // The signal again: a Request built by the hook may not carry it.
+    const response = await fetch(sent, { signal });
+    const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES, () => overBound.abort());
+    return read.ok ? { ok: true, response, text: read.text } : { ok: false, failure: 'tooLarge', reason: read.reason, response };
+  } catch (error) {
+    if (timeout.aborted) {
+      return { ok: false, failure: 'timeout', reason: `${description} was sent but no answer came within ${options.timeoutMs} ms` };
+    }
+    if (options.signal?.aborted) return { ok: false, failure: 'aborted', reason: `the call was aborted before ${where} answered` };
+    const kind = redirect === 'error' ? 'network error or a redirect (redirects are refused)' : 'network error';
+    return { ok: false, failure: 'network', reason: `${description} failed: ${kind} (${messageOf(error)})` };
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What `execute` resolves to: an MCP CallToolResult (MCP spec 2026-07-28, "Tool result";
+ * a fixed shape other checks depend on). The browser serialises it to a string for the agent.
+ */
+import type { JSONValue } from '../shared/declarations/tool-spec.js';
+
+/**
+ * `{ content: [{ type: 'text', text }], structuredContent?, isError? }`. `structuredContent` never
+ * repeats the answer (WebMCP hosts serialise the whole result for the agent, so a second copy
+ * would be read twice): it holds only what the runtime adds beside the site's answer, e.g. an
+ * AgentGate call's `receipt` (agentgate/receipt.ts).
+ */
+export interface CallToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: { [key: string]: JSONValue };
+  isError?: boolean;
+}
+
+/** Longest reason an error result carries, in UTF-16 units; the rest is cut with an ellipsis. */
+export const MAX_REASON_LENGTH = 500;
+
+/**
+ * A successful result: the JSON answer, once, as the text of the only content item (DESIGN
+ * section 4). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
+ * @param added what the runtime adds beside the answer (e.g. `{ receipt }`), as `structuredContent`.
+ * @example toolResult({ capellAgentSchema: 1, data: [], links: { next: null, previous: null } })
+ *   // { content: [{ type: 'text', text: '{"capellAgentSchema":1,"data":[],"links":{…}}' }] }
+ */
+export function toolResult(answer: JSONValue, added?: { [key: string]: JSONValue }): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+  if (added) result.structuredContent = added;
+  return result;
+}
+
+/**
+ * A failed call: `isError: true` and a one-line reason (line breaks collapsed, at most
+ * MAX_REASON_LENGTH). Tool failures are results, never throws: WebMCP turns a throw into a
+ * bare `UnknownError` and the agent loses the reason.
+ */
+export function errorResult(reason: string): CallToolResult {
+  let line = reason.replace(/\s+/g, ' ').trim();
+  if (line.length > MAX_REASON_LENGTH) line = `${line.slice(0, MAX_REASON_LENGTH - 1)}…`;
+  return { content: [{ type: 'text', text: line }], isError: true };
+}

@@ -1,0 +1,50 @@
+/**
+ * The runtime's own tools: registered by the live registry (not declared by the page) while the
+ * tools they serve are registered, and removed with the last of them. Each module loads only
+ * when its tool is first needed. One row per tool; the registry treats every row alike.
+ */
+import type { RuntimeConfig } from '../start/config.js';
+import type { ToolSpec } from '../shared/declarations/tool-spec.js';
+import type { WebMCPTool } from '../start/host.js';
+import { HANDOFF_STATUS_TOOL, RECEIPTS_TOOL, WRITE_STATUS_TOOL } from '../shared/registration-rules.js';
+
+/**
+ * One runtime tool: its `name` (reserved by registration-rules.ts' NameClaims); `wanted(registered,
+ * declared)`, whether it is needed now, given the ToolSpecs registered with WebMCP now and (on
+ * demand) every normalised ToolSpec of the page's sources, registered or not; and
+ * `create(config, stopSignal, declared)`, which loads its module and builds the tool (rejects when
+ * the chunk cannot load); `declared` gives the ToolSpecs of the page as they are when the tool runs.
+ */
+export interface RuntimeTool {
+  readonly name: string;
+  wanted(registered: () => Iterable<ToolSpec>, declared: () => Iterable<ToolSpec>): boolean;
+  create(config: RuntimeConfig, stopSignal: AbortSignal, declared: () => Iterable<ToolSpec>): Promise<WebMCPTool>;
+}
+
+const some = (specs: Iterable<ToolSpec>, test: (spec: ToolSpec) => boolean): boolean => [...specs].some(test);
+
+/** Every runtime tool, in registration order. */
+export const RUNTIME_TOOLS: readonly RuntimeTool[] = [
+  {
+    // Issue 7: answers a writeId's outcome. An AgentGate write is the agent's own signed call
+    // (binding row `personConfirms: false`): nothing waits for the person, so it needs none.
+    // Checked by type here, so the start-up code does not hold the binding registry.
+    name: WRITE_STATUS_TOOL,
+    wanted: (registered) => some(registered(), (spec) => spec.effect === 'write' && spec.binding.type !== 'agentgate'),
+    create: async (config, stopSignal) => (await import('./write-status-tool.js')).createWriteStatusTool(config, stopSignal),
+  },
+  {
+    // Issue 12: asks again about a handed-off AgentGate call; only where the manifest names handoff.poll.
+    name: HANDOFF_STATUS_TOOL,
+    wanted: (registered) => some(registered(), (spec) => spec.binding.type === 'agentgate' && spec.binding.handoffPoll !== undefined),
+    create: async (config, stopSignal) => (await import('../agentgate/discover/handoff-status-tool.js')).createHandoffStatusTool(config, stopSignal),
+  },
+  {
+    // Issue 12: lists the receipts kept for this site (agentgate/receipts-tool.ts), wherever an
+    // AgentGate manifest declares receipts, also while its tools wait for a signer: receipts
+    // kept on earlier visits can be listed.
+    name: RECEIPTS_TOOL,
+    wanted: (_registered, declared) => some(declared(), (spec) => spec.binding.type === 'agentgate' && spec.binding.receipts !== undefined),
+    create: async (config, _stopSignal, declared) => (await import('../agentgate/discover/receipts-tool.js')).createReceiptsTool(config, declared),
+  },
+];

@@ -1,0 +1,36 @@
+/**
+ * The admin registry source (Capell Agent Schema, "Navigation, forms, and admin tools":
+ * "Authenticated admin tools use a separate registry and the existing session"): on an admin page
+ * that names it (`data-admin-registry`, `start({ adminRegistry: true })`), the runtime fetches the
+ * signed-in editor's tools from the admin API, same origin with the session's cookie. The registry
+ * is never written into any HTML, so a page without the option fetches nothing and registers no
+ * admin tool. Start-up code, so only the switch is here: the fetch (admin-registry-fetch.ts) and
+ * the rules load on demand.
+ */
+import type { ToolSource } from './source.js';
+
+/** The admin API's base path (the admin contract: `/admin/agent/v1`). */
+export const ADMIN_API_BASE = '/admin/agent/v1';
+
+/**
+ * The admin registry as a source. `read(root, config)` fetches nothing without `config` (audit,
+ * CLI) or without the `adminRegistry` option (`[]`, synchronously); else resolves with one unit:
+ * the registry's declarations, or, with no tools, the reason it could not be read (`(manifest)`
+ * in the Report: "not signed in to the admin" for a 401). Declarations are checked with the Capell
+ * rules plus the admin binding `admin-action` (allowed only here), and their tools carry the
+ * editor's session (ToolSpec.session). Never throws or rejects.
+ */
+export const adminRegistry: ToolSource = {
+  kind: 'capell-admin',
+  // The runtime's own script tag names it; nothing else on a page can.
+  selector: 'script[data-admin-registry]',
+  read(root, config) {
+    if (!config?.adminRegistry) return [];
+    return import('../../admin/admin-registry-fetch.js').then(
+      ({ readAdminRegistry }) => readAdminRegistry(root, config),
+      (error: unknown) => [{ owner: adminRegistry, fingerprint: '', declarations: [], messages: {}, problem: ['manifest', 'adminFetch', String(error)] }],
+    );
+  },
+  // From the fetch's chunk, loaded already: the start-up code holds only the switch.
+  normaliser: async () => (await import('../../admin/admin-registry-fetch.js')).normaliseAdminDeclaration,
+};

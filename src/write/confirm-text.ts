@@ -1,0 +1,197 @@
+/**
+ * The confirmation panel's words, from the tools manifest island's `messages` (localised by the
+ * site), with English defaults for every key a site leaves out.
+ */
+import type { Messages } from '../shared/declarations/i18n.js';
+import type { ConfirmWriteWords } from '../panel/capell-confirm-write.js';
+
+/** Message keys (in the island's `messages`) and their English defaults. */
+export const CONFIRM_TEXT_DEFAULTS = {
+  /** The panel's heading (its accessible name). */
+  confirmTitle: 'Check before sending',
+  /** Form tools: what the person is asked to do. */
+  confirmForm: 'Review what the assistant filled in, then send it yourself.',
+  /** Form tools: where the send control is; `{button}` is the form's submit button text. */
+  confirmSendHint: 'To send it, use the form’s own “{button}” button.',
+  /** Write endpoints: what the person is asked to do. */
+  confirmRequest: 'The assistant wants to send this request. Send it only if you agree.',
+  /** Write endpoints: the panel's send button. */
+  confirmSend: 'Send',
+  /** Both: the cancel button (Escape does the same). */
+  confirmCancel: 'Cancel',
+  /** After sending: the button that closes the panel. */
+  confirmClose: 'Close',
+  /** After sending, when the site accepted it. */
+  confirmSent: 'Sent.',
+  /** After sending, when the site did not accept it; `{status}` is the HTTP status. */
+  confirmFailed: 'The site did not accept it (HTTP {status}).',
+  /** Form tools: which form the proposal is for; `{form}` is the form's name. */
+  confirmFormName: 'For the form “{form}” on this page.',
+  /** Beside a value the person typed (the fill left it alone; it is what is sent). */
+  confirmPersonValue: 'yours, kept: this is sent',
+  /** Before the value the agent proposed for a field the person had typed into. */
+  confirmAgentValue: 'The assistant proposes:',
+  /** The per-field button that replaces the person's value with the agent's. */
+  confirmUseAgentValue: 'Use the assistant’s value',
+  /** A click (or submit) that did not count as consent; `{reason}` is one of the reasons below. */
+  confirmRefused: 'That did not count: {reason}. Nothing was sent; the proposal is still open.',
+  /** Reason: the panel had just appeared or changed (input protection). */
+  confirmReasonTooSoon: 'the panel had only just appeared or changed, so check it and try again',
+  /** Reason: the panel itself was hidden, covered or not fully opaque. */
+  confirmReasonPanelHidden: 'this panel was hidden or covered',
+  /** Reason: the control clicked was covered, hidden or disguised; `{control}` is its text. */
+  confirmReasonControlHidden: 'the “{control}” button was covered, hidden or disguised',
+  /** Reason: the form's values changed since the panel showed them. */
+  confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
+  /** Reason: a submit control that was not there when the panel showed; `{control}` is its text. */
+  confirmReasonAddedControl: 'the “{control}” button was added after this panel showed the proposal, so it cannot send it',
+  /** Reason: a submit control changed since the panel showed; `{change}` says what (e.g. `label “Send” → “Cancel”`). */
+  confirmReasonChangedControl: 'the “{control}” button changed after this panel showed the proposal ({change}), so it cannot send it; ask the assistant for a new proposal',
+  /** Reason: a submit control that sends elsewhere than the panel shows; `{request}` is where (`POST /other`). */
+  confirmReasonOtherDestination: 'the “{control}” button sends to {request}, not where this panel shows, so it cannot send this proposal',
+  /** Reason: a submit control labelled like Cancel, Close, Back or No. */
+  confirmReasonNotSending: 'the “{control}” button reads like not sending, so it does not send this proposal; use this panel’s Cancel to stop',
+  /** Reason: a submit control whose rendered label is not what it is (text hidden by CSS, generated content, only an icon); `{why}` says which check. */
+  confirmReasonDisguisedControl: 'the “{control}” button does not read as what it is ({why}), so it cannot send this proposal',
+  /** Reason: the form's data set differs from the one the panel showed; `{changes}` names the entries. */
+  confirmReasonDataChanged: 'what the form sends changed after this panel showed it ({changes}), so check it again',
+  /** Reason: a `formdata` listener of the page rewrote the data set; `{changes}` names the entries. */
+  confirmReasonDataRewritten: 'a script of the page changed what the form would send ({changes})',
+  /** Form tools: the heading of the entries sent besides the assistant's values (hidden fields, the button's own value). */
+  confirmAlsoSent: 'Sent with it:',
+  /** A value that is empty (sent as an empty string). */
+  confirmEmptyValue: '(empty)',
+  /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: click-guard.ts). */
+  confirmReasonLayout: 'this panel was zoomed too far or did not fit in the window, so it could not be read whole',
+  /** Reason: part of the panel had not yet been scrolled into view. */
+  confirmReasonUnread: 'part of this panel was not yet read, so scroll it to the end first',
+  /** Shown above the buttons while part of the panel has not been scrolled into view. */
+  confirmUnreadHint: 'Scroll to the end of this panel to read all of it; it can be sent once you have.',
+  /** Shown when a new proposal replaced one the person had on screen (its input protection restarts). */
+  confirmReplaced: 'This replaces the assistant’s earlier proposal.',
+  /** A checkbox the agent checks / leaves unchecked. */
+  confirmYes: 'Yes',
+  confirmNo: 'No',
+  /** Admin writes: what the person is asked to do (the server's preview follows). */
+  confirmAdmin: 'The assistant wants to make this change in the admin, as you. Send it only if you agree.',
+  /** Admin writes: the label of the site the change is made on. */
+  confirmSite: 'Site',
+  /** Admin writes: the label of the signed-in editor the change is made as. */
+  confirmActor: 'Signed in as',
+  /** Admin writes: before one change's old value, and before its new value. */
+  confirmBefore: 'Before:',
+  confirmAfter: 'After:',
+  /** Admin writes: a value that does not exist (yet), e.g. the page before a draft is created. */
+  confirmEmpty: '(none)',
+  /** After sending, when the site refused it with a reason; `{status}` and `{message}` (the server's one line). */
+  confirmFailedMessage: 'The site did not accept it (HTTP {status}): {message}',
+} as const;
+
+/** Every panel text, resolved. */
+export type ConfirmText = { -readonly [Key in keyof typeof CONFIRM_TEXT_DEFAULTS]: string };
+
+/**
+ * The German defaults (for a page whose `<html lang>` is `de…` and whose tools come with no
+ * messages of their own: the admin registry's).
+ */
+export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
+  confirmTitle: 'Vor dem Senden prüfen',
+  confirmForm: 'Prüfen Sie, was der Assistent ausgefüllt hat, und senden Sie es dann selbst ab.',
+  confirmSendHint: 'Zum Senden nutzen Sie die Schaltfläche „{button}“ des Formulars.',
+  confirmRequest: 'Der Assistent möchte diese Anfrage senden. Senden Sie sie nur, wenn Sie einverstanden sind.',
+  confirmSend: 'Senden',
+  confirmCancel: 'Abbrechen',
+  confirmClose: 'Schließen',
+  confirmSent: 'Gesendet.',
+  confirmFailed: 'Die Website hat es nicht angenommen (HTTP {status}).',
+  confirmFormName: 'Für das Formular „{form}“ auf dieser Seite.',
+  confirmPersonValue: 'Ihre Eingabe, bleibt: sie wird gesendet',
+  confirmAgentValue: 'Der Assistent schlägt vor:',
+  confirmUseAgentValue: 'Wert des Assistenten übernehmen',
+  confirmRefused: 'Das zählte nicht: {reason}. Nichts wurde gesendet; der Vorschlag bleibt offen.',
+  confirmReasonTooSoon: 'das Feld war gerade erst erschienen oder hatte sich geändert; bitte prüfen und erneut versuchen',
+  confirmReasonPanelHidden: 'dieses Feld war verdeckt oder versteckt',
+  confirmReasonControlHidden: 'die Schaltfläche „{control}“ war verdeckt, versteckt oder getarnt',
+  confirmReasonChanged: 'das Formular hat sich geändert, seit dieses Feld es zeigte; bitte die Werte erneut prüfen',
+  confirmReasonAddedControl: 'die Schaltfläche „{control}“ kam erst hinzu, nachdem dieses Feld den Vorschlag zeigte, und kann ihn daher nicht senden',
+  confirmReasonChangedControl: 'die Schaltfläche „{control}“ hat sich geändert, seit dieses Feld den Vorschlag zeigte ({change}), und kann ihn daher nicht senden; bitten Sie den Assistenten um einen neuen Vorschlag',
+  confirmReasonOtherDestination: 'die Schaltfläche „{control}“ sendet an {request}, nicht dorthin, wo dieses Feld zeigt, und kann diesen Vorschlag daher nicht senden',
+  confirmReasonNotSending: 'die Schaltfläche „{control}“ klingt nach Nicht-Senden und sendet diesen Vorschlag daher nicht; zum Beenden nutzen Sie „Abbrechen“ in diesem Feld',
+  confirmReasonDisguisedControl: 'die Schaltfläche „{control}“ liest sich nicht als das, was sie ist ({why}), und kann diesen Vorschlag daher nicht senden',
+  confirmReasonDataChanged: 'was das Formular sendet, hat sich geändert, seit dieses Feld es zeigte ({changes}); bitte erneut prüfen',
+  confirmReasonDataRewritten: 'ein Skript der Seite hat geändert, was das Formular senden würde ({changes})',
+  confirmAlsoSent: 'Außerdem gesendet:',
+  confirmEmptyValue: '(leer)',
+  confirmReasonLayout: 'dieses Feld war zu stark vergrößert oder passte nicht ins Fenster und war daher nicht ganz lesbar',
+  confirmReasonUnread: 'ein Teil dieses Feldes war noch nicht gelesen; bitte zuerst bis zum Ende scrollen',
+  confirmUnreadHint: 'Scrollen Sie bis zum Ende dieses Feldes, um alles zu lesen; danach kann es gesendet werden.',
+  confirmReplaced: 'Dies ersetzt den früheren Vorschlag des Assistenten.',
+  confirmYes: 'Ja',
+  confirmNo: 'Nein',
+  confirmAdmin: 'Der Assistent möchte diese Änderung in der Verwaltung in Ihrem Namen vornehmen. Senden Sie sie nur, wenn Sie einverstanden sind.',
+  confirmSite: 'Website',
+  confirmActor: 'Angemeldet als',
+  confirmBefore: 'Vorher:',
+  confirmAfter: 'Nachher:',
+  confirmEmpty: '(keiner)',
+  confirmFailedMessage: 'Die Website hat es nicht angenommen (HTTP {status}): {message}',
+};
+
+/**
+ * Resolves every panel text: the island's message when it is a non-empty string, else the default.
+ * @param lang the page's language (`<html lang>`), for tools whose source has no messages (the
+ *   admin registry): `de…` gives CONFIRM_TEXT_DE as the defaults. @default English
+ */
+export function readConfirmText(messages: Messages, lang?: string): ConfirmText {
+  const text = { ...(lang?.toLowerCase().startsWith('de') ? CONFIRM_TEXT_DE : CONFIRM_TEXT_DEFAULTS) } as ConfirmText;
+  for (const key of Object.keys(text) as (keyof ConfirmText)[]) {
+    const message = Object.hasOwn(messages, key) ? messages[key] : undefined;
+    if (typeof message === 'string' && message.trim() !== '') text[key] = message;
+  }
+  return text;
+}
+
+/** Fills `{name}` placeholders. */
+export function fillPlaceholders(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/**
+ * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use
+ * the form's own button" line (omit it for a write endpoint, whose intro is `confirmRequest`).
+ */
+export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords {
+  return {
+    title: text.confirmTitle,
+    intro: hint === undefined ? text.confirmRequest : text.confirmForm,
+    hint,
+    send: text.confirmSend,
+    cancel: text.confirmCancel,
+    close: text.confirmClose,
+    formName: text.confirmFormName,
+    personValue: text.confirmPersonValue,
+    agentValue: text.confirmAgentValue,
+    useAgentValue: text.confirmUseAgentValue,
+    refused: text.confirmRefused,
+    reasonTooSoon: text.confirmReasonTooSoon,
+    reasonPanelHidden: text.confirmReasonPanelHidden,
+    reasonControlHidden: text.confirmReasonControlHidden,
+    reasonChanged: text.confirmReasonChanged,
+    reasonLayout: text.confirmReasonLayout,
+    reasonUnread: text.confirmReasonUnread,
+    reasonAddedControl: text.confirmReasonAddedControl,
+    alsoSent: text.confirmAlsoSent,
+    emptyValue: text.confirmEmptyValue,
+    unreadHint: text.confirmUnreadHint,
+    before: text.confirmBefore,
+    after: text.confirmAfter,
+  };
+}
+
+/**
+ * The panel's words for an admin write (writes/admin-action.ts): `panelWords` with the admin
+ * intro (`confirmAdmin`) in place of a write endpoint's.
+ */
+export function adminPanelWords(text: ConfirmText): ConfirmWriteWords {
+  return { ...panelWords(text), intro: text.confirmAdmin };
+}

@@ -1,0 +1,363 @@
+/**
+ * `form` binding, effect write: the agent fills a public form; a person checks it and sends it
+ * with the form's own submit button, or cancels. The runtime never calls `submit()` or
+ * `requestSubmit()` and never clicks.
+ * Capell Agent Schema, "Navigation, forms, and admin tools": "Write tools use existing public
+ * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
+ * auto-submit them."
+ */
+import type { RuntimeConfig } from '../start/config.js';
+import type { ToolSpec } from '../shared/declarations/tool-spec.js';
+import { planFill, type FillStep } from './forms/controls.js';
+import { fillControls, restoreControls, unheldSteps, type FillRecord } from './forms/fill.js';
+import { readFormOptOutReason } from './forms/form-opt-out.js';
+import { readFormProperty } from './forms/form-property.js';
+import { nativeFormToolReason } from '../shared/registration-rules.js';
+import { callBuiltIn } from '../start/dom-builtin.js';
+import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './forms/proposal-items.js';
+import { readEntryChanges, readEntryList, toSentFormData, type FormEntry } from './forms/entry-list.js';
+import { sendFormRequest, toFormRequest } from './forms/send-form.js';
+import { describeDestination, readSendControls, type SendControls } from './forms/send-controls.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
+import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from './confirm-text.js';
+import { createConfirmPanel } from './open-confirm-panel.js';
+import { PendingWrite } from './pending-write.js';
+import type { BindingExecutor, CallContext } from '../shared/bindings/binding-executor.js';
+import { sessionExpiredReason } from './write-answer.js';
+import { primitives } from '../start/primitives.js';
+
+/** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
+export const NAVIGATE_AFTER_RESULT_MS = 250;
+
+/** The attribute (and value) with which a form opts out of the fetch submit. */
+export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
+
+/** The panel element (loaded with the write chunk). */
+type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
+
+/**
+ * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
+ * that its action is same-origin, that the site did not opt it out (`data-agent-tools="none"`,
+ * form-opt-out.ts) and that it submits in this page (no other `target`, submit-guard.ts), plans
+ * the fill (controls.ts rules: protected, disabled, read-only and invisible controls, option
+ * values, groups, and values a control would not hold as given), then claims the form
+ * (writes/pending-write.ts: a proposal still open for this form is superseded, its values
+ * restored and its panel closed), loads the panel, arms the submit guard (held from before the
+ * first fill until one task after the last restore or the person's send: no fill or restore
+ * event, `form.submit()` or script submit sends the form), fills the form (native setters +
+ * `input`/`change`) except the controls the person already changed from their default (their
+ * value stays; the panel shows it beside the agent's with "Use the assistant's value"), checks
+ * that every filled control holds what was planned (the page's own handlers may rewrite a
+ * value), reads the form's send controls once (send-controls.ts: the button the panel names,
+ * where the proposal goes) and its whole data set (entry-list.ts: every entry, read without
+ * `formdata`), and shows the panel (top layer, naming the form, which is scrolled into view,
+ * listing every entry: the agent's values, then what is "sent with it"). The panel follows the
+ * form's `input`/`change` events (the data set is read again with each showing); a person's
+ * submit counts only when its button is one the panel accepted as it first showed, unchanged
+ * (a button added or changed since, sending elsewhere, or labelled like "Cancel" refuses every
+ * click until a new proposal), it passes the panel's consent check (`consentRefusal`: visible,
+ * unoccluded, still for INPUT_PROTECTION_MS), and the form's data set, read from the controls
+ * and as the page's `formdata` listeners leave it, is the one the panel shows; otherwise that
+ * submit is prevented, the panel says why (one line naming what changed; the write's record
+ * keeps it as `refused`) and the proposal stays open. What is sent is the data set the panel
+ * showed, to the destination it showed.
+ * Resolves (never throws) within `writeWaitMs` (writes/write-answers.ts for the shapes):
+ * - `{ status: 'submitted', httpStatus, answer? }` once the person's own submit was sent by
+ *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
+ *   when the site refused a field; `answer` is the site's JSON answer, bounded); for a 2xx the
+ *   runtime then follows a same-origin redirect like a navigation would;
+ * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit, or
+ *   the form opts out of fetch (`data-capell-submit="native"`: the browser sends it and navigates);
+ * - `{ status: 'cancelled' | 'expired' | 'superseded' | 'aborted', next }` (superseded with
+ *   `supersededBy`) when the proposal ended without being sent;
+ * - `{ status: 'awaiting_person', writeId, expiresAt, next }` when the person has not decided
+ *   within `writeWaitMs` (or `sending` while the site has not answered); `capell.write.status`
+ *   then tells the outcome;
+ * - `ok: false` with a reason naming the field or rule for anything refused before the panel
+ *   opens (then the form holds the person's values, as before the call); with "the session
+ *   expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's fetch submit
+ *   got 419 or 403 (write-answer.ts); or when the sent submit got no answer.
+ * When a proposal ends without being sent the person's own values are put back (fill.ts: a
+ * control is put back while it still holds what the fill stored in it), except when the page is
+ * left.
+ */
+export const executeForm: BindingExecutor = async (spec, input, context) => {
+  const { config } = context;
+  const id = spec.binding.target;
+  const form = config.document.getElementById(id);
+  if (!(form instanceof HTMLFormElement)) return { ok: false, reason: `${spec.name}: there is no form #${id} on this page` };
+  const native = nativeFormToolReason(spec, config.document);
+  if (native) return { ok: false, reason: `${spec.name}: ${native}` };
+  const actionOrigin = new URL(readFormProperty(form, 'action')).origin;
+  if (actionOrigin !== config.origin) {
+    return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
+  }
+  const optedOut = readFormOptOutReason(form);
+  if (optedOut) return { ok: false, reason: `${spec.name}: ${optedOut}` };
+  const unguardable = readUnguardableReason(form);
+  if (unguardable) return { ok: false, reason: `${spec.name}: ${unguardable}` };
+  const text = readConfirmText(context.messages);
+  // Planned before the form is claimed: a call refused for its input leaves an open proposal alone.
+  const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
+  if (!plan.ok) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${plan.reason}` };
+  // Claimed before the first await: two calls started together never both fill and open a panel.
+  const write = new PendingWrite({ config, tool: spec.name, slot: form, signal: context.signal, stopSignal: context.stopSignal });
+  // Raced with the write's own answer: a panel chunk that never arrives must not hold the call
+  // past writeWaitMs (the proposal then expires unshown; nothing was filled).
+  return primitives.race([
+    proposeFill(spec, context, form, plan, write).then(
+      (refused) => (refused ? write.failed(refused) : write.answer()),
+      // A page that breaks what the proposal needs: the call says so, and the form holds the person's values again.
+      (error: unknown) => write.failed(`${spec.name}: the proposal could not be shown (${String((error as Error)?.message ?? error)}); nothing was sent`),
+    ),
+    write.answer(),
+  ]);
+};
+
+/**
+ * executeForm once the form is claimed: loads the panel, arms the guard, fills, shows the
+ * proposal and connects the person's submit. @returns a refusal reason, or undefined once the
+ * proposal is open (or the write ended while the panel loaded: then nothing was filled).
+ */
+async function proposeFill(
+  spec: ToolSpec, { config, messages }: CallContext, form: HTMLFormElement,
+  plan: { steps: FillStep[]; proposed: { key: string; label: string; value: string }[] }, write: PendingWrite,
+): Promise<string | undefined> {
+  const doc = config.document;
+  const id = spec.binding.target;
+  const text = readConfirmText(messages);
+  let panel: Panel;
+  try {
+    panel = await createConfirmPanel(doc);
+  } catch (error) {
+    return `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled`;
+  }
+  if (!write.live) return undefined;
+
+  // A control the person already changed keeps their value: the panel shows theirs beside the
+  // agent's, and only "Use the assistant's value" fills it.
+  const personKeys = readPersonKeys(plan.steps);
+  const agentSteps = plan.steps.filter((step) => !personKeys.has(step.key));
+  // Read once, when the proposal first shows, and never again for this proposal: a submit
+  // control added or changed afterwards, or one that sends elsewhere, refuses every click.
+  let sendControls: SendControls | undefined;
+  /** Every refusal of the person's act: shown on the panel, and kept for the agent's answer. */
+  const refuse = (reason: string) => {
+    write.refused(reason);
+    panel.refuse(reason);
+  };
+  /** Why a submit by `submitter` cannot send this proposal (send-controls.ts), as the person reads it. */
+  const controlRefusal = (submitter: Element | null): string | undefined => {
+    const refusal = sendControls?.refusalFor(submitter);
+    if (!refusal) return undefined;
+    const template = {
+      added: text.confirmReasonAddedControl,
+      changed: text.confirmReasonChangedControl,
+      elsewhere: text.confirmReasonOtherDestination,
+      'not-sending': text.confirmReasonNotSending,
+      disguised: text.confirmReasonDisguisedControl,
+    }[refusal.kind];
+    return fillPlaceholders(template, { ...refusal });
+  };
+  // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
+  // The send controls are judged first (in the capture phase, before the page's handlers); then
+  // the panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
+  // Enter the control is the field that had it, for a click the submit button.
+  // The guard's own refusals (focus moved by the page, a changed target) are shown too; the
+  // panel already shows the ones its consent check gave.
+  let consentReason: string | undefined;
+  const guard: SubmitGuard = armSubmitGuard(form, {
+    consentCheck: (control, gesture) => {
+      const own = controlRefusal(control === form ? null : control);
+      if (own) return own;
+      return (consentReason = panel.consentRefusal(
+        gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture));
+    },
+    onRefusedSubmit: (reason) => {
+      write.refused(reason);
+      if (reason !== consentReason) panel.refuse(reason);
+      consentReason = undefined;
+    },
+  });
+  const filled: FillRecord[] = fillControls(agentSteps);
+  /** Takes the proposal back before it showed: the person's values again, the guard off. */
+  const withdrawUnshown = (reason: string): string => {
+    restoreControls(filled);
+    void guard.disarm();
+    return `cannot fill form #${id} for ${spec.name}: ${reason}; nothing was left filled`;
+  };
+  // The panel lists the plan; it may only be shown when the form holds exactly that.
+  const [unheld] = unheldSteps(agentSteps);
+  if (unheld) return withdrawUnshown(`${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}`);
+  const controls = readSendControls(form);
+  if ('reason' in controls) return withdrawUnshown(controls.reason);
+  sendControls = controls;
+  const optsOut = callBuiltIn<string | null>(form, 'getAttribute', NATIVE_SUBMIT_ATTRIBUTE) === 'native';
+  const request = describeDestination(controls.destination, config.origin);
+  const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: controls.label }));
+  const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
+  // The form's whole data set as the named button would send it, read without `formdata`.
+  const readSnapshot = () => readEntryList(form, controls.named);
+  const first = readSnapshot();
+  if ('reason' in first) return withdrawUnshown(first.reason);
+  // What the panel shows now (the planned values, and every entry that is sent); a submit is
+  // refused when the form no longer holds it, and what is sent is `snapshot`.
+  let shown: ProposalItem[] = readItems();
+  let snapshot: FormEntry[] = first.entries;
+  const planned = new Set<Element>(plan.steps.map((step) => step.control));
+  const alsoSent = () => snapshot.filter((entry) => !planned.has(entry.control) && !entry.point)
+    .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}` }));
+  let filling = false;
+  const notice = write.replaced ? { notice: text.confirmReplaced } : {};
+  const handlers = {
+    onCancel: () => write.end('cancelled'),
+    onUseAgentValue: (index: number) => {
+      const key = plan.proposed[index]?.key;
+      filling = true;
+      try {
+        filled.push(...fillControls(plan.steps.filter((step) => step.key === key)));
+      } finally {
+        filling = false;
+      }
+      shown = readItems();
+      void show();
+    },
+  };
+  const show = () => {
+    // Read again with every showing: the person's own edits are what the panel then shows.
+    const now = readSnapshot();
+    if (!('reason' in now)) snapshot = now.entries;
+    return panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request, items: shown, also: alsoSent(), ...notice }, handlers)
+      // A panel that cannot show the proposal must not leave the form filled until expiry.
+      .then((shownOK) => { if (!shownOK) write.end('aborted'); });
+  };
+  // The person edits the form (or the page's script does, with events): the panel follows,
+  // and its input protection starts over.
+  const onEdit = () => {
+    if (filling) return;
+    const now = readItems();
+    const entries = readSnapshot();
+    if (isSameItems(now, shown) && !('reason' in entries) && readEntryChanges(snapshot, entries.entries) === undefined) return;
+    shown = now;
+    void show();
+  };
+  let stopWatching = (): void => undefined;
+  const stopFollowing = () => {
+    stopWatching();
+    callBuiltIn(form, 'removeEventListener', 'input', onEdit, true);
+    callBuiltIn(form, 'removeEventListener', 'change', onEdit, true);
+  };
+  write.open((why) => {
+    stopFollowing();
+    // Also when the page is left: the back/forward cache, or the browser's form state restore on
+    // a history navigation, would otherwise bring the agent's values back with no guard or panel.
+    // The guard stays armed while restoring: a site's change handler may try to submit.
+    restoreControls(filled);
+    panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn');
+    void guard.disarm();
+  });
+  void show();
+  panel.trackControls(controls.controls);
+  // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these.
+  callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
+  callBuiltIn(form, 'addEventListener', 'input', onEdit, true);
+  callBuiltIn(form, 'addEventListener', 'change', onEdit, true);
+  // The guard already refused (and the panel showed why) any submit the consent check refused.
+  stopWatching = guard.connect((event) => {
+    // Runs inside the person's submit event: what happens to it is decided now.
+    if (event.defaultPrevented) return sentBySite(write, panel, stopFollowing, guard);
+    const { submitter } = event;
+    // Again after the page's own handlers ran: one may have changed the button during the event.
+    const own = controlRefusal(submitter);
+    if (own) {
+      event.preventDefault();
+      refuse(own);
+      return;
+    }
+    // Also for a native send: the agent's values go only to this origin, whatever the page did
+    // to the form or its button before the panel first showed (the panel names the origin).
+    const { origin } = new URL(controls.destination.action);
+    if (origin !== config.origin) {
+      event.preventDefault();
+      refuse(`the form now sends to ${origin}, not this site; nothing was sent`);
+      return;
+    }
+    const items = readItems();
+    const direct = readEntryList(form, submitter);
+    const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
+    if (changed !== undefined || !isSameItems(items, shown)) {
+      // Sent would be what the panel did not show: refused, and the panel shows it now.
+      event.preventDefault();
+      shown = items;
+      const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? shown.map((item) => item.label).join(', ') });
+      // After the new proposal is on the panel: presenting clears an earlier refusal.
+      void show().then(() => refuse(reason));
+      return;
+    }
+    // Built once, now, only to see what the page's `formdata` listeners make of it: a rewrite is
+    // refused. What is sent is the snapshot; a native send builds its own once more, where a
+    // listener could still act (README).
+    let built: FormData | undefined;
+    let rewritten: string | undefined;
+    try {
+      built = new primitives.FormData(form, submitter);
+      rewritten = readEntryChanges(snapshot, built);
+    } catch (error) {
+      rewritten = `its data could not be read: ${(error as Error)?.message ?? String(error)}`;
+    }
+    if (rewritten) {
+      event.preventDefault();
+      refuse(fillPlaceholders(text.confirmReasonDataRewritten, { changes: rewritten }));
+      return;
+    }
+    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentFormData(snapshot, built, primitives.FormData));
+    // The browser submits natively and navigates: the page (and this record) goes with it.
+    if (!sent) return sentBySite(write, panel, stopFollowing, guard);
+    event.preventDefault();
+    if (!write.send()) return;
+    stopFollowing();
+    void sendPersonSubmit(spec, config, text, panel, sent, write).finally(() => guard.disarm());
+  });
+  return undefined;
+}
+
+/** The person's submit went out without the runtime (the site's script, or natively). */
+function sentBySite(write: PendingWrite, panel: Panel, stopFollowing: () => void, guard: SubmitGuard): void {
+  if (!write.send()) return;
+  stopFollowing();
+  panel.close('sent');
+  write.submitted();
+  // Within this task the guard still lets the person's own native submit through.
+  void guard.disarm();
+}
+
+/** Sends the person's submit with fetch and records how the site answered. */
+async function sendPersonSubmit(
+  spec: ToolSpec, config: RuntimeConfig, text: ConfirmText, panel: Panel,
+  request: { url: URL; init: RequestInit }, write: PendingWrite,
+): Promise<void> {
+  const doc = config.document;
+  const sent = await sendFormRequest(request, config.timeoutMs);
+  if (!sent.ok) {
+    void panel.showOutcome(sent.reason);
+    write.failed(`${spec.name}: ${sent.reason}`);
+    return;
+  }
+  const accepted = sent.httpStatus >= 200 && sent.httpStatus < 300;
+  void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(sent.httpStatus) }));
+  // The site refused the person's session: the agent must not read that as "submitted".
+  const expired = sessionExpiredReason(sent.httpStatus, `${request.url.pathname}${request.url.search}`);
+  if (expired) {
+    write.failed(`${spec.name}: ${expired}`, sent.httpStatus);
+    return;
+  }
+  if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
+    // Show the person the page the site sent them to, as a native submit would; a moment after
+    // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
+    // document that is already unloading would lose it.
+    primitives.setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
+  }
+  // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
+  // reads the status (a 422 means the site refused a field).
+  write.submitted({ httpStatus: sent.httpStatus, answer: sent.answer, answerNote: sent.answerNote });
+}

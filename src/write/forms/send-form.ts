@@ -1,0 +1,60 @@
+/**
+ * Sending the person's submit with `fetch`, so the agent learns the HTTP status. Only ever
+ * called from inside the person's own (trusted, consented) submit event.
+ */
+import type { JSONValue } from '../../shared/declarations/tool-spec.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../read-write-answer.js';
+import { request } from '../../registry/request.js';
+import type { Destination } from './send-controls.js';
+
+/**
+ * What came back: the final status, where the answer came from after redirects, and the site's
+ * JSON answer (`answer`, bounded: writes/read-write-answer.ts) or why it was not kept (`answerNote`).
+ */
+export type FormSendOutcome =
+  | { ok: true; httpStatus: number; url: string; redirected: boolean; answer?: JSONValue; answerNote?: string }
+  | { ok: false; reason: string };
+
+/**
+ * The request the browser would make for a submit to `destination` (HTML "form submission") with
+ * the entries of `data` (the snapshot the panel showed, entry-list.ts, never a FormData built
+ * from the form now): `multipart/form-data` sends a FormData body; others are sent URL-encoded (a
+ * file contributes its file name, as the browser does), GET in the query.
+ * @returns `undefined` for what fetch cannot reproduce faithfully (`method="dialog"`,
+ *   `enctype="text/plain"`): the caller lets the browser submit natively.
+ */
+export function toFormRequest(destination: Destination, data: FormData): { url: URL; init: RequestInit } | undefined {
+  const { method, enctype } = destination;
+  if (method === 'dialog' || enctype === 'text/plain') return undefined;
+  const url = new URL(destination.action);
+  const pairs = () => new URLSearchParams([...data].map(([key, value]) => [key, typeof value === 'string' ? value : value.name]));
+  if (method === 'get') {
+    url.search = pairs().toString();
+    return { url, init: { method: 'GET' } };
+  }
+  return { url, init: { method: 'POST', body: enctype === 'multipart/form-data' ? data : pairs() } };
+}
+
+/**
+ * Sends a form request (request.ts) same-origin with the person's cookies (`credentials:
+ * 'same-origin'`: it is their submit, as the browser would send it), following redirects as a
+ * navigation would.
+ * @param timeoutMs how long to wait for the answer, in ms.
+ * @returns the final status (with the site's JSON answer when it answered JSON within
+ *   MAX_WRITE_ANSWER_BYTES), or a one-line reason naming `the person's submit to <path>` (network
+ *   error, timeout).
+ */
+export async function sendFormRequest(form: { url: URL; init: RequestInit }, timeoutMs: number): Promise<FormSendOutcome> {
+  const where = `${form.url.pathname}${form.url.search}`;
+  // The answer is read (bounded) also when it is not JSON: that lets the connection be reused.
+  const sent = readWriteOutcome(await request(form.url, {
+    method: form.init.method ?? 'GET', body: form.init.body ?? null, credentials: 'same-origin', redirect: 'follow',
+    timeoutMs, where, description: `the person's submit to ${where}`, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES,
+  }));
+  if ('reason' in sent) return { ok: false, reason: sent.reason };
+  const { response, body: { answer, note } } = sent;
+  const outcome: FormSendOutcome = { ok: true, httpStatus: response.status, url: response.url, redirected: response.redirected };
+  if (answer !== undefined) outcome.answer = answer;
+  if (note !== undefined) outcome.answerNote = note;
+  return outcome;
+}

@@ -1,0 +1,94 @@
+/**
+ * What a write call and `capell.write.status` answer: the statuses of a write, the one-sentence
+ * `next` step an agent can act on, and the compact JSON shapes. Pure (no DOM), so tests and the
+ * README can quote the same sentences.
+ */
+import type { JSONValue } from '../shared/declarations/tool-spec.js';
+import { WRITE_STATUS_TOOL } from '../registry/write-status-tool.js';
+
+/**
+ * Final statuses, one word each:
+ * - `submitted`: the person sent it (`httpStatus` when the runtime sent it; `answer` when the
+ *   site answered JSON);
+ * - `failed`: the person sent it, but the request failed or the site refused it (HTTP 419/403;
+ *   a write endpoint's non-2xx); `reason` says which (the call itself answered `isError`);
+ * - `cancelled`: the person pressed Cancel or Escape;
+ * - `expired`: `confirmTimeoutMs` passed without a decision (values restored, panel closed);
+ * - `superseded`: a newer proposal for the same form or write endpoint tool replaced it;
+ * - `aborted`: the agent's call was aborted while it waited, the runtime stopped, or the page was left.
+ */
+export type FinalWriteStatus = 'submitted' | 'failed' | 'cancelled' | 'expired' | 'superseded' | 'aborted';
+
+/**
+ * Statuses that are not final: `awaiting_person` (the proposal is on screen) and `sending`
+ * (the person sent it; the site has not answered yet).
+ */
+export type OpenWriteStatus = 'awaiting_person' | 'sending';
+
+/** Any status of a write. */
+export type WriteStatusName = FinalWriteStatus | OpenWriteStatus;
+
+/** The one-sentence `next` step of every status but `submitted`. */
+export const NEXT_STEPS = {
+  awaiting_person: `The person has the proposal on screen; call ${WRITE_STATUS_TOOL} with this writeId to learn the outcome.`,
+  sending: `The person sent it and the site has not answered yet; call ${WRITE_STATUS_TOOL} with this writeId to learn the outcome.`,
+  failed: 'It did not go through (see reason); call the tool again only if the person asks.',
+  cancelled: 'The person cancelled and nothing was sent; propose again only if the person asks.',
+  expired: 'The person did not decide in time, nothing was sent and their values were restored; propose again only if they still want it.',
+  superseded: `A newer proposal replaced this one and nothing was sent for it; follow supersededBy with ${WRITE_STATUS_TOOL}.`,
+  aborted: 'The proposal was withdrawn before the person decided and nothing was sent; call the tool again if still needed.',
+} as const satisfies Record<Exclude<WriteStatusName, 'submitted'>, string>;
+
+/**
+ * Everything known about one write (what `capell.write.status` answers, with `tool`):
+ * `expiresAt` is an ISO time (only while `awaiting_person`); `httpStatus` and `answer` for a
+ * sent request; `answerNote` when the site's JSON answer was not kept (too large or too deep);
+ * `reason` for `failed`; `supersededBy` the newer writeId for `superseded`; `refused` the latest
+ * act of the person that was refused while the proposal was open, and why (one line: e.g. a
+ * click on a submit button the page added after the panel showed; nothing was sent by it).
+ */
+export interface WriteRecord {
+  writeId: string;
+  tool: string;
+  status: WriteStatusName;
+  expiresAt: string;
+  httpStatus?: number;
+  answer?: JSONValue;
+  answerNote?: string;
+  reason?: string;
+  supersededBy?: string;
+  refused?: string;
+}
+
+/** The compact answer for a record: only the fields that matter for its status, plus `next`. */
+function compact(record: WriteRecord, withTool: boolean): Record<string, JSONValue> {
+  const out: Record<string, JSONValue> = { status: record.status };
+  if (withTool) out.tool = record.tool;
+  if (record.status === 'awaiting_person' || record.status === 'sending') {
+    out.writeId = record.writeId;
+    if (record.status === 'awaiting_person') out.expiresAt = record.expiresAt;
+  }
+  if (record.httpStatus !== undefined) out.httpStatus = record.httpStatus;
+  if (record.answer !== undefined) out.answer = record.answer;
+  if (record.answerNote !== undefined) out.answerNote = record.answerNote;
+  if (record.reason !== undefined) out.reason = record.reason;
+  if (record.supersededBy !== undefined) out.supersededBy = record.supersededBy;
+  if (record.refused !== undefined && record.status !== 'submitted') out.refused = record.refused;
+  if (record.status !== 'submitted') out.next = NEXT_STEPS[record.status];
+  return out;
+}
+
+/**
+ * What the write call itself answers (no `tool`: the agent knows which tool it called), e.g.
+ * `{ "status": "awaiting_person", "writeId": "…", "expiresAt": "2026-…Z", "next": "…" }` or
+ * `{ "status": "submitted", "httpStatus": 200, "answer": {…} }`. A `failed` write is not
+ * answered with this: the call resolves `isError` with `reason` (write executors do that).
+ */
+export function callAnswer(record: WriteRecord): Record<string, JSONValue> {
+  return compact(record, false);
+}
+
+/** What `capell.write.status` answers for a known writeId: `callAnswer` plus `tool`. */
+export function statusAnswer(record: WriteRecord): Record<string, JSONValue> {
+  return compact(record, true);
+}
