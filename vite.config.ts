@@ -5,9 +5,10 @@ import { roomChunkGroups } from './vite.rooms.ts';
 
 /**
  * ES module build of the script-tag entry `dist/capell-webmcp.js` (starts itself). Everything
- * needed after start-up (the JSON Schema validator and the read room, the write room, the lit
- * panel, later signing) is split into chunks by dynamic import, so the first load stays small (DESIGN
- * section 6). The library entry is built by vite.lib.config.ts.
+ * needed after start-up is split into one chunk per unit folder of src/ (vite.rooms.ts: the
+ * registry, the call with the validator and the reads, the writes, the lit panel, the inspector,
+ * AgentGate's discovery and call, the admin registry), each loaded by dynamic import when first
+ * needed, so the first load stays small. The library entry is built by vite.lib.config.ts.
  */
 export default defineConfig({
   plugins: [linearFormatsOnly(), fetchChunkImportsTogether()],
@@ -29,7 +30,7 @@ export default defineConfig({
       output: {
         chunkFileNames: 'chunks/[name]-[hash].js',
         minify: true,
-        // Chunks by room (vite.rooms.ts): call (with the read room), write, the panel.
+        // One chunk per unit folder of src/ (vite.rooms.ts).
         codeSplitting: { groups: roomChunkGroups() },
       },
     },

@@ -1,92 +1,48 @@
 /**
- * Chunks by room for the browser module builds (vite.config.ts, vite.lib.config.ts), so what a
- * call loads is what it needs (DESIGN section 6):
- * - call: the call module, the validator, the request path and the read room (src/reads): the
- *   first call of any tool loads it, and a read needs nothing more;
- * - write: the write room (src/writes: form filling, write endpoints, CSRF, the person's decision
- *   and its records) and the panel's seam in src/ui: loaded on the first write call only;
- * - capell-confirm-write: the lit panel, which the write room imports on its first proposal;
- * - lit: lit itself, which the panel and the inspector share;
- * - inspector: the operator's inspector (ui/inspector*.ts), loaded only when asked;
- * - agentgate: the AgentGate manifest's fetch and rules (and the receipts tool and store), on a
- *   page that names AgentGate; agentgate-call: its call (executor, Content-Digest, receipt check,
- *   structured-headers), on the first call.
- * The admin registry's fetch and rules (sources/admin-registry-fetch.ts) need no room: only the
- * source row imports it, dynamically, so it is a chunk of its own, loaded on admin pages alone.
- * A module joins its room's chunk only when every module that imports it statically is in a room
- * chunk too: start-up code and the declaration rules (the binding registry, the pattern checks in
- * src/validation) stay where the automatic chunking puts them, and never make the entry or the
- * rules load a room. Each group takes only the modules named for it, not their imports.
+ * Chunks by folder for the browser module build (vite.config.ts): each folder of src/ is a unit
+ * the browser loads, and the build names its chunk after it, so what a call loads is what it
+ * needs and the folders show it:
+ * - start/: the entry itself (`capell-webmcp.js`), all a browser without WebMCP loads;
+ * - registry/: the live registry, the sources table and the request path, loaded where WebMCP
+ *   exists; shared/ rules it needs come with it;
+ * - call/: the call module, the validator and the read executors, on the first call;
+ * - write/: form filling, write endpoints, CSRF, the person's decision, on the first write call;
+ * - panel/: the lit confirmation panel, which the write chunk imports on its first proposal;
+ * - inspector/: the operator's inspector, only when asked;
+ * - agentgate/discover/ (`agentgate-discover`): the manifest's fetch and rules, on a page that
+ *   names AgentGate; agentgate/call/ (`agentgate-call`): its call, on the first call;
+ * - admin/: the admin registry's fetch and rules, on admin pages alone.
+ * A unit's module imports statically only its own unit, shared/ and the units always loaded
+ * before it (test/unit/rooms.test.ts). shared/ is not a unit: its rules land where they are first
+ * needed (the entry, the registry chunk, or, for one loaded only on demand such as the reason
+ * texts, a chunk of its own). A package from node_modules lands with the unit that imports it,
+ * or in one chunk for the units that share it (`inspector-panel`: lit). src/agent and src/cli run
+ * in Node and are built apart (vite.agent.config.ts, vite.cli.config.ts). Adding a unit is adding
+ * a folder: its chunk follows.
  */
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChunkingContext } from 'rolldown';
 
-/** The call machinery and the read room (src/bindings, src/reads, the request path, the validator). */
-const CALL_ROOM = /src[\\/]call[\\/]|node_modules[\\/]@cfworker[\\/]/;
-/**
- * The write room and the UI seam the writes use; not the write status tool, which is registered
- * (without the write machinery) as soon as a write tool is.
- */
-const WRITE_ROOM = /src[\\/]write[\\/]/;
-/** The confirmation panel, its own chunk. */
-const PANEL = /src[\\/]panel[\\/]/;
-/**
- * lit, its own chunk: shared by the panel and the inspector (with their one shared UI helper,
- * deep-active-element.ts), so that opening the inspector loads lit alone, not the panel's chunk
- * and the write room it imports.
- */
-const LIT = /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|src[\\/]shared[\\/]deep-active-element\.ts$/;
+const SRC = fileURLToPath(new URL('./src/', import.meta.url));
 
-/** The inspector (lit, loaded only when asked: data-inspect, ?capell-webmcp=inspect, inspect()): its own chunk. */
-const INSPECTOR = /src[\\/]inspector[\\/]/;
+/** The folder of shared rules: no chunk of its own. */
+const SHARED = 'shared';
+/** The folder of the start-up code: the entry file itself. */
+const START = 'start';
+/** The unit that runs the shared rules where WebMCP exists. */
+const REGISTRY = 'registry';
 
 /**
- * The live registry and the declaration rules it runs (not the reason texts, loaded only to
- * explain a rejection, nor the $ref checks, loaded only for a schema with a $ref), and the write
- * status tool's descriptor (registered with the first write tool; a chunk of its own cost pages
- * with a form one more round trip before ready), and the sources table with its fetching sources
- * (AgentGate manifests, the admin registry: the entry reads only the islands): one chunk the
- * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
- * it gets registry and rules in one round trip.
+ * The unit folder of a module: the top folder under src/, or `agentgate-<sub>` for AgentGate's
+ * two; null for the entries (src/auto.ts, src/index.ts) and for anything outside src/.
  */
-const REGISTRY = /src[\\/]registry[\\/]|src[\\/]shared[\\/](registration-rules|form-tool-check)\.ts$|src[\\/]shared[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]shared[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint)\.ts$|src[\\/]shared[\\/]validation[\\/]|rolldown[\\/]runtime/;
-
-/**
- * AgentGate discovery (the manifest's fetch and rules, the receipts rules, the kept receipts with
- * idb-keyval, and the runtime's receipts and handoff status tools registered with the manifest's
- * tools): loaded on a page that names AgentGate.
- */
-const AGENTGATE = /src[\\/]agentgate[\\/]discover[\\/]|node_modules[\\/]idb-keyval[\\/]/;
-/**
- * AgentGate's call (the executor, Content-Digest, structured-headers, the receipt check and its
- * keys, and what finishes a call: network retries, payment, handoff polling): loaded on the first
- * AgentGate call. The page never signs: the agent's network layer does (src/agent).
- */
-const AGENTGATE_CALL = /src[\\/]agentgate[\\/]call[\\/]|node_modules[\\/]structured-headers[\\/]/;
-
-/** The room a module's path names, or null. */
-function namedRoom(id: string): string | null {
-  if (REGISTRY.test(id)) return 'registry';
-  if (AGENTGATE.test(id)) return 'agentgate';
-  if (AGENTGATE_CALL.test(id)) return 'agentgate-call';
-  if (PANEL.test(id)) return 'capell-confirm-write';
-  if (LIT.test(id)) return 'lit';
-  if (INSPECTOR.test(id)) return 'inspector';
-  if (CALL_ROOM.test(id)) return 'call';
-  if (WRITE_ROOM.test(id)) return 'write';
-  return null;
-}
-
-/**
- * Whether `id` may leave for its room's chunk: it names a room, is no entry, and every module
- * that imports it statically may leave for a room too (a module in an import cycle counts as
- * one that may).
- */
-function inRoom(id: string, context: ChunkingContext, seen = new Set<string>()): boolean {
-  if (seen.has(id)) return true;
-  seen.add(id);
-  const info = context.getModuleInfo(id);
-  if (!info || info.isEntry || namedRoom(id) === null) return false;
-  return info.importers.every((importer) => inRoom(importer, context, seen));
+function unitOf(id: string): string | null {
+  const path = relative(SRC, id);
+  if (path.startsWith('..') || /^[\\/]|^\0/.test(path)) return null;
+  const parts = path.split(/[\\/]/);
+  if (parts.length < 2) return null;
+  return parts[0] === 'agentgate' && parts.length > 2 ? `agentgate-${parts[1]}` : parts[0]!;
 }
 
 /** Whether the entry imports `id` statically, directly or through other modules. */
@@ -98,17 +54,51 @@ function atStartUp(id: string, context: ChunkingContext, seen = new Set<string>(
   return info.isEntry || info.importers.some((importer) => atStartUp(importer, context, seen));
 }
 
+/** A module whose chunk is being decided further up the same walk: an import cycle. */
+const IN_CYCLE = Symbol('in an import cycle');
+type Decision = string | null | typeof IN_CYCLE;
+
 /**
- * The room chunk of a module, or null to leave it to the automatic chunking. The registry room
- * takes every module it names that start-up does not need (lazily loaded importers such as the
- * reason texts then import from it: they never load before it).
+ * The chunk of a module, or null to leave it to the automatic chunking (the entry, for what
+ * start-up imports statically; a chunk of its own for what only `import()` reaches):
+ * - a unit's module joins the unit's chunk when every module that imports it statically leaves
+ *   the entry too (a module in an import cycle counts as one that does), so start-up code never
+ *   makes the entry load a unit; the registry takes its modules start-up does not need;
+ * - a shared module (or a package) start-up does not need joins the registry chunk when the
+ *   registry needs it at once: a registry module imports it statically, or start-up code by
+ *   `import()` (which the registry runs). Otherwise it joins the chunk of the units that import it,
+ *   one chunk for what several share (`inspector-panel`: lit); loaded only on demand (only
+ *   `import()` reaches it, or a module left to the automatic chunking imports it), it is left to
+ *   the automatic chunking: a chunk of its own.
  */
-function roomOf(id: string, context: ChunkingContext): string | null {
-  if (REGISTRY.test(id)) return atStartUp(id, context) ? null : 'registry';
-  return inRoom(id, context) ? namedRoom(id) : null;
+function chunkOf(id: string, context: ChunkingContext, decided: Map<string, Decision>): Decision {
+  if (decided.has(id)) return decided.get(id)!;
+  decided.set(id, IN_CYCLE);
+  const chunk = decide(id, context, decided);
+  decided.set(id, chunk);
+  return chunk;
 }
 
-/** The `output.codeSplitting.groups` of a module build. */
+function decide(id: string, context: ChunkingContext, decided: Map<string, Decision>): string | null {
+  const info = context.getModuleInfo(id);
+  if (!info || info.isEntry) return null;
+  const importers = info.importers.map((importer) => chunkOf(importer, context, decided));
+  const unit = /[\\/]node_modules[\\/]/.test(id) ? SHARED : unitOf(id);
+  if (unit === null || unit === START || atStartUp(id, context)) return null;
+  if (unit === REGISTRY) return REGISTRY;
+  if (unit !== SHARED) return importers.every((chunk) => chunk !== null) ? unit : null;
+  if (importers.includes(REGISTRY) || info.dynamicImporters.some((importer) => atStartUp(importer, context))) return REGISTRY;
+  const chunks = new Set(importers.filter((chunk) => chunk !== IN_CYCLE));
+  if (chunks.size === 0 || chunks.has(null)) return null;
+  return [...chunks].sort().join('-');
+}
+
+/** The `output.codeSplitting.groups` of a module build: one group per unit folder. */
 export function roomChunkGroups() {
-  return [{ name: roomOf, debugName: 'rooms', includeDependenciesRecursively: false }];
+  const decided = new Map<string, Decision>();
+  const name = (id: string, context: ChunkingContext) => {
+    const chunk = chunkOf(id, context, decided);
+    return chunk === IN_CYCLE ? null : chunk;
+  };
+  return [{ name, debugName: 'units', includeDependenciesRecursively: false }];
 }

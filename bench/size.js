@@ -64,7 +64,7 @@ row(`first load (${[...firstLoad(ENTRY)].length} files), budget ${kb(FIRST_LOAD_
 // What a visit loads, by what the agent does (the rest is never fetched).
 row('with WebMCP: ready (registry and rules)', sum(loadOf(['registry-'])));
 row('… and read calls (call chunk)', sum(loadOf(['registry-', 'call-'])));
-row('… and a write (write chunk, panel)', sum(loadOf(['registry-', 'call-', 'write-', 'capell-confirm-write-'])));
+row('… and a write (write chunk, panel)', sum(loadOf(['registry-', 'call-', 'write-', 'panel-'])));
 row(`everything (module build), budget ${kb(TOTAL_BUDGET)}`, total);
 // The classic script loads the same chunks (and, through them, the module entry) by import().
 console.log('');

@@ -76,9 +76,9 @@ async function openContactWithoutAgentGate(page: Page, url: string): Promise<voi
 }
 
 test.describe('chunks by room', () => {
-  test('the build has the call, write and panel chunks this spec tells apart', () => {
+  test('the build has a chunk for each unit folder of src/ the browser loads after start-up', () => {
     const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
-    expect(names).toEqual(expect.arrayContaining(['call', 'write', 'capell-confirm-write']));
+    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
   });
 
   test('the classic script calls the module build\'s own chunks, each one beside it', () => {
@@ -144,7 +144,7 @@ test.describe('chunks by room', () => {
     // Start-up (the entry, the declaration rules, the status tool's descriptor) loads no room.
     expect(requested).not.toContain('call');
     expect(requested).not.toContain('write');
-    expect(requested).not.toContain('capell-confirm-write');
+    expect(requested).not.toContain('panel');
 
     const search = await executeTool(page, 'site.search', { q: 'trail' });
     expect(search.isError).toBeUndefined();
@@ -152,10 +152,10 @@ test.describe('chunks by room', () => {
     expect(lookup.isError).toBeUndefined();
     expect(requested).toContain('call');
     expect(requested).not.toContain('write');
-    expect(requested).not.toContain('capell-confirm-write');
+    expect(requested).not.toContain('panel');
 
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await expect.poll(() => requested.includes('write') && requested.includes('capell-confirm-write')).toBe(true);
+    await expect.poll(() => requested.includes('write') && requested.includes('panel')).toBe(true);
     // Nothing is sent before the person decides.
     expect(demo.requests.filter((request) => request.path === '/agent/v1/newsletter')).toEqual([]);
   });
@@ -165,7 +165,7 @@ test.describe('chunks by room', () => {
     await openContactWithoutAgentGate(page, demo.url);
     await readyReport(page);
     await startCall(page, 'form.submit.contact', { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'Hello', newsletter: false });
-    await expect.poll(() => requested.includes('write') && requested.includes('capell-confirm-write')).toBe(true);
+    await expect.poll(() => requested.includes('write') && requested.includes('panel')).toBe(true);
     expect(requested.indexOf('call')).toBeLessThan(requested.indexOf('write'));
   });
 
@@ -177,11 +177,11 @@ test.describe('chunks by room', () => {
     expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.contact']));
     // The manifest's fetch and rules; the request path it is fetched through is in the registry
     // chunk, so the call chunk (the validator and the read room) waits for a call.
-    expect(requested).toEqual(expect.arrayContaining(['registry', 'agentgate']));
+    expect(requested).toEqual(expect.arrayContaining(['registry', 'agentgate-discover']));
     expect(requested).not.toContain('call');
     expect(requested).not.toContain('agentgate-call'); // the signed call's machinery waits for a call
     expect(requested).not.toContain('write');
-    expect(requested).not.toContain('capell-confirm-write');
+    expect(requested).not.toContain('panel');
   });
 
   test.describe('the call chunk is prefetched when the browser is idle after tools registered (issue 10: first call ≤ 1.5× a steady call)', () => {
@@ -193,7 +193,7 @@ test.describe('chunks by room', () => {
       expect(requested).not.toContain('call'); // not before ready: the idle callback waits
       await finishIdleWork(page, requested, ['call']);
       expect(requested).not.toContain('write');
-      expect(requested).not.toContain('capell-confirm-write');
+      expect(requested).not.toContain('panel');
       // The read call then needs no chunk more.
       const before = requested.length;
       const searches = () => demo.requests.filter((request) => request.path === '/agent/v1/search').length;
@@ -211,7 +211,7 @@ test.describe('chunks by room', () => {
       expect(requested).not.toContain('agentgate-call');
       await finishIdleWork(page, requested, ['call', 'agentgate-call']);
       expect(requested).not.toContain('write'); // form.submit.contact waits for the person: no prefetch
-      expect(requested).not.toContain('capell-confirm-write');
+      expect(requested).not.toContain('panel');
     });
 
     test('a tool registered later (AgentGate\'s, once an island added later names it) gets its executor at idle too', async ({ page, demo }) => {
