@@ -26,7 +26,7 @@ import { isPlainObject } from '../shared/is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from '../start/report.js';
 import { readAgentGateMember } from '../agentgate/discover/agentgate-naming.js';
 import { readPageDeclarations } from '../registry/sources/index.js';
-import { readIslands } from '../start/capell-islands.js';
+import { readIslands } from '../start/read-islands.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
 export const EXIT_OK = 0;

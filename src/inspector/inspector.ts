@@ -8,7 +8,7 @@
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { builtIn, callBuiltIn } from '../start/dom-builtin.js';
-import { readIslands } from '../start/capell-islands.js';
+import { readIslands } from '../start/read-islands.js';
 import type { ToolSpec } from '../shared/declarations/tool-spec.js';
 import type { Report } from '../start/report.js';
 import type { ToolCallRecord } from '../registry/tool-execute.js';

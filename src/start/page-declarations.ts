@@ -2,7 +2,7 @@
  * The declarations a page itself holds, without fetching anything: what the audit compares the
  * page's interactive surfaces with, in the browser without WebMCP and in the CLI.
  */
-import { capellIslands } from './capell-islands.js';
+import { capellIslands } from './read-islands.js';
 
 /**
  * The declarations of the page's Capell tools islands (Capell Agent Schema, "Tool declarations"),

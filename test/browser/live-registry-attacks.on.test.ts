@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { start, type Report, type Runtime } from '../../src/index.ts';
-import { readIsland } from '../../src/start/capell-islands.ts';
+import { readIsland } from '../../src/start/read-islands.ts';
 import { sleep } from './closed-root.ts';
 import {
   descriptionOf, island, islandText, modelContext, mountPageGraph, mountToolsIsland, readTool, registeredNames, unmountIslands,

@@ -20,7 +20,7 @@
 import { AGENTGATE_SITE_KEY_PATTERN, type RuntimeConfig } from '../../start/config.js';
 import type { Reason } from '../../shared/declarations/reason.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
-import { readIslands } from '../../start/capell-islands.js';
+import { readIslands } from '../../start/read-islands.js';
 
 /** The island member that names AgentGate. */
 export const ISLAND_AGENTGATE_MEMBER = 'agentgate';

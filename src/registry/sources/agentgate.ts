@@ -6,7 +6,7 @@
  * the fetch (agentgate/manifest-fetch.ts: which URL, one owner per manifest URL, the reading
  * reused by later updates) and the manifest rules (agentgate/manifest-rules.ts) load on demand.
  */
-import { readIslands } from '../../start/capell-islands.js';
+import { readIslands } from '../../start/read-islands.js';
 import type { ToolSource } from './source.js';
 
 /**

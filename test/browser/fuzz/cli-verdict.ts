@@ -10,7 +10,7 @@
  */
 import { normaliseCapellDeclaration } from '../../../src/shared/declarations/normalise.ts';
 import { NameClaims, registrationRefusal } from '../../../src/shared/registration-rules.ts';
-import { readIslands } from '../../../src/start/capell-islands.ts';
+import { readIslands } from '../../../src/start/read-islands.ts';
 
 /** What the CLI would register from `doc`'s islands, and the declarations its checker threw on (it must never throw). */
 export interface CLIVerdict {
