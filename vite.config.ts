@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { fetchChunkImportsTogether } from './vite.chunk-imports.ts';
+import { classicScriptDoor } from './vite.classic-script.ts';
 import { linearFormatsOnly } from './vite.formats.ts';
 import { roomChunkGroups } from './vite.rooms.ts';
 
@@ -11,7 +12,7 @@ import { roomChunkGroups } from './vite.rooms.ts';
  * needed, so the first load stays small. The library entry is built by vite.lib.config.ts.
  */
 export default defineConfig({
-  plugins: [linearFormatsOnly(), fetchChunkImportsTogether()],
+  plugins: [linearFormatsOnly(), fetchChunkImportsTogether(), classicScriptDoor()],
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -25,10 +25,12 @@ import { fileURLToPath } from 'node:url';
 import type { ChunkingContext } from 'rolldown';
 
 const SRC = fileURLToPath(new URL('./src/', import.meta.url));
+/** The script entry: its chunk is `capell-webmcp.js`. */
+const SCRIPT_ENTRY = fileURLToPath(new URL('./src/auto.ts', import.meta.url));
 
 /** The folder of shared rules: no chunk of its own. */
 const SHARED = 'shared';
-/** The folder of the start-up code: the entry file itself. */
+/** The folder of the start-up code, and the group of the entry's chunk. */
 const START = 'start';
 /** The unit that runs the shared rules where WebMCP exists. */
 const REGISTRY = 'registry';
@@ -45,13 +47,16 @@ function unitOf(id: string): string | null {
   return parts[0] === 'agentgate' && parts.length > 2 ? `agentgate-${parts[1]}` : parts[0]!;
 }
 
-/** Whether the entry imports `id` statically, directly or through other modules. */
+/**
+ * Whether `id` is the script entry (src/auto.ts) or the entry imports it statically, directly or
+ * through other modules; not another entry (the classic script's door, vite.classic-script.ts).
+ */
 function atStartUp(id: string, context: ChunkingContext, seen = new Set<string>()): boolean {
   if (seen.has(id)) return false;
   seen.add(id);
   const info = context.getModuleInfo(id);
   if (!info) return false;
-  return info.isEntry || info.importers.some((importer) => atStartUp(importer, context, seen));
+  return id === SCRIPT_ENTRY || info.importers.some((importer) => atStartUp(importer, context, seen));
 }
 
 /** A module whose chunk is being decided further up the same walk: an import cycle. */
@@ -59,8 +64,10 @@ const IN_CYCLE = Symbol('in an import cycle');
 type Decision = string | null | typeof IN_CYCLE;
 
 /**
- * The chunk of a module, or null to leave it to the automatic chunking (the entry, for what
- * start-up imports statically; a chunk of its own for what only `import()` reaches):
+ * The chunk of a module, or null to leave it to the automatic chunking (a chunk of its own for
+ * what only `import()` reaches):
+ * - the entry and every module it imports statically are the entry's chunk (`start`, written as
+ *   `capell-webmcp.js`), also when another entry reaches them (the classic script's door);
  * - a unit's module joins the unit's chunk when every module that imports it statically leaves
  *   the entry too (a module in an import cycle counts as one that does), so start-up code never
  *   makes the entry load a unit; the registry takes its modules start-up does not need;
@@ -81,12 +88,13 @@ function chunkOf(id: string, context: ChunkingContext, decided: Map<string, Deci
 
 function decide(id: string, context: ChunkingContext, decided: Map<string, Decision>): string | null {
   const info = context.getModuleInfo(id);
-  if (!info || info.isEntry) return null;
+  if (!info) return null;
+  if (atStartUp(id, context)) return START;
   const importers = info.importers.map((importer) => chunkOf(importer, context, decided));
   const unit = /[\\/]node_modules[\\/]/.test(id) ? SHARED : unitOf(id);
-  if (unit === null || unit === START || atStartUp(id, context)) return null;
+  if (unit === null || unit === START) return null;
   if (unit === REGISTRY) return REGISTRY;
-  if (unit !== SHARED) return importers.every((chunk) => chunk !== null) ? unit : null;
+  if (unit !== SHARED) return importers.every((chunk) => chunk !== null && chunk !== START) ? unit : null;
   if (importers.includes(REGISTRY) || info.dynamicImporters.some((importer) => atStartUp(importer, context))) return REGISTRY;
   const chunks = new Set(importers.filter((chunk) => chunk !== IN_CYCLE));
   if (chunks.size === 0 || chunks.has(null)) return null;

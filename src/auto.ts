@@ -1,6 +1,6 @@
 /**
- * Script-tag entry (`dist/capell-webmcp.js`; the classic scripts `dist/capell-webmcp.iife.js`,
- * made from it, and `dist/capell-webmcp.single.iife.js`): reads the data-* configuration of its
+ * Script-tag entry (`dist/capell-webmcp.js`; the classic scripts `dist/capell-webmcp.iife.js`
+ * and `dist/capell-webmcp.single.iife.js` are bundled from it too): reads the data-* configuration of its
  * own `<script>`, publishes `window.capellWebMCP`, starts once per page at DOMContentLoaded (so
  * the page's scripts after its tag can stop it first; see beforeContentLoaded)
  * and fires `capell-webmcp:ready` on `document` with the Report (also when WebMCP is absent).
@@ -12,6 +12,7 @@ import { runtimeFailure, type Report } from './start/report.js';
 import { start, type Runtime } from './start/runtime.js';
 import { VERSION } from './start/version.js';
 import { primitives } from './start/primitives.js';
+import { loadInspector, loadRegistry } from './start/later-units.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
 export const READY_EVENT = 'capell-webmcp:ready';
@@ -87,7 +88,7 @@ function boot(): void {
   // Where WebMCP exists start() will need the registry chunk: its fetch starts now, in parallel
   // with reading the options (and, for a classic script in the head, with parsing the page).
   try {
-    if (findHost(document).api !== 'none') import('./registry/follow.js').catch(() => {});
+    if (findHost(document).api !== 'none') loadRegistry().catch(() => {});
   } catch {
     // Only the early fetch is lost (a page whose Promise.all throws breaks the build's chunk
     // groups); start() loads the registry itself and reports it if that fails too.
@@ -106,7 +107,7 @@ function boot(): void {
       runtime?.stop();
     },
     inspect: async () => {
-      const { openInspector } = await import('./inspector/inspector.js');
+      const openInspector = await loadInspector();
       await openInspector(document, global);
     },
   });

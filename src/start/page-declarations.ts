@@ -2,7 +2,7 @@
  * The declarations a page itself holds, without fetching anything: what the audit compares the
  * page's interactive surfaces with, in the browser without WebMCP and in the CLI.
  */
-import { capellIslands } from './read-islands.js';
+import { readIslands } from './read-islands.js';
 
 /**
  * The declarations of the page's Capell tools islands (Capell Agent Schema, "Tool declarations"),
@@ -15,6 +15,5 @@ import { capellIslands } from './read-islands.js';
  *   gives none).
  */
 export function readPageDeclarations(root: ParentNode): unknown[] {
-  const units = capellIslands.read(root);
-  return Array.isArray(units) ? units.flatMap((unit) => unit.declarations) : [];
+  return readIslands(root).flatMap((unit) => unit.declarations);
 }

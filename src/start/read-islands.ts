@@ -6,7 +6,7 @@
 import type { Reason } from '../shared/declarations/reason.js';
 import { callBuiltIn } from './dom-builtin.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import type { SourceUnit, ToolSource } from '../registry/sources/source.js';
+import type { SourceUnit } from '../registry/sources/source.js';
 
 /** Capell Agent Schema version marker this runtime reads. */
 export const CAPELL_AGENT_SCHEMA_VERSION = 1;
@@ -66,19 +66,3 @@ function parseIsland(island: Element, text: string): IslandReading {
 export function readIslands(root: ParentNode): IslandReading[] {
   return [...callBuiltIn<NodeListOf<Element>>(root, 'querySelectorAll', TOOLS_ISLAND_SELECTOR)].map(readIsland);
 }
-
-/**
- * The Capell tools islands as a source: every island in document order is one unit, owned by its
- * `<script>` element; a declaration is normalised by Core's rules (`checkCapellDeclarationLazily`:
- * the `$ref` graph checks load only for a declaration with a `$ref`).
- */
-export const capellIslands: ToolSource = {
-  kind: 'capell-island',
-  selector: TOOLS_ISLAND_SELECTOR,
-  read: (root) => readIslands(root),
-  normaliser: async () => {
-    const rules = await import('../shared/declarations/check-declaration.js');
-    // Synchronous unless a schema has a $ref: only then are the $ref graph checks loaded.
-    return rules.checkCapellDeclarationLazily;
-  },
-};

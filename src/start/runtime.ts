@@ -11,6 +11,7 @@ import { holdLoad } from './load-hold.js';
 import { runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './page-declarations.js';
+import { loadInspector, loadRegistry, loadSecondStart } from './later-units.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -85,7 +86,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
   const existing: RecordedRuntime | undefined = holder[ACTIVE_RUNTIME];
   if (existing) {
     const record = existing[START_RECORD];
-    if (record) void import('./second-start.js').then((check) => check.warnIgnoredOptions(options, config, record), () => {});
+    if (record) void loadSecondStart().then((warnIgnoredOptions) => warnIgnoredOptions(options, config, record), () => {});
     return existing;
   }
   const stopController = new AbortController();
@@ -112,7 +113,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
       holdLoad(config.document, ready);
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
       // browser without it fetches the entry alone.
-      import('../registry/follow.js').then(({ follow }) => {
+      loadRegistry().then((follow) => {
         if (!stopController.signal.aborted) follow(config, found, stopController.signal, publish, ready);
       }).catch((error: unknown) => failed('the registry did not load; nothing was registered', error));
     }
@@ -134,6 +135,6 @@ export function start(options: RuntimeOptions = {}): Runtime {
   if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
   // Asked for (`inspect`, data-inspect, ?capell-webmcp=inspect): the inspector is a chunk of its own.
-  if (config.inspect) void import('../inspector/inspector.js').then((inspector) => inspector.openInspector(config.document, runtime), () => {});
+  if (config.inspect) void loadInspector().then((openInspector) => openInspector(config.document, runtime), () => {});
   return runtime;
 }

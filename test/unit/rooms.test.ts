@@ -78,6 +78,12 @@ describe('units', () => {
     });
   }
 
+  it('start-up code loads later units only through start/later-units.ts, which the classic script replaces', () => {
+    const startUp = files.filter((file) => unitOf(file) === 'start' || file === 'auto.ts');
+    const loading = startUp.filter((file) => /\bimport\(/.test(readFileSync(join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    assert.deepEqual(loading, [join('start', 'later-units.ts')]);
+  });
+
   it('the walk sees imports (a write executor imports its own unit, shared rules and start-up code)', () => {
     const units = new Set(staticImports(join('write', 'form.ts')).map(unitOf));
     assert.deepEqual([...units].sort(), ['shared', 'start', 'write']);

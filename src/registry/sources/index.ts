@@ -5,7 +5,7 @@
  */
 import { adminRegistry } from './admin-registry.js';
 import { agentGateManifests } from './agentgate.js';
-import { capellIslands } from '../../start/read-islands.js';
+import { capellIslands } from './capell-islands.js';
 import type { ToolSource } from './source.js';
 
 export type { Normalise, SourceUnit, ToolSource } from './source.js';
