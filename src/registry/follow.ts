@@ -10,6 +10,7 @@ import { callBuiltIn } from '../start/dom-builtin.js';
 import type { FoundHost } from '../start/host.js';
 import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
+import { createReportLog } from './report-log.js';
 import { runtimeFailure, type Report } from '../start/report.js';
 import { SOURCES } from './sources/index.js';
 import { SOURCE_CHANGE_EVENT } from './sources/source.js';
@@ -62,6 +63,7 @@ export function follow(
   publish: (report: Report, generation: number) => void, ready: Promise<Report>,
 ): () => void {
   const registry = new LiveRegistry(config, found.host, stopSignal);
+  const log = createReportLog(config);
   let queue = Promise.resolve();
   let latest = 0;
   /** Tool names the call module's prefetch was asked for: each once. */
@@ -96,7 +98,7 @@ export function follow(
         if (stopSignal.aborted) return;
         // Read before the page gets the Report: a change listener may rewrite it (registered.length = 1e5).
         const fresh = report.registered.filter((name) => !prefetched.has(name));
-        if (generation === latest) registry.log(report);
+        if (generation === latest) log(report);
         if (generation === 1 || generation === latest) publish(report, generation);
         // With a tool to call, the call module (and the tool's executor) loads at idle, not on
         // the agent's first call; also for tools registered later (AgentGate's, once its manifest is read).

@@ -17,7 +17,7 @@ import type { PendingRejection } from '../shared/declarations/reason.js';
 import type { ToolSpec } from '../shared/declarations/tool-spec.js';
 import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from '../start/host.js';
 import { NameClaims, registrationRefusal } from '../shared/registration-rules.js';
-import { MANIFEST_REJECTION_NAME, type AuditEntry, type Report } from '../start/report.js';
+import { MANIFEST_REJECTION_NAME, type AuditEntry } from '../start/report.js';
 import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
 import { reduceInputSchema } from './schema-reduction.js';
 import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sources/index.js';
@@ -412,27 +412,6 @@ export class LiveRegistry {
 
   /** Every ToolSpec the page's sources normalised now, registered or not. */
   readonly #declared = (): ToolSpec[] => [...this.#units.values()].flatMap((unit) => unit.results.flatMap((result) => ('spec' in result ? [result.spec] : [])));
-
-  /** Lines already logged: each distinct line once over the runtime's life. */
-  readonly #logged = new Set<string>();
-
-  /**
-   * Logs what a Report rejects or flags, as `console.warn` lines (`config.log: 'warn'`), each
-   * distinct line once over the runtime's life. Lives here, not in the start-up code: only a
-   * page with WebMCP ever logs.
-   */
-  log(report: Report): void {
-    if (this.#config.log !== 'warn') return;
-    const warn = (line: string) => {
-      if (this.#logged.has(line)) return;
-      this.#logged.add(line);
-      console.warn(line);
-    };
-    for (const rejection of report.rejected) {
-      warn(`[capell-webmcp] ${rejection.source}: tool ${JSON.stringify(rejection.name)} not registered: ${rejection.reasons.join('; ')}`);
-    }
-    for (const entry of report.audit) warn(`[capell-webmcp] audit ${entry.level}: ${entry.surface}: ${entry.message}`);
-  }
 
   /**
    * Removes every tool this registry registered, and forgets every source unit, so that the next
