@@ -18,7 +18,7 @@ import { adminPanelWords, fillPlaceholders, readConfirmText, type ConfirmText } 
 import { createConfirmPanel, type ConfirmPanel } from './open-confirm-panel.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { PendingWrite } from './pending-write.js';
-import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './read-write-answer.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './write-answers.js';
 
 /**
  * The server's preview as the panel shows it, and what the confirmation needs. `token` is the

@@ -8,13 +8,12 @@ import { fillPlaceholders, panelWords, readConfirmText } from './confirm-text.js
 import { createConfirmPanel } from './open-confirm-panel.js';
 import type { RuntimeConfig } from '../start/config.js';
 import type { ConfirmText } from './confirm-text.js';
-import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './read-write-answer.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome, sessionExpiredReason } from './write-answers.js';
 import { request } from '../registry/request.js';
 import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor } from '../shared/bindings/binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { serverMessage } from '../call/server-message.js';
-import { sessionExpiredReason } from './write-answer.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
@@ -33,7 +32,7 @@ function shown(value: unknown): string {
  * for a 2xx answer (`answer`: the site's JSON, at most MAX_WRITE_ANSWER_BYTES); `{ status:
  * 'cancelled' | 'expired' | 'superseded' | 'aborted', next }` when the proposal ended unsent;
  * `{ status: 'awaiting_person', writeId, expiresAt, next }` while the person has not decided;
- * `ok: false` with "the session expired…" for 419 or 403 (write-answer.ts), and with the status
+ * `ok: false` with "the session expired…" for 419 or 403 (write-answers.ts), and with the status
  * and the server's `message` for other failures.
  */
 export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {

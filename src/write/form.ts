@@ -23,7 +23,7 @@ import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from 
 import { createConfirmPanel } from './open-confirm-panel.js';
 import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor, CallContext } from '../shared/bindings/binding-executor.js';
-import { sessionExpiredReason } from './write-answer.js';
+import { sessionExpiredReason } from './write-answers.js';
 import { primitives } from '../start/primitives.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
@@ -76,7 +76,7 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * - `ok: false` with a reason naming the field or rule for anything refused before the panel
  *   opens (then the form holds the person's values, as before the call); with "the session
  *   expired or its CSRF token was refused (HTTP 419 from /path)…" when the person's fetch submit
- *   got 419 or 403 (write-answer.ts); or when the sent submit got no answer.
+ *   got 419 or 403 (write-answers.ts); or when the sent submit got no answer.
  * When a proposal ends without being sent the person's own values are put back (fill.ts: a
  * control is put back while it still holds what the fill stored in it), except when the page is
  * left.

@@ -1,8 +1,13 @@
 /**
- * What a write call and `capell.write.status` answer: the statuses of a write, the one-sentence
- * `next` step an agent can act on, and the compact JSON shapes. Pure (no DOM), so tests and the
- * README can quote the same sentences.
+ * A write's answers: what a write call and `capell.write.status` answer the agent (the statuses of
+ * a write, the one-sentence `next` step an agent can act on, the compact JSON shapes; pure, no DOM,
+ * so tests and the README can quote the same sentences), and how the site's answer to a sent write
+ * is read: within the answer bounds (request.ts reads at most MAX_WRITE_ANSWER_BYTES;
+ * bounded-json.ts parses), so a huge or deeply nested answer can neither fill the page's heap nor
+ * reach the agent, and by the session-expired rule.
  */
+import { parseBoundedJSON } from '../registry/bounded-json.js';
+import type { RequestOutcome } from '../registry/request.js';
 import type { JSONValue } from '../shared/declarations/tool-spec.js';
 import { WRITE_STATUS_TOOL } from '../registry/write-status-tool.js';
 
@@ -91,4 +96,68 @@ export function callAnswer(record: WriteRecord): Record<string, JSONValue> {
 /** What `capell.write.status` answers for a known writeId: `callAnswer` plus `tool`. */
 export function statusAnswer(record: WriteRecord): Record<string, JSONValue> {
   return compact(record, true);
+}
+
+/** Largest site answer kept for the agent, in bytes of the response body (64 KiB). */
+export const MAX_WRITE_ANSWER_BYTES = 64 * 1024;
+
+/** Deepest nesting of arrays and objects kept in a site answer. */
+export const MAX_WRITE_ANSWER_DEPTH = 64;
+
+/**
+ * What was read: `text` (the body, when it fit), and for a JSON body the parsed `answer`, or
+ * `note` saying why it was left out (too large, too deep, not valid JSON).
+ */
+export interface WriteAnswerBody {
+  text?: string;
+  answer?: JSONValue;
+  note?: string;
+}
+
+function isJSONType(contentType: string | null): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test((contentType ?? '').trim());
+}
+
+/**
+ * The site's answer to a sent write as the agent gets it, from a response read (request.ts) within
+ * MAX_WRITE_ANSWER_BYTES: when the Content-Type is JSON (`application/json`, `application/*+json`),
+ * parsed within MAX_WRITE_ANSWER_DEPTH levels.
+ * @param contentType the response's `Content-Type` header, or null.
+ * @param read the body text, or the reason it was over the size bound.
+ * @returns `{ text, answer }` for JSON within both bounds; `{ text }` for other content types;
+ *   `{ note }` (no `answer`) for JSON over a bound or that does not parse; `{}` for a non-JSON
+ *   body over the size bound.
+ */
+export function writeAnswerBody(contentType: string | null, read: { ok: true; text: string } | { ok: false; reason: string }): WriteAnswerBody {
+  const json = isJSONType(contentType);
+  if (!read.ok) return json ? { note: `${read.reason}; it was not kept` } : {};
+  if (!json) return { text: read.text };
+  const parsed = parseBoundedJSON(read.text, "the site's answer", { maxBytes: MAX_WRITE_ANSWER_BYTES, maxDepth: MAX_WRITE_ANSWER_DEPTH });
+  return parsed.ok ? { text: read.text, answer: parsed.value as JSONValue } : { text: read.text, note: `${parsed.reason}; it was not kept` };
+}
+
+/**
+ * A sent write's request outcome (request.ts, read with `maxAnswerBytes: MAX_WRITE_ANSWER_BYTES`)
+ * as the write executors use it: the site's response and its answer body (an answer over the size
+ * bound is still an answer: its status counts, its body is left out with a note), or the reason
+ * no answer came (timeout, abort, network error or refused redirect, a `beforeSend` that threw).
+ */
+export function readWriteOutcome(sent: RequestOutcome): { response: Response; body: WriteAnswerBody } | { reason: string } {
+  if (sent.ok || sent.failure === 'tooLarge') return { response: sent.response, body: writeAnswerBody(sent.response.headers.get('content-type'), sent) };
+  return { reason: sent.reason };
+}
+
+/** HTTP statuses that mean the session or its CSRF token is no longer accepted (Laravel: 419). */
+export const SESSION_EXPIRED_STATUSES: ReadonlySet<number> = new Set([403, 419]);
+
+/**
+ * The reason for an answer that says the session expired (SESSION_EXPIRED_STATUSES), or
+ * `undefined` for any other status.
+ * @param where the path (and query) the request went to, as the reason names it.
+ * @returns e.g. `the session expired or its CSRF token was refused (HTTP 419 from /contact);
+ *   the person should reload the page and try again`.
+ */
+export function sessionExpiredReason(httpStatus: number, where: string): string | undefined {
+  if (!SESSION_EXPIRED_STATUSES.has(httpStatus)) return undefined;
+  return `the session expired or its CSRF token was refused (HTTP ${httpStatus} from ${where}); the person should reload the page and try again`;
 }

@@ -3,13 +3,13 @@
  * called from inside the person's own (trusted, consented) submit event.
  */
 import type { JSONValue } from '../../shared/declarations/tool-spec.js';
-import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../read-write-answer.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../write-answers.js';
 import { request } from '../../registry/request.js';
 import type { Destination } from './send-controls.js';
 
 /**
  * What came back: the final status, where the answer came from after redirects, and the site's
- * JSON answer (`answer`, bounded: writes/read-write-answer.ts) or why it was not kept (`answerNote`).
+ * JSON answer (`answer`, bounded: write-answers.ts) or why it was not kept (`answerNote`).
  */
 export type FormSendOutcome =
   | { ok: true; httpStatus: number; url: string; redirected: boolean; answer?: JSONValue; answerNote?: string }
