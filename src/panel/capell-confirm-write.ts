@@ -9,7 +9,8 @@
  * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
  */
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
-import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, readVisibilityProblem, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { readClickTargetProblem } from '../write/forms/effective-visibility.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
@@ -598,7 +599,7 @@ export class CapellConfirmWrite extends LitElement {
     if (!guard.settled) return this.#word('reasonTooSoon');
     if (!this.#showsProposal(section)) return this.#word('reasonPanelHidden');
     const sectionVisible = guard.isVisible(section);
-    if (sectionVisible === false || readVisibilityProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
+    if (sectionVisible === false || readClickTargetProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
     if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
     if (readLayoutProblem(section)) return this.#word('reasonLayout');
     if (sends && this.#unread) return this.#word('reasonUnread');
@@ -612,7 +613,7 @@ export class CapellConfirmWrite extends LitElement {
       return fillPlaceholders(this.#word('reasonAddedControl'), { control: controlText(control) });
     }
     const hidden = (tracked && guard.isVisible(control) === false)
-      || readVisibilityProblem(control, inside ? root : control.ownerDocument, point) !== undefined
+      || readClickTargetProblem(control, inside ? root : control.ownerDocument, point) !== undefined
       || (!inside && submitter && readControlDisguise(control) !== undefined);
     if (hidden) return fillPlaceholders(this.#word('reasonControlHidden'), { control: controlText(control) });
     return undefined;

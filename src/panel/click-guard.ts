@@ -6,6 +6,7 @@
  */
 import { primitives } from '../start/primitives.js';
 import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';
+import { flatParent, type ClickPoint } from '../write/forms/flat-tree.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -36,12 +37,6 @@ export function supportsVisibilityTracking(view: Window): boolean {
   return Entry !== undefined && 'isVisible' in Entry.prototype;
 }
 
-/** A viewport point, in CSS px (a click's `clientX`/`clientY`). */
-export interface ClickPoint {
-  x: number;
-  y: number;
-}
-
 /**
  * The point of a person's pointer click, or undefined for a click made by the keyboard (Enter or
  * Space on a focused button: `detail` is 0 and the coordinates mean nothing).
@@ -49,59 +44,6 @@ export interface ClickPoint {
 export function readClickPoint(event: Event): ClickPoint | undefined {
   if (!(event instanceof MouseEvent) || event.detail === 0) return undefined;
   return { x: event.clientX, y: event.clientY };
-}
-
-/** The element at a viewport point, looking into open shadow roots (closed ones stay closed). */
-export function deepElementFromPoint(scope: DocumentOrShadowRoot, { x, y }: ClickPoint): Element | null {
-  let hit = scope.elementFromPoint(x, y);
-  while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  return hit;
-}
-
-/** The element's parent in the flat tree (its host across a shadow boundary). */
-function flatParent(element: Element): Element | null {
-  if (element.assignedSlot) return element.assignedSlot;
-  if (element.parentElement) return element.parentElement;
-  const root = element.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
-/**
- * The product of `opacity` over the element and its flat-tree ancestors up to the first one in
- * the top layer (an open popover is painted above the page, outside its ancestors' opacity);
- * 1 = fully opaque.
- */
-export function readEffectiveOpacity(element: Element): number {
-  let opacity = 1;
-  for (let at: Element | null = element; at; at = flatParent(at)) {
-    opacity *= Number.parseFloat(getComputedStyle(at).opacity) || 0;
-    if (at.matches(':popover-open, dialog:modal')) break;
-  }
-  return opacity;
-}
-
-/**
- * Checks that stand in for IntersectionObserver v2 where it is missing (and run besides it, since
- * its reports may lag by up to VISIBILITY_DELAY_MS): the element is rendered (`checkVisibility`
- * with `visibility` and `opacity`), fully opaque with its ancestors, has a box, and, for a pointer
- * click, is what the browser hit-tests at the click point (`scope` is the tree it lives in).
- * @returns a short English reason, or undefined when the element passes.
- */
-export function readVisibilityProblem(element: Element, scope: DocumentOrShadowRoot, point: ClickPoint | undefined): string | undefined {
-  const check = (element as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
-  if (typeof check === 'function' && !check.call(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
-  if (readEffectiveOpacity(element) < 1) return 'transparent';
-  const box = element.getBoundingClientRect();
-  if (box.width < 1 || box.height < 1) return 'without size';
-  if (point) {
-    const hit = deepElementFromPoint(scope, point);
-    if (!hit || !element.contains(hit)) return 'covered at the click point';
-  }
-  return undefined;
 }
 
 /**

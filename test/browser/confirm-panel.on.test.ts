@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/panel/capell-confirm-write.ts';
-import { readControlDisguise, readVisibilityProblem } from '../../src/panel/click-guard.ts';
+import { readControlDisguise } from '../../src/panel/click-guard.ts';
+import { readClickTargetProblem } from '../../src/write/forms/effective-visibility.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };
@@ -321,16 +322,16 @@ describe('confirm panel: without IntersectionObserver v2', () => {
     const button = form.querySelector('button')!;
     const box = button.getBoundingClientRect();
     const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    expect(readVisibilityProblem(button, document, point)).to.equal(undefined);
+    expect(readClickTargetProblem(button, document, point)).to.equal(undefined);
     expect(readControlDisguise(button)).to.equal(undefined);
     const overlay = document.createElement('div');
     overlay.style.cssText = `position: fixed; left: ${box.x}px; top: ${box.y}px; width: ${box.width}px; height: ${box.height}px; z-index: 10;`;
     document.body.append(overlay);
     cleanups.push(() => overlay.remove());
-    expect(readVisibilityProblem(button, document, point)).to.equal('covered at the click point');
+    expect(readClickTargetProblem(button, document, point)).to.equal('covered at the click point');
     overlay.remove();
     form.style.opacity = '0.5';
-    expect(readVisibilityProblem(button, document, point)).to.equal('transparent');
+    expect(readClickTargetProblem(button, document, point)).to.equal('transparent');
     form.style.opacity = '';
     button.style.cssText = 'position: fixed; inset: 0; width: 100vw; height: 100vh; background: transparent; color: transparent;';
     expect(readControlDisguise(button)).to.equal('stretched over the page');

@@ -7,6 +7,7 @@
  */
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { readColour } from './text-legibility.js';
+import { flatParent } from './flat-tree.js';
 
 /** How many points per axis are hit-tested (at 1/6, 3/6 and 5/6 of the control's box). */
 export const COVER_GRID = 3;
@@ -17,16 +18,8 @@ export const COVER_GRID = 3;
  */
 export const MIN_COVER_ALPHA = 0.5;
 
-/** The element's parent in the flat tree (slots and shadow hosts crossed), or null. */
-function parentOf(element: Element): Element | null {
-  if (element.assignedSlot) return element.assignedSlot;
-  if (element.parentElement) return element.parentElement;
-  const root = element.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
 function contains(outer: Element, inner: Element): boolean {
-  for (let at: Element | null = inner; at; at = parentOf(at)) if (at === outer) return true;
+  for (let at: Element | null = inner; at; at = flatParent(at)) if (at === outer) return true;
   return false;
 }
 
@@ -48,7 +41,7 @@ const PAINTING = new Set(['img', 'video', 'canvas', 'svg', 'iframe', 'object', '
 function paints(cover: Element): boolean {
   const view = cover.ownerDocument.defaultView ?? window;
   let opacity = 1;
-  for (let at: Element | null = cover; at; at = parentOf(at)) {
+  for (let at: Element | null = cover; at; at = flatParent(at)) {
     opacity *= Number.parseFloat(view.getComputedStyle(at).opacity) || 0;
     if (at.matches(':popover-open, dialog:modal')) break;
   }
@@ -82,7 +75,7 @@ export function readCoverProblem(element: Element): string | undefined {
   const inView = box.left >= 0 && box.top >= 0 && box.right <= view.innerWidth && box.bottom <= view.innerHeight;
   const restore: [Element, number, number][] = [];
   if (!inView) {
-    for (let at: Element | null = parentOf(element); at; at = parentOf(at)) {
+    for (let at: Element | null = flatParent(element); at; at = flatParent(at)) {
       if (at.scrollHeight > at.clientHeight || at.scrollWidth > at.clientWidth) restore.push([at, at.scrollLeft, at.scrollTop]);
     }
     const root = doc.scrollingElement ?? doc.documentElement;

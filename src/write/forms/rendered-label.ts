@@ -7,6 +7,7 @@
  */
 import { clipPathBox, clipRectBox, readVisibilityProblem, type Box } from './effective-visibility.js';
 import { readTextStyleProblem } from './text-legibility.js';
+import { flatParent } from './flat-tree.js';
 
 /**
  * Below this share of a text's rendered area that lies inside the control's box (after the
@@ -44,14 +45,6 @@ function childrenOf(node: Node): Node[] {
     return assigned.length > 0 ? assigned : [...node.childNodes];
   }
   return [...node.childNodes];
-}
-
-/** The flat-tree parent of an element (its host across a shadow boundary), or null. */
-function parentOf(element: Element): Element | null {
-  if (element.assignedSlot) return element.assignedSlot;
-  if (element.parentElement) return element.parentElement;
-  const root = element.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
 }
 
 /** Visits `node` and its flat-tree descendants, not into a picture (an svg's `<title>` is not drawn as text). */
@@ -92,10 +85,10 @@ function readHiddenText(text: Text, control: Element): string | undefined {
   let frame: Box = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
   let opacity = 1;
   const indents: string[] = [];
-  for (let at: Element | null = owner; at; at = parentOf(at)) {
+  for (let at: Element | null = owner; at; at = flatParent(at)) {
     const own = view.getComputedStyle(at);
     opacity *= Number.parseFloat(own.opacity) || 0;
-    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || view.getComputedStyle(parentOf(at) ?? at).textIndent !== own.textIndent)) {
+    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || view.getComputedStyle(flatParent(at) ?? at).textIndent !== own.textIndent)) {
       indents.push(`text-indent ${own.textIndent} on ${nameOf(at, control)}`);
     }
     const border = at.getBoundingClientRect();

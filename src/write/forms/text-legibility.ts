@@ -7,6 +7,7 @@
  * is told to press (text hidden by colour is a disguise).
  * WCAG 2.2, 1.4.3 "Contrast (Minimum)": the contrast ratio and relative luminance used here.
  */
+import { flatParent } from './flat-tree.js';
 
 /** Below this computed `font-size`, in CSS px, text is too small to read. */
 export const MIN_TEXT_FONT_PX = 6;
@@ -75,14 +76,6 @@ function over(top: RGBA, bottom: RGBA): RGBA {
   return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
 }
 
-/** The element's parent in the flat tree (slots and shadow hosts crossed), or null. */
-function parentOf(element: Element): Element | null {
-  if (element.assignedSlot) return element.assignedSlot;
-  if (element.parentElement) return element.parentElement;
-  const root = element.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
 /** The colour stops of a computed gradient list (`linear-gradient(rgb(…) 0%, …)`), or undefined for `url()` or another image. */
 function gradientColours(image: string, doc: Document): RGBA[] | undefined {
   if (/\burl\(|\bimage-set\(|\bcross-fade\(|\belement\(|\bpaint\(/i.test(image)) return undefined;
@@ -107,7 +100,7 @@ export function readBackdrops(element: Element): RGBA[] | { reason: string } {
   const view = element.ownerDocument.defaultView ?? window;
   const layers: RGBA[][] = [];
   let base = WHITE;
-  for (let at: Element | null = element; at; at = parentOf(at)) {
+  for (let at: Element | null = element; at; at = flatParent(at)) {
     const style = view.getComputedStyle(at);
     const colour = readColour(style.backgroundColor, element.ownerDocument);
     if (colour && colour.a >= 0.99) {
