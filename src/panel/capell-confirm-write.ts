@@ -9,7 +9,7 @@
  * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
  */
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
-import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './click-guard.js';
+import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
 import { readClickTargetProblem } from '../write/forms/effective-visibility.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
