@@ -410,7 +410,7 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
 
   test('a07 a substituted panel script that defines nothing: the call is an error at once and nothing is filled or sent', async ({ page, demo }) => {
     demo.formPosts.length = 0;
-    await page.route('**/chunks/capell-confirm-write-*.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'export const CONFIRM_WRITE_TAG = "div";' }));
+    await page.route('**/chunks/panel-*.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'export const CONFIRM_WRITE_TAG = "div";' }));
     await page.reload();
     await readyReport(page);
     await startCall(page, 'form.submit.contact', PROPOSAL);

@@ -142,7 +142,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send (i
       await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', 'data-capell-webmcp data-write-wait-ms="1500"') });
     });
     // The panel's chunk is requested and never answered.
-    await page.route('**/chunks/capell-confirm-write-*.js', () => undefined);
+    await page.route('**/chunks/panel-*.js', () => undefined);
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     await startCall(page, 'form.submit.contact', PROPOSAL);
