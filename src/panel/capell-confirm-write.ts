@@ -6,11 +6,12 @@
  * no `part`s, its host is protected by `!important` declarations in the shadow tree (which win
  * over every page declaration, `!important` and inline ones included), it lives in the top layer
  * (`popover="manual"`) at the end of `<body>`, and a click only counts when the panel and the
- * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (click-guard.ts).
+ * control are visible, unoccluded and have been still for INPUT_PROTECTION_MS (consent.ts);
+ * where it sits and how large it is drawn is placement.ts.
  */
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
-import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, readTopLayerCover, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
-import { readClickTargetProblem } from '../write/forms/effective-visibility.js';
+import { ClickGuard, readRefusal, showsProposal, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
+import { readDock, readLayoutProblem, readMaxHeight, type Dock } from './placement.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
@@ -22,10 +23,6 @@ export const CONFIRM_WRITE_TAG = 'capell-confirm-write';
 
 /** How long after opening the panel its announcement is written to the live region, in ms. */
 const ANNOUNCE_DELAY_MS = 50;
-
-/** The panel box's largest height, in CSS px (32rem) and as a share of the viewport's height. */
-const MAX_PANEL_HEIGHT_PX = 512;
-const MAX_PANEL_VIEWPORT_SHARE = 0.6;
 
 /** The accent used when a site sets none, or one that would make text unreadable. */
 const DEFAULT_ACCENT = 'rgb(31, 95, 139)';
@@ -137,7 +134,6 @@ export interface ConfirmWriteHandlers {
   onUseAgentValue?(index: number): void;
 }
 
-type Dock = 'bottom' | 'top';
 
 // `!important` in the shadow tree's :host wins over the page's declarations for the host, its
 // !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
@@ -502,18 +498,12 @@ export class CapellConfirmWrite extends LitElement {
   #place(): void {
     const section = this.#section();
     if (!section) return;
-    const view = this.ownerDocument.defaultView ?? window;
-    const zoom = readZoom(section);
-    section.style.setProperty('max-height', `${Math.floor(Math.min(MAX_PANEL_HEIGHT_PX, view.innerHeight * MAX_PANEL_VIEWPORT_SHARE) / zoom)}px`);
+    section.style.setProperty('max-height', `${readMaxHeight(section)}px`);
     // A taller window may now show the body's end.
     this.#readScroll();
     const [control] = this.#controls;
     if (!control) return;
-    const box = control.getBoundingClientRect();
-    const reach = section.offsetHeight + 32;
-    const inBottom = box.bottom > view.innerHeight - reach && box.top < view.innerHeight;
-    const inTop = box.top < reach && box.bottom > 0;
-    const dock = this.#dock === 'bottom' && inBottom && !inTop ? 'top' : this.#dock === 'top' && inTop && !inBottom ? 'bottom' : this.#dock;
+    const dock = readDock(this.#dock, section, control);
     if (dock !== this.#dock) {
       this.#dock = dock;
       this.requestUpdate();
@@ -541,82 +531,23 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   /**
-   * Whether the closed root shows exactly the current proposal: its request line, every label and
-   * value, and the buttons' words. A render that did not happen (or was redirected) leaves old or
-   * other content on screen; a click on that does not count.
-   */
-  #showsProposal(section: HTMLElement): boolean {
-    const proposal = this.#proposal;
-    if (!proposal) return false;
-    const text = (node: Element | null | undefined) => node?.textContent ?? '';
-    if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
-    const terms = section.querySelectorAll('dl.items dt');
-    const details = section.querySelectorAll('dl.items dd');
-    if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
-    for (const [index, item] of proposal.items.entries()) {
-      if (text(terms[index]) !== item.label) return false;
-      const shown = text(details[index]);
-      if (!shown.startsWith(item.value)) return false;
-      if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
-    }
-    const also = proposal.also ?? [];
-    const entries = section.querySelectorAll('p.also > .entry');
-    if (entries.length !== also.length) return false;
-    for (const [index, item] of also.entries()) {
-      const entry = entries[index]!;
-      if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== this.#shownValue(item.value)) return false;
-    }
-    if (!this.#showsPreview(section, proposal.preview)) return false;
-    const send = section.querySelector('button.send');
-    if (proposal.mode === 'request' && this.#outcome === undefined && text(send) !== proposal.words.send) return false;
-    if (this.#outcome === undefined && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
-    return true;
-  }
-
-  /** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
-  #showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
-    const text = (node: Element | null | undefined) => node?.textContent ?? '';
-    const items = section.querySelectorAll('ul.changes > li');
-    if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
-    if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
-    return preview.changes.every((change, index) => {
-      const item = items[index]!;
-      return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
-    });
-  }
-
-  /**
-   * Why a click on `control` does not count, or undefined. `inside`: a control of the panel.
-   * `sends`: the act sends the proposal (Send, the form's submit), so all of it must have been
-   * on screen; "use the assistant's value" changes only the value shown beside it.
+   * Why a click on `control` does not count, or undefined (consent.ts, readRefusal). `inside`: a
+   * control of the panel. `sends`: the act sends the proposal (Send, the form's submit).
    */
   #refusalFor(control: Element, event: Event, inside: boolean, sends: boolean): string | undefined {
-    const guard = this.#guard;
-    const section = this.#section();
-    const root = this.#root;
-    if (!this.#handlers || !guard || !section || !root) return this.#word('reasonPanelHidden');
-    if (!event.isTrusted) return this.#word('reasonTooSoon');
-    if (!guard.settled) return this.#word('reasonTooSoon');
-    if (!this.#showsProposal(section)) return this.#word('reasonPanelHidden');
-    const sectionVisible = guard.isVisible(section);
-    if (sectionVisible === false || readClickTargetProblem(section, root, undefined)) return this.#word('reasonPanelHidden');
-    if (sectionVisible === undefined && readTopLayerCover(section, this)) return this.#word('reasonPanelHidden');
-    if (readLayoutProblem(section)) return this.#word('reasonLayout');
-    if (sends && this.#unread) return this.#word('reasonUnread');
-    const point = readClickPoint(event);
-    const tracked = inside || this.#controls.includes(control);
-    const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
-    if (!tracked && submitter) {
-      // A submit control the panel was never given (added, or made a submit control, after it
-      // opened, e.g. slid under the pointer) never carries consent: watching it from now on
-      // would re-arm it silently after INPUT_PROTECTION_MS.
-      return fillPlaceholders(this.#word('reasonAddedControl'), { control: controlText(control) });
-    }
-    const hidden = (tracked && guard.isVisible(control) === false)
-      || readClickTargetProblem(control, inside ? root : control.ownerDocument, point) !== undefined
-      || (!inside && submitter && readControlDisguise(control) !== undefined);
-    if (hidden) return fillPlaceholders(this.#word('reasonControlHidden'), { control: controlText(control) });
-    return undefined;
+    const refusal = readRefusal({
+      host: this,
+      root: this.#root,
+      section: this.#section(),
+      guard: this.#guard,
+      deciding: this.#handlers !== undefined,
+      unread: this.#unread,
+      controls: this.#controls,
+      showsProposal: (section) => this.#proposal !== undefined && showsProposal(section, this.#proposal, this.#outcome !== undefined, (value) => this.#shownValue(value)),
+    }, control, event, inside, sends);
+    if (!refusal) return undefined;
+    const text = this.#word(refusal.word);
+    return refusal.control === undefined ? text : fillPlaceholders(text, { control: refusal.control });
   }
 
   #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void), sends = false): void {
@@ -835,17 +766,6 @@ export function createPanelHandle(doc: Document): ConfirmPanel {
   });
 }
 
-/** The zoom a box is drawn at (`currentCSSZoom`, Chromium 128+; 1 where unknown). */
-function readZoom(element: Element): number {
-  const zoom = (element as Element & { currentCSSZoom?: number }).currentCSSZoom;
-  return typeof zoom === 'number' && zoom > 0 ? zoom : 1;
-}
-
-/** A control's visible text, for a reason. */
-function controlText(control: Element): string {
-  if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
-  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
-}
 
 
 

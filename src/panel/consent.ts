@@ -1,12 +1,16 @@
 /**
  * Whether a click on the confirmation panel (or on the form's own submit control) can count as
- * the person's consent: the panel and the control must be visible, unoccluded and still, as
- * browsers require of their own permission prompts before a click is accepted.
- * Issue 7, "What the person sees is what is sent".
+ * the person's consent: the panel shows exactly the proposal, and the panel and the control are
+ * visible, unoccluded and still, as browsers require of their own permission prompts before a
+ * click is accepted (what the person sees is what is sent). `readRefusal` is the whole check;
+ * ClickGuard tracks visibility and stillness over time.
  */
 import { primitives } from '../start/primitives.js';
 import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';
 import { flatParent, type ClickPoint } from '../write/forms/flat-tree.js';
+import { readClickTargetProblem } from '../write/forms/effective-visibility.js';
+import type { ConfirmWritePreview, ConfirmWriteProposal } from './capell-confirm-write.js';
+import { readLayoutProblem } from './placement.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -44,38 +48,6 @@ export function supportsVisibilityTracking(view: Window): boolean {
 export function readClickPoint(event: Event): ClickPoint | undefined {
   if (!(event instanceof MouseEvent) || event.detail === 0) return undefined;
   return { x: event.clientX, y: event.clientY };
-}
-
-/**
- * The range of CSS zoom (`currentCSSZoom`, the product of `zoom` over the element and its
- * ancestors; browser zoom is not part of it) at which the panel counts as readable as designed.
- * A page's `html { zoom: 0.2 }` shrank it to unreadable text; `zoom: 4` pushed its values out of
- * the window while Send stayed clickable.
- */
-export const MIN_PANEL_ZOOM = 0.75;
-export const MAX_PANEL_ZOOM = 2;
-
-/**
- * Whether `panel` (the panel's box) is drawn at a zoom within MIN_PANEL_ZOOM–MAX_PANEL_ZOOM (its
- * own and the root element's) and lies wholly inside the visual viewport (0.5 px tolerance).
- * @returns a short English reason, or undefined when it passes.
- */
-export function readLayoutProblem(panel: Element): string | undefined {
-  const doc = panel.ownerDocument;
-  for (const element of [panel, doc.documentElement, doc.body]) {
-    const zoom = element && (element as Element & { currentCSSZoom?: number }).currentCSSZoom;
-    if (typeof zoom === 'number' && !(zoom >= MIN_PANEL_ZOOM && zoom <= MAX_PANEL_ZOOM)) return `zoomed to ${zoom}`;
-  }
-  const view = doc.defaultView ?? window;
-  const viewport = view.visualViewport;
-  const left = viewport?.offsetLeft ?? 0;
-  const top = viewport?.offsetTop ?? 0;
-  const width = viewport?.width ?? view.innerWidth;
-  const height = viewport?.height ?? view.innerHeight;
-  const box = panel.getBoundingClientRect();
-  const slack = 0.5;
-  if (box.left < left - slack || box.top < top - slack || box.right > left + width + slack || box.bottom > top + height + slack) return 'not wholly inside the window';
-  return undefined;
 }
 
 /**
@@ -140,6 +112,116 @@ export function readControlDisguise(control: Element): string | undefined {
   const backdrop = readBackdrop(control);
   if (backdrop && contrastRatio(text, backdrop) < MIN_CONTROL_TEXT_CONTRAST) return 'its label is not readable against its background';
   return undefined;
+}
+
+/** Why an act did not count: the key of the panel's words that says so, and the control it names. */
+export interface Refusal {
+  word: 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonAddedControl' | 'reasonControlHidden';
+  control?: string;
+}
+
+/** What the consent check reads of the panel when a person acts. */
+export interface ConsentScene {
+  /** The panel's element (its host). */
+  host: Element;
+  root: ShadowRoot | undefined;
+  /** The panel's box. */
+  section: HTMLElement | null;
+  guard: ClickGuard | undefined;
+  /** Whether the runtime awaits a decision (its handlers are set). */
+  deciding: boolean;
+  /** Whether the body's end has yet to be in view while the panel was still. */
+  unread: boolean;
+  /** The page's controls whose clicks may count (the form's submit controls). */
+  controls: readonly Element[];
+  /** Whether the box shows exactly the current proposal (showsProposal). */
+  showsProposal(section: HTMLElement): boolean;
+}
+
+/** A control's visible text, for a reason. */
+function controlText(control: Element): string {
+  if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
+  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
+}
+
+/**
+ * Why a person's act on `control` does not count as consent, or undefined when it does: the
+ * gesture is trusted, the input protection has passed, the panel shows exactly the proposal, is
+ * visible, uncovered and drawn wholly inside the window at a readable zoom (placement.ts), all of
+ * it has been on screen when the act sends, and the control is one the panel was given, visible,
+ * hit at the click point and (a page's own submit control) not disguised. `inside`: a control of
+ * the panel. `sends`: the act sends the proposal (Send, the form's submit), so all of it must have
+ * been on screen; "use the assistant's value" changes only the value shown beside it.
+ */
+export function readRefusal(scene: ConsentScene, control: Element, event: Event, inside: boolean, sends: boolean): Refusal | undefined {
+  const { guard, section, root } = scene;
+  if (!scene.deciding || !guard || !section || !root) return { word: 'reasonPanelHidden' };
+  if (!event.isTrusted) return { word: 'reasonTooSoon' };
+  if (!guard.settled) return { word: 'reasonTooSoon' };
+  if (!scene.showsProposal(section)) return { word: 'reasonPanelHidden' };
+  const sectionVisible = guard.isVisible(section);
+  if (sectionVisible === false || readClickTargetProblem(section, root, undefined)) return { word: 'reasonPanelHidden' };
+  if (sectionVisible === undefined && readTopLayerCover(section, scene.host)) return { word: 'reasonPanelHidden' };
+  if (readLayoutProblem(section)) return { word: 'reasonLayout' };
+  if (sends && scene.unread) return { word: 'reasonUnread' };
+  const point = readClickPoint(event);
+  const tracked = inside || scene.controls.includes(control);
+  const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
+  if (!tracked && submitter) {
+    // A submit control the panel was never given (added, or made a submit control, after it
+    // opened, e.g. slid under the pointer) never carries consent: watching it from now on
+    // would re-arm it silently after INPUT_PROTECTION_MS.
+    return { word: 'reasonAddedControl', control: controlText(control) };
+  }
+  const hidden = (tracked && guard.isVisible(control) === false)
+    || readClickTargetProblem(control, inside ? root : control.ownerDocument, point) !== undefined
+    || (!inside && submitter && readControlDisguise(control) !== undefined);
+  if (hidden) return { word: 'reasonControlHidden', control: controlText(control) };
+  return undefined;
+}
+
+/**
+ * Whether the panel's closed root shows exactly `proposal`: its request line, every label and
+ * value, and the buttons' words (`done`: the outcome is shown instead of Send and Cancel). A
+ * render that did not happen (or was redirected) leaves old or other content on screen; a click
+ * on that does not count. `shownValue` is how the panel writes a value (an empty one in words).
+ */
+export function showsProposal(section: HTMLElement, proposal: ConfirmWriteProposal, done: boolean, shownValue: (value: string) => string): boolean {
+  const text = (node: Element | null | undefined) => node?.textContent ?? '';
+  if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
+  const terms = section.querySelectorAll('dl.items dt');
+  const details = section.querySelectorAll('dl.items dd');
+  if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
+  for (const [index, item] of proposal.items.entries()) {
+    if (text(terms[index]) !== item.label) return false;
+    const shown = text(details[index]);
+    if (!shown.startsWith(item.value)) return false;
+    if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
+  }
+  const also = proposal.also ?? [];
+  const entries = section.querySelectorAll('p.also > .entry');
+  if (entries.length !== also.length) return false;
+  for (const [index, item] of also.entries()) {
+    const entry = entries[index]!;
+    if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== shownValue(item.value)) return false;
+  }
+  if (!showsPreview(section, proposal.preview)) return false;
+  const send = section.querySelector('button.send');
+  if (proposal.mode === 'request' && !done && text(send) !== proposal.words.send) return false;
+  if (!done && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
+  return true;
+}
+
+/** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
+function showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
+  const text = (node: Element | null | undefined) => node?.textContent ?? '';
+  const items = section.querySelectorAll('ul.changes > li');
+  if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
+  if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
+  return preview.changes.every((change, index) => {
+    const item = items[index]!;
+    return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
+  });
 }
 
 function boxKey(element: Element): string {

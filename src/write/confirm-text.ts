@@ -61,7 +61,7 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmAlsoSent: 'Sent with it:',
   /** A value that is empty (sent as an empty string). */
   confirmEmptyValue: '(empty)',
-  /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: click-guard.ts). */
+  /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: panel/placement.ts). */
   confirmReasonLayout: 'this panel was zoomed too far or did not fit in the window, so it could not be read whole',
   /** Reason: part of the panel had not yet been scrolled into view. */
   confirmReasonUnread: 'part of this panel was not yet read, so scroll it to the end first',

@@ -532,7 +532,7 @@ export function readEffectiveOpacity(element: Element): number {
 }
 
 /**
- * Whether a click on `element` (the panel's box or a control that sends: panel/click-guard.ts) can
+ * Whether a click on `element` (the panel's box or a control that sends: panel/consent.ts) can
  * be one a person aimed at: stricter than a form control's visibility (readVisibilityProblem), as
  * it stands in for IntersectionObserver v2 where that is missing (and runs besides it, since its
  * reports may lag): the element is rendered (`checkVisibility` with `visibility` and `opacity`),

@@ -2,7 +2,7 @@
  * The page as the browser paints it: the flat tree (a slotted element's parent is its slot, a
  * shadow root's children's parent is its host) and what it hit-tests at a point. Shared by the
  * form rules (effective-visibility.ts, cover-check.ts, text-legibility.ts, rendered-label.ts) and
- * the panel's consent checks (panel/click-guard.ts).
+ * the panel's consent checks (panel/consent.ts).
  */
 
 /** The element's parent in the flat tree (slots and shadow hosts crossed), or null at the root. */
