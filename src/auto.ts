@@ -8,7 +8,7 @@
 import { readOptions, SCRIPT_MARKER, type OptionReading } from './start/config.js';
 import { builtIn, callBuiltIn } from './start/dom-builtin.js';
 import { findHost } from './start/host.js';
-import { runtimeFailure, type Report } from './start/report.js';
+import { emptyReport, runtimeFailure, type Report } from './start/report.js';
 import { start, type Runtime } from './start/runtime.js';
 import { VERSION } from './start/version.js';
 import { primitives } from './start/primitives.js';
@@ -136,7 +136,7 @@ function boot(): void {
   }
   const launch = () => {
     if (stopped) {
-      stoppedReport = { api: findHost(document).api, registered: [], rejected: [], audit: [] };
+      stoppedReport = emptyReport(findHost(document).api);
       return announce(stoppedReport);
     }
     try {

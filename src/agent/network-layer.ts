@@ -20,6 +20,7 @@ import type { ReceiptBook } from './receipt-book.js';
 import { AGENT_ONLY_HEADERS, signOutgoingRequest } from './sign-request.js';
 import { HANDOFF_ID_PATTERN, type SiteDirectory } from './site-directory.js';
 import { SITE_KEY_MANIFEST_PREFIX, WELL_KNOWN_MANIFEST_PATH, type SiteTool } from './site-tools.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** Largest answer body the agent reads at the response stage (a `202`'s handoff id), in bytes. */
 export const MAX_HANDOFF_ANSWER_BYTES = 64 * 1024;
@@ -354,7 +355,7 @@ export function createNetworkLayer(context: NetworkLayerContext): NetworkLayer {
         } catch {
           // The page or session is gone: nothing is paused any more.
         }
-        emit({ type: 'unsigned', url: event.request.url, detail: `the agent could not handle it (${(error as Error)?.message ?? String(error)})` });
+        emit({ type: 'unsigned', url: event.request.url, detail: `the agent could not handle it (${errorMessage(error)})` });
       }
     },
     patterns() {

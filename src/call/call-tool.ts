@@ -15,6 +15,7 @@ import { parseToolInput } from './tool-input.js';
 import { parseBoundedJSON, readBoundedText } from '../registry/bounded-json.js';
 import { checkEnvelope, type Envelope } from './reads/fetch-envelope.js';
 import { findBracketKey, withQuery } from './reads/query-string.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /**
  * Executors already loaded, by their registry loader: a dynamic `import()` costs a task's share
@@ -72,7 +73,7 @@ export async function callTool(
     }
     return toolResult(outcome.answer, outcome.added);
   } catch (error) {
-    return errorResult(`${spec.name} failed: ${(error as Error)?.message ?? String(error)}`);
+    return errorResult(`${spec.name} failed: ${errorMessage(error)}`);
   }
 }
 

@@ -13,6 +13,7 @@ import { LINEAR_FORMATS, useBudget } from './validation/formats.js';
 import { compileLinear, LinearRegex, StepBudgetExceeded, VALIDATION_STEP_BUDGET } from '../shared/validation/linear-regex.js';
 import { MAX_QUOTED_CHARS, PATTERN_FORMAT, prepareSchema, QUOTED, type Quoted } from './validation/prepare-schema.js';
 import { MAX_VALIDATION_DEPTH, MAX_VALIDATION_WORK, validationWork } from './validation/work-bound.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** Most issues listed for one value; past it one more issue says that more were not listed. */
 export const MAX_ISSUES = 20;
@@ -202,7 +203,7 @@ export function validateValue(schema: JSONSchema, value: unknown): ValidationIss
       return [{ path: '(root)', message: `checking the value against its patterns and formats needs more than ${VALIDATION_STEP_BUDGET} steps (the bound that keeps the page responsive)` }];
     }
     // Keep the validator's message short: it can quote the page URL it resolved against.
-    const message = String((error as Error)?.message ?? error).split('.')[0];
+    const message = errorMessage(error).split('.')[0];
     return [{ path: '(root)', message: `the schema could not be evaluated (${message})`, schemaError: true }];
   }
   // Inside anyOf/oneOf/not the alternatives' own failures are noise: the composition says it.

@@ -11,7 +11,7 @@ import type { FoundHost } from '../start/host.js';
 import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import { createReportLog } from './report-log.js';
-import { runtimeFailure, type Report } from '../start/report.js';
+import { emptyReport, runtimeFailure, type Report } from '../start/report.js';
 import { SOURCES } from './sources/index.js';
 import { SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { prefetchCallModule } from './tool-execute.js';
@@ -87,7 +87,7 @@ export function follow(
         snapshot = Promise.reject(error);
       }
       void snapshot.then(async ({ registered, rejected, audit, disallowed, pending }: Snapshot): Promise<Report> => {
-        if (disallowed) return { api: 'none', apiReason: disallowed, registered: [], rejected: [], audit: [] };
+        if (disallowed) return { ...emptyReport('none'), apiReason: disallowed };
         const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit };
         if (pending) report.pending = pending;
         return report;

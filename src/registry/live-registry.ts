@@ -24,6 +24,7 @@ import { SOURCES, type Normalise, type SourceUnit, type ToolSource } from './sou
 import { declarationName, SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { callBuiltIn } from '../start/dom-builtin.js';
 import { createExecute } from './tool-execute.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
 export type Slicer = () => Promise<void> | undefined;
@@ -37,6 +38,11 @@ export interface Snapshot {
   disallowed?: string;
   /** Tools whose `registerTool` had not settled within REGISTRATION_SETTLE_MS. */
   pending?: string[];
+}
+
+/** A snapshot of an update that registered, rejected and audited nothing (stopped, or refused by WebMCP). */
+function emptySnapshot(): Snapshot {
+  return { registered: [], rejected: [], audit: [] };
 }
 
 /**
@@ -109,7 +115,7 @@ const isLive = (tool: ToolState): boolean => Boolean(tool.outcome?.ok) && !tool.
 function normaliseSafely(normalise: Normalise, declaration: unknown, label: string, unit: SourceUnit, origin: string): CheckResult | Promise<CheckResult> {
   const failed = (error: unknown): CheckResult => (
     // The rules never throw by design; if one does, only this declaration is lost.
-    { ok: false, name: declarationName(declaration), reasons: [`declaration: could not be checked (${String((error as Error)?.message ?? error)})`] as never }
+    { ok: false, name: declarationName(declaration), reasons: [`declaration: could not be checked (${errorMessage(error)})`] as never }
   );
   try {
     const result = normalise(declaration, { source: label, origin, messages: unit.messages });
@@ -162,7 +168,7 @@ export class LiveRegistry {
       return await loading;
     } catch (error) {
       this.#normalisers.delete(source);
-      return `declaration: not checked, the rules did not load (${(error as Error)?.message ?? String(error)})`;
+      return `declaration: not checked, the rules did not load (${errorMessage(error)})`;
     }
   }
 
@@ -228,14 +234,14 @@ export class LiveRegistry {
    *   Never throws.
    */
   async update(slice: Slicer): Promise<{ snapshot: Promise<Snapshot> }> {
-    if (this.#disallowed) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [], disallowed: this.#disallowed }) };
+    if (this.#disallowed) return { snapshot: Promise.resolve({ ...emptySnapshot(), disallowed: this.#disallowed }) };
     const doc = this.#config.document;
     const readings: { source: ToolSource; unit: SourceUnit }[] = [];
     // A fetching source (AgentGate) answers with a promise: the first update waits for it, so
     // the first Report holds its tools; a later update finds its reading cached.
     const read = await Promise.all(SOURCES.map((source) => source.read(doc, this.#config)));
     SOURCES.forEach((source, index) => { for (const unit of read[index]!) readings.push({ source, unit }); });
-    if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
+    if (this.#stopSignal.aborted) return { snapshot: Promise.resolve(emptySnapshot()) };
     const current = new Map(readings.map(({ unit }) => [unit.owner, unit]));
     // A unit that is gone takes its tools with it; one whose content changed keeps its owner's
     // controller, and its unchanged declarations keep their ToolSpecs, so the comparison below
@@ -275,7 +281,7 @@ export class LiveRegistry {
         }
         const pause = slice();
         if (pause) await pause;
-        if (this.#stopSignal.aborted) return { snapshot: Promise.resolve({ registered: [], rejected: [], audit: [] }) };
+        if (this.#stopSignal.aborted) return { snapshot: Promise.resolve(emptySnapshot()) };
         let result = typeof normalise === 'string'
           ? { ok: false as const, name: declarationName(declaration), reasons: [normalise] }
           : normaliseSafely(normalise!, declaration, label, unit, this.#config.origin);
@@ -332,7 +338,7 @@ export class LiveRegistry {
     if (this.#disallowed || tools.some((tool) => tool.outcome && !tool.outcome.ok && tool.outcome.error === 'NotAllowedError')) {
       this.#disallowed = REGISTRATION_NOT_ALLOWED;
       this.#clear(REGISTRATION_NOT_ALLOWED);
-      return { registered: [], rejected: [], audit: [], disallowed: this.#disallowed };
+      return { ...emptySnapshot(), disallowed: this.#disallowed };
     }
     const registered: string[] = [];
     const pending: ToolState[] = [];
@@ -392,7 +398,7 @@ export class LiveRegistry {
         state = this.#register(created, placeholder.controller, undefined, undefined);
       } catch (error) {
         this.#runtimeTools.delete(tool.name); // retried by the next update
-        rejected.push({ name: tool.name, source: 'capell-webmcp', reasons: [`its module did not load (${(error as Error)?.message ?? String(error)})`] });
+        rejected.push({ name: tool.name, source: 'capell-webmcp', reasons: [`its module did not load (${errorMessage(error)})`] });
         return;
       }
       this.#runtimeTools.set(tool.name, state);

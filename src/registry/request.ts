@@ -5,6 +5,7 @@
  * copy of this module.
  */
 import { MAX_ANSWER_BYTES, readBoundedText } from './bounded-json.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /**
  * How to send one request.
@@ -55,8 +56,6 @@ export type RequestOutcome =
   | { ok: false; failure: 'tooLarge'; reason: string; response: Response }
   | { ok: false; failure: Exclude<RequestFailure, 'tooLarge'>; reason: string };
 
-const messageOf = (error: unknown): string => (error as Error)?.message ?? String(error);
-
 /**
  * Sends one request and reads its answer as text within `maxAnswerBytes`.
  * @returns the response and its text, or a failure with a one-line reason, one text per kind:
@@ -89,7 +88,7 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
     });
     if (options.beforeSend) sent = (await options.beforeSend(sent)) ?? sent;
   } catch (error) {
-    return { ok: false, failure: 'notSent', reason: `${description} was not sent: ${messageOf(error)}` };
+    return { ok: false, failure: 'notSent', reason: `${description} was not sent: ${errorMessage(error)}` };
   }
   try {
     // The signal again: a Request built by the hook may not carry it.
@@ -102,6 +101,6 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
     }
     if (options.signal?.aborted) return { ok: false, failure: 'aborted', reason: `the call was aborted before ${where} answered` };
     const kind = redirect === 'error' ? 'network error or a redirect (redirects are refused)' : 'network error';
-    return { ok: false, failure: 'network', reason: `${description} failed: ${kind} (${messageOf(error)})` };
+    return { ok: false, failure: 'network', reason: `${description} failed: ${kind} (${errorMessage(error)})` };
   }
 }

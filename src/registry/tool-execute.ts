@@ -10,6 +10,7 @@ import type { ToolSpec } from '../shared/declarations/tool-spec.js';
 import type { ExecuteOptions } from '../start/host.js';
 import { bindingRow, type ExecutorLoader } from '../shared/bindings/registry.js';
 import { errorResult, type CallToolResult } from './result.js';
+import { errorMessage } from '../shared/error-message.js';
 
 type CallModule = typeof import('../call/call-tool.js');
 
@@ -214,7 +215,7 @@ export function createExecute(
       const { callTool } = await loadCallModule();
       return await callTool(spec, input, options, config, stopSignal);
     } catch (error) {
-      return errorResult(`${spec.name} could not run: the runtime's call module did not load (${(error as Error)?.message ?? String(error)})`);
+      return errorResult(`${spec.name} could not run: the runtime's call module did not load (${errorMessage(error)})`);
     }
   };
   return async (input, options) => {

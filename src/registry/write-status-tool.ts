@@ -9,6 +9,7 @@ import type { WebMCPTool } from '../start/host.js';
 import { errorResult } from './result.js';
 
 import { WRITE_STATUS_TOOL } from '../shared/registration-rules.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** The tool's name (reserved by registration-rules.ts: a site declaration of it is a duplicate). */
 export { WRITE_STATUS_TOOL };
@@ -39,7 +40,7 @@ export function createWriteStatusTool(config: RuntimeConfig, stopSignal: AbortSi
         const { callWriteStatus } = await import('../write/status-call.js');
         return await callWriteStatus(input, options, config, stopSignal);
       } catch (error) {
-        return errorResult(`${WRITE_STATUS_TOOL} could not run: the runtime's write module did not load (${(error as Error)?.message ?? String(error)})`);
+        return errorResult(`${WRITE_STATUS_TOOL} could not run: the runtime's write module did not load (${errorMessage(error)})`);
       }
     },
   };

@@ -1,6 +1,7 @@
 /**
  * The Report: the one place outcomes of a start are recorded (a fixed shape other checks depend on).
  */
+import { errorMessage } from '../shared/error-message.js';
 
 /** Which WebMCP entry point the runtime used, or `'none'` when the browser has none. */
 export type HostAPI = 'document.modelContext' | 'navigator.modelContext' | 'none';
@@ -52,7 +53,16 @@ export interface Report {
  * @param what what failed, e.g. `the update failed`; the error's message follows in brackets.
  */
 export function runtimeFailure(api: HostAPI, what: string, error: unknown): Report {
-  return { api, registered: [], audit: [], rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`${what} (${String((error as Error)?.message ?? error)})`] }] };
+  return { ...emptyReport(api), rejected: [{ name: '(runtime)', source: 'capell-webmcp', reasons: [`${what} (${errorMessage(error)})`] }] };
+}
+
+/**
+ * The Report of a start that registered, rejected and audited nothing (stopped before its first
+ * update, or refused by WebMCP): `{ api, registered: [], rejected: [], audit: [] }`, new arrays
+ * each time.
+ */
+export function emptyReport(api: HostAPI): Report {
+  return { api, registered: [], rejected: [], audit: [] };
 }
 
 /** The `name` a Rejection carries when a whole manifest source is unreadable. */

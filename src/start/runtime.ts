@@ -8,7 +8,7 @@ import { normaliseOptions, type RuntimeConfig, type RuntimeOptions } from './con
 import { callBuiltIn } from './dom-builtin.js';
 import { findHost } from './host.js';
 import { holdLoad } from './load-hold.js';
-import { runtimeFailure, type Report } from './report.js';
+import { emptyReport, runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './page-declarations.js';
 import { loadInspector, loadRegistry, loadSecondStart } from './later-units.js';
@@ -54,7 +54,7 @@ type RecordedRuntime = Runtime & { [START_RECORD]?: StartRecord };
 /** The Report of a browser without WebMCP: nothing read or registered, only the audit. */
 function reportWithoutWebMCP(config: RuntimeConfig, reason: string | undefined): Report {
   const declarations = readPageDeclarations(config.document);
-  const report: Report = { api: 'none', registered: [], rejected: [], audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
+  const report: Report = { ...emptyReport('none'), audit: auditSurfaces(config.document, coverageOf(declarations), config.audit) };
   if (reason) report.apiReason = reason;
   return report;
 }
@@ -129,7 +129,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
       stopController.abort(new DOMException('capell-webmcp stopped', 'AbortError'));
       if (holder[ACTIVE_RUNTIME] === runtime) delete holder[ACTIVE_RUNTIME];
       // Stopped before the first update settled: `ready` still settles, with nothing registered.
-      if (current === undefined) publish({ api: found.api, registered: [], rejected: [], audit: [] }, 1);
+      if (current === undefined) publish(emptyReport(found.api), 1);
     },
   };
   if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });

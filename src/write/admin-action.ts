@@ -19,6 +19,7 @@ import { createConfirmPanel, type ConfirmPanel } from './open-confirm-panel.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { PendingWrite } from './pending-write.js';
 import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './write-answers.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /**
  * The server's preview as the panel shows it, and what the confirmation needs. `token` is the
@@ -113,7 +114,7 @@ export const executeAdminAction: BindingExecutor = async (spec, input, { config,
   const write = new PendingWrite({ config, tool: spec.name, slot: `admin ${spec.name}`, signal, stopSignal });
   const opened = createConfirmPanel(config.document).then(
     (panel) => ({ panel }),
-    (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` }),
+    (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${errorMessage(error)}); nothing was sent` }),
   );
   const asked = post(previewURL, input, config, signal);
   return Promise.race([write.answer(), (async () => {

@@ -14,6 +14,7 @@ import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor } from '../shared/bindings/binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { serverMessage } from '../call/server-message.js';
+import { errorMessage } from '../shared/error-message.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
@@ -49,7 +50,7 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
   // past writeWaitMs (the proposal then expires unshown; nothing was sent).
   const opened = createConfirmPanel(doc).then(
     (panel) => ({ panel }),
-    (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` }),
+    (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${errorMessage(error)}); nothing was sent` }),
   );
   return Promise.race([write.answer(), opened.then((loaded) => {
     if ('reason' in loaded) return write.failed(loaded.reason);

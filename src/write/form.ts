@@ -25,6 +25,7 @@ import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor, CallContext } from '../shared/bindings/binding-executor.js';
 import { sessionExpiredReason } from './write-answers.js';
 import { primitives } from '../start/primitives.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 export const NAVIGATE_AFTER_RESULT_MS = 250;
@@ -108,7 +109,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
     proposeFill(spec, context, form, plan, write).then(
       (refused) => (refused ? write.failed(refused) : write.answer()),
       // A page that breaks what the proposal needs: the call says so, and the form holds the person's values again.
-      (error: unknown) => write.failed(`${spec.name}: the proposal could not be shown (${String((error as Error)?.message ?? error)}); nothing was sent`),
+      (error: unknown) => write.failed(`${spec.name}: the proposal could not be shown (${errorMessage(error)}); nothing was sent`),
     ),
     write.answer(),
   ]);
@@ -130,7 +131,7 @@ async function proposeFill(
   try {
     panel = await createConfirmPanel(doc);
   } catch (error) {
-    return `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); the form was not filled`;
+    return `${spec.name}: the confirmation panel did not load (${errorMessage(error)}); the form was not filled`;
   }
   if (!write.live) return undefined;
 
@@ -303,7 +304,7 @@ async function proposeFill(
       built = new primitives.FormData(form, submitter);
       rewritten = readEntryChanges(snapshot, built);
     } catch (error) {
-      rewritten = `its data could not be read: ${(error as Error)?.message ?? String(error)}`;
+      rewritten = `its data could not be read: ${errorMessage(error)}`;
     }
     if (rewritten) {
       event.preventDefault();

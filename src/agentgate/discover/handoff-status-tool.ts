@@ -9,6 +9,7 @@ import type { RuntimeConfig } from '../../start/config.js';
 import type { WebMCPTool } from '../../start/host.js';
 import { HANDOFF_STATUS_TOOL } from '../../shared/registration-rules.js';
 import { errorResult, toolResult, type CallToolResult } from '../../registry/result.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 export { HANDOFF_STATUS_TOOL };
 
@@ -72,7 +73,7 @@ export function createHandoffStatusTool(config: RuntimeConfig, stopSignal: Abort
         const outcome = await awaitHandoff(config, input.handoffId, handoff, { signal, maxWaitMs: input.waitMs, firstWaitMs: 0 });
         return outcome.ok ? toolResult(outcome.answer) : errorResult(outcome.reason);
       } catch (error) {
-        return errorResult(`${HANDOFF_STATUS_TOOL} could not run: the runtime's AgentGate call module did not load (${(error as Error)?.message ?? String(error)})`);
+        return errorResult(`${HANDOFF_STATUS_TOOL} could not run: the runtime's AgentGate call module did not load (${errorMessage(error)})`);
       }
     },
   };

@@ -12,6 +12,7 @@ import { RECEIPTS_TOOL } from '../../shared/registration-rules.js';
 import { errorResult, toolResult } from '../../registry/result.js';
 import type { AgentGateReceipts } from './receipt-rules.js';
 import { listReceipts, MAX_KEPT_RECEIPTS, type KeptReceipt } from './receipt-store.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 /** The tool's name (reserved by registration-rules.ts: a site declaration of it is a duplicate). */
 export { RECEIPTS_TOOL };
@@ -88,7 +89,7 @@ export function createReceiptsTool(config: RuntimeConfig, declared: () => Iterab
         const receipts = binding?.type === 'agentgate' ? binding.receipts : undefined;
         return toolResult({ site: config.origin, kept: kept.length, receipts: await checkedAgain(chosen.slice(0, read.limit), config, receipts) });
       } catch (error) {
-        return errorResult(`${RECEIPTS_TOOL} could not read the kept receipts (${(error as Error)?.message ?? String(error)})`);
+        return errorResult(`${RECEIPTS_TOOL} could not read the kept receipts (${errorMessage(error)})`);
       }
     },
   };

@@ -57,6 +57,7 @@
  */
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { primitives } from '../../start/primitives.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 /**
  * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
@@ -463,7 +464,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       try {
         refusal = options.consentCheck(submit.submitter ?? form, made.event);
       } catch (error) {
-        refusal = `the consent check failed (${(error as Error)?.message ?? String(error)})`;
+        refusal = `the consent check failed (${errorMessage(error)})`;
       }
     }
     const consent = made !== undefined && refusal === undefined;
