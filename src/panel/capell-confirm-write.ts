@@ -10,7 +10,7 @@
  * where it sits and how large it is drawn is placement.ts.
  */
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
-import { ClickGuard, readRefusal, showsProposal, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
+import { ClickGuard, readRefusal, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
 import { readDock, readLayoutProblem, readMaxHeight, type Dock } from './placement.js';
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
@@ -531,23 +531,66 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   /**
+   * Whether the closed root shows exactly the current proposal: its request line, every label and
+   * value, and the buttons' words. A render that did not happen (or was redirected) leaves old or
+   * other content on screen; a click on that does not count.
+   */
+  #showsProposal(section: HTMLElement): boolean {
+    const proposal = this.#proposal;
+    if (!proposal) return false;
+    const text = (node: Element | null | undefined) => node?.textContent ?? '';
+    if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
+    const terms = section.querySelectorAll('dl.items dt');
+    const details = section.querySelectorAll('dl.items dd');
+    if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
+    for (const [index, item] of proposal.items.entries()) {
+      if (text(terms[index]) !== item.label) return false;
+      const shown = text(details[index]);
+      if (!shown.startsWith(item.value)) return false;
+      if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
+    }
+    const also = proposal.also ?? [];
+    const entries = section.querySelectorAll('p.also > .entry');
+    if (entries.length !== also.length) return false;
+    for (const [index, item] of also.entries()) {
+      const entry = entries[index]!;
+      if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== this.#shownValue(item.value)) return false;
+    }
+    if (!this.#showsPreview(section, proposal.preview)) return false;
+    const send = section.querySelector('button.send');
+    if (proposal.mode === 'request' && this.#outcome === undefined && text(send) !== proposal.words.send) return false;
+    if (this.#outcome === undefined && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
+    return true;
+  }
+
+  /** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
+  #showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
+    const text = (node: Element | null | undefined) => node?.textContent ?? '';
+    const items = section.querySelectorAll('ul.changes > li');
+    if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
+    if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
+    return preview.changes.every((change, index) => {
+      const item = items[index]!;
+      return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
+    });
+  }
+
+  /**
    * Why a click on `control` does not count, or undefined (consent.ts, readRefusal). `inside`: a
    * control of the panel. `sends`: the act sends the proposal (Send, the form's submit).
    */
   #refusalFor(control: Element, event: Event, inside: boolean, sends: boolean): string | undefined {
     const refusal = readRefusal({
-      host: this,
       root: this.#root,
       section: this.#section(),
-      guard: this.#guard,
-      deciding: this.#handlers !== undefined,
+      // No decision awaited: nothing counts.
+      guard: this.#handlers && this.#guard,
       unread: this.#unread,
       controls: this.#controls,
-      showsProposal: (section) => this.#proposal !== undefined && showsProposal(section, this.#proposal, this.#outcome !== undefined, (value) => this.#shownValue(value)),
+      shows: (section) => this.#showsProposal(section),
     }, control, event, inside, sends);
-    if (!refusal) return undefined;
-    const text = this.#word(refusal.word);
-    return refusal.control === undefined ? text : fillPlaceholders(text, { control: refusal.control });
+    // `{control}`: the control reasons name the control by its text.
+    return refusal && fillPlaceholders(this.#word(refusal), { control: controlText(control) });
   }
 
   #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void), sends = false): void {
@@ -768,6 +811,12 @@ export function createPanelHandle(doc: Document): ConfirmPanel {
 
 
 
+
+/** A control's visible text, for a reason. */
+function controlText(control: Element): string {
+  if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
+  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
+}
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -9,7 +9,6 @@ import { primitives } from '../start/primitives.js';
 import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';
 import { flatParent, type ClickPoint } from '../write/forms/flat-tree.js';
 import { readClickTargetProblem } from '../write/forms/effective-visibility.js';
-import type { ConfirmWritePreview, ConfirmWriteProposal } from './capell-confirm-write.js';
 import { readLayoutProblem } from './placement.js';
 
 /**
@@ -114,34 +113,23 @@ export function readControlDisguise(control: Element): string | undefined {
   return undefined;
 }
 
-/** Why an act did not count: the key of the panel's words that says so, and the control it names. */
-export interface Refusal {
-  word: 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonAddedControl' | 'reasonControlHidden';
-  control?: string;
-}
+/** Why an act did not count: the key of the panel's words (ConfirmWriteWords) that says so. */
+export type Refusal = 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonAddedControl' | 'reasonControlHidden';
 
 /** What the consent check reads of the panel when a person acts. */
 export interface ConsentScene {
-  /** The panel's element (its host). */
-  host: Element;
+  /** The panel's closed shadow root (its host is the panel's element). */
   root: ShadowRoot | undefined;
   /** The panel's box. */
   section: HTMLElement | null;
+  /** The panel's guard while the runtime awaits a decision; undefined when none is awaited. */
   guard: ClickGuard | undefined;
-  /** Whether the runtime awaits a decision (its handlers are set). */
-  deciding: boolean;
   /** Whether the body's end has yet to be in view while the panel was still. */
   unread: boolean;
   /** The page's controls whose clicks may count (the form's submit controls). */
   controls: readonly Element[];
-  /** Whether the box shows exactly the current proposal (showsProposal). */
-  showsProposal(section: HTMLElement): boolean;
-}
-
-/** A control's visible text, for a reason. */
-function controlText(control: Element): string {
-  if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
-  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
+  /** Whether the box shows exactly the current proposal (the view knows its own markup). */
+  shows(section: HTMLElement): boolean;
 }
 
 /**
@@ -155,73 +143,26 @@ function controlText(control: Element): string {
  */
 export function readRefusal(scene: ConsentScene, control: Element, event: Event, inside: boolean, sends: boolean): Refusal | undefined {
   const { guard, section, root } = scene;
-  if (!scene.deciding || !guard || !section || !root) return { word: 'reasonPanelHidden' };
-  if (!event.isTrusted) return { word: 'reasonTooSoon' };
-  if (!guard.settled) return { word: 'reasonTooSoon' };
-  if (!scene.showsProposal(section)) return { word: 'reasonPanelHidden' };
+  if (!guard || !section || !root) return 'reasonPanelHidden';
+  if (!event.isTrusted) return 'reasonTooSoon';
+  if (!guard.settled) return 'reasonTooSoon';
+  if (!scene.shows(section)) return 'reasonPanelHidden';
   const sectionVisible = guard.isVisible(section);
-  if (sectionVisible === false || readClickTargetProblem(section, root, undefined)) return { word: 'reasonPanelHidden' };
-  if (sectionVisible === undefined && readTopLayerCover(section, scene.host)) return { word: 'reasonPanelHidden' };
-  if (readLayoutProblem(section)) return { word: 'reasonLayout' };
-  if (sends && scene.unread) return { word: 'reasonUnread' };
+  if (sectionVisible === false || readClickTargetProblem(section, root, undefined)) return 'reasonPanelHidden';
+  if (sectionVisible === undefined && readTopLayerCover(section, root.host)) return 'reasonPanelHidden';
+  if (readLayoutProblem(section)) return 'reasonLayout';
+  if (sends && scene.unread) return 'reasonUnread';
   const point = readClickPoint(event);
   const tracked = inside || scene.controls.includes(control);
   const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
-  if (!tracked && submitter) {
-    // A submit control the panel was never given (added, or made a submit control, after it
-    // opened, e.g. slid under the pointer) never carries consent: watching it from now on
-    // would re-arm it silently after INPUT_PROTECTION_MS.
-    return { word: 'reasonAddedControl', control: controlText(control) };
-  }
+  // A submit control the panel was never given (added, or made a submit control, after it
+  // opened, e.g. slid under the pointer) never carries consent: watching it from now on
+  // would re-arm it silently after INPUT_PROTECTION_MS.
+  if (!tracked && submitter) return 'reasonAddedControl';
   const hidden = (tracked && guard.isVisible(control) === false)
     || readClickTargetProblem(control, inside ? root : control.ownerDocument, point) !== undefined
     || (!inside && submitter && readControlDisguise(control) !== undefined);
-  if (hidden) return { word: 'reasonControlHidden', control: controlText(control) };
-  return undefined;
-}
-
-/**
- * Whether the panel's closed root shows exactly `proposal`: its request line, every label and
- * value, and the buttons' words (`done`: the outcome is shown instead of Send and Cancel). A
- * render that did not happen (or was redirected) leaves old or other content on screen; a click
- * on that does not count. `shownValue` is how the panel writes a value (an empty one in words).
- */
-export function showsProposal(section: HTMLElement, proposal: ConfirmWriteProposal, done: boolean, shownValue: (value: string) => string): boolean {
-  const text = (node: Element | null | undefined) => node?.textContent ?? '';
-  if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
-  const terms = section.querySelectorAll('dl.items dt');
-  const details = section.querySelectorAll('dl.items dd');
-  if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
-  for (const [index, item] of proposal.items.entries()) {
-    if (text(terms[index]) !== item.label) return false;
-    const shown = text(details[index]);
-    if (!shown.startsWith(item.value)) return false;
-    if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
-  }
-  const also = proposal.also ?? [];
-  const entries = section.querySelectorAll('p.also > .entry');
-  if (entries.length !== also.length) return false;
-  for (const [index, item] of also.entries()) {
-    const entry = entries[index]!;
-    if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== shownValue(item.value)) return false;
-  }
-  if (!showsPreview(section, proposal.preview)) return false;
-  const send = section.querySelector('button.send');
-  if (proposal.mode === 'request' && !done && text(send) !== proposal.words.send) return false;
-  if (!done && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
-  return true;
-}
-
-/** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
-function showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
-  const text = (node: Element | null | undefined) => node?.textContent ?? '';
-  const items = section.querySelectorAll('ul.changes > li');
-  if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
-  if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
-  return preview.changes.every((change, index) => {
-    const item = items[index]!;
-    return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
-  });
+  return hidden ? 'reasonControlHidden' : undefined;
 }
 
 function boxKey(element: Element): string {
