@@ -128,9 +128,9 @@ describe('the packed package', () => {
   });
 
   it('carries the docstrings in its declarations', () => {
-    const runtime = readFileSync(join(installed, 'dist/types/runtime.d.ts'), 'utf8');
+    const runtime = readFileSync(join(installed, 'dist/types/start/runtime.d.ts'), 'utf8');
     assert.match(runtime, /@throws TypeError naming the option when an option is invalid/);
-    assert.match(readFileSync(join(installed, 'dist/types/config.d.ts'), 'utf8'), /Options of `start\(\)`/);
+    assert.match(readFileSync(join(installed, 'dist/types/start/config.d.ts'), 'utf8'), /Options of `start\(\)`/);
   });
 
   it('type-checks a consumer under Bundler and Node16 resolution, and refuses a misspelt option', async () => {
