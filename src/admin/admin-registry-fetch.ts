@@ -25,10 +25,10 @@ export const ADMIN_REGISTRY_PATH = `${ADMIN_API_BASE}/tools`;
 export const normaliseAdminDeclaration: Normalise = (declaration, context) => checkCapellDeclarationLazily(declaration, { ...context, adminRegistry: true });
 
 /** Largest admin registry answer read, in bytes. */
-export const MAX_ADMIN_REGISTRY_BYTES = 256 * 1024;
+const MAX_ADMIN_REGISTRY_BYTES = 256 * 1024;
 
 /** Longest the registry fetch may take, in ms (or the runtime's `timeoutMs` when shorter). */
-export const ADMIN_REGISTRY_TIMEOUT_MS = 10_000;
+const ADMIN_REGISTRY_TIMEOUT_MS = 10_000;
 
 /** The registry's unit without its owner. */
 type Reading = Omit<SourceUnit, 'owner'>;
@@ -45,7 +45,7 @@ function refused(problem: Reason): Reading {
  *   another status (with the server's one-line message) or no answer (request.ts' reason);
  *   `adminRegistry` for an answer that is not an envelope with a `data` array. Never rejects.
  */
-export async function fetchAdminRegistry(config: RuntimeConfig): Promise<Reading> {
+async function fetchAdminRegistry(config: RuntimeConfig): Promise<Reading> {
   const url = new URL(ADMIN_REGISTRY_PATH, config.origin);
   const outcome = await request(url, {
     credentials: 'same-origin',

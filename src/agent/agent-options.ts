@@ -74,7 +74,7 @@ export interface NormalizedAgentOptions {
 }
 
 /** Shortest shared secret accepted, in bytes (HMAC-SHA256 keys shorter than the hash weaken it). */
-export const MIN_SHARED_SECRET_BYTES = 16;
+const MIN_SHARED_SECRET_BYTES = 16;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;

@@ -8,7 +8,7 @@ import type { Signer } from './signer.js';
 import type { NormalizedAgentOptions } from './agent-options.js';
 
 /** The label of the agent's signature in `Signature-Input`, `Signature` and `Signature-Agent`. */
-export const SIGNATURE_LABEL = 'sig1';
+const SIGNATURE_LABEL = 'sig1';
 
 /** The agent's signers. */
 export interface AgentSigners {

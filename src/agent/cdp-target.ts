@@ -51,7 +51,7 @@ export interface AttachedSession {
 }
 
 /** The kinds of target, told apart by their methods. */
-export type TargetKind =
+type TargetKind =
   | { kind: 'context'; context: BrowserContextLike }
   | { kind: 'playwright-page'; page: PageLike & { context(): BrowserContextLike } }
   | { kind: 'puppeteer-page'; page: PageLike & { createCDPSession(): Promise<CDPSessionLike> } }

@@ -4,7 +4,7 @@
  */
 
 /** What a bounded read got: the text of a 200, or the one-line reason there is none. */
-export type BoundedText = { ok: true; text: string; response: Response } | { ok: false; reason: string };
+type BoundedText = { ok: true; text: string; response: Response } | { ok: false; reason: string };
 
 /**
  * GETs `url` and reads its body up to `maxBytes`.

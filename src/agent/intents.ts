@@ -15,10 +15,10 @@ import type { Money } from './money.js';
 export const HANDOFF_STATUS_TOOL = 'agentgate.handoff.status';
 
 /** How long an intent `'origins'` mode opens by itself stays open for its retries, in ms. */
-export const IMPLICIT_INTENT_MS = 60_000;
+const IMPLICIT_INTENT_MS = 60_000;
 
 /** What a send of an intent was. */
-export type SendKind = 'call' | 'resend-403' | 'retry-429' | 'network-retry' | 'paid';
+type SendKind = 'call' | 'resend-403' | 'retry-429' | 'network-retry' | 'paid';
 
 /** A signed send of an intent, as far as the agent has seen it answered. */
 export interface SentRequest {
@@ -63,7 +63,7 @@ export interface Intent {
 }
 
 /** Input of `openIntent`. */
-export interface IntentSpec {
+interface IntentSpec {
   origin: string;
   tool: string;
   input: unknown;

@@ -1,13 +1,5 @@
 import { toBase64Url } from '../agentgate/call/base64.js';
 
-/** A public Ed25519 key as a JWK (RFC 8037 §2): `kty` `OKP`, `crv` `Ed25519`, `x` base64url. */
-export interface OkpPublicJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid?: string;
-}
-
 /**
  * The JWK thumbprint (RFC 7638 §3, sha-256, base64url without padding) of an Ed25519 key, which
  * Web Bot Auth uses as the signature's `keyid`. Only the required members count, in

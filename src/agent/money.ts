@@ -40,14 +40,6 @@ export function formatMoney(money: Money): string {
   return `${whole}.${fraction} ${money.currency}`;
 }
 
-/**
- * The price as pay per crawl's request header writes it (`crawler-exact-price: USD 0.01`),
- * with the decimals `formatMoney` gives.
- */
-export function formatHeaderPrice(money: Money): string {
-  const [amount, currency] = formatMoney(money).split(' ') as [string, string];
-  return `${currency} ${amount}`;
-}
 
 /** What the agent does with a site's price: pay it, or the one-line reason it does not. */
 export type PaymentDecision = { pay: Money; reason?: undefined } | { reason: string; pay?: undefined };

@@ -23,10 +23,10 @@ import { SITE_KEY_MANIFEST_PREFIX, WELL_KNOWN_MANIFEST_PATH, type SiteTool } fro
 import { errorMessage } from '../shared/error-message.js';
 
 /** Largest answer body the agent reads at the response stage (a `202`'s handoff id), in bytes. */
-export const MAX_HANDOFF_ANSWER_BYTES = 64 * 1024;
+const MAX_HANDOFF_ANSWER_BYTES = 64 * 1024;
 
 /** Most handoff ids remembered for later `agentgate.handoff.status` calls; the oldest is forgotten first. */
-export const MAX_KNOWN_HANDOFFS = 200;
+const MAX_KNOWN_HANDOFFS = 200;
 
 /** `Fetch.requestPaused` (DevTools protocol), as far as the agent reads it. */
 export interface RequestPaused {
@@ -55,7 +55,7 @@ export interface NetworkEvent {
 }
 
 /** What the network layer works with. */
-export interface NetworkLayerContext {
+interface NetworkLayerContext {
   options: NormalizedAgentOptions;
   signers: AgentSigners;
   intents: IntentBook;
@@ -74,7 +74,7 @@ interface InFlight {
 }
 
 /** The network layer of one agent. */
-export interface NetworkLayer {
+interface NetworkLayer {
   /** The `Fetch.requestPaused` listener for `session`; every paused request is continued, fulfilled or failed, never left. */
   onPaused(session: CDPSessionLike, event: RequestPaused): Promise<void>;
   /** The Fetch patterns: manifest requests, and the endpoints and polls of the manifests read (request stage). */

@@ -12,7 +12,7 @@ export interface CallToolResult {
 }
 
 /** How long `runPageTool` waits for the tool to be registered on the page, in ms. */
-export const TOOL_WAIT_MS = 5_000;
+const TOOL_WAIT_MS = 5_000;
 
 /** A failed call as a result: `isError` and one line. */
 export function errorResult(reason: string): CallToolResult {

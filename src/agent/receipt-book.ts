@@ -12,13 +12,13 @@ import type { AgentGateReceipts } from '../agentgate/discover/receipt-rules.js';
 import { fetchBoundedText } from './fetch-bounded.js';
 
 /** Largest JWKS read, in bytes. */
-export const MAX_JWKS_BYTES = 64 * 1024;
+const MAX_JWKS_BYTES = 64 * 1024;
 
 /** Longest a JWKS read may take, in ms. */
-export const JWKS_TIMEOUT_MS = 5_000;
+const JWKS_TIMEOUT_MS = 5_000;
 
 /** Most receipts kept; the oldest is dropped first. */
-export const MAX_RECEIPTS = 1_000;
+const MAX_RECEIPTS = 1_000;
 
 /**
  * One receipt as `agent.receipts()` lists it. Verified: the site's key signed it and it covers
@@ -47,7 +47,7 @@ export interface AgentReceipt {
 }
 
 /** What the agent signed and got, for one receipt. */
-export interface SignedCall {
+interface SignedCall {
   tool: string;
   origin: string;
   nonce: string;

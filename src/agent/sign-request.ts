@@ -18,13 +18,13 @@ export const AGENT_ONLY_HEADERS: readonly string[] = [
 ];
 
 /** The request header that pays exactly the price the site named (pay per crawl). */
-export const EXACT_PRICE_HEADER = 'crawler-exact-price';
+const EXACT_PRICE_HEADER = 'crawler-exact-price';
 
 /** How long an agent signature stays valid, in ms: 5 minutes (Web Bot Auth: keep it minutes). */
-export const SIGNATURE_VALIDITY_MS = 5 * 60 * 1000;
+const SIGNATURE_VALIDITY_MS = 5 * 60 * 1000;
 
 /** Random bytes in a nonce (sent as unpadded base64url). */
-export const NONCE_BYTES = 32;
+const NONCE_BYTES = 32;
 
 /** A request as the DevTools protocol pauses it. */
 export interface OutgoingRequest {

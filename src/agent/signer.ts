@@ -4,7 +4,7 @@ import { contentDigest } from '../agentgate/call/content-digest.js';
 import { buildSignatureBase, componentItem, type Component, type HttpMessage, type SignatureParams } from '../agentgate/call/signature-base.js';
 
 /** Signature algorithms a signer may use (RFC 9421 §3.3.6 `ed25519`, §3.3.3 `hmac-sha256`). */
-export type SignatureAlgorithm = 'ed25519' | 'hmac-sha256';
+type SignatureAlgorithm = 'ed25519' | 'hmac-sha256';
 
 /**
  * Who signs: the agent's key, never the page's. `sign` gets the UTF-8 bytes of the signature base
@@ -30,7 +30,7 @@ export interface Signer {
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 
 /** How long a signature made by signRequest stays valid by default: 5 minutes. */
-export const DEFAULT_EXPIRES_IN_MS = 5 * 60 * 1000;
+const DEFAULT_EXPIRES_IN_MS = 5 * 60 * 1000;
 
 /**
  * A signer over a WebCrypto key the caller holds (typically non-extractable): an `Ed25519`
@@ -59,7 +59,7 @@ export function signerFromCryptoKey(key: CryptoKey, identity: { label?: string; 
 }
 
 /** What signMessage made: the base signed, and the two header values with this signature merged in. */
-export interface MessageSignature {
+interface MessageSignature {
   /** The signature base (RFC 9421 §2.5) that was signed. */
   signatureBase: string;
   /** The raw signature bytes. */
@@ -100,7 +100,7 @@ export async function signMessage(
 }
 
 /** Options of signRequest. */
-export interface SignRequestOptions {
+interface SignRequestOptions {
   /** Components to cover, e.g. a tool's `auth[0].components`; the signature-agent member is added for a signer that has one. */
   components: readonly Component[];
   /**

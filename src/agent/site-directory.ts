@@ -7,7 +7,7 @@
 import { MANIFEST_MAX_AGE_MS, WELL_KNOWN_MANIFEST_PATH, manifestURLOf, readSiteTools, type ManifestRead, type SiteTool } from './site-tools.js';
 
 /** A tool endpoint or handoff poll a paused request is for. */
-export type EndpointMatch =
+type EndpointMatch =
   | { kind: 'call'; tool: SiteTool }
   | { kind: 'poll'; tool: SiteTool; handoffId: string; url: string };
 

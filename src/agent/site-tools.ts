@@ -16,10 +16,10 @@ export const WELL_KNOWN_MANIFEST_PATH = '/.well-known/agentgate-tools.json';
 export const SITE_KEY_MANIFEST_PREFIX = '/v1/agent-tools/';
 
 /** Largest manifest read, in bytes (the runtime's bound). */
-export const MAX_MANIFEST_BYTES = 256 * 1024;
+const MAX_MANIFEST_BYTES = 256 * 1024;
 
 /** Longest a manifest read may take, in ms. */
-export const MANIFEST_TIMEOUT_MS = 10_000;
+const MANIFEST_TIMEOUT_MS = 10_000;
 
 /** How long a manifest read is reused before it is read again, in ms. */
 export const MANIFEST_MAX_AGE_MS = 60_000;

@@ -5,7 +5,7 @@
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 /** Longest server message quoted in a reason, in characters. */
-export const MAX_SERVER_MESSAGE_LENGTH = 200;
+const MAX_SERVER_MESSAGE_LENGTH = 200;
 
 /**
  * The server's own `message` from a JSON error body (Laravel's shape `{ "message": "…" }`, or the

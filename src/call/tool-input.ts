@@ -5,7 +5,7 @@
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 /** Largest tool input accepted, in UTF-16 units of its JSON (about bytes); larger is refused unread. */
-export const MAX_INPUT_SIZE = 256 * 1024;
+const MAX_INPUT_SIZE = 256 * 1024;
 
 /**
  * Reads a call's raw input: `undefined`/`null` is `{}`; a string (older engines and some

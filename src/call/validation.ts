@@ -25,7 +25,7 @@ const MAX_MESSAGE_CHARS = 2 * MAX_QUOTED_CHARS + 100;
  * One validation failure: where (`q`, `filter.price.max`, or `(root)`) and what. `schemaError`
  * marks a schema the validator could not evaluate: the site's fault, not the value's.
  */
-export interface ValidationIssue {
+interface ValidationIssue {
   path: string;
   message: string;
   schemaError?: true;

@@ -29,37 +29,37 @@ import { readPageDeclarations } from '../registry/sources/index.js';
 import { readIslands } from '../start/read-islands.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
-export const EXIT_OK = 0;
+const EXIT_OK = 0;
 
 /** Exit code: a declaration (or the manifest) was rejected, or an audit entry is an error. */
-export const EXIT_REJECTED = 1;
+const EXIT_REJECTED = 1;
 
 /** Exit code: the command line was wrong, or a file or URL could not be read. */
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 
 /**
  * The origin endpoint targets are checked against when `--origin` is not given. Any origin works
  * for the rules (a target must stay on the page's origin, whichever it is); `.invalid` never resolves.
  */
-export const DEFAULT_ORIGIN = 'https://site.invalid';
+const DEFAULT_ORIGIN = 'https://site.invalid';
 
 /**
  * The capell.json key that carries the human-readable reason of `"agent_tools": "none"`
  * (Capell Agent Schema, "Tool declarations": "agent_tools: none with a human-readable reason").
  */
-export const AGENT_TOOLS_REASON_KEY = 'agent_tools_reason';
+const AGENT_TOOLS_REASON_KEY = 'agent_tools_reason';
 
 /** The `name` printed for a problem with the manifest as a whole (as the Report names it). */
-export const MANIFEST_LINE_NAME = MANIFEST_REJECTION_NAME;
+const MANIFEST_LINE_NAME = MANIFEST_REJECTION_NAME;
 
 /** Where the CLI writes: one call per line, without the newline. */
-export interface CLIOutput {
+interface CLIOutput {
   out(line: string): void;
   err(line: string): void;
 }
 
 /** What `validate` needs besides the manifest. */
-export interface ValidateContext {
+interface ValidateContext {
   /** The page origin endpoint targets must stay on, e.g. `https://shop.example`. */
   origin: string;
   /** Translations for `descriptionKey` (flat map key → text). */

@@ -16,19 +16,19 @@ import { fillInspectorText, readInspectorText, type InspectorText } from './insp
 import { deepActiveElement } from '../shared/deep-active-element.js';
 
 /** The element's tag (a page that took it first keeps it; the inspector then gets a suffixed one). */
-export const INSPECTOR_TAG = 'capell-inspector';
+const INSPECTOR_TAG = 'capell-inspector';
 
 /** The runtime event the inspector follows (runtime.ts CHANGE_EVENT; not imported: it lives in the entry). */
 const CHANGE_EVENT = 'capell-webmcp:change';
 
 /** Calls kept in the log, newest first; older ones drop off. */
-export const MAX_LOGGED_CALLS = 50;
+const MAX_LOGGED_CALLS = 50;
 
 /** Longest input or answer shown per call, in UTF-16 units; the rest is cut with an ellipsis. */
-export const MAX_SHOWN_TEXT = 400;
+const MAX_SHOWN_TEXT = 400;
 
 /** Where the inspector reads the Report: a Runtime, or `window.capellWebMCP`. */
-export interface InspectorSource {
+interface InspectorSource {
   readonly ready: Promise<Report>;
   readonly report: Report | undefined;
 }

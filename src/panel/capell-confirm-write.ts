@@ -19,7 +19,7 @@ import { primitives } from '../start/primitives.js';
 export { INPUT_PROTECTION_MS };
 
 /** The element's tag. */
-export const CONFIRM_WRITE_TAG = 'capell-confirm-write';
+const CONFIRM_WRITE_TAG = 'capell-confirm-write';
 
 /** How long after opening the panel its announcement is written to the live region, in ms. */
 const ANNOUNCE_DELAY_MS = 50;
@@ -128,7 +128,7 @@ export interface ConfirmWriteProposal {
  * `onUseAgentValue(index)` likewise for "Use the assistant's value" of `items[index]`;
  * `onCancel` for Cancel or Escape (they never send, so they need no check).
  */
-export interface ConfirmWriteHandlers {
+interface ConfirmWriteHandlers {
   onCancel(): void;
   onSend?(): void;
   onUseAgentValue?(index: number): void;

@@ -22,20 +22,20 @@ export const INPUT_PROTECTION_MS = 500;
  * IntersectionObserver v2's `delay` (the smallest it allows), in ms: how often the browser may
  * report a change of `isVisible` at most.
  */
-export const VISIBILITY_DELAY_MS = 100;
+const VISIBILITY_DELAY_MS = 100;
 
 /**
  * The largest share of the viewport's area a form's submit control may cover and still count as
  * one a person aimed at: a control stretched over the page (transparent or not) turns a click on
  * anything into "consent".
  */
-export const MAX_CONTROL_VIEWPORT_SHARE = 0.25;
+const MAX_CONTROL_VIEWPORT_SHARE = 0.25;
 
 /** Lowest contrast between a form submit control's text and its background that counts as readable. */
-export const MIN_CONTROL_TEXT_CONTRAST = 1.5;
+const MIN_CONTROL_TEXT_CONTRAST = 1.5;
 
 /** Whether the browser reports IntersectionObserver v2 visibility (`isVisible`, `trackVisibility`). */
-export function supportsVisibilityTracking(view: Window): boolean {
+function supportsVisibilityTracking(view: Window): boolean {
   const Entry = (view as Window & { IntersectionObserverEntry?: { prototype: object } }).IntersectionObserverEntry;
   return Entry !== undefined && 'isVisible' in Entry.prototype;
 }
@@ -44,7 +44,7 @@ export function supportsVisibilityTracking(view: Window): boolean {
  * The point of a person's pointer click, or undefined for a click made by the keyboard (Enter or
  * Space on a focused button: `detail` is 0 and the coordinates mean nothing).
  */
-export function readClickPoint(event: Event): ClickPoint | undefined {
+function readClickPoint(event: Event): ClickPoint | undefined {
   if (!(event instanceof MouseEvent) || event.detail === 0) return undefined;
   return { x: event.clientX, y: event.clientY };
 }
@@ -55,7 +55,7 @@ export function readClickPoint(event: Event): ClickPoint | undefined {
  * sit above it, letting clicks through (`pointer-events: none`), which hit-testing cannot see.
  * `own` is the panel's host (skipped).
  */
-export function readTopLayerCover(box: Element, own: Element): Element | undefined {
+function readTopLayerCover(box: Element, own: Element): Element | undefined {
   const rect = box.getBoundingClientRect();
   for (const other of box.ownerDocument.querySelectorAll(':popover-open, dialog:modal, :fullscreen')) {
     if (other === own) continue;

@@ -52,8 +52,8 @@ export function readDock(current: Dock, section: HTMLElement, control: Element):
  * A page's `html { zoom: 0.2 }` shrank it to unreadable text; `zoom: 4` pushed its values out of
  * the window while Send stayed clickable.
  */
-export const MIN_PANEL_ZOOM = 0.75;
-export const MAX_PANEL_ZOOM = 2;
+const MIN_PANEL_ZOOM = 0.75;
+const MAX_PANEL_ZOOM = 2;
 
 /**
  * Whether `panel` (the panel's box) is drawn at a zoom within MIN_PANEL_ZOOM–MAX_PANEL_ZOOM (its

@@ -8,22 +8,22 @@
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** Deepest nesting of arrays and objects accepted in an answer (the root value is level 1). */
-export const MAX_ANSWER_DEPTH = 64;
+const MAX_ANSWER_DEPTH = 64;
 
 /** The bounds `readBoundedJSON` applies: bytes and nesting levels. */
-export interface AnswerLimits {
+interface AnswerLimits {
   maxBytes: number;
   maxDepth: number;
 }
 
 /** MAX_ANSWER_BYTES and MAX_ANSWER_DEPTH. */
-export const ANSWER_LIMITS: AnswerLimits = { maxBytes: MAX_ANSWER_BYTES, maxDepth: MAX_ANSWER_DEPTH };
+const ANSWER_LIMITS: AnswerLimits = { maxBytes: MAX_ANSWER_BYTES, maxDepth: MAX_ANSWER_DEPTH };
 
 /** A bounded read: the text, or a one-line reason (`the answer from /x is larger than 1048576 bytes`). */
-export type BoundedText = { ok: true; text: string } | { ok: false; reason: string };
+type BoundedText = { ok: true; text: string } | { ok: false; reason: string };
 
 /** A bounded parse: the value, or a one-line reason; `notJSON` (the parser's message) marks text that is not JSON at all. */
-export type BoundedJSON = { ok: true; value: unknown } | { ok: false; reason: string; notJSON?: string };
+type BoundedJSON = { ok: true; value: unknown } | { ok: false; reason: string; notJSON?: string };
 
 const tooLarge = (what: string, maxBytes: number): string => `${what} is larger than ${maxBytes} bytes`;
 

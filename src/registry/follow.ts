@@ -20,7 +20,7 @@ import { prefetchCallModule } from './tool-execute.js';
  * Longest stretch of start-up work between yields to the main thread, in ms. Keeps a page with
  * hundreds of declarations free of long tasks (the speed budget: no task over 50 ms).
  */
-export const START_SLICE_MS = 10;
+const START_SLICE_MS = 10;
 
 /** Gives the main thread back: `scheduler.yield()` where the browser has it, else a macrotask. */
 function yieldToMain(): Promise<void> {

@@ -53,7 +53,7 @@ function emptySnapshot(): Snapshot {
 export const REGISTRATION_SETTLE_MS = 3_000;
 
 /** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
-export const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
+const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
 
 /** Waits for registrations to settle, at most REGISTRATION_SETTLE_MS. Never rejects. */
 async function settledWithin(tools: readonly { settled: Promise<void> }[]): Promise<void> {

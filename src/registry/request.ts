@@ -24,7 +24,7 @@ import { errorMessage } from '../shared/error-message.js';
  *   cancelled unread past the bound (the fetch aborted). Every other answer is read to its end, so
  *   no request whose answer was used is reported aborted to DevTools (bounded-json.ts says why).
  */
-export interface RequestOptions {
+interface RequestOptions {
   method?: string;
   credentials?: RequestCredentials;
   redirect?: RequestRedirect;
@@ -44,7 +44,7 @@ export interface RequestOptions {
  * signal aborted it (`aborted`), a network error or a refused redirect (`network`), an answer
  * over `maxAnswerBytes` (`tooLarge`), or `beforeSend` threw (`notSent`).
  */
-export type RequestFailure = 'timeout' | 'aborted' | 'network' | 'tooLarge' | 'notSent';
+type RequestFailure = 'timeout' | 'aborted' | 'network' | 'tooLarge' | 'notSent';
 
 /**
  * What came back; never thrown. `response` is the site's answer (status, headers, `url`,

@@ -25,7 +25,7 @@ function loadCallModule(): Promise<CallModule> {
 }
 
 /** How long the call module's prefetch waits for the browser to be idle, at most, in ms. */
-export const PREFETCH_IDLE_TIMEOUT_MS = 2000;
+const PREFETCH_IDLE_TIMEOUT_MS = 2000;
 
 /**
  * The prefetch builds the validators of this many tools at most per runtime (the first
@@ -144,7 +144,7 @@ export interface ToolCallRecord {
 }
 
 /** A watcher of finished calls (`watchToolCalls`). */
-export type ToolCallWatcher = (record: ToolCallRecord) => void;
+type ToolCallWatcher = (record: ToolCallRecord) => void;
 
 /**
  * Who watches calls, per document: module-local, so a page script cannot listen in on what an

@@ -14,19 +14,19 @@ import type { ToolSpec } from './declarations/tool-spec.js';
 export const WRITE_STATUS_TOOL = 'capell.write.status';
 
 /** Who holds the runtime's own tool names, as a duplicate reason names them. */
-export const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
+const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
 
 /** The runtime's own AgentGate receipts tool (agentgate/receipts-tool.ts): its name is never a site's. */
 export const RECEIPTS_TOOL = 'agentgate.receipts';
 
 /** Who holds RECEIPTS_TOOL, as a duplicate reason names it. */
-export const RECEIPTS_OWNER = 'capell-webmcp (its own AgentGate receipts tool)';
+const RECEIPTS_OWNER = 'capell-webmcp (its own AgentGate receipts tool)';
 
 /** The runtime's own AgentGate handoff status tool (agentgate/handoff-status-tool.ts): never a site's name either. */
 export const HANDOFF_STATUS_TOOL = 'agentgate.handoff.status';
 
 /** Who holds HANDOFF_STATUS_TOOL, as a duplicate reason names it. */
-export const HANDOFF_STATUS_OWNER = 'capell-webmcp (its own AgentGate handoff status tool)';
+const HANDOFF_STATUS_OWNER = 'capell-webmcp (its own AgentGate handoff status tool)';
 
 /**
  * Who holds each tool name. The first claim of a name wins; a later one gets the `duplicate`

@@ -27,7 +27,7 @@ export const AGENT_TOOLS_REASON_ATTRIBUTE = 'data-agent-tools-reason';
 export type AuditLevel = AuditEntry['level'];
 
 /** The part of an element the audit reads (a DOM `Element`, or a Node DOM's such as linkedom's). */
-export interface AuditElement {
+interface AuditElement {
   readonly tagName: string;
   getAttribute(name: string): string | null;
 }
@@ -42,7 +42,7 @@ export interface AuditRoot {
  * targets (form ids). Built from the raw declarations, rejected ones included: a surface whose
  * declaration failed is reported by that rejection, not a second time by the audit.
  */
-export interface AuditCoverage {
+interface AuditCoverage {
   names: ReadonlySet<string>;
   formIds: ReadonlySet<string>;
 }

@@ -12,7 +12,7 @@ export const DEFAULT_API_BASE = '/agent/v1';
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Longest timeout accepted, in ms (10 minutes). */
-export const MAX_TIMEOUT_MS = 600_000;
+const MAX_TIMEOUT_MS = 600_000;
 
 /**
  * How long a write's proposal stays open for the person to send or cancel, in ms (5 minutes).
@@ -22,7 +22,7 @@ export const MAX_TIMEOUT_MS = 600_000;
 export const DEFAULT_CONFIRM_TIMEOUT_MS = 300_000;
 
 /** Longest confirmation wait accepted, in ms (1 hour). */
-export const MAX_CONFIRM_TIMEOUT_MS = 3_600_000;
+const MAX_CONFIRM_TIMEOUT_MS = 3_600_000;
 
 /**
  * How long a write call itself waits for the person's decision before it answers
@@ -32,7 +32,7 @@ export const MAX_CONFIRM_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_WRITE_WAIT_MS = 10_000;
 
 /** Longest write call wait accepted, in ms (10 minutes). */
-export const MAX_WRITE_WAIT_MS = 600_000;
+const MAX_WRITE_WAIT_MS = 600_000;
 
 /** `'warn'`: rejections go to `console.warn` (only when WebMCP is present); `'silent'`: never. */
 export type LogLevel = 'warn' | 'silent';
@@ -114,7 +114,7 @@ export type OptionName = Exclude<keyof RuntimeOptions, 'document'>;
  * the option's name), its default, what a valid value is (range or words, with the unit), and
  * the value an attribute's text stands for.
  */
-export interface OptionRule<Value> {
+interface OptionRule<Value> {
   readonly attribute: `data-${string}`;
   /** The default, as `start()` would take it (e.g. `'/agent/v1'`). */
   readonly default: unknown;
@@ -179,12 +179,12 @@ export const OPTION_RULES: { readonly [Name in OptionName]: OptionRule<RuntimeCo
 };
 
 /** Where options come from: `start()`'s values, or the `data-*` attributes of the runtime's script element. */
-export type OptionInput =
+type OptionInput =
   | { values: RuntimeOptions }
   | { script: { readonly dataset: DOMStringMap } | null };
 
 /** One invalid option, left at its default. */
-export interface OptionProblem {
+interface OptionProblem {
   option: OptionName;
   attribute: string;
   /** The value as given: `start()`'s value, or the attribute's text. */

@@ -31,7 +31,7 @@ export interface ModelContextHost {
 export type FoundHost = { api: Exclude<HostAPI, 'none'>; host: ModelContextHost } | { api: 'none'; host?: undefined; reason?: string };
 
 /** The Report's `apiReason` when the document's permissions policy does not allow `tools`. */
-export const POLICY_DISALLOWS_TOOLS = 'the permissions policy does not allow "tools" here; nothing was registered';
+const POLICY_DISALLOWS_TOOLS = 'the permissions policy does not allow "tools" here; nothing was registered';
 
 /**
  * Whether the document's permissions policy allows the `tools` feature (WebMCP: "tools" is a

@@ -12,7 +12,7 @@
  * Longest hold of `load`, in ms: a registration that waits for the network (an AgentGate
  * manifest that is slow to answer) must not keep the page's `load` from the page for long.
  */
-export const MAX_LOAD_HOLD_MS = 1000;
+const MAX_LOAD_HOLD_MS = 1000;
 
 /**
  * Holds `doc`'s `load` event until a task after `until` settles, at most MAX_LOAD_HOLD_MS, with

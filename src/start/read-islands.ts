@@ -9,7 +9,7 @@ import { isPlainObject } from '../shared/is-plain-object.js';
 import type { SourceUnit } from '../registry/sources/source.js';
 
 /** Capell Agent Schema version marker this runtime reads. */
-export const CAPELL_AGENT_SCHEMA_VERSION = 1;
+const CAPELL_AGENT_SCHEMA_VERSION = 1;
 
 /** Selector of the tools manifest islands. */
 export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
@@ -18,7 +18,7 @@ export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
  * One island's reading: its unit, plus the value of its top-level `agentgate` member when it has
  * one (read by sources/agentgate-naming.ts; the Capell contract itself has no such field).
  */
-export interface IslandReading extends SourceUnit {
+interface IslandReading extends SourceUnit {
   agentgate?: unknown;
 }
 

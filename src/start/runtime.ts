@@ -31,7 +31,7 @@ export interface Runtime {
 }
 
 /** The event fired on the document after each later update, with the new Report as `detail`. */
-export const CHANGE_EVENT = 'capell-webmcp:change';
+const CHANGE_EVENT = 'capell-webmcp:change';
 
 /**
  * Where a document keeps its active runtime. A registry symbol, not module state, so that every

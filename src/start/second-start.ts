@@ -27,7 +27,7 @@ function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, '
  * the default are the same). An option not given, or given as `undefined`, is never named;
  * `document` is the running one's by construction.
  */
-export function ignoredOptions(options: RuntimeOptions, config: RuntimeConfig, running: RuntimeConfig): string[] {
+function ignoredOptions(options: RuntimeOptions, config: RuntimeConfig, running: RuntimeConfig): string[] {
   const ignored: string[] = [];
   for (const name of Object.keys(options) as (keyof RuntimeOptions)[]) {
     if (name === 'document' || options[name] === undefined) continue;

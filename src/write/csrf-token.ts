@@ -5,7 +5,7 @@
  */
 
 /** A header name and value, or undefined when the page carries no token. */
-export type CSRFHeader = { name: 'X-CSRF-TOKEN' | 'X-XSRF-TOKEN'; value: string } | undefined;
+type CSRFHeader = { name: 'X-CSRF-TOKEN' | 'X-XSRF-TOKEN'; value: string } | undefined;
 
 /**
  * Reads the page's CSRF token: `<meta name="csrf-token" content="…">` first, else the

@@ -28,10 +28,10 @@ import { primitives } from '../start/primitives.js';
 import { errorMessage } from '../shared/error-message.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
-export const NAVIGATE_AFTER_RESULT_MS = 250;
+const NAVIGATE_AFTER_RESULT_MS = 250;
 
 /** The attribute (and value) with which a form opts out of the fetch submit. */
-export const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
+const NATIVE_SUBMIT_ATTRIBUTE = 'data-capell-submit';
 
 /** The panel element (loaded with the write chunk). */
 type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;

@@ -21,13 +21,13 @@ import { primitives } from '../start/primitives.js';
  * Why a proposal was taken off the screen without being sent: `left` is the page going away
  * (nothing is restored then: the document is unloading, and the back/forward cache keeps it as it was).
  */
-export type WithdrawReason = 'cancelled' | 'expired' | 'superseded' | 'aborted' | 'left';
+type WithdrawReason = 'cancelled' | 'expired' | 'superseded' | 'aborted' | 'left';
 
 /** What the executor does to take its proposal back: restore the person's values, close the panel. */
-export type Withdraw = (why: WithdrawReason) => void;
+type Withdraw = (why: WithdrawReason) => void;
 
 /** What a write needs from the call. */
-export interface PendingWriteOptions {
+interface PendingWriteOptions {
   config: RuntimeConfig;
   /** The tool's name (kept in the record). */
   tool: string;

@@ -28,10 +28,10 @@ export type FinalWriteStatus = 'submitted' | 'failed' | 'cancelled' | 'expired' 
  * Statuses that are not final: `awaiting_person` (the proposal is on screen) and `sending`
  * (the person sent it; the site has not answered yet).
  */
-export type OpenWriteStatus = 'awaiting_person' | 'sending';
+type OpenWriteStatus = 'awaiting_person' | 'sending';
 
 /** Any status of a write. */
-export type WriteStatusName = FinalWriteStatus | OpenWriteStatus;
+type WriteStatusName = FinalWriteStatus | OpenWriteStatus;
 
 /** The one-sentence `next` step of every status but `submitted`. */
 export const NEXT_STEPS = {
@@ -102,13 +102,13 @@ export function statusAnswer(record: WriteRecord): Record<string, JSONValue> {
 export const MAX_WRITE_ANSWER_BYTES = 64 * 1024;
 
 /** Deepest nesting of arrays and objects kept in a site answer. */
-export const MAX_WRITE_ANSWER_DEPTH = 64;
+const MAX_WRITE_ANSWER_DEPTH = 64;
 
 /**
  * What was read: `text` (the body, when it fit), and for a JSON body the parsed `answer`, or
  * `note` saying why it was left out (too large, too deep, not valid JSON).
  */
-export interface WriteAnswerBody {
+interface WriteAnswerBody {
   text?: string;
   answer?: JSONValue;
   note?: string;
@@ -128,7 +128,7 @@ function isJSONType(contentType: string | null): boolean {
  *   `{ note }` (no `answer`) for JSON over a bound or that does not parse; `{}` for a non-JSON
  *   body over the size bound.
  */
-export function writeAnswerBody(contentType: string | null, read: { ok: true; text: string } | { ok: false; reason: string }): WriteAnswerBody {
+function writeAnswerBody(contentType: string | null, read: { ok: true; text: string } | { ok: false; reason: string }): WriteAnswerBody {
   const json = isJSONType(contentType);
   if (!read.ok) return json ? { note: `${read.reason}; it was not kept` } : {};
   if (!json) return { text: read.text };
@@ -148,7 +148,7 @@ export function readWriteOutcome(sent: RequestOutcome): { response: Response; bo
 }
 
 /** HTTP statuses that mean the session or its CSRF token is no longer accepted (Laravel: 419). */
-export const SESSION_EXPIRED_STATUSES: ReadonlySet<number> = new Set([403, 419]);
+const SESSION_EXPIRED_STATUSES: ReadonlySet<number> = new Set([403, 419]);
 
 /**
  * The reason for an answer that says the session expired (SESSION_EXPIRED_STATUSES), or

@@ -12,7 +12,7 @@ export const MAX_WRITE_RECORDS = 100;
 const FINAL: ReadonlySet<string> = new Set<FinalWriteStatus>(['submitted', 'failed', 'cancelled', 'expired', 'superseded', 'aborted']);
 
 /** Whether a record's status is final (it never changes again). */
-export function isFinal(record: WriteRecord): boolean {
+function isFinal(record: WriteRecord): boolean {
   return FINAL.has(record.status);
 }
 

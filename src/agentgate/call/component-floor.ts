@@ -8,7 +8,7 @@
 import type { Component } from './signature-base.js';
 
 /** A signed call covers where it goes and its body (RFC 9530 Content-Digest). */
-export const CALL_COMPONENT_FLOOR: readonly Component[] = ['@authority', '@method', '@path', 'content-digest'];
+const CALL_COMPONENT_FLOOR: readonly Component[] = ['@authority', '@method', '@path', 'content-digest'];
 
 /** Whether two components are the same (name and `key` parameter). */
 export function sameComponent(a: Component, b: Component): boolean {

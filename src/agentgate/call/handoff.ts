@@ -27,19 +27,19 @@ import { request, type RequestOutcome } from '../../registry/request.js';
  * the agent gets `pending` and the status tool while it is still listening. Then the call answers
  * `pending`.
  */
-export const HANDOFF_MAX_WAIT_MS = 10_000;
+const HANDOFF_MAX_WAIT_MS = 10_000;
 
 /** First wait between polls when the site sends no `Retry-After`, in ms; doubled after each pending poll. */
-export const HANDOFF_FIRST_INTERVAL_MS = 500;
+const HANDOFF_FIRST_INTERVAL_MS = 500;
 
 /**
  * Shortest wait between two polls of one call, in ms, whatever the site's `Retry-After` says (a
  * `Retry-After: 0` must not become a burst of polls until the bound).
  */
-export const HANDOFF_MIN_INTERVAL_MS = 250;
+const HANDOFF_MIN_INTERVAL_MS = 250;
 
 /** Longest wait between polls the runtime chooses itself (backing off), in ms. */
-export const HANDOFF_MAX_INTERVAL_MS = 5_000;
+const HANDOFF_MAX_INTERVAL_MS = 5_000;
 
 /** The runtime's read-only tool that asks a pending handoff again (handoff-status-tool.ts). */
 export { HANDOFF_STATUS_TOOL };
@@ -48,13 +48,13 @@ export { HANDOFF_STATUS_TOOL };
  * Shortest time a poll may take before it counts as failed, in ms (or the runtime's `timeoutMs`
  * when shorter): a poll sent just before the bound still gets a fair answer time.
  */
-export const HANDOFF_MIN_POLL_TIMEOUT_MS = 2_000;
+const HANDOFF_MIN_POLL_TIMEOUT_MS = 2_000;
 
 /** Most pending handoffs a page remembers for HANDOFF_STATUS_TOOL; the oldest is forgotten first. */
-export const MAX_PENDING_HANDOFFS = 50;
+const MAX_PENDING_HANDOFFS = 50;
 
 /** A handoff id the runtime accepts: a path segment needing no escaping, 1–128 characters (not `.` or `..`). */
-export const HANDOFF_ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
+const HANDOFF_ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
 
 /** The state a poll answers while the site has not finished. */
 const PENDING = 'pending';
@@ -63,7 +63,7 @@ const PENDING = 'pending';
  * The handoff id of a `202` answer's JSON body (`{ "handoffId": "h_…" }`), or undefined when it
  * names none or one outside HANDOFF_ID_PATTERN.
  */
-export function handoffIdOf(text: string): string | undefined {
+function handoffIdOf(text: string): string | undefined {
   try {
     const body: unknown = JSON.parse(text);
     const id = isPlainObject(body) ? body.handoffId : undefined;
@@ -75,15 +75,15 @@ export function handoffIdOf(text: string): string | undefined {
 }
 
 /** The poll URL of a handoff: the manifest's `handoff.poll` with `{id}` replaced. */
-export function handoffPollURL(template: string, id: string): URL {
+function handoffPollURL(template: string, id: string): URL {
   return new URL(template.replace('{id}', encodeURIComponent(id)));
 }
 
 /** One signed poll: `signal` aborts it, `timeoutMs` bounds it. Never throws (request.ts). */
-export type HandoffPoll = (signal: AbortSignal, timeoutMs: number) => Promise<RequestOutcome>;
+type HandoffPoll = (signal: AbortSignal, timeoutMs: number) => Promise<RequestOutcome>;
 
 /** A handoff the page remembers, so HANDOFF_STATUS_TOOL can ask again: which tool, where, and how to ask. */
-export interface PendingHandoff {
+interface PendingHandoff {
   tool: string;
   url: URL;
   poll: HandoffPoll;
@@ -93,7 +93,7 @@ export interface PendingHandoff {
  * The poll of a handoff: a `GET` of `url`, anonymous, no redirects; the agent's network layer
  * signs it (the page does not).
  */
-export function createHandoffPoll(url: URL): HandoffPoll {
+function createHandoffPoll(url: URL): HandoffPoll {
   const where = url.pathname;
   return (signal, timeoutMs) => request(url, {
     method: 'GET',
@@ -111,7 +111,7 @@ export function createHandoffPoll(url: URL): HandoffPoll {
 const pendingByRuntime = new WeakMap<RuntimeConfig, Map<string, PendingHandoff>>();
 
 /** Remembers a pending handoff for HANDOFF_STATUS_TOOL (at most MAX_PENDING_HANDOFFS per runtime). */
-export function rememberHandoff(config: RuntimeConfig, id: string, handoff: PendingHandoff): void {
+function rememberHandoff(config: RuntimeConfig, id: string, handoff: PendingHandoff): void {
   const pending = pendingByRuntime.get(config) ?? new Map<string, PendingHandoff>();
   pendingByRuntime.set(config, pending);
   pending.delete(id);
@@ -130,7 +130,7 @@ function forgetHandoff(config: RuntimeConfig, id: string): void {
 }
 
 /** How long to wait for the handoff: `maxWaitMs` in ms, `firstWaitMs` before the first poll (the `202`'s `Retry-After`). */
-export interface HandoffWait {
+interface HandoffWait {
   signal: AbortSignal;
   /** Total bound, in ms. @default HANDOFF_MAX_WAIT_MS */
   maxWaitMs?: number;

@@ -18,16 +18,16 @@ import { formatPrice, parsePrice } from './payment-price.js';
 import { serverMessage } from '../../call/server-message.js';
 
 /** The response header naming what a call costs. */
-export const PRICE_HEADER = 'crawler-price';
+const PRICE_HEADER = 'crawler-price';
 
 /** The request header that offers to pay exactly the asked price; the signature covers it. */
-export const EXACT_PRICE_HEADER = 'crawler-exact-price';
+const EXACT_PRICE_HEADER = 'crawler-exact-price';
 
 /** The response header naming what was charged. */
-export const CHARGED_HEADER = 'crawler-charged';
+const CHARGED_HEADER = 'crawler-charged';
 
 /** The response header naming why a payment was refused. */
-export const PAYMENT_ERROR_HEADER = 'crawler-error';
+const PAYMENT_ERROR_HEADER = 'crawler-error';
 
 /** Longest `crawler-error` code quoted in a reason, in characters. */
 const MAX_ERROR_CODE_LENGTH = 100;
@@ -40,7 +40,7 @@ const MAX_ERROR_CODE_LENGTH = 100;
  * @param where the endpoint's path, for the reason
  * @param message the answer's message (serverMessage), appended to the reason
  */
-export function askedPrice(price: string | null, where: string, message = ''): { pay: Price } | { reason: string } {
+function askedPrice(price: string | null, where: string, message = ''): { pay: Price } | { reason: string } {
   if (price === null) return { reason: `the call to ${where} was not paid (402${message})` };
   const asked = parsePrice(price);
   if (!asked) return { reason: `the site asks payment for the call to ${where} (402) but its ${PRICE_HEADER} ${JSON.stringify(price.slice(0, 40))} is not a price: not paid` };
@@ -48,7 +48,7 @@ export function askedPrice(price: string | null, where: string, message = ''): {
 }
 
 /** The headers of the one paid retry: `crawler-exact-price` with the price asked. */
-export function paymentHeaders(price: Price): Record<string, string> {
+function paymentHeaders(price: Price): Record<string, string> {
   return { [EXACT_PRICE_HEADER]: formatPrice(price) };
 }
 
@@ -74,12 +74,12 @@ export interface PaymentRecord {
 }
 
 /** The payment record of a paid answer. */
-export function paymentRecord(response: Response, offered: Price): PaymentRecord {
+function paymentRecord(response: Response, offered: Price): PaymentRecord {
   return { price: formatPrice(offered), charged: response.headers.get(CHARGED_HEADER) };
 }
 
 /** The paid retry's outcome: the answer to go on with and what was paid, or why the call ends. */
-export type PaidCall =
+type PaidCall =
   | { ok: true; outcome: RequestOutcome & { ok: true }; record: PaymentRecord }
   | { ok: false; reason: string };
 

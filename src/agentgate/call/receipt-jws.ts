@@ -9,13 +9,13 @@ import { fromBase64 } from './base64.js';
 import { MAX_RECEIPT_LENGTH } from '../discover/receipt-store.js';
 
 /** JWS `alg` values a receipt may carry: EdDSA (RFC 8037 §3.1) or Ed25519 (RFC 9864). */
-export const RECEIPT_ALGORITHMS: readonly string[] = ['EdDSA', 'Ed25519'];
+const RECEIPT_ALGORITHMS: readonly string[] = ['EdDSA', 'Ed25519'];
 
 /** Longest receipt read, in characters (a receipt is a few hundred); kept receipts are bounded by it too. */
 export { MAX_RECEIPT_LENGTH };
 
 /** A parsed receipt: its protected header, its claims, and what the signature covers. */
-export interface ReceiptJWS {
+interface ReceiptJWS {
   header: { alg: string; kid: string; typ?: string };
   claims: Record<string, unknown>;
   /** The ASCII bytes of `<header>.<payload>` (RFC 7515 §5.2, the JWS Signing Input). */

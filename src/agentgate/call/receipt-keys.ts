@@ -10,22 +10,22 @@ import { request } from '../../registry/request.js';
 import type { Ed25519PublicJWK } from './receipt-jws.js';
 
 /** Largest JWKS read, in bytes. */
-export const MAX_JWKS_BYTES = 64 * 1024;
+const MAX_JWKS_BYTES = 64 * 1024;
 
 /** Longest a JWKS fetch may take, in ms (or the runtime's `timeoutMs` when shorter). */
-export const JWKS_TIMEOUT_MS = 5_000;
+const JWKS_TIMEOUT_MS = 5_000;
 
 /** How long a kept JWKS is used before it is fetched again, in ms (a kid it lacks fetches at once). */
-export const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** A kept key set: its Ed25519 keys by kid, and when it was fetched (ms since the epoch). */
-export interface KeptKeySet {
+interface KeptKeySet {
   fetchedAt: number;
   keys: (Ed25519PublicJWK & { kid: string })[];
 }
 
 /** How a key is looked up. */
-export interface KeyLookup {
+interface KeyLookup {
   /** The JWKS URL, on `origin`. */
   jwks: URL;
   origin: string;
@@ -36,7 +36,7 @@ export interface KeyLookup {
 }
 
 /** A key found, or the one-line reason none was; `fetched` counts the JWKS fetches this lookup made (0 or 1). */
-export type KeyFound = { ok: true; jwk: Ed25519PublicJWK; fetched: number } | { ok: false; reason: string; fetched: number };
+type KeyFound = { ok: true; jwk: Ed25519PublicJWK; fetched: number } | { ok: false; reason: string; fetched: number };
 
 const memory = new Map<string, KeptKeySet>();
 

@@ -21,7 +21,7 @@ import type { AgentGateReceipts } from '../discover/receipt-rules.js';
 import { keepReceipt } from '../discover/receipt-store.js';
 
 /** How far a receipt's `iat` may be from the runtime's clock, in seconds: a receipt of this call is fresh. */
-export const RECEIPT_CLOCK_SKEW_S = 300;
+const RECEIPT_CLOCK_SKEW_S = 300;
 
 /** What the call sent and got, as a receipt of it must state it. */
 export interface SentCall {
@@ -49,7 +49,7 @@ export type ReceiptResult =
   | { verified: false; reason: string; jws?: string };
 
 /** How the receipt's key is looked up. */
-export interface ReceiptCheckOptions {
+interface ReceiptCheckOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   /** Clock in ms (default `Date.now()`), for tests. */

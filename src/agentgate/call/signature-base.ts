@@ -22,7 +22,7 @@ export interface HttpMessage {
  * `@query`, `@target-uri`, `@scheme`, `@request-target`) or a header field name, written
  * lower-case. `key` selects one member of a Structured Fields dictionary field (§2.1.2).
  */
-export interface ComponentId {
+interface ComponentId {
   name: string;
   key?: string;
 }
@@ -44,7 +44,7 @@ export interface SignatureParams {
 }
 
 /** The signature base and the inner list that is both its last line and the `Signature-Input` member. */
-export interface SignatureBase {
+interface SignatureBase {
   /** Lines joined with LF, no trailing LF; sign its UTF-8 bytes. */
   base: string;
   /** The serialised inner list, e.g. `("@authority" "content-digest");created=1;keyid="k"`. */
@@ -83,7 +83,7 @@ function targetUri(message: HttpMessage): URL {
  * The value of one component in a message (§2.1, §2.2).
  * @throws Error when a covered field or dictionary member is absent (§2.5: the signer must fail)
  */
-export function componentValue(message: HttpMessage, item: Item): string {
+function componentValue(message: HttpMessage, item: Item): string {
   const [name, params] = item as [string, Parameters];
   const url = targetUri(message);
   switch (name) {

@@ -26,7 +26,7 @@ import { payForCall, paymentErrorReason, type PaymentRecord } from './payment.js
 import { componentItem, type Component } from './signature-base.js';
 
 /** Longest wait a `429`'s `Retry-After` is honoured for before the one retry, in ms. */
-export const MAX_RETRY_AFTER_MS = 10_000;
+const MAX_RETRY_AFTER_MS = 10_000;
 
 /** `Retry-After` (RFC 9110 §10.2.3: seconds or an HTTP date) in ms from `now`, at least 0. */
 export function retryAfterMs(value: string | null, now = Date.now()): number {
@@ -59,7 +59,7 @@ function outOfTime(where: string, timeoutMs: number): RequestOutcome {
 }
 
 /** Options of `callAgentGate` beyond the executor's: bounds tests shorten. */
-export interface AgentGateCallOptions {
+interface AgentGateCallOptions {
   /** Longest wait for a handed-off call, in ms. @default HANDOFF_MAX_WAIT_MS (handoff.ts) */
   handoffMaxWaitMs?: number;
 }

@@ -23,7 +23,7 @@ import { isPlainObject } from '../../shared/is-plain-object.js';
 import { readIslands } from '../../start/read-islands.js';
 
 /** The island member that names AgentGate. */
-export const ISLAND_AGENTGATE_MEMBER = 'agentgate';
+const ISLAND_AGENTGATE_MEMBER = 'agentgate';
 
 /** One naming of an AgentGate manifest: by host (no site key) or by site key. */
 export interface AgentGateNaming {
@@ -53,7 +53,7 @@ export function readAgentGateMember(value: unknown): AgentGateNaming | Reason | 
 }
 
 /** A naming found on the page, or an island whose member is refused. */
-export type PageNaming = { naming: AgentGateNaming } | { island: Element; problem: Reason };
+type PageNaming = { naming: AgentGateNaming } | { island: Element; problem: Reason };
 
 /**
  * Every naming of AgentGate on the page, in order: the options' (the script tag's `data-agentgate`

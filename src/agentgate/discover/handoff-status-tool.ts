@@ -14,7 +14,7 @@ import { errorMessage } from '../../shared/error-message.js';
 export { HANDOFF_STATUS_TOOL };
 
 /** Longest `waitMs` the tool accepts, in ms: the bound of a call's own handoff wait (handoff.ts HANDOFF_MAX_WAIT_MS). */
-export const HANDOFF_STATUS_MAX_WAIT_MS = 10_000; // not imported: handoff.ts is in the call's chunk
+const HANDOFF_STATUS_MAX_WAIT_MS = 10_000; // not imported: handoff.ts is in the call's chunk
 
 /** What the tool reads of its input, or why it cannot. */
 function readInput(raw: unknown): { handoffId: string; waitMs: number } | { reason: string } {

@@ -16,16 +16,16 @@ import type { SourceUnit } from '../../registry/sources/source.js';
 import { readAgentGateManifest } from './manifest-rules.js';
 
 /** Path of the manifest found by host. */
-export const AGENTGATE_WELL_KNOWN_PATH = '/.well-known/agentgate-tools.json';
+const AGENTGATE_WELL_KNOWN_PATH = '/.well-known/agentgate-tools.json';
 
 /** Prefix of the manifest found by site key: `/v1/agent-tools/{siteKey}`. */
-export const AGENTGATE_SITE_KEY_PREFIX = '/v1/agent-tools/';
+const AGENTGATE_SITE_KEY_PREFIX = '/v1/agent-tools/';
 
 /** Largest manifest read, in bytes. */
-export const MAX_MANIFEST_BYTES = 256 * 1024;
+const MAX_MANIFEST_BYTES = 256 * 1024;
 
 /** Longest a manifest fetch may take, in ms (or the runtime's `timeoutMs` when shorter). */
-export const MANIFEST_TIMEOUT_MS = 10_000;
+const MANIFEST_TIMEOUT_MS = 10_000;
 
 /**
  * The manifest URL the options name, or undefined when AgentGate is off.
@@ -57,7 +57,7 @@ function unitOfText(text: string): Omit<SourceUnit, 'owner'> {
  *   (`agentgateFetch`, with the request path's reason or the status), or not a manifest
  *   (`readAgentGateManifest`'s reasons). Never rejects.
  */
-export async function fetchAgentGateManifest(url: URL, config: RuntimeConfig): Promise<Omit<SourceUnit, 'owner'>> {
+async function fetchAgentGateManifest(url: URL, config: RuntimeConfig): Promise<Omit<SourceUnit, 'owner'>> {
   const failed = (reason: string): Omit<SourceUnit, 'owner'> => (
     { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] }
   );
@@ -112,7 +112,7 @@ export function manifestURLOf(origin: string, naming: AgentGateNaming): URL {
  *   options' naming alone.
  * @returns `[]` when nothing names AgentGate. Never rejects.
  */
-export async function readAgentGateUnits(
+async function readAgentGateUnits(
   root: ParentNode, config: RuntimeConfig,
   namings: readonly AgentGateNaming[] = config.agentgate ? [config.agentgateSiteKey === undefined ? {} : { siteKey: config.agentgateSiteKey }] : [],
 ): Promise<SourceUnit[]> {

@@ -16,10 +16,10 @@ import { isPlainObject } from '../../shared/is-plain-object.js';
 import { readReceipts } from './receipt-rules.js';
 
 /** The manifest version this runtime reads. */
-export const AGENTGATE_MANIFEST_VERSION = 'agentgate-tools/1';
+const AGENTGATE_MANIFEST_VERSION = 'agentgate-tools/1';
 
 /** Methods a JSON body can be sent with (the input is the body; GET and HEAD carry none). */
-export const SENDABLE_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+const SENDABLE_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Content types the runtime sends: the input serialised as JSON (UTF-8). */
 const JSON_CONTENT_TYPE = /^application\/json(\s*;\s*charset="?utf-8"?)?$/i;
@@ -35,7 +35,7 @@ const WEBMCP_HINTS = ['readOnlyHint', 'consequentialHint', 'untrustedContentHint
 const MCP_HINTS = ['destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /** The document-level reading of a manifest: its tools, or the one reason none can be read. */
-export type ManifestReading = { tools: readonly unknown[]; siteKey: string; problem?: undefined } | { tools: readonly []; problem: Reason };
+type ManifestReading = { tools: readonly unknown[]; siteKey: string; problem?: undefined } | { tools: readonly []; problem: Reason };
 
 /**
  * Reads a manifest's text: JSON, an object, `version` `agentgate-tools/1`, `site` an object with

@@ -71,7 +71,7 @@ const text = (value: unknown, max = MAX_FIELD_LENGTH): value is string => typeof
  * value nested 2000 deep, `verified: true` on something no site signed). The shape is checked
  * here; whether a `verified` one really is, receipts-tool.ts checks again against the site's keys.
  */
-export function readKeptReceipt(value: unknown): KeptReceipt | undefined {
+function readKeptReceipt(value: unknown): KeptReceipt | undefined {
   if (!isPlainObject(value)) return undefined;
   const { receivedAt, tool, verified, jws } = value;
   if (!text(receivedAt, 64) || !text(tool, 128) || tool === '' || (jws !== undefined && !text(jws, MAX_RECEIPT_LENGTH))) return undefined;

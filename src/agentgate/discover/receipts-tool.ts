@@ -18,7 +18,7 @@ import { errorMessage } from '../../shared/error-message.js';
 export { RECEIPTS_TOOL };
 
 /** How many receipts a call lists when it names no `limit`. */
-export const DEFAULT_RECEIPTS_LIMIT = 20;
+const DEFAULT_RECEIPTS_LIMIT = 20;
 
 /** The input's `limit` and `tool`, or the one-line reason the input is refused. */
 function readInput(input: unknown): { limit: number; tool?: string } | string {

@@ -16,7 +16,7 @@ export interface Envelope {
 }
 
 /** Outcome of `fetchEnvelope`; never thrown. */
-export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reason: string };
+type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
 /** Why a value is not an envelope, or `undefined` when it is one. */
 export function checkEnvelope(value: unknown): string | undefined {

@@ -3,7 +3,7 @@ import type { BindingExecutor } from '../../shared/bindings/binding-executor.js'
 import { parseBoundedJSON } from '../../registry/bounded-json.js';
 
 /** Selector of the page graph island: `<script type="application/ld+json" data-capell-agent-schema>`. */
-export const PAGE_GRAPH_SELECTOR = 'script[data-capell-agent-schema]';
+const PAGE_GRAPH_SELECTOR = 'script[data-capell-agent-schema]';
 
 /**
  * Reads the page graph (the published page as JSON-LD) from its island, within the answer bounds
@@ -11,7 +11,7 @@ export const PAGE_GRAPH_SELECTOR = 'script[data-capell-agent-schema]';
  * @returns `{ ok: true, graph }` or `{ ok: false, reason }` when the island is missing, invalid,
  *   too large or too deep.
  */
-export function readPageGraph(root: ParentNode): { ok: true; graph: JSONValue } | { ok: false; reason: string } {
+function readPageGraph(root: ParentNode): { ok: true; graph: JSONValue } | { ok: false; reason: string } {
   const island = root.querySelector(PAGE_GRAPH_SELECTOR);
   if (!island) return { ok: false, reason: `this page has no page payload (${PAGE_GRAPH_SELECTOR})` };
   const parsing = parseBoundedJSON(island.textContent ?? '', 'the page payload');

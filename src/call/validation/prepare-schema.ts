@@ -29,7 +29,7 @@ export interface Quoted {
 }
 
 /** `value`'s JSON, capped at MAX_QUOTED_CHARS (an array cut at a member, with how many there are). */
-export function capQuote(value: unknown): string {
+function capQuote(value: unknown): string {
   const json = JSON.stringify(value) ?? String(value);
   if (json.length <= MAX_QUOTED_CHARS) return json;
   if (Array.isArray(value)) {

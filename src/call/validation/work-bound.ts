@@ -21,7 +21,7 @@ export { MAX_VALIDATION_DEPTH, MAX_VALIDATION_WORK } from '../../shared/validati
  * `items`/`properties` loop (a valid value costs the same either way), `exhaustive` when it lists
  * every failure (every application charged as failing).
  */
-export interface ValidationWork {
+interface ValidationWork {
   work: number;
   exhaustive: number;
   /** Set when a chain of applications went deeper than MAX_VALIDATION_DEPTH (counting stopped there). */

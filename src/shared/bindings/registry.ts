@@ -19,7 +19,7 @@ import { checkActionTarget } from './action-target.js';
 import { checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
 
 /** A reason code (the catalogue's key), e.g. `identifier`. */
-export type ReasonCode = Reason[1];
+type ReasonCode = Reason[1];
 
 /**
  * What a declaration of one binding type may say.
@@ -30,7 +30,7 @@ export type ReasonCode = Reason[1];
  *   origin (e.g. `https://shop.example`). Returns coded Reasons, `[]` when the binding is allowed;
  *   an effect outside `effects` gives a reason on the field `effect`.
  */
-export interface BindingPolicy<Allowed extends Effect = Effect> {
+interface BindingPolicy<Allowed extends Effect = Effect> {
   readonly effects: readonly Allowed[];
   check(target: string, effect: Effect | undefined, origin: string): Reason[];
 }
@@ -175,16 +175,16 @@ export type BindingType = keyof typeof BINDINGS;
 type EffectsOf<Type extends BindingType> = (typeof BINDINGS)[Type]['policy'] extends BindingPolicy<infer Allowed> ? Allowed : never;
 
 /** A binding type that allows effect `read`. */
-export type ReadBindingType = { [Type in BindingType]: 'read' extends EffectsOf<Type> ? Type : never }[BindingType];
+type ReadBindingType = { [Type in BindingType]: 'read' extends EffectsOf<Type> ? Type : never }[BindingType];
 
 /** A binding type that allows effect `write` (each goes through the person's confirmation). */
-export type WriteBindingType = { [Type in BindingType]: 'write' extends EffectsOf<Type> ? Type : never }[BindingType];
+type WriteBindingType = { [Type in BindingType]: 'write' extends EffectsOf<Type> ? Type : never }[BindingType];
 
 /** The binding types a Capell declaration may name, in table order (`inline, endpoint, search, property-query, form`). */
 export const BINDING_TYPES = (Object.keys(BINDINGS) as BindingType[]).filter((type) => ROWS[type].capell);
 
 /** The Capell binding types whose policy allows `effect`, in table order. */
-export function bindingTypesFor(effect: Effect): BindingType[] {
+function bindingTypesFor(effect: Effect): BindingType[] {
   return BINDING_TYPES.filter((type) => ROWS[type].policy.effects.includes(effect));
 }
 

@@ -137,7 +137,7 @@ let refChecksLoaded: RefChecks | undefined;
  * @returns the checks to pass to `checkCapellDeclaration`.
  * @throws (rejects) when the chunk cannot be loaded; a later call tries again.
  */
-export function loadRefChecks(): Promise<RefChecks> {
+function loadRefChecks(): Promise<RefChecks> {
   refChecksLoading ??= import('./ref-checks.js').then(
     (module) => (refChecksLoaded = module.REF_CHECKS),
     (error: unknown) => {

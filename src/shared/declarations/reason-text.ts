@@ -133,9 +133,6 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   receiptsURL: (url: string, origin: string) => `${show(url)} is not an absolute http(s) URL on this page's origin ${origin}`,
 };
 
-/** The texts' type: one renderer per reason code. */
-export type ReasonTexts = typeof REASON_TEXT;
-
 /**
  * Renders a reason as the one line a Report and the CLI show: `<field>: <rule>`.
  * @example renderReason(['binding.target', 'fragment', '/x#y']) // 'binding.target: "/x#y" contains a fragment ("#")'

@@ -66,7 +66,7 @@ export type RuleSource = (typeof SOURCES)[keyof typeof SOURCES];
  * One code's row: the source rule it cites. `Args` is the type of the arguments its reason
  * carries after `[field, code]` (type only: `args` is never set).
  */
-export interface Rule<Args extends readonly unknown[] = []> {
+interface Rule<Args extends readonly unknown[] = []> {
   readonly source: RuleSource;
   readonly args?: Args;
 }

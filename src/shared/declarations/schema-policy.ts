@@ -79,7 +79,7 @@ const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
 export const ALLOWED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(Object.keys(KEYWORD_KINDS));
 
 /** The `$schema` values accepted, and the validator dialect each selects. */
-export const SCHEMA_DIALECTS: Readonly<Record<string, '2020-12' | '7'>> = {
+const SCHEMA_DIALECTS: Readonly<Record<string, '2020-12' | '7'>> = {
   'https://json-schema.org/draft/2020-12/schema': '2020-12',
   'https://json-schema.org/draft/2020-12/schema#': '2020-12',
   'http://json-schema.org/draft-07/schema#': '7',
@@ -119,7 +119,7 @@ const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'str
  * @returns reasons, each naming the JSON Pointer of the offending keyword; empty when allowed.
  * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing (see RefChecks).
  */
-export function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks): Reason[] {
+function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks): Reason[] {
   let text: string;
   try {
     text = JSON.stringify(schema) ?? '';

@@ -12,7 +12,7 @@ import { readFormProperty } from './form-property.js';
  * Input types an agent never writes: values the person cannot see or check (hidden, password),
  * files, and the controls that submit or reset the form.
  */
-export const PROTECTED_INPUT_TYPES: ReadonlySet<string> = new Set(['hidden', 'password', 'file', 'submit', 'button', 'reset', 'image']);
+const PROTECTED_INPUT_TYPES: ReadonlySet<string> = new Set(['hidden', 'password', 'file', 'submit', 'button', 'reset', 'image']);
 
 /** A control the runtime can fill. */
 export type FillableControl = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;

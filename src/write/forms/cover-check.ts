@@ -10,13 +10,13 @@ import { readColour } from './text-legibility.js';
 import { flatParent } from './flat-tree.js';
 
 /** How many points per axis are hit-tested (at 1/6, 3/6 and 5/6 of the control's box). */
-export const COVER_GRID = 3;
+const COVER_GRID = 3;
 
 /**
  * Below this alpha (0–1, background colour × effective opacity) an element over the control does
  * not count as covering it: a transparent layout box over a field hides nothing.
  */
-export const MIN_COVER_ALPHA = 0.5;
+const MIN_COVER_ALPHA = 0.5;
 
 function contains(outer: Element, inner: Element): boolean {
   for (let at: Element | null = inner; at; at = flatParent(at)) if (at === outer) return true;

@@ -12,17 +12,17 @@ import { readTextStyleProblem } from './text-legibility.js';
 import { deepElementFromPoint, flatParent, type ClickPoint } from './flat-tree.js';
 
 /** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
-export const MIN_EFFECTIVE_OPACITY = 0.1;
+const MIN_EFFECTIVE_OPACITY = 0.1;
 
 /** A visible part smaller than this in width or height, in CSS px, is too small to see. */
-export const MIN_VISIBLE_PX = 4;
+const MIN_VISIBLE_PX = 4;
 
 /**
  * Above this combined `filter: blur()` radius, in CSS px (the standard deviations over the control
  * and its ancestors, combined as Gaussian blurs are: the root of the sum of squares), text in the
  * control cannot be read.
  */
-export const MAX_BLUR_PX = 3;
+const MAX_BLUR_PX = 3;
 
 /**
  * Below this share of its colour range left by `filter: brightness()`, `contrast()` and
@@ -30,7 +30,7 @@ export const MAX_BLUR_PX = 3;
  * |1 − 2a|), everything the control paints is flattened to one colour: `contrast(0)` turns it
  * mid grey, `brightness(0)` black, `invert(0.5)` grey.
  */
-export const MIN_FILTER_RANGE = 0.15;
+const MIN_FILTER_RANGE = 0.15;
 
 /** A rectangle in viewport coordinates (CSS px). */
 export interface Box {
@@ -522,7 +522,7 @@ function readPaintProblem(element: Element): string | undefined {
  * the top layer (an open popover is painted above the page, outside its ancestors' opacity);
  * 1 = fully opaque.
  */
-export function readEffectiveOpacity(element: Element): number {
+function readEffectiveOpacity(element: Element): number {
   let opacity = 1;
   for (let at: Element | null = element; at; at = flatParent(at)) {
     opacity *= Number.parseFloat(getComputedStyle(at).opacity) || 0;

@@ -37,7 +37,7 @@ function sameState(a: ControlState, b: ControlState): boolean {
  * `input` also crosses shadow roots), as the browser does after a person's edit. An unchecked
  * radio gets no events: the browser fires them on the radio that became checked.
  */
-export function writeControlState(control: FillableControl, state: ControlState): void {
+function writeControlState(control: FillableControl, state: ControlState): void {
   if (control instanceof HTMLSelectElement) {
     const wanted = Array.isArray(state) ? state : [String(state)];
     if (!control.multiple) nativeSetter(control, 'value')?.call(control, wanted[0] ?? '');

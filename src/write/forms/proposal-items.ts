@@ -31,7 +31,7 @@ function defaultSelection(select: HTMLSelectElement): string[] {
  * `selected`): then the value is the person's (typed, picked, or put there by the browser's
  * autofill for them), and the agent's fill must not overwrite it.
  */
-export function isChangedFromDefault(control: FillableControl): boolean {
+function isChangedFromDefault(control: FillableControl): boolean {
   if (control instanceof HTMLSelectElement) {
     const now = readControlState(control) as string[];
     const initial = defaultSelection(control);

@@ -13,16 +13,16 @@ import { flatParent } from './flat-tree.js';
  * Below this share of a text's rendered area that lies inside the control's box (after the
  * clips on the way up), the text counts as pushed out of the control (`text-indent: -9999px`).
  */
-export const MIN_TEXT_INSIDE_SHARE = 0.9;
+const MIN_TEXT_INSIDE_SHARE = 0.9;
 
 /** Below this opacity (multiplied from the text's element up to the control) text is unseen. */
-export const MIN_TEXT_OPACITY = 0.5;
+const MIN_TEXT_OPACITY = 0.5;
 
 /** Elements that draw an image or icon rather than text. */
 const PICTURES = 'img, svg, canvas, picture, video, object, embed, iframe';
 
 /** What a person reads on a control (`label`), or why it cannot be read as one (`reason`). */
-export type RenderedLabel = { label: string } | { reason: string };
+type RenderedLabel = { label: string } | { reason: string };
 
 /** Whitespace collapsed and trimmed. */
 function normalise(text: string): string {

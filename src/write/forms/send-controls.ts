@@ -28,7 +28,7 @@ export interface Destination {
  * starting with one (`Cancel`, `No, thanks`, `Zurück`) is never named as the send control, and a
  * click on such a control never sends: the person meant to stop.
  */
-export const NOT_SENDING_WORDS: ReadonlySet<string> = new Set([
+const NOT_SENDING_WORDS: ReadonlySet<string> = new Set([
   'cancel', 'close', 'back', 'no', 'abort', 'dismiss', 'discard', 'previous',
   'abbrechen', 'schließen', 'schliessen', 'zurück', 'zurueck', 'nein', 'verwerfen', 'abbruch',
 ]);
@@ -37,13 +37,13 @@ export const NOT_SENDING_WORDS: ReadonlySet<string> = new Set([
  * Whether `label` reads like not sending: its first word is in NOT_SENDING_WORDS, or it starts
  * with "go back" (punctuation and arrows ignored, case-insensitive).
  */
-export function isNotSendingLabel(label: string): boolean {
+function isNotSendingLabel(label: string): boolean {
   const words = label.toLowerCase().replace(/[^\p{L}\s]+/gu, ' ').trim().split(/\s+/);
   return NOT_SENDING_WORDS.has(words[0] ?? '') || (words[0] === 'go' && words[1] === 'back');
 }
 
 /** Whether `element` is a submit control (a submit `<button>`, `<input type="submit|image">`). */
-export function isSubmitControl(element: Element): element is HTMLButtonElement | HTMLInputElement {
+function isSubmitControl(element: Element): element is HTMLButtonElement | HTMLInputElement {
   return (element instanceof HTMLButtonElement && element.type === 'submit')
     || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image'));
 }
@@ -52,20 +52,20 @@ export function isSubmitControl(element: Element): element is HTMLButtonElement 
  * The form's submit controls in tree order, those associated by `form=` included, and image
  * buttons (which `form.elements` leaves out).
  */
-export function readSubmitControls(form: HTMLFormElement): (HTMLButtonElement | HTMLInputElement)[] {
+function readSubmitControls(form: HTMLFormElement): (HTMLButtonElement | HTMLInputElement)[] {
   const doc = form.ownerDocument;
   return [...callBuiltIn<NodeListOf<Element>>(doc, 'querySelectorAll', 'button, input')]
     .filter((element): element is HTMLButtonElement | HTMLInputElement => isSubmitControl(element) && element.form === form);
 }
 
 /** A submit control's text as the person reads it (its value or alt for an input). */
-export function readControlLabel(control: Element | null): string {
+function readControlLabel(control: Element | null): string {
   if (control instanceof HTMLInputElement) return (control.value || control.alt || '').replace(/\s+/g, ' ').trim();
   return control?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 }
 
 /** Where a submit of `form` with `submitter` (or none: implicit submission without a button) goes. */
-export function readDestination(form: HTMLFormElement, submitter: Element | null): Destination {
+function readDestination(form: HTMLFormElement, submitter: Element | null): Destination {
   const own = (name: string) => (submitter && callBuiltIn<boolean>(submitter, 'hasAttribute', name)
     ? (callBuiltIn<string | null>(submitter, 'getAttribute', name) ?? '')
     : undefined);
@@ -93,7 +93,7 @@ export function describeDestination(destination: Destination, origin: string): s
 }
 
 /** Whether two destinations are the same. */
-export function isSameDestination(a: Destination, b: Destination): boolean {
+function isSameDestination(a: Destination, b: Destination): boolean {
   return a.method === b.method && a.action === b.action && a.enctype === b.enctype && a.target === b.target;
 }
 
@@ -129,7 +129,7 @@ function describeChange(before: Fingerprint, after: Fingerprint): string {
  * sends, as describeDestination), `why` (for `disguised`: why the person cannot read it as the
  * panel names it, rendered-label.ts).
  */
-export type SendControlRefusal =
+type SendControlRefusal =
   | { kind: 'added'; control: string }
   | { kind: 'changed'; control: string; change: string }
   | { kind: 'elsewhere'; control: string; request: string }

@@ -11,7 +11,7 @@ import type { Destination } from './send-controls.js';
  * What came back: the final status, where the answer came from after redirects, and the site's
  * JSON answer (`answer`, bounded: write-answers.ts) or why it was not kept (`answerNote`).
  */
-export type FormSendOutcome =
+type FormSendOutcome =
   | { ok: true; httpStatus: number; url: string; redirected: boolean; answer?: JSONValue; answerNote?: string }
   | { ok: false; reason: string };
 

@@ -72,10 +72,10 @@ interface Gesture {
 }
 
 /** How a blocked submission tried to leave. */
-export type BlockedSubmitWay = 'submit-event' | 'form.submit()' | 'navigation';
+type BlockedSubmitWay = 'submit-event' | 'form.submit()' | 'navigation';
 
 /** One submission the guard stopped, with a one-line reason. */
-export interface BlockedSubmit {
+interface BlockedSubmit {
   way: BlockedSubmitWay;
   reason: string;
 }
@@ -94,7 +94,7 @@ export interface BlockedSubmit {
  *   the reason (English, one line) to the person. Also called with `consentCheck`'s own reason.
  * - `onBlockedSubmit(blocked)`: a submission that was not the person's was stopped.
  */
-export interface SubmitGuardOptions {
+interface SubmitGuardOptions {
   consentCheck?: (control: Element, event: Event) => string | undefined;
   onRefusedSubmit?: (reason: string) => void;
   onBlockedSubmit?: (blocked: BlockedSubmit) => void;
@@ -135,7 +135,7 @@ export interface SubmitGuard {
 }
 
 /** The grace between `disarm()` and the guard really going off, in ms (one macrotask). */
-export const GUARD_GRACE_MS = 0;
+const GUARD_GRACE_MS = 0;
 
 /** Targets that keep the submission in this browsing context (ASCII case-insensitive). */
 function isSelfTarget(target: string | null): boolean {
@@ -160,7 +160,7 @@ const INPUT_TYPES: ReadonlySet<string> = new Set([
  * read from the attribute, which a script cannot fake without changing the control).
  * @returns false for a textarea, select, checkbox, button, contenteditable, composition, etc.
  */
-export function isImplicitSubmitEnter(event: KeyboardEvent, form: HTMLFormElement): boolean {
+function isImplicitSubmitEnter(event: KeyboardEvent, form: HTMLFormElement): boolean {
   if (!event.isTrusted || event.key !== 'Enter') return false;
   if (event.isComposing || event.keyCode === 229) return false;
   if (event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return false;
@@ -277,7 +277,7 @@ function holdSubmitMethod(proto: HTMLFormElement, form: HTMLFormElement, judge: 
 }
 
 /** At most this many frames (at any depth) get their realm's `submit` patched per guard. */
-export const MAX_GUARDED_FRAMES = 64;
+const MAX_GUARDED_FRAMES = 64;
 
 /** Elements whose insertion may add a frame (and with it a realm). */
 const FRAME_SELECTOR = 'iframe, frame, object, embed';

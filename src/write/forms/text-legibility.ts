@@ -10,16 +10,16 @@
 import { flatParent } from './flat-tree.js';
 
 /** Below this computed `font-size`, in CSS px, text is too small to read. */
-export const MIN_TEXT_FONT_PX = 6;
+const MIN_TEXT_FONT_PX = 6;
 
 /**
  * Below this WCAG contrast ratio between the text's fill and every colour behind it, the text
  * counts as coloured like its background (1 = the same colour, 21 = black on white).
  */
-export const MIN_TEXT_CONTRAST = 1.5;
+const MIN_TEXT_CONTRAST = 1.5;
 
 /** Below this alpha (0–1) a text fill counts as transparent. */
-export const MIN_TEXT_ALPHA = 0.5;
+const MIN_TEXT_ALPHA = 0.5;
 
 /** An sRGB colour, channels 0–255, alpha 0–1. */
 export interface RGBA {
@@ -96,7 +96,7 @@ function gradientColours(image: string, doc: Document): RGBA[] | undefined {
  * @returns the candidate backdrops (several for a gradient), or `{ reason }` when one layer is an
  *   image whose colours cannot be read (`url()`).
  */
-export function readBackdrops(element: Element): RGBA[] | { reason: string } {
+function readBackdrops(element: Element): RGBA[] | { reason: string } {
   const view = element.ownerDocument.defaultView ?? window;
   const layers: RGBA[][] = [];
   let base = WHITE;
