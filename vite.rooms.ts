@@ -48,7 +48,7 @@ const INSPECTOR = /src[\\/]ui[\\/]inspector[^\\/]*\.ts$/;
  * runtime imports where WebMCP exists, so a browser without it loads the entry alone, and one with
  * it gets registry and rules in one round trip.
  */
-const REGISTRY = /src[\\/](follow|live-registry|page-observer|schema-reduction|registration-rules|form-tool-check|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/](source|index|admin-registry|agentgate)\.ts$|src[\\/]validation[\\/]work-units\.ts$|src[\\/]writes[\\/]status-tool\.ts$|rolldown[\\/]runtime/;
+const REGISTRY = /src[\\/](follow|live-registry|failure-shape|page-observer|schema-reduction|registration-rules|form-tool-check|runtime-tools|tool-execute|report|result|request)\.ts$|src[\\/]declarations[\\/](?!reason-text|ref-checks|local-ref)[^\\/]+\.ts$|src[\\/]bindings[\\/](registry|targets|action-target|agentgate-endpoint|bounded-json)\.ts$|src[\\/]validation[\\/]linear-regex\.ts$|src[\\/]sources[\\/](source|index|admin-registry|agentgate)\.ts$|src[\\/]validation[\\/]work-units\.ts$|src[\\/]writes[\\/]status-tool\.ts$|rolldown[\\/]runtime/;
 
 /**
  * AgentGate discovery (the manifest's fetch and rules, the receipts rules, the kept receipts with

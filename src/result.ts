@@ -34,8 +34,8 @@ export function toolResult(answer: JSONValue, added?: { [key: string]: JSONValue
 
 /**
  * A failed call: `isError: true` and a one-line reason (line breaks collapsed, at most
- * MAX_REASON_LENGTH). Tool failures are results, never throws: WebMCP turns a throw into a
- * bare `UnknownError` and the agent loses the reason.
+ * MAX_REASON_LENGTH). Executors answer failures as results, never throws; where the browser's own
+ * WebMCP invoked the call, failure-shape.ts turns this into a rejection carrying the same line.
  */
 export function errorResult(reason: string): CallToolResult {
   let line = reason.replace(/\s+/g, ' ').trim();
