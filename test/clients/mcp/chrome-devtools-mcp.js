@@ -25,7 +25,8 @@ import { attachCompanion, deadline, launchAgentBrowser, personPresses, readArgum
 const SERVER = fileURLToPath(new URL('./node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js', import.meta.url));
 /** Flags of every run: the WebMCP tools on, nothing sent to Google (usage statistics, CrUX). */
 const SERVER_FLAGS = ['--categoryExperimentalWebmcp', '--no-usage-statistics', '--no-performance-crux'];
-const SERVER_ENV = { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' };
+/** No usage statistics, and no daily look-up of the package's latest version on the npm registry. */
+const SERVER_ENV = { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' };
 
 const { scenario, url, keysUrl, executablePath, flags } = readArguments('chrome-devtools-mcp.js', ['tools', 'agent']);
 

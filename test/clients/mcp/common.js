@@ -15,10 +15,10 @@ import { createAgent } from '../../../dist/agent/index.js';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../../demo/server/agentgate/demo-keys.js';
 
 /** Ends a client when a step hangs, before the spec's own timeout (ms). */
-export const CLIENT_DEADLINE_MS = 100_000;
+export const CLIENT_DEADLINE_MS = 60_000;
 
-/** How long the MCP client waits for one tool call (ms): more than any write's wait. */
-const CALL_TIMEOUT_MS = 60_000;
+/** How long the MCP client waits for one tool call (ms): more than a write's wait (10 s) and what the server adds. */
+const CALL_TIMEOUT_MS = 30_000;
 
 /**
  * Reads the command line shared by both scripts:
