@@ -42,7 +42,7 @@ const CONFIRM_MESSAGE_KEYS = /** @type {const} */ ([
 
 /**
  * What a write tool answers: the person's decision, or `awaiting_person` with a writeId for
- * `capell.write.status` (capell-webmcp README, "Write calls never hang the agent").
+ * `capell.write.status` (docs/writes-and-consent.md, "Write calls never hang the agent").
  */
 const WRITE_STATUS = {
   type: 'object',

@@ -1,7 +1,8 @@
 /**
- * Issue 7, item 4 ("No call can freeze the tab") and the smaller findings on answers, in real
- * Chromium with WebMCP on: hostile patterns and formats answer at once, and answers that are too
- * large or too deep come back as an isError with a one-line reason.
+ * No call can freeze the tab (no pattern, format or answer may block the page's main thread for
+ * long), and answers have a size and depth bound, in real Chromium with WebMCP on: hostile patterns
+ * and formats answer at once, and answers that are too large or too deep come back as an isError
+ * with a one-line reason.
  */
 import { expect } from 'chai';
 import { start, type Runtime } from '../../src/index.ts';

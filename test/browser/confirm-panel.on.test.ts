@@ -1,8 +1,8 @@
 /**
- * What the person sees is what is sent (issue 7): page CSS cannot hide or disguise the panel,
- * a click only counts on a visible, unoccluded panel that has been still for
- * INPUT_PROTECTION_MS, and the same holds for keyboard activation. Clicks and keys are real input
- * (Playwright through @web/test-runner-commands), so they are trusted as a person's are.
+ * What the person sees is what is sent: page CSS cannot hide or disguise the panel, a click only
+ * counts on a visible, unoccluded panel that has been still for INPUT_PROTECTION_MS, and the same
+ * holds for keyboard activation. Clicks and keys are real input (Playwright through
+ * @web/test-runner-commands), so they are trusted as a person's are.
  */
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';

@@ -1,10 +1,10 @@
 /**
- * Issue 13, the runtime's admin registry end to end, in Chromium with WebMCP on, against the real
- * demo server playing Core's admin: an editor signs in through the sign-in form, the runtime
- * fetches the admin registry (`data-admin-registry`), an agent calls admin tools through
- * `document.modelContext.executeTool`, the panel shows the server's preview, and only the
- * person's real click (Playwright's mouse) confirms. Refusals between preview and click come back
- * as `isError` with the server's reason, after exactly one confirm (nothing retried). Public pages
+ * The runtime's admin registry end to end, in Chromium with WebMCP on, against the real demo server
+ * playing Core's admin: an editor signs in through the sign-in form, the runtime fetches the admin
+ * registry (`data-admin-registry`), an agent calls admin tools through
+ * `document.modelContext.executeTool`, the panel shows the server's preview, and only the person's
+ * real click (Playwright's mouse) confirms. Refusals between preview and click come back as
+ * `isError` with the server's reason, after exactly one confirm (nothing retried). Public pages
  * register no admin tool, and a public island cannot declare one.
  */
 import { createServer } from 'node:http';

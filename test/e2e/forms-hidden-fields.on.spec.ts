@@ -1,6 +1,6 @@
 /**
- * form.submit.contact: a declared field the person cannot see is refused (issue 7, item 3), for
- * each way a page can hide it.
+ * form.submit.contact: a declared field the person cannot see is refused, for each way a page can
+ * hide it.
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a

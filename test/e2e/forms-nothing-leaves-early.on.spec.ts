@@ -1,6 +1,6 @@
 /**
- * form.submit.contact: nothing leaves before the person acts (issue 7, item 1): script-made
- * submits, change handlers, kept submit functions, keyboard tricks and frames while the panel is open.
+ * form.submit.contact: nothing leaves before the person acts: script-made submits, change handlers,
+ * kept submit functions, keyboard tricks and frames while the panel is open.
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a

@@ -1,10 +1,10 @@
 /**
- * Issue 7 against a page that works against the person (findings of a red-team pass, each a page
- * edited to reproduce it): the contact form's send button relabelled or its destination changed
- * after the panel opened; the page left and come back to with the agent's values; a panel chunk
- * that never arrives; and (a second pass) the person's Enter, click or send turned into another
- * send by a trapped focus, a new submit button, another origin, a `formdata` listener, or DOM
- * clobbering. The demo server counts every contact POST and sign-up.
+ * Mediated writes against a page that works against the person (each test a page edited to
+ * reproduce one attack found by a red-team pass): the contact form's send button relabelled or its
+ * destination changed after the panel opened; the page left and come back to with the agent's
+ * values; a panel chunk that never arrives; and (a second pass) the person's Enter, click or send
+ * turned into another send by a trapped focus, a new submit button, another origin, a `formdata`
+ * listener, or DOM clobbering. The demo server counts every contact POST and sign-up.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';

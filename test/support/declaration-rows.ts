@@ -1,9 +1,9 @@
 /**
  * The rows of the Capell declaration normaliser table: one row per rule, accepted and rejected.
  * Each row cites its source rule from the rule catalogue (src/declarations/rules.ts): the Capell
- * Agent Schema ("Tool declarations"), Core's normaliser facts (shared/research-notes.md,
- * "Capell"), WebMCP, MCP Tool, JSON Schema and the runtime validator's bounds. Shared by the unit
- * table (test/unit/normalise.test.ts, test/unit/rules.test.ts) and the CLI/runtime parity test
+ * Agent Schema ("Tool declarations"), what Core's normaliser accepts, WebMCP, MCP Tool, JSON Schema
+ * and the runtime validator's bounds. Shared by the unit table (test/unit/normalise.test.ts,
+ * test/unit/rules.test.ts) and the CLI/runtime parity test
  * (test/e2e/cli-runtime-parity.on.spec.ts), so both judge the same declarations.
  */
 import { SOURCES, type RuleSource } from '../../src/declarations/rules.ts';
@@ -116,7 +116,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a schema over 64 KiB is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
   { rule: 'a $ref with a malformed %-escape is rejected, not thrown', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
   { rule: 'a $ref to something that is not a schema is rejected', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },
-  // Patterns run through the linear-time matcher (issue 7, item 4): nested quantifiers are safe, what it cannot run is refused.
+  // Patterns run through the linear-time matcher, so no pattern can freeze the tab: nested
+  // quantifiers are safe, what it cannot run is refused.
   { rule: 'a pattern with nested quantifiers is accepted: the linear matcher cannot backtrack', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } } },
   { rule: 'a slug pattern whose repetitions start with an optional atom is accepted (it froze the tab with a backtracking matcher)', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:[._-]?[a-z0-9]+)*$' } } } } },
   { rule: 'a slug pattern whose repetitions start with a literal is accepted', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } } } } },

@@ -1,4 +1,7 @@
-/** Tool input → query string in PHP/Laravel bracket notation (DESIGN section 2). */
+/**
+ * Tool input → query string in PHP/Laravel bracket notation (`filter[tag]=a`, `ids[0]=1`), as
+ * Core's read API parses it.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverParameterName, toQueryPairs, withQuery } from '../../src/reads/query-string.ts';
