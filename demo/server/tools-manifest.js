@@ -114,7 +114,7 @@ export function newsletterTool(lang) {
  * in the page's language; endpoint targets use the language's API base. `messages` holds the
  * text for `descriptionKey` declarations and the confirmation panel (`confirm*`). The contact page
  * also declares the write tools `form.submit.contact` and `newsletter.subscribe`. Source: Capell
- * Agent Schema, "Tool declarations"; DESIGN.md §4 (demo site tool names).
+ * Agent Schema, "Tool declarations"; the demo site's tool names are fixed (other checks depend on them).
  *
  * @param {Language} lang
  * @param {{ contact?: boolean }} [options] `contact`: the page carries the contact form

@@ -344,7 +344,7 @@ describe('confirm panel: without IntersectionObserver v2', () => {
   });
 });
 
-describe('confirm panel: page scripts cannot drive it (red-team a01, a05 font, a07)', () => {
+describe('confirm panel: page scripts cannot drive it', () => {
   it('a01 "A page script can fake the person\'s Send": the element and the class a page can reach have no method that shows a proposal or checks consent, and cannot be patched', async () => {
     const { panel: host, handlers } = await presentRequest();
     const Panel = customElements.get('capell-confirm-write')!;

@@ -457,7 +457,7 @@ describe('forms: form tools through WebMCP', () => {
     expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });
 
-  it('says so when the form is not on the page: rejected at registration with the reason (issue 11), so no call can reach it', async () => {
+  it('says so when the form is not on the page: rejected at registration with the reason, so no call can reach it', async () => {
     await startFormTool({ name: { type: 'string' } });
     const report = await runtime!.ready;
     expect(report.registered).to.deep.equal([]);

@@ -33,7 +33,7 @@ afterEach(() => {
 
 const changed = () => new Promise<Report>((resolve) => document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent<Report>).detail), { once: true }));
 
-describe('hosts other than native WebMCP (issue 10, item 2)', () => {
+describe('hosts other than native WebMCP', () => {
   it('a frozen modelContext that is not an EventTarget: every tool registers and answers', async () => {
     const tools = new Map<string, HostTool>();
     uninstall = install(Object.freeze({ registerTool: (tool: HostTool) => { tools.set(tool.name, tool); return Promise.resolve(); } }));

@@ -283,7 +283,7 @@ describe('with WebMCP on: form tools follow their form', () => {
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
   });
 
-  it('a removed form withdraws its tool with the reason; the form back registers it again (issue 11: form tools are checked against their form at registration)', async () => {
+  it('a removed form withdraws its tool with the reason; the form back registers it again (form tools are checked against their form at registration)', async () => {
     const form = mountForm('only');
     mountToolsIsland(island(FORM_TOOL));
     runtime = start({ log: 'silent' });

@@ -52,7 +52,7 @@ afterEach(() => {
   document.querySelectorAll('iframe').forEach((frame) => frame.remove());
 });
 
-describe('permissions policy and NotAllowedError (issue 10, item 1)', () => {
+describe('permissions policy and NotAllowedError', () => {
   it('a frame whose policy does not allow "tools" registers nothing and says why', async () => {
     const { frame, calls } = await frameWithHost("tools 'none'");
     expect((frame.contentDocument as Document & { featurePolicy: { allowsFeature(feature: string): boolean } }).featurePolicy.allowsFeature('tools')).to.equal(false);

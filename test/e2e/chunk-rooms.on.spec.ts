@@ -184,7 +184,7 @@ test.describe('chunks by room', () => {
     expect(requested).not.toContain('capell-confirm-write');
   });
 
-  test.describe('the call chunk is prefetched when the browser is idle after tools registered (issue 10: first call ≤ 1.5× a steady call)', () => {
+  test.describe('the call chunk is prefetched when the browser is idle after tools registered (so a first call costs about what a steady call does)', () => {
     test('it comes after ready, without a call, with the read room, and never the write room or panel', async ({ page, demo }) => {
       const requested = recordChunks(page);
       await holdIdleCallbacks(page);

@@ -14,7 +14,7 @@ import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { call, fieldValues, PROPOSAL } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
 
-test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)', () => {
+test.describe('form.submit.contact: hidden fields are refused', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);

@@ -28,7 +28,7 @@ async function submitOnChange(page: Page, { defer = false } = {}): Promise<void>
   }, defer);
 }
 
-test.describe('form.submit.contact: nothing leaves before the person acts (issue 7, item 1)', () => {
+test.describe('form.submit.contact: nothing leaves before the person acts', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);

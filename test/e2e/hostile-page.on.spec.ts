@@ -50,7 +50,7 @@ test.beforeEach(async ({ page, demo }) => {
   demo.signups.length = 0;
 });
 
-test.describe('a hostile page cannot turn the person\'s act into another send (issue 7, item 2)', () => {
+test.describe('a hostile page cannot turn the person\'s act into another send', () => {
 
   test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);
