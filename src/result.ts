@@ -20,8 +20,9 @@ export interface CallToolResult {
 export const MAX_REASON_LENGTH = 500;
 
 /**
- * A successful result: the JSON answer, once, as the text of the only content item (DESIGN
- * section 4). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
+ * A successful result: the JSON answer, once, as the text of the only content item (WebMCP hosts
+ * serialise the whole result for the agent, so a second copy in `structuredContent` would be read
+ * twice). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
  * @param added what the runtime adds beside the answer (e.g. `{ receipt }`), as `structuredContent`.
  * @example toolResult({ capellAgentSchema: 1, data: [], links: { next: null, previous: null } })
  *   // { content: [{ type: 'text', text: '{"capellAgentSchema":1,"data":[],"links":{…}}' }] }

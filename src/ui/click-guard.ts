@@ -1,8 +1,8 @@
 /**
  * Whether a click on the confirmation panel (or on the form's own submit control) can count as
  * the person's consent: the panel and the control must be visible, unoccluded and still, as
- * browsers require of their own permission prompts before a click is accepted.
- * Issue 7, "What the person sees is what is sent".
+ * browsers require of their own permission prompts before a click is accepted
+ * (docs/writes-and-consent.md, "A click counts only on what the person can see").
  */
 import { primitives } from '../primitives.js';
 import { contrastOf, type RGBA } from '../writes/forms/text-legibility.js';

@@ -1,7 +1,7 @@
 /**
  * What a write call and `capell.write.status` answer: the statuses of a write, the one-sentence
  * `next` step an agent can act on, and the compact JSON shapes. Pure (no DOM), so tests and the
- * README can quote the same sentences.
+ * docs (docs/writes-and-consent.md) can quote the same sentences.
  */
 import type { JSONValue } from '../declarations/tool-spec.js';
 import { WRITE_STATUS_TOOL } from './status-tool.js';
