@@ -27,6 +27,8 @@ interface Runs extends Record<string, unknown> {
     write: Seen & { email: string };
     writeId: string | null;
     statusWhileAwaiting: Seen | null;
+    /** The person's clicks on Send: how many, what the panel refused before the last, the outcome line it showed after. */
+    person: { clicks: number; refusals: string[]; outcome: string | null };
     statusAfterSend: Seen | null;
     agentGate: Seen & { id: string };
     receipts: { tool: string; verified: boolean; reason: string | null; status: number; nonce: string }[];
@@ -93,7 +95,7 @@ test.describe('chrome-devtools-mcp as the agent client', () => {
     expect(first).toMatchObject({ status: 'awaiting_person', writeId: expect.any(String), expiresAt: expect.any(String), next: expect.stringContaining('capell.write.status') });
     expect(run.writeId).toBe(first.writeId);
     expect(answerOf(completed(run.statusWhileAwaiting))).toMatchObject({ status: 'awaiting_person', tool: 'newsletter.subscribe', writeId: first.writeId });
-    expect(answerOf(completed(run.statusAfterSend))).toMatchObject({ status: 'submitted', tool: 'newsletter.subscribe', httpStatus: 200 });
+    expect(answerOf(completed(run.statusAfterSend)), `the person's clicks: ${JSON.stringify(run.person)}`).toMatchObject({ status: 'submitted', tool: 'newsletter.subscribe', httpStatus: 200 });
     expect(site.subscriptions).toEqual([run.write.email]);
   });
 

@@ -25,6 +25,8 @@ interface Runs extends Record<string, unknown> {
     write: Seen & { email: string };
     writeId: string | null;
     statusWhileAwaiting: Seen | null;
+    /** The person's clicks on Send: how many, what the panel refused before the last, the outcome line it showed after. */
+    person: { clicks: number; refusals: string[]; outcome: string | null };
     statusAfterSend: Seen | null;
     agentGate: Seen & { id: string };
     receipts: { tool: string; verified: boolean; reason: string | null; status: number; nonce: string }[];
@@ -94,7 +96,7 @@ test.describe('Playwright MCP as the agent client', () => {
     expect(run.statusWhileAwaiting?.isError, run.statusWhileAwaiting?.text).toBe(false);
     expect(answerOf(run.statusWhileAwaiting?.page)).toMatchObject({ status: 'awaiting_person', tool: 'newsletter.subscribe', writeId: first.writeId });
     expect(run.statusAfterSend?.isError, run.statusAfterSend?.text).toBe(false);
-    expect(answerOf(run.statusAfterSend?.page)).toMatchObject({ status: 'submitted', tool: 'newsletter.subscribe', httpStatus: 200 });
+    expect(answerOf(run.statusAfterSend?.page), `the person's clicks: ${JSON.stringify(run.person)}`).toMatchObject({ status: 'submitted', tool: 'newsletter.subscribe', httpStatus: 200 });
     expect(site.subscriptions).toEqual([run.write.email]);
   });
 

@@ -20,7 +20,7 @@
  * when a step could not run.
  */
 import { fileURLToPath } from 'node:url';
-import { attachCompanion, deadline, launchAgentBrowser, personPresses, readArguments, scratchFolder, startServer, textOf } from './common.js';
+import { attachCompanion, checkedReceipts, deadline, launchAgentBrowser, personPresses, readArguments, scratchFolder, startServer, textOf } from './common.js';
 
 const SERVER = fileURLToPath(new URL('./node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js', import.meta.url));
 /** Flags of every run: the WebMCP tools on, nothing sent to Google (usage statistics, CrUX). */
@@ -141,7 +141,7 @@ async function agentScenario() {
     const write = await execute(server, pageId, 'newsletter.subscribe', { email });
     const writeId = JSON.parse(write.answer?.output?.content?.[0]?.text ?? '{}').writeId;
     const statusWhileAwaiting = writeId ? await execute(server, pageId, 'capell.write.status', { writeId }) : null;
-    await personPresses(browser, url, 'Send');
+    const person = await personPresses(browser, url, 'Send');
     const statusAfterSend = writeId ? await execute(server, pageId, 'capell.write.status', { writeId, waitMs: 5_000 }) : null;
 
     const id = `chrome-devtools-mcp-${Date.now()}`;
@@ -151,9 +151,10 @@ async function agentScenario() {
       write: { ...write, email },
       writeId: writeId ?? null,
       statusWhileAwaiting,
+      person,
       statusAfterSend,
       agentGate: { ...agentGate, id },
-      receipts: companion.agent.receipts().map(({ tool, verified, reason, status, nonce }) => ({ tool, verified, reason: reason ?? null, status, nonce })),
+      receipts: await checkedReceipts(companion.agent),
       signed: companion.events.filter((event) => event.type === 'signed').map(({ url: signedUrl, tool }) => ({ url: signedUrl, tool })),
     };
   } finally {

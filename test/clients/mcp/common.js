@@ -136,6 +136,17 @@ export function attachCompanion(browser, { origin, keysUrl }) {
   };
 }
 
+/**
+ * The companion's receipts, once it has checked at least `count` (it verifies each receipt in Node
+ * after the answer reached the page, against the site's key set, which it may still be fetching
+ * when the MCP call answers): what it holds after `ms` at most.
+ * @param {ReturnType<typeof createAgent>} agent
+ */
+export async function checkedReceipts(agent, count = 1, ms = 5_000) {
+  await until(() => agent.receipts().length >= count, `the companion's ${count} receipt check(s)`, ms).catch(() => undefined);
+  return agent.receipts().map(({ tool, verified, reason, status, nonce }) => ({ tool, verified, reason: reason ?? null, status, nonce }));
+}
+
 /** Waits until `check()` is truthy, polling every 50 ms; throws naming `what` after `ms`. */
 export async function until(check, what, ms = 15_000) {
   const end = Date.now() + ms;
@@ -147,15 +158,19 @@ export async function until(check, what, ms = 15_000) {
   }
 }
 
-/** Reads the confirmation panel's buttons from its closed shadow root (`this`), or null without a panel. */
-const READ_BUTTONS = `function () {
+/** Reads the confirmation panel (`this`: its closed shadow root): its buttons, refusal line and outcome line, or null without one. */
+const READ_PANEL = `function () {
   const section = this.querySelector('section');
   if (!section) return null;
-  const text = (element) => element.textContent.replace(/\\s+/g, ' ').trim();
-  return [...section.querySelectorAll('button')].map((button) => {
-    const box = button.getBoundingClientRect();
-    return { label: button.getAttribute('aria-label') || text(button), disabled: button.getAttribute('aria-disabled') === 'true', x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  });
+  const text = (element) => (element ? element.textContent.replace(/\\s+/g, ' ').trim() : '');
+  return {
+    refusal: text(this.querySelector('.refusal')),
+    outcome: text(this.querySelector('.outcome')),
+    buttons: [...section.querySelectorAll('button')].map((button) => {
+      const box = button.getBoundingClientRect();
+      return { label: button.getAttribute('aria-label') || text(button), disabled: button.getAttribute('aria-disabled') === 'true', x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    }),
+  };
 }`;
 
 /** The `<capell-confirm-write>` element in a DevTools DOM tree (closed shadow roots pierced). */
@@ -168,29 +183,47 @@ function findPanel(node) {
   return undefined;
 }
 
+/** How many times the person clicks before giving up: a click the panel refuses is clicked again, as a person would. */
+const PERSON_CLICKS = 4;
+
 /**
  * The person at the agent's browser presses the proposal panel's button `label` with the mouse,
  * as a person does: waits for the panel on the page whose address starts with `url`, reads its
  * closed shadow root through DevTools (nothing in the page is changed), waits until the button is
- * out of its input protection, and clicks its middle.
+ * out of its input protection, and clicks its middle. A click the panel refuses (its layout
+ * settled again just then, on a loaded machine: "too soon") is clicked again once the button is
+ * out of its protection again, up to PERSON_CLICKS times.
  * @param {import('puppeteer-core').Browser} browser
  * @param {string} url
  * @param {string} label the button's accessible name, e.g. 'Send'
+ * @returns {Promise<{ clicks: number, refusals: string[], outcome: string | null }>} what it refused before the last click, and the outcome
+ *   line the panel showed after it (e.g. "Sent."; '' when the panel closed; null when it showed none within 5 s)
  */
 export async function personPresses(browser, url, label) {
   const page = await until(async () => (await browser.pages()).find((candidate) => candidate.url().startsWith(url)), `a page at ${url}`);
   const session = await page.createCDPSession();
   try {
-    const buttons = async () => {
+    const panel = async () => {
       const { root } = await session.send('DOM.getDocument', { depth: -1, pierce: true });
       const shadow = findPanel(root)?.shadowRoots?.[0];
       if (!shadow) return null;
       const { object } = await session.send('DOM.resolveNode', { backendNodeId: shadow.backendNodeId });
-      const { result } = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: READ_BUTTONS, returnByValue: true });
+      const { result } = await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: READ_PANEL, returnByValue: true });
       return result.value;
     };
-    const button = await until(async () => (await buttons())?.find((candidate) => candidate.label === label && !candidate.disabled), `the panel's ${label} button, out of its input protection`);
-    await page.mouse.click(button.x, button.y);
+    const refusals = [];
+    for (let clicks = 1; ; clicks += 1) {
+      const button = await until(async () => (await panel())?.buttons.find((candidate) => candidate.label === label && !candidate.disabled), `the panel's ${label} button, out of its input protection`);
+      await page.mouse.click(button.x, button.y);
+      const after = await until(async () => {
+        const state = await panel();
+        if (!state) return { outcome: '' };
+        if (state.outcome) return { outcome: state.outcome };
+        return state.refusal ? { outcome: null, refusal: state.refusal } : undefined;
+      }, `the panel to answer the click on ${label}`, 5_000).catch(() => ({ outcome: null }));
+      if (!after.refusal || clicks === PERSON_CLICKS) return { clicks, refusals, outcome: after.outcome };
+      refusals.push(after.refusal);
+    }
   } finally {
     await session.detach().catch(() => undefined);
   }

@@ -20,7 +20,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { attachCompanion, deadline, launchAgentBrowser, personPresses, readArguments, scratchFolder, startServer, textOf } from './common.js';
+import { attachCompanion, checkedReceipts, deadline, launchAgentBrowser, personPresses, readArguments, scratchFolder, startServer, textOf } from './common.js';
 
 const SERVER = fileURLToPath(new URL('./node_modules/@playwright/mcp/cli.js', import.meta.url));
 /** What Playwright MCP writes before a page tool's output (the JSON of its CallToolResult follows). */
@@ -151,7 +151,7 @@ async function agentScenario() {
     const write = seen(await server.call('webmcp_newsletter_subscribe', { email }));
     const writeId = JSON.parse(write.page?.content?.[0]?.text ?? '{}').writeId;
     const statusWhileAwaiting = writeId ? seen(await server.call('webmcp_capell_write_status', { writeId })) : null;
-    await personPresses(browser, url, 'Send');
+    const person = await personPresses(browser, url, 'Send');
     const statusAfterSend = writeId ? seen(await server.call('webmcp_capell_write_status', { writeId, waitMs: 5_000 })) : null;
 
     const id = `playwright-mcp-${Date.now()}`;
@@ -161,9 +161,10 @@ async function agentScenario() {
       write: { ...write, email },
       writeId: writeId ?? null,
       statusWhileAwaiting,
+      person,
       statusAfterSend,
       agentGate: { ...agentGate, id },
-      receipts: companion.agent.receipts().map(({ tool, verified, reason, status, nonce }) => ({ tool, verified, reason: reason ?? null, status, nonce })),
+      receipts: await checkedReceipts(companion.agent),
       signed: companion.events.filter((event) => event.type === 'signed').map(({ url: signedUrl, tool }) => ({ url: signedUrl, tool })),
     };
   } finally {
