@@ -1,8 +1,9 @@
 import { defineConfig } from 'vite';
 
 /**
- * Library build `dist/index.js` (`import { start } from 'capell-webmcp'`): no side effects on
- * import. Built apart from the script-tag entry so that entry stays one self-contained file.
+ * Library build `dist/lib/index.js`, its chunks in `dist/lib/chunks/` (`import { start } from
+ * 'capell-webmcp'`): no side effects on import. Built apart from the script-tag entry
+ * (vite.config.ts), which starts itself and groups its chunks into rooms.
  */
 export default defineConfig({
   build: {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: speed figures for issue 10 (DESIGN section 6), measured in real Chromium
+ * `npm run bench`: speed figures, measured in real Chromium
  * (WebMCP on) against the real demo server and the built bundle. Prints figures; asserts nothing.
  *
  * 1. Start-up: a page declaring 500 tools on fresh visits; ms from the last file start-up fetched

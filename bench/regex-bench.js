@@ -7,7 +7,7 @@
  * nearly MAX_PATTERN_STATES states. Also the compile of one schema's patterns at
  * MAX_SCHEMA_PATTERN_STATES, which the schema policy does in one slice of start-up work.
  * Prints the median ms of 15 runs each; asserts nothing.
- * Budget (issue 7, item 4): far below a 50 ms long task.
+ * Budget: far below a 50 ms long task.
  */
 import { build } from 'esbuild';
 import { chromium } from 'playwright';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run size`: sizes of the built bundles, raw and gzip (level 9), against DESIGN section 6:
+ * `npm run size`: sizes of the built bundles, raw and gzip (level 9), against the size budgets:
  * what the script tag loads first ≤ 5 KB gzip (the entry and its static imports), everything
  * together ≤ 30 KB gzip. Also what each script build loads before ready: the module entry, the
  * classic script `capell-webmcp.iife.js` (the start code; the same chunks, which import the rest

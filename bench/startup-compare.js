@@ -1,5 +1,5 @@
 /**
- * Start-up against the floor (issue 10, item 5), measured in one run, interleaved, in real
+ * Start-up against the floor, measured in one run, interleaved, in real
  * Chromium with native WebMCP: the same island of N tools registered by
  * - floor: a plain loop that parses the island and calls `registerTool` for each tool;
  * - module: this runtime's script-tag module build (`dist/capell-webmcp.js` and its chunks);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes the README's screenshots of what a site's operator and a curious person see, in Chromium
+ * Writes the screenshots in docs/ of what a site's operator and a curious person see, in Chromium
  * with WebMCP on:
  * - docs/inspector.png: a demo product page opened with `?capell-webmcp=inspect` after an agent
  *   called two tools (one answered, one refused its input): the inspector lists the registered

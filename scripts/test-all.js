@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm test`: builds the bundles and the CLI, then runs every suite (unit in Node, browser in Chromium with
- * WebMCP on and off, end-to-end against the demo server) and ends with one line
- * `N passed, N failed` summing them all. Exits 1 when anything failed or a suite did not run.
+ * `npm test`: runs `npm run build` (the bundles, the library, the CLI, the agent and the type
+ * declarations) beside the typecheck, then every suite (unit in Node, browser in Chromium with
+ * WebMCP on and off, end-to-end against the demo server). It prints each suite's output, then the
+ * failing tests by name, then the build's time, one line per suite (`typecheck`, `unit`,
+ * `browser`, `e2e`: passed, failed, wall time) and a last line `N passed, N failed (T s in all)`
+ * summing them all. The summary is also written to `.test-results/summary.txt`, beside the
+ * suites' own counts (`unit.tap`, `browser-<groups>.json`, `e2e.json`, `e2e-timed.json`). Exits 1
+ * when anything failed or a suite did not run.
  *
  * Order, for two cores: suites that mostly compute run beside suites that mostly wait, and the
  * tests that time a person's act run last, alone.
@@ -83,7 +88,7 @@ const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true }).th
   suites.push({ name: 'typecheck', passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, status, seconds, order: 0 });
 });
 
-// The same build as `npm run build` (all four outputs), so what is tested is what ships.
+// The same build as `npm run build` (every output), so what is tested is what ships.
 const build = await run('npm', ['run', 'build']);
 if (build.status !== 0) {
   await typecheck;

@@ -80,8 +80,6 @@ function matchApiBase(path) {
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
  * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
- * @param {string} [options.agentUrl] the demo agent's origin (start.js binds it on port + 1), where
- *   its key directory is; the demo agent (Node, `npm run agent`) signs as it, never the page
  * @returns {{
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>,
  *   requests: AgentRequestRecord[],
@@ -110,7 +108,7 @@ function matchApiBase(path) {
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
  */
-export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), agentUrl = undefined, adminConfirmationTtlMs = undefined } = {}) {
+export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), adminConfirmationTtlMs = undefined } = {}) {
   /** @type {AgentRequestRecord[]} */
   const requests = [];
   /** @type {import('./contact-submission.js').ContactSubmission[]} */

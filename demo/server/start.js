@@ -24,7 +24,7 @@ import { listen } from './listen.js';
  */
 export async function startDemoServer({ host = '127.0.0.1', port = 5173, distDir, agentPort = port === 0 ? 0 : port + 1 } = {}) {
   const agent = await startDemoAgent({ host, port: agentPort });
-  const app = createDemoApp(distDir === undefined ? { agentUrl: agent.url } : { distDir, agentUrl: agent.url });
+  const app = createDemoApp(distDir === undefined ? {} : { distDir });
   const server = createServer((req, res) => {
     void app.handle(req, res);
   });

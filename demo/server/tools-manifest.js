@@ -42,7 +42,7 @@ const CONFIRM_MESSAGE_KEYS = /** @type {const} */ ([
 
 /**
  * What a write tool answers: the person's decision, or `awaiting_person` with a writeId for
- * `capell.write.status` (capell-webmcp README, "Write calls never hang the agent").
+ * `capell.write.status` (docs/writes-and-consent.md, "Write calls never hang the agent").
  */
 const WRITE_STATUS = {
   type: 'object',
@@ -114,7 +114,7 @@ export function newsletterTool(lang) {
  * in the page's language; endpoint targets use the language's API base. `messages` holds the
  * text for `descriptionKey` declarations and the confirmation panel (`confirm*`). The contact page
  * also declares the write tools `form.submit.contact` and `newsletter.subscribe`. Source: Capell
- * Agent Schema, "Tool declarations"; DESIGN.md §4 (demo site tool names).
+ * Agent Schema, "Tool declarations"; the demo site's tool names are fixed (other checks depend on them).
  *
  * @param {Language} lang
  * @param {{ contact?: boolean }} [options] `contact`: the page carries the contact form

@@ -2,8 +2,8 @@
  * Whether a click on the confirmation panel (or on the form's own submit control) can count as
  * the person's consent: the panel shows exactly the proposal, and the panel and the control are
  * visible, unoccluded and still, as browsers require of their own permission prompts before a
- * click is accepted (what the person sees is what is sent). `readRefusal` is the whole check;
- * ClickGuard tracks visibility and stillness over time.
+ * click is accepted (docs/writes-and-consent.md, "A click counts only on what the person can
+ * see"). `readRefusal` is the whole check; ClickGuard tracks visibility and stillness over time.
  */
 import { primitives } from '../start/primitives.js';
 import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';

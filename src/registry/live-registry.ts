@@ -25,6 +25,7 @@ import { declarationName, SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { callBuiltIn } from '../start/dom-builtin.js';
 import { createExecute } from './tool-execute.js';
 import { errorMessage } from '../shared/error-message.js';
+import { failureShape } from './failure-shape.js';
 
 /** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
 export type Slicer = () => Promise<void> | undefined;
@@ -132,6 +133,8 @@ function normaliseSafely(normalise: Normalise, declaration: unknown, label: stri
 export class LiveRegistry {
   readonly #config: RuntimeConfig;
   readonly #host: ModelContextHost;
+  /** How a failed call reaches the agent through this host (failure-shape.ts). */
+  readonly #shape: (tool: WebMCPTool) => WebMCPTool;
   readonly #stopSignal: AbortSignal;
   readonly #units = new Map<object, UnitState>();
   readonly #tools = new Map<string, ToolState>();
@@ -150,6 +153,7 @@ export class LiveRegistry {
   constructor(config: RuntimeConfig, host: ModelContextHost, stopSignal: AbortSignal) {
     this.#config = config;
     this.#host = host;
+    this.#shape = failureShape(host);
     this.#stopSignal = stopSignal;
     stopSignal.addEventListener('abort', () => this.#clear(), { once: true });
   }
@@ -201,6 +205,7 @@ export class LiveRegistry {
    */
   #register(tool: WebMCPTool, controller: AbortController, spec: ToolSpec | undefined, owner: AbortController | undefined): ToolState {
     const state: ToolState = { spec: spec!, controller, owner, settled: Promise.resolve() };
+    tool = this.#shape(tool);
     state.settled = registerWithHost(this.#host, tool, controller.signal).then(async (outcome) => {
       // An engine that accepts only a subset of JSON Schema throws TypeError for the rest: it gets
       // the reduced schema, and execute still validates against the full one.

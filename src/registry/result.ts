@@ -20,8 +20,9 @@ export interface CallToolResult {
 export const MAX_REASON_LENGTH = 500;
 
 /**
- * A successful result: the JSON answer, once, as the text of the only content item (DESIGN
- * section 4). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
+ * A successful result: the JSON answer, once, as the text of the only content item (WebMCP hosts
+ * serialise the whole result for the agent, so a second copy in `structuredContent` would be read
+ * twice). What the agent reads is then the site's JSON plus about 40 characters of wrapping.
  * @param added what the runtime adds beside the answer (e.g. `{ receipt }`), as `structuredContent`.
  * @example toolResult({ capellAgentSchema: 1, data: [], links: { next: null, previous: null } })
  *   // { content: [{ type: 'text', text: '{"capellAgentSchema":1,"data":[],"links":{…}}' }] }
@@ -34,8 +35,8 @@ export function toolResult(answer: JSONValue, added?: { [key: string]: JSONValue
 
 /**
  * A failed call: `isError: true` and a one-line reason (line breaks collapsed, at most
- * MAX_REASON_LENGTH). Tool failures are results, never throws: WebMCP turns a throw into a
- * bare `UnknownError` and the agent loses the reason.
+ * MAX_REASON_LENGTH). Executors answer failures as results, never throws; where the browser's own
+ * WebMCP invoked the call, failure-shape.ts turns this into a rejection carrying the same line.
  */
 export function errorResult(reason: string): CallToolResult {
   let line = reason.replace(/\s+/g, ' ').trim();

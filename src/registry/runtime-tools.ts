@@ -26,7 +26,7 @@ const some = (specs: Iterable<ToolSpec>, test: (spec: ToolSpec) => boolean): boo
 /** Every runtime tool, in registration order. */
 export const RUNTIME_TOOLS: readonly RuntimeTool[] = [
   {
-    // Issue 7: answers a writeId's outcome. An AgentGate write is the agent's own signed call
+    // Answers a writeId's outcome (a write call answers before the person decides). An AgentGate write is the agent's own signed call
     // (binding row `personConfirms: false`): nothing waits for the person, so it needs none.
     // Checked by type here, so the start-up code does not hold the binding registry.
     name: WRITE_STATUS_TOOL,
@@ -34,14 +34,14 @@ export const RUNTIME_TOOLS: readonly RuntimeTool[] = [
     create: async (config, stopSignal) => (await import('./write-status-tool.js')).createWriteStatusTool(config, stopSignal),
   },
   {
-    // Issue 12: asks again about a handed-off AgentGate call; only where the manifest names handoff.poll.
+    // Asks again about a handed-off AgentGate call; only where the manifest names handoff.poll.
     name: HANDOFF_STATUS_TOOL,
     wanted: (registered) => some(registered(), (spec) => spec.binding.type === 'agentgate' && spec.binding.handoffPoll !== undefined),
     create: async (config, stopSignal) => (await import('../agentgate/discover/handoff-status-tool.js')).createHandoffStatusTool(config, stopSignal),
   },
   {
-    // Issue 12: lists the receipts kept for this site (agentgate/receipts-tool.ts), wherever an
-    // AgentGate manifest declares receipts, also while its tools wait for a signer: receipts
+    // Lists the receipts kept for this site (agentgate/receipts-tool.ts), wherever an
+    // AgentGate manifest declares receipts, whether or not its tools registered: receipts
     // kept on earlier visits can be listed.
     name: RECEIPTS_TOOL,
     wanted: (_registered, declared) => some(declared(), (spec) => spec.binding.type === 'agentgate' && spec.binding.receipts !== undefined),

@@ -88,6 +88,15 @@ function messageOf(text: string | undefined): string {
   return serverMessage(text ?? '').replace(/^: /, '');
 }
 
+/** The admin API's error code (`{ error: { code } }`, Capell admin contract), or ''. */
+function errorCodeOf(answer: unknown): string {
+  const error = isPlainObject(answer) ? answer.error : undefined;
+  return isPlainObject(error) && typeof error.code === 'string' ? error.code : '';
+}
+
+/** The admin API's code for a confirmation token that was already redeemed. */
+const CONFIRMATION_USED = 'confirmation_used';
+
 /**
  * Runs an admin write: claims the tool's slot (writes/pending-write.ts: a proposal of this tool
  * still open is superseded), POSTs the input to `…/actions/{action}/preview` (same origin with
@@ -175,6 +184,13 @@ export const executeAdminAction: BindingExecutor = async (spec, input, { config,
       return;
     }
     const message = messageOf(body.text);
+    if (errorCodeOf(body.answer) === CONFIRMATION_USED) {
+      // The token left the runtime only in this request: whatever used it first read it on this
+      // page (a script that wrapped fetch before the runtime, with the editor's session).
+      void panel.showOutcome(words.confirmAlreadyUsed);
+      write.failed(`${spec.name}: not sent by the person's click: the site says the confirmation was already used (HTTP ${response.status} ${CONFIRMATION_USED} from ${confirmURL.pathname}), so something else on this page sent it first with the editor's session; the change may already be made: read the site's state before asking again`, response.status);
+      return;
+    }
     void panel.showOutcome(message
       ? fillPlaceholders(words.confirmFailedMessage, { status: String(response.status), message })
       : fillPlaceholders(words.confirmFailed, { status: String(response.status) }));

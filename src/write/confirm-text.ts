@@ -85,6 +85,11 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmEmpty: '(none)',
   /** After sending, when the site refused it with a reason; `{status}` and `{message}` (the server's one line). */
   confirmFailedMessage: 'The site did not accept it (HTTP {status}): {message}',
+  /**
+   * Admin writes, after the person's Send, when the site says this confirmation was already used:
+   * something else on this page sent it first, with the editor's session.
+   */
+  confirmAlreadyUsed: 'Not sent by you: this confirmation was already used before your click, by something else on this page. The change may already be made; check the page before trying again.',
 } as const;
 
 /** Every panel text, resolved. */
@@ -135,6 +140,7 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmAfter: 'Nachher:',
   confirmEmpty: '(keiner)',
   confirmFailedMessage: 'Die Website hat es nicht angenommen (HTTP {status}): {message}',
+  confirmAlreadyUsed: 'Nicht von Ihnen gesendet: Diese Bestätigung wurde vor Ihrem Klick schon verwendet, von etwas anderem auf dieser Seite. Die Änderung ist vielleicht schon gemacht; prüfen Sie die Seite, bevor Sie es noch einmal versuchen.',
 };
 
 /**

@@ -297,7 +297,7 @@ async function proposeFill(
     }
     // Built once, now, only to see what the page's `formdata` listeners make of it: a rewrite is
     // refused. What is sent is the snapshot; a native send builds its own once more, where a
-    // listener could still act (README).
+    // listener could still act (docs/writes-and-consent.md).
     let built: FormData | undefined;
     let rewritten: string | undefined;
     try {

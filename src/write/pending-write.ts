@@ -1,7 +1,8 @@
 /**
  * The life of one write call's proposal, apart from the call: the call answers within
  * `writeWaitMs` (the person's decision, or `awaiting_person` with a writeId), while the proposal
- * stays with the person until `confirmTimeoutMs`. Issue 7, "Write calls never hang the agent".
+ * stays with the person until `confirmTimeoutMs`: MCP clients give up on a call after 20–60 s, a
+ * person may take minutes (docs/writes-and-consent.md, "Write calls never hang the agent").
  *
  * Phases: `preparing` (panel loading, form not yet filled) → `open` (the proposal is on screen)
  * → `sending` (the person sent it; waiting for the site) → final. Any phase before `sending` can

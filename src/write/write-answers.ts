@@ -1,10 +1,10 @@
 /**
  * A write's answers: what a write call and `capell.write.status` answer the agent (the statuses of
  * a write, the one-sentence `next` step an agent can act on, the compact JSON shapes; pure, no DOM,
- * so tests and the README can quote the same sentences), and how the site's answer to a sent write
- * is read: within the answer bounds (request.ts reads at most MAX_WRITE_ANSWER_BYTES;
- * bounded-json.ts parses), so a huge or deeply nested answer can neither fill the page's heap nor
- * reach the agent, and by the session-expired rule.
+ * so tests and the docs, docs/writes-and-consent.md, can quote the same sentences), and how the
+ * site's answer to a sent write is read: within the answer bounds (request.ts reads at most
+ * MAX_WRITE_ANSWER_BYTES; bounded-json.ts parses), so a huge or deeply nested answer can neither
+ * fill the page's heap nor reach the agent, and by the session-expired rule.
  */
 import { parseBoundedJSON } from '../registry/bounded-json.js';
 import type { RequestOutcome } from '../registry/request.js';

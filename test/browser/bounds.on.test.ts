@@ -1,7 +1,8 @@
 /**
- * Issue 7, item 4 ("No call can freeze the tab") and the smaller findings on answers, in real
- * Chromium with WebMCP on: hostile patterns and formats answer at once, and answers that are too
- * large or too deep come back as an isError with a one-line reason.
+ * No call can freeze the tab (no pattern, format or answer may block the page's main thread for
+ * long), and answers have a size and depth bound, in real Chromium with WebMCP on: hostile patterns
+ * and formats answer at once, and answers that are too large or too deep come back as an isError
+ * with a one-line reason.
  */
 import { expect } from 'chai';
 import { start, type Runtime } from '../../src/index.ts';
@@ -33,7 +34,7 @@ afterEach(() => {
   unmountIslands();
 });
 
-describe('No call can freeze the tab (issue 7, item 4)', () => {
+describe('No call can freeze the tab', () => {
   beforeEach(async () => {
     await startWith([
       fixtureTool('fixture.slug', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: SLUG } } } }),
@@ -77,7 +78,7 @@ describe('No call can freeze the tab (issue 7, item 4)', () => {
 const ENUM = Array.from({ length: 7000 }, (_, i) => `v${i}`);
 const WORK_REASON = 'checking the value against its schema needs more than 1500000 units of work (the bound that keeps the page responsive; a smaller value, e.g. fewer items, fits)';
 
-describe('Schema work other than patterns has a bound (issue 7, item 4; red-team a06, a11)', () => {
+describe('Schema work other than patterns has a bound', () => {
   beforeEach(async () => {
     await startWith([
       fixtureTool('fixture.enum', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'array', items: { type: 'string', enum: ENUM } } } } }),
@@ -145,7 +146,7 @@ describe('Schema work other than patterns has a bound (issue 7, item 4; red-team
   });
 });
 
-describe('Answers have a size and depth bound (issue 7, smaller findings)', () => {
+describe('Answers have a size and depth bound', () => {
   beforeEach(async () => {
     await startWith([
       fixtureTool('fixture.huge', '/test-fixtures/huge'),

@@ -1,8 +1,8 @@
 /**
- * What the person sees is what is sent (issue 7): page CSS cannot hide or disguise the panel,
- * a click only counts on a visible, unoccluded panel that has been still for
- * INPUT_PROTECTION_MS, and the same holds for keyboard activation. Clicks and keys are real input
- * (Playwright through @web/test-runner-commands), so they are trusted as a person's are.
+ * What the person sees is what is sent: page CSS cannot hide or disguise the panel, a click only
+ * counts on a visible, unoccluded panel that has been still for INPUT_PROTECTION_MS, and the same
+ * holds for keyboard activation. Clicks and keys are real input (Playwright through
+ * @web/test-runner-commands), so they are trusted as a person's are.
  */
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
@@ -345,7 +345,7 @@ describe('confirm panel: without IntersectionObserver v2', () => {
   });
 });
 
-describe('confirm panel: page scripts cannot drive it (red-team a01, a05 font, a07)', () => {
+describe('confirm panel: page scripts cannot drive it', () => {
   it('a01 "A page script can fake the person\'s Send": the element and the class a page can reach have no method that shows a proposal or checks consent, and cannot be patched', async () => {
     const { panel: host, handlers } = await presentRequest();
     const Panel = customElements.get('capell-confirm-write')!;

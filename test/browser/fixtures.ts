@@ -71,7 +71,7 @@ export async function callTool(name: string, input: object = {}): Promise<{ cont
   return JSON.parse(await context.executeTool(tool, input));
 }
 
-/** The demo catalogue's tool declarations used across tests (DESIGN section 4 names). */
+/** The demo catalogue's tool declarations used across tests (the demo site's fixed tool names). */
 export const CORE_READ_TOOLS = [
   {
     name: 'page.lookup',

@@ -56,7 +56,8 @@ describe('forms: what an agent may fill', () => {
     ['a read-only input', '<input name="name" readonly>', { name: 'x' }, /^name: the control is read-only$/],
     ['a CSS-hidden honeypot', '<p style="display:none"><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person/],
     ['an aria-hidden honeypot', '<p aria-hidden="true"><input name="website"></p>', { website: 'x' }, /^website: the control is not visible to the person/],
-    // Honeypots hidden by each technique the effective-visibility check knows (issue 7, item 3).
+    // Honeypots hidden by each technique the effective-visibility check knows: an agent never
+    // writes what the person cannot check.
     ['an off-screen honeypot (left: -9999px)', '<div class="hp" style="position: absolute; left: -9999px"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(off-screen: outside the page's scrollable area \(at x -99\d\d(\.\d)?, y [\d.]+ px\)\); an agent never writes what the person cannot check$/],
     ['an opacity 0 honeypot', '<div class="hp" style="opacity: 0"><input name="website"></div>', { website: 'x' }, /^website: the control is not visible to the person \(opacity 0 on div\.hp\); an agent never writes what the person cannot check$/],
     ['a honeypot whose opacities multiply below 0.1', '<div style="opacity: 0.3"><p style="opacity: 0.3"><input name="website"></p></div>', { website: 'x' }, /^website: the control is not visible to the person \(opacity 0\.3 on p × 0\.3 on div \(effective 0\.09\)\); an agent never writes what the person cannot check$/],
@@ -456,7 +457,7 @@ describe('forms: form tools through WebMCP', () => {
     expect(document.querySelector('capell-confirm-write')).to.equal(null);
   });
 
-  it('says so when the form is not on the page: rejected at registration with the reason (issue 11), so no call can reach it', async () => {
+  it('says so when the form is not on the page: rejected at registration with the reason, so no call can reach it', async () => {
     await startFormTool({ name: { type: 'string' } });
     const report = await runtime!.ready;
     expect(report.registered).to.deep.equal([]);

@@ -1,11 +1,11 @@
 /**
- * Hostile islands at scale (issue 10, item 4): fast-check generates pages of Capell tools islands
- * (fuzz/island-arbitraries.ts: random JSON, deep nesting, huge strings, `__proto__` /
- * `constructor` / `prototype` members, unpaired surrogates, thousands of tools, repeated and
- * near-duplicate names, valid declarations with one mutation) and each page is checked in real
- * Chromium with WebMCP on (fuzz/island-property.ts): start() never throws and ready settles, no
- * prototype is polluted, every registered tool is one the CLI's rules accept, ready settles
- * within 5 ms per KB + 200 ms.
+ * Hostile islands at scale (a page may put anything in its islands): fast-check generates pages of
+ * Capell tools islands (fuzz/island-arbitraries.ts: random JSON, deep nesting, huge strings,
+ * `__proto__` / `constructor` / `prototype` members, unpaired surrogates, thousands of tools,
+ * repeated and near-duplicate names, valid declarations with one mutation) and each page is checked
+ * in real Chromium with WebMCP on (fuzz/island-property.ts): start() never throws and ready
+ * settles, no prototype is polluted, every registered tool is one the CLI's rules accept, ready
+ * settles within 5 ms per KB + 200 ms.
  *
  * In the suite: a fixed seed and a number of runs that costs well under 20 s here. `npm run fuzz`
  * (bench/fuzz.js) runs the same file with window.CAPELL_FUZZ = { seed, runs, path } (FUZZ_RUNS,

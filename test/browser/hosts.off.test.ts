@@ -1,10 +1,11 @@
 /**
- * Issue 10, item 2 ("Hosts"): the hosts seen in the wild besides Chromium's native WebMCP, each
- * installed the way a polyfill or an embedding browser installs it (a `modelContext` getter on
- * Document.prototype) in real Chromium without the WebMCP flag. Research notes: a frozen
- * `modelContext` that is not an EventTarget (Codex in-app browser); engines ≤ 151 whose
- * `registerTool` returns undefined, throws synchronously and ignores a pre-aborted signal; a host
- * that never settles; an engine that allows only PR #289's subset of JSON Schema.
+ * The hosts seen in the wild besides Chromium's native WebMCP, each installed the way a polyfill or
+ * an embedding browser installs it (a `modelContext` getter on Document.prototype) in real Chromium
+ * without the WebMCP flag: a frozen `modelContext` that is not an EventTarget (Codex in-app
+ * browser); engines ≤ 151 whose `registerTool` returns undefined, throws synchronously and ignores
+ * a pre-aborted signal; a host that never settles; an engine that allows only a subset of JSON
+ * Schema (as webmachinelearning/webmcp pull request 289 proposes) and throws a TypeError for the
+ * rest.
  */
 import { expect } from 'chai';
 import { start } from '../../src/index.ts';
@@ -32,7 +33,7 @@ afterEach(() => {
 
 const changed = () => new Promise<Report>((resolve) => document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent<Report>).detail), { once: true }));
 
-describe('hosts other than native WebMCP (issue 10, item 2)', () => {
+describe('hosts other than native WebMCP', () => {
   it('a frozen modelContext that is not an EventTarget: every tool registers and answers', async () => {
     const tools = new Map<string, HostTool>();
     uninstall = install(Object.freeze({ registerTool: (tool: HostTool) => { tools.set(tool.name, tool); return Promise.resolve(); } }));

@@ -1,11 +1,11 @@
 /**
- * The inspector (issue 11, item 3) in real Chromium with WebMCP on, over the runtime built from
- * source: opened by `start({ inspect: true })` (the path data-inspect and ?capell-webmcp=inspect
- * take; the script tag's three ways are in test/e2e/inspector.on.spec.ts), it shows the live
- * Report (registered tools with binding, annotations and schema, rejected ones with reasons, the
- * audit, the API found), follows a live change, logs each call with its outcome, duration and
- * size, is axe-core clean, keyboard operable, localised by the islands' messages, and is absent
- * unless asked.
+ * The inspector (what the runtime did on this page, for the site's operator) in real Chromium with
+ * WebMCP on, over the runtime built from source: opened by `start({ inspect: true })` (the path
+ * data-inspect and ?capell-webmcp=inspect take; the script tag's three ways are in
+ * test/e2e/inspector.on.spec.ts), it shows the live Report (registered tools with binding,
+ * annotations and schema, rejected ones with reasons, the audit, the API found), follows a live
+ * change, logs each call with its outcome, duration and size, is axe-core clean, keyboard operable,
+ * localised by the islands' messages, and is absent unless asked.
  */
 import { expect } from 'chai';
 import { start, type Report, type Runtime } from '../../src/index.ts';

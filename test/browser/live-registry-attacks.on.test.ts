@@ -1,8 +1,7 @@
 /**
- * Red-team attacks on the live registry (issue 8, item 5) in real Chromium with WebMCP on: small
- * hostile or unusual pages, update storms, large pages, races between updates, and stop/start at
- * awkward moments. Each test names what it proves; registrations are counted through
- * `document.modelContext.getTools()`.
+ * Red-team attacks on the live registry in real Chromium with WebMCP on: small hostile or unusual
+ * pages, update storms, large pages, races between updates, and stop/start at awkward moments. Each
+ * test names what it proves; registrations are counted through `document.modelContext.getTools()`.
  */
 import { expect } from 'chai';
 import { start, type Report, type Runtime } from '../../src/index.ts';
@@ -47,8 +46,8 @@ async function settled(quietMs = 150): Promise<void> {
 /**
  * Long tasks are measured and logged, not asserted: on the shared 2-core test machine (load
  * average near 10) the same work varied from none to 215 ms between runs of the storm test, so
- * an assertion on them would fail at random. Figures measured so far are in the report of the
- * red-team branch (i8-red); reading every island is one unsliced task per update.
+ * an assertion on them would fail at random. Reading every island is one unsliced task per
+ * update, so the figures these tests log grow with the page.
  */
 /** Long tasks (over 50 ms) seen while `body` runs. */
 async function longTasksDuring(body: () => Promise<void>): Promise<number[]> {

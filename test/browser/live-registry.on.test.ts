@@ -1,8 +1,8 @@
 /**
- * The live registry in real Chromium with WebMCP on (issue 8, item 5): islands added, removed or
- * rewritten after start, names that move between islands, forms found again at call time,
- * `toolname` forms that appear and disappear, the change event, and `stop()` leaving nothing
- * behind. Registrations are counted through `document.modelContext.getTools()`.
+ * The live registry (the runtime follows the page after start) in real Chromium with WebMCP on:
+ * islands added, removed or rewritten after start, names that move between islands, forms found
+ * again at call time, `toolname` forms that appear and disappear, the change event, and `stop()`
+ * leaving nothing behind. Registrations are counted through `document.modelContext.getTools()`.
  */
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
@@ -283,7 +283,7 @@ describe('with WebMCP on: form tools follow their form', () => {
     expect((form.elements.namedItem('name') as HTMLInputElement).value).to.equal('');
   });
 
-  it('a removed form withdraws its tool with the reason; the form back registers it again (issue 11: form tools are checked against their form at registration)', async () => {
+  it('a removed form withdraws its tool with the reason; the form back registers it again (form tools are checked against their form at registration)', async () => {
     const form = mountForm('only');
     mountToolsIsland(island(FORM_TOOL));
     runtime = start({ log: 'silent' });

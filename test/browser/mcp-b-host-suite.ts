@@ -1,10 +1,11 @@
 /**
- * The browser tests each MCP-B host gets (issue 10, item 2), run in a page of the `webmcp-off`
- * group where the host's own package has installed `document.modelContext` (the file that calls
- * `describeMCPBHost` imports the package first). A client there calls
- * `executeTool(tool, inputJson)` with a JSON *string* (Chromium takes an object) and gets the
- * result's JSON string back; the testing shim's `executeTool(name, inputJson)` likewise (read from
- * @mcp-b/webmcp-polyfill 5.1.0: parseChromeToolInput, serializeChromeToolResult).
+ * The browser tests each MCP-B host (WebMCP hosts seen in the wild besides Chromium's own) gets,
+ * run in a page of the `webmcp-off` group where the host's own package has installed
+ * `document.modelContext` (the file that calls `describeMCPBHost` imports the package first). A
+ * client there calls `executeTool(tool, inputJson)` with a JSON *string* (Chromium takes an object)
+ * and gets the result's JSON string back; the testing shim's `executeTool(name, inputJson)`
+ * likewise (read from @mcp-b/webmcp-polyfill 5.1.0: parseChromeToolInput,
+ * serializeChromeToolResult).
  */
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';

@@ -1,10 +1,10 @@
 /**
- * Issue 10, "Policies and frames": where the permissions policy does not allow `tools`, or WebMCP
- * refuses a registration with NotAllowedError, the runtime detects it once, registers nothing more,
- * stays silent, and says why in the Report (`api: 'none'`, `apiReason`). Real Chromium with WebMCP
- * on: the policy is the browser's own (an iframe's `allow` attribute); the host in the frame is a
- * plain object with `registerTool`, as a polyfill installs one (Chromium exposes
- * `document.modelContext` to top-level documents only).
+ * Policies and frames: where the permissions policy does not allow `tools`, or WebMCP refuses a
+ * registration with NotAllowedError, the runtime detects it once, registers nothing more, stays
+ * silent, and says why in the Report (`api: 'none'`, `apiReason`). Real Chromium with WebMCP on:
+ * the policy is the browser's own (an iframe's `allow` attribute); the host in the frame is a plain
+ * object with `registerTool`, as a polyfill installs one (Chromium exposes `document.modelContext`
+ * to top-level documents only).
  */
 import { expect } from 'chai';
 import { start } from '../../src/index.ts';
@@ -52,7 +52,7 @@ afterEach(() => {
   document.querySelectorAll('iframe').forEach((frame) => frame.remove());
 });
 
-describe('permissions policy and NotAllowedError (issue 10, item 1)', () => {
+describe('permissions policy and NotAllowedError', () => {
   it('a frame whose policy does not allow "tools" registers nothing and says why', async () => {
     const { frame, calls } = await frameWithHost("tools 'none'");
     expect((frame.contentDocument as Document & { featurePolicy: { allowsFeature(feature: string): boolean } }).featurePolicy.allowsFeature('tools')).to.equal(false);

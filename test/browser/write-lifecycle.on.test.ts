@@ -1,9 +1,10 @@
 /**
- * Issue 7, "Write calls never hang the agent", in real Chromium through the real WebMCP API: a
- * write call answers within writeWaitMs, the proposal then lives on for the person until
- * confirmTimeoutMs, `capell.write.status` tells its outcome, a newer call supersedes an older
- * one, and the agent's abort withdraws a proposal only while its call waits. Sending as a person
- * (a trusted click) is covered end to end in test/e2e/write-lifecycle.on.spec.ts.
+ * Write calls never hang the agent (MCP clients give up on a call after 20–60 s; a person may take
+ * minutes), in real Chromium through the real WebMCP API: a write call answers within writeWaitMs,
+ * the proposal then lives on for the person until confirmTimeoutMs, `capell.write.status` tells its
+ * outcome, a newer call supersedes an older one, and the agent's abort withdraws a proposal only
+ * while its call waits. Sending as a person (a trusted click) is covered end to end in
+ * test/e2e/write-lifecycle.on.spec.ts.
  */
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';

@@ -1,6 +1,6 @@
 /**
- * The admin registry with WebMCP off (issue 13): a signed-in editor's admin page registers
- * nothing, fetches no admin registry and throws nothing; `ready` resolves with `api: 'none'`.
+ * The admin registry with WebMCP off: a signed-in editor's admin page registers nothing, fetches no
+ * admin registry and throws nothing; `ready` resolves with `api: 'none'`.
  */
 import { signIn } from './admin-session.ts';
 import { expect, readyReport, test } from './demo-fixture.ts';

@@ -1,10 +1,10 @@
 /**
- * Issue 13, the runtime's admin registry end to end, in Chromium with WebMCP on, against the real
- * demo server playing Core's admin: an editor signs in through the sign-in form, the runtime
- * fetches the admin registry (`data-admin-registry`), an agent calls admin tools through
- * `document.modelContext.executeTool`, the panel shows the server's preview, and only the
- * person's real click (Playwright's mouse) confirms. Refusals between preview and click come back
- * as `isError` with the server's reason, after exactly one confirm (nothing retried). Public pages
+ * The runtime's admin registry end to end, in Chromium with WebMCP on, against the real demo server
+ * playing Core's admin: an editor signs in through the sign-in form, the runtime fetches the admin
+ * registry (`data-admin-registry`), an agent calls admin tools through
+ * `document.modelContext.executeTool`, the panel shows the server's preview, and only the person's
+ * real click (Playwright's mouse) confirms. Refusals between preview and click come back as
+ * `isError` with the server's reason, after exactly one confirm (nothing retried). Public pages
  * register no admin tool, and a public island cannot declare one.
  */
 import { createServer } from 'node:http';
@@ -219,6 +219,50 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     for (const place of [seen, panelText, JSON.stringify(result), JSON.stringify(status), logged.join('\n'), demo.admin.log.join('\n')]) {
       expect(place).not.toContain(token!);
     }
+  });
+
+  test('a page script that wrapped fetch before the runtime confirms first: the person\'s click answers "already used" to the agent and the panel, never "sent"', async ({ page, demo }) => {
+    // What docs/security.md says a script that runs before the runtime can do: read the one-use
+    // token from the preview's answer, and confirm with the editor's session while the panel waits.
+    await page.addInitScript(() => {
+      const original = window.fetch;
+      window.fetch = async function (...args: Parameters<typeof fetch>) {
+        const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+        const body = args[0] instanceof Request ? args[0].clone().text() : Promise.resolve(String(args[1]?.body ?? 'null'));
+        const response = await original.apply(this, args);
+        if (url.endsWith('/preview')) {
+          const sent = JSON.parse(await body) as unknown;
+          void response.clone().json().then((answer: { data: { previewDigest: string; confirmation: { token: string } } }) => {
+            (window as unknown as { stolen: unknown }).stolen = { url: url.replace(/\/preview$/, '/confirm'), payload: sent, token: answer.data.confirmation.token, previewDigest: answer.data.previewDigest };
+          });
+        }
+        return response;
+      };
+    });
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.property.write', RETITLE);
+    await panel(page).waitOpen();
+    await page.waitForFunction(() => (window as unknown as { stolen?: unknown }).stolen !== undefined);
+    const stolenStatus = await page.evaluate(async () => {
+      const { url, payload, token, previewDigest } = (window as unknown as { stolen: { url: string; payload: unknown; token: string; previewDigest: string } }).stolen;
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+      const answer = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify({ token, payload, previewDigest }) });
+      return `${answer.status} ${await answer.text()}`;
+    });
+    expect(stolenStatus).toMatch(/^200 /);
+    await panel(page).click('Send');
+    const result = await callResult(page);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^admin\.property\.write: not sent by the person's click: the site says the confirmation was already used \(HTTP 403 confirmation_used from \/admin\/agent\/v1\/actions\/property\.write\/confirm\), so something else on this page sent it first/);
+    expect(result.content[0]!.text).not.toContain('\n');
+    await panel(page).waitText('Not sent by you: this confirmation was already used before your click');
+    // The script's confirmation made the change; the person's click made none.
+    expect((demo.admin.read('a', 'about') as Content).draft!.values.title).toBe('Our story');
+    const confirms = demo.admin.log.filter((line) => line.startsWith('confirm '));
+    expect(confirms).toHaveLength(2);
+    expect(confirms[0]).toMatch(/^confirm property\.write by ada on a: done: /);
+    expect(confirms[1]).toBe('confirm property.write by ada on a: refused (confirmation_used)');
   });
 
   test('expired between preview and click: isError with the server\'s reason (403), one confirm, nothing retried', async ({ page }) => {

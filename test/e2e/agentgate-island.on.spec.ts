@@ -1,17 +1,17 @@
 /**
- * AgentGate named by a Capell tools island (issue 9, "Discovery": "or a Capell tools island names
- * it"), WebMCP on, against the demo site's real manifest: the island's top-level `agentgate`
- * member counts exactly like the script tag's `data-agentgate` (one manifest fetch however often
- * it is named), can name only the page origin's own manifest, and an island removed takes the
- * manifest's tools with it unless something else still names it. The demo theme's agent script
- * (/site/demo-agent.js) gives the signers, so the tools register.
+ * AgentGate named by a Capell tools island (a site that cannot change its script tag names its
+ * manifest there), WebMCP on, against the demo site's real manifest: the island's top-level
+ * `agentgate` member counts exactly like the script tag's `data-agentgate` (one manifest fetch
+ * however often it is named), can name only the page origin's own manifest, and an island removed
+ * takes the manifest's tools with it unless something else still names it. No page holds a signer
+ * (the agent signs in its own network layer); the tools register all the same.
  */
 import type { Page } from '@playwright/test';
 import { expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
 
 type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
 
-/** The demo manifest's tools, in its order (issue 12 added request_callback and stock_report). */
+/** The demo manifest's tools, in its order (request_callback hands off, stock_report is priced). */
 const DEMO_AGENTGATE_TOOLS = ['send_message', 'message_status', 'request_callback', 'stock_report'];
 
 const LOOKUP = { name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } };
@@ -117,7 +117,7 @@ test('removing the island that named AgentGate removes the manifest\'s tools; ad
     document.head.append(island);
   });
   expect(restored.registered).toEqual(DEMO_AGENTGATE_TOOLS);
-  // The runtime's own tools come back with the manifest's: its receipts (issue 12) and, with a
+  // The runtime's own tools come back with the manifest's: its receipts listing and, with a
   // handoff, its handoff status tool.
   expect((await listTools(page)).map((tool) => tool.name).sort()).toEqual([...DEMO_AGENTGATE_TOOLS, 'agentgate.handoff.status', 'agentgate.receipts'].sort());
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);

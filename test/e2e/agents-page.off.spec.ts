@@ -1,7 +1,7 @@
 /**
- * The demo explains itself (issue 11, item 4), WebMCP off: `/agents` still lists the site's
- * tools, says WebMCP is off and how to turn it on, and offers no Run button; every kind of demo
- * page loads the runtime, whose status line then says the browser has no WebMCP.
+ * The demo explains itself, WebMCP off: `/agents` still lists the site's tools, says WebMCP is off
+ * and how to turn it on, and offers no Run button; every kind of demo page loads the runtime, whose
+ * status line then says the browser has no WebMCP.
  */
 import { expect, readyReport, test } from './demo-fixture.ts';
 

@@ -1,8 +1,8 @@
 /**
- * The demo explains itself (issue 11, item 4), WebMCP on: `/agents` lists the site's live tools,
- * says WebMCP is on, and each read tool's Run button calls it through
- * `document.modelContext.executeTool` and shows the answer; every kind of demo page has the
- * visible "For agents" links and loads the runtime (its status line leaves "starting…").
+ * The demo explains itself, WebMCP on: `/agents` lists the site's live tools, says WebMCP is on,
+ * and each read tool's Run button calls it through `document.modelContext.executeTool` and shows
+ * the answer; every kind of demo page has the visible "For agents" links and loads the runtime (its
+ * status line leaves "starting…").
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,12 +1,12 @@
 /**
  * The rooms in the built bundle (vite.rooms.ts), in real Chromium with WebMCP on: the chunks under
- * /dist/chunks/ the page requests are recorded, by name. The first read call loads the call chunk (the
- * validator, the request path and the read room) and nothing of the write machinery; a write
- * call then loads the write room and, when it proposes, the panel. Demo pages name AgentGate
- * (issue 9), whose manifest is fetched at start-up through the request path (call chunk): the
- * room checks run on the contact page with its script tag not naming AgentGate, and the page as
- * served is checked on its own (the AgentGate room at start-up, never the write room or panel).
- * The classic script (`capell-webmcp.iife.js`) loads these same chunks.
+ * /dist/chunks/ the page requests are recorded, by name. The first read call loads the call chunk
+ * (the validator, the request path and the read room) and nothing of the write machinery; a write
+ * call then loads the write room and, when it proposes, the panel. Demo pages name AgentGate, whose
+ * manifest is fetched at start-up through the request path (call chunk): the room checks run on the
+ * contact page with its script tag not naming AgentGate, and the page as served is checked on its
+ * own (the AgentGate room at start-up, never the write room or panel). The classic script
+ * (`capell-webmcp.iife.js`) loads these same chunks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -184,7 +184,7 @@ test.describe('chunks by room', () => {
     expect(requested).not.toContain('panel');
   });
 
-  test.describe('the call chunk is prefetched when the browser is idle after tools registered (issue 10: first call ≤ 1.5× a steady call)', () => {
+  test.describe('the call chunk is prefetched when the browser is idle after tools registered (so a first call costs about what a steady call does)', () => {
     test('it comes after ready, without a call, with the read room, and never the write room or panel', async ({ page, demo }) => {
       const requested = recordChunks(page);
       await holdIdleCallbacks(page);

@@ -1,11 +1,12 @@
 /**
- * Issue 3, "Done when": the CLI and the runtime reach the same verdict on every row of the
- * normaliser table (test/support/declaration-rows.ts). Each row is served as a tools island in its
- * own document of the demo origin, read back from the runtime's Report in Chromium with WebMCP on,
- * and checked by the real `capell-webmcp validate` on a capell.json holding the same declaration
- * (same translations, same origin). Both must accept or both reject, with the same reasons.
+ * The CLI and the runtime reach the same verdict (a declaration CI accepted registers in the
+ * browser, and one it refused is refused there too) on every row of the normaliser table
+ * (test/support/declaration-rows.ts). Each row is served as a tools island in its own document of
+ * the demo origin, read back from the runtime's Report in Chromium with WebMCP on, and checked by
+ * the real `capell-webmcp validate` on a capell.json holding the same declaration (same
+ * translations, same origin). Both must accept or both reject, with the same reasons.
  *
- * Issue 8, item 7: all rows are judged at once, then one test per row compares its two verdicts.
+ * All rows are judged at once, then one test per row compares its two verdicts.
  * The runtime side is one page whose same-origin iframes each hold one row's page (its island and
  * the script-tag bundle): every row shares the name catalogue.lookup, so rows cannot share one
  * document (the first declaration of a name wins), but each frame is a document of its own with
@@ -49,7 +50,7 @@ function validateWithCLI(args: string[]): Promise<{ code: number; stdout: string
 
 /**
  * The form a form tool's declaration names, with a control per input it declares: the runtime
- * checks form tools against their page at registration (issue 11) and `validate` judges the
+ * checks form tools against their page at registration and `validate` judges the
  * declaration alone, so each row's page holds the form its declaration expects.
  */
 function formFor(declaration: { binding?: { type?: unknown; target?: unknown }; inputSchema?: { properties?: unknown } }): string {

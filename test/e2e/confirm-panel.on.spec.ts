@@ -1,9 +1,9 @@
 /**
- * What the person sees is what is sent (issue 7, item 2), end to end on the demo's contact page
- * with the built bundle under its strict CSP: page CSS and scripts that try to hide, disguise or
- * hurry the panel, and the person's own typing. The server counts every contact POST
- * (`demo.formPosts`) and newsletter subscription (`demo.subscriptions`), so "nothing was sent"
- * is checked where it matters. The person acts through Playwright's real mouse and keyboard.
+ * What the person sees is what is sent, end to end on the demo's contact page with the built bundle
+ * under its strict CSP: page CSS and scripts that try to hide, disguise or hurry the panel, and the
+ * person's own typing. The server counts every contact POST (`demo.formPosts`) and newsletter
+ * subscription (`demo.subscriptions`), so "nothing was sent" is checked where it matters. The
+ * person acts through Playwright's real mouse and keyboard.
  */
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';

@@ -1,6 +1,6 @@
 /**
- * form.submit.contact: a declared field the person cannot see is refused (issue 7, item 3), for
- * each way a page can hide it.
+ * form.submit.contact: a declared field the person cannot see is refused, for each way a page can
+ * hide it.
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
@@ -14,7 +14,7 @@ import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { call, fieldValues, PROPOSAL } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
 
-test.describe('form.submit.contact: hidden fields are refused (issue 7, item 3)', () => {
+test.describe('form.submit.contact: hidden fields are refused', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);

@@ -1,6 +1,6 @@
 /**
- * form.submit.contact: nothing leaves before the person acts (issue 7, item 1): script-made
- * submits, change handlers, kept submit functions, keyboard tricks and frames while the panel is open.
+ * form.submit.contact: nothing leaves before the person acts: script-made submits, change handlers,
+ * kept submit functions, keyboard tricks and frames while the panel is open.
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
@@ -28,7 +28,7 @@ async function submitOnChange(page: Page, { defer = false } = {}): Promise<void>
   }, defer);
 }
 
-test.describe('form.submit.contact: nothing leaves before the person acts (issue 7, item 1)', () => {
+test.describe('form.submit.contact: nothing leaves before the person acts', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);

@@ -1,10 +1,10 @@
 /**
- * Issue 7 against a page that works against the person (findings of a red-team pass, each a page
- * edited to reproduce it): the contact form's send button relabelled or its destination changed
- * after the panel opened; the page left and come back to with the agent's values; a panel chunk
- * that never arrives; and (a second pass) the person's Enter, click or send turned into another
- * send by a trapped focus, a new submit button, another origin, a `formdata` listener, or DOM
- * clobbering. The demo server counts every contact POST and sign-up.
+ * Mediated writes against a page that works against the person (each test a page edited to
+ * reproduce one attack found by a red-team pass): the contact form's send button relabelled or its
+ * destination changed after the panel opened; the page left and come back to with the agent's
+ * values; a panel chunk that never arrives; and (a second pass) the person's Enter, click or send
+ * turned into another send by a trapped focus, a new submit button, another origin, a `formdata`
+ * listener, or DOM clobbering. The demo server counts every contact POST and sign-up.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
@@ -50,7 +50,7 @@ test.beforeEach(async ({ page, demo }) => {
   demo.signups.length = 0;
 });
 
-test.describe('a hostile page cannot turn the person\'s act into another send (issue 7, item 2)', () => {
+test.describe('a hostile page cannot turn the person\'s act into another send', () => {
 
   test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
     await startCall(page, 'form.submit.contact', PROPOSAL);

@@ -1,6 +1,6 @@
 /**
- * The inspector in Chromium without WebMCP (issue 11, item 3): asked for, it still opens, says
- * why there are no tools, and loads no registry chunk.
+ * The inspector in Chromium without WebMCP: asked for, it still opens, says why there are no tools,
+ * and loads no registry chunk.
  */
 import { expect, readyReport, test } from './demo-fixture.ts';
 

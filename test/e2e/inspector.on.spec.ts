@@ -1,9 +1,9 @@
 /**
- * The inspector on the demo site, built bundle, real Chromium with WebMCP on (issue 11, item 3):
- * it is never loaded unless asked, and opens by each of the script tag's three ways (the
- * `?capell-webmcp=inspect` query, which the footer's "For agents" link uses; `data-inspect` on the
- * script tag; `window.capellWebMCP.inspect()`), from its own chunk. It shows the live Report and
- * logs calls, is axe-core clean and is operated with the keyboard (Tab, Escape).
+ * The inspector on the demo site, built bundle, real Chromium with WebMCP on: it is never loaded
+ * unless asked, and opens by each of the script tag's three ways (the `?capell-webmcp=inspect`
+ * query, which the footer's "For agents" link uses; `data-inspect` on the script tag;
+ * `window.capellWebMCP.inspect()`), from its own chunk. It shows the live Report and logs calls, is
+ * axe-core clean and is operated with the keyboard (Tab, Escape).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

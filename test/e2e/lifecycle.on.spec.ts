@@ -1,7 +1,7 @@
 /**
- * The live registry through the script tag, with WebMCP on (issue 8, item 5): the global's
- * `report` and the `capell-webmcp:change` event, and a page restored from the back/forward cache
- * keeping each tool once. Playwright turns the bfcache off by default; this file turns it back on.
+ * The live registry through the script tag, with WebMCP on: the global's `report` and the
+ * `capell-webmcp:change` event, and a page restored from the back/forward cache keeping each tool
+ * once. Playwright turns the bfcache off by default; this file turns it back on.
  */
 import type { Page } from '@playwright/test';
 import { launchOptions } from '../support/chromium.js';

@@ -1,7 +1,7 @@
 /**
- * Red-team attacks on the live registry through the script tag (issue 8, item 5), with WebMCP on:
- * a page whose named elements shadow document methods the entry uses, and two copies of the
- * runtime (the script tag and the library build) on one page.
+ * Red-team attacks on the live registry through the script tag, with WebMCP on: a page whose named
+ * elements shadow document methods the entry uses, and two copies of the runtime (the script tag
+ * and the library build) on one page.
  */
 import type { Page } from '@playwright/test';
 import { expect, listTools, readyReport, test } from './demo-fixture.ts';

@@ -1,11 +1,12 @@
 /**
- * Issue 10, item 2 ("Hosts"), end to end: the demo pages and the built bundle in Chromium without
- * the WebMCP flag, with `@mcp-b/webmcp-polyfill` or `@mcp-b/global` installed as the page's WebMCP
- * host by a `<script src>` before the runtime's (mcp-b-hosts.ts). The demo's tools register there,
- * answer through the host's own call paths (`executeTool(tool, inputJson)` with a JSON string, the
- * testing shim's `executeTool(name, inputJson)`, and for `@mcp-b/global` an MCP client's
- * `tools/call` over its tab transport), refuse bad input naming the field, a write proposal opens
- * the panel, and `stop()` leaves the host's own tool lists empty.
+ * MCP-B hosts (WebMCP hosts seen in the wild besides Chromium's own), end to end: the demo pages
+ * and the built bundle in Chromium without the WebMCP flag, with `@mcp-b/webmcp-polyfill` or
+ * `@mcp-b/global` installed as the page's WebMCP host by a `<script src>` before the runtime's
+ * (mcp-b-hosts.ts). The demo's tools register there, answer through the host's own call paths
+ * (`executeTool(tool, inputJson)` with a JSON string, the testing shim's `executeTool(name,
+ * inputJson)`, and for `@mcp-b/global` an MCP client's `tools/call` over its tab transport), refuse
+ * bad input naming the field, a write proposal opens the panel, and `stop()` leaves the host's own
+ * tool lists empty.
  */
 import { answerOf } from '../support/answer-of.ts';
 import { PROPOSAL } from './agent-calls.ts';

@@ -1,12 +1,13 @@
 /**
- * The MCP-B hosts (issue 10, item 2), installed in a demo page the way a site installs them: a
- * `<script src>` of their published browser bundle (`dist/index.iife.js`, a classic script that
- * installs itself when it runs), served from node_modules by a test-only route on the demo's
- * origin and placed in `<head>` before the runtime's module script, in Chromium without the
- * WebMCP flag. (Not `page.addInitScript`: init scripts run before the page's Content-Security-Policy
- * applies, so zod inside `@mcp-b/global` would find `Function` allowed and later compile parsers
- * the policy refuses: every MCP message then fails "Invalid message ... 'unsafe-eval'".)
- * What a client calls there, read from the packages' code (5.1.0):
+ * The MCP-B hosts (WebMCP hosts seen in the wild besides Chromium's own), installed in a demo page
+ * the way a site installs them: a `<script src>` of their published browser bundle
+ * (`dist/index.iife.js`, a classic script that installs itself when it runs), served from
+ * node_modules by a test-only route on the demo's origin and placed in `<head>` before the
+ * runtime's module script, in Chromium without the WebMCP flag. (Not `page.addInitScript`: init
+ * scripts run before the page's Content-Security-Policy applies, so zod inside `@mcp-b/global`
+ * would find `Function` allowed and later compile parsers the policy refuses: every MCP message
+ * then fails "Invalid message ... 'unsafe-eval'".) What a client calls there, read from the
+ * packages' code (5.1.0):
  *
  * - `@mcp-b/webmcp-polyfill`: `document.modelContext` (a `ModelContext` EventTarget) with
  *   `registerTool(tool, { signal })`, `getTools()` and Chromium's `executeTool(tool, inputJson)`,

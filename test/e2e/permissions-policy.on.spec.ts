@@ -1,8 +1,8 @@
 /**
- * Issue 10, item 1: a demo page served with `Permissions-Policy: tools=()` (the real header, in
- * Chromium with WebMCP on). Chromium then withholds `document.modelContext`; a polyfill the page
- * installs would not, so the runtime reads the policy itself: nothing is registered, nothing is
- * logged, and the Report says why.
+ * A demo page served with `Permissions-Policy: tools=()` (the real header, in Chromium with WebMCP
+ * on). Chromium then withholds `document.modelContext`; a polyfill the page installs would not, so
+ * the runtime reads the policy itself: nothing is registered, nothing is logged, and the Report
+ * says why.
  */
 import { expect, readyReport, test } from './demo-fixture.ts';
 

@@ -26,7 +26,7 @@ const WRITE_WAIT_MS = 10_000;
 const ABORT_BOUND_MS = 2_000;
 
 type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
-interface Seen { status: 'Completed' | 'Canceled' | 'Error'; output: CallResult | null; errorText: string | null }
+interface Seen { status: 'Completed' | 'Canceled' | 'Error'; output: CallResult | null; errorText: string | null; error: string | null }
 interface ClientRun {
   report: { api: string; registered: string[] };
   tools: { name: string; annotations: Record<string, boolean> | null; inputSchema: unknown }[];
@@ -65,7 +65,7 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
   // Spawning Node 22 and a Chromium of its own: more than the default 30 s on a loaded machine.
   test.setTimeout(90_000);
 
-  test('lists the tools; reads answer; bad input is isError naming the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
+  test('lists the tools; reads answer; bad input is an invocation Error naming the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
     // Not a skip: without the folder's install this client is not tested, and that must show.
     expect(existsSync(NODE) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
     demo.subscriptions.length = 0;
@@ -92,15 +92,15 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
       expect(JSON.parse(text(run.reads.lookup))).toMatchObject({ '@type': 'ContactPage', url: '/contact' });
     });
 
-    await test.step('bad input answers isError and names the field', () => {
+    await test.step('bad input is an invocation Error whose one-line description names the field', () => {
       for (const [seen, pattern] of [
-        [run.bad.searchLimit, /^invalid input for site\.search: limit: /],
-        [run.bad.searchUnknown, /^invalid input for site\.search: colour: /],
-        [run.bad.subscribeEmail, /^invalid input for newsletter\.subscribe: email: /],
+        [run.bad.searchLimit, /^Error: invalid input for site\.search: limit: [^\n]+$/],
+        [run.bad.searchUnknown, /^Error: invalid input for site\.search: colour: [^\n]+$/],
+        [run.bad.subscribeEmail, /^Error: invalid input for newsletter\.subscribe: email: [^\n]+$/],
       ] as const) {
-        expect(seen.status).toBe('Completed');
-        expect(seen.output?.isError).toBe(true);
-        expect(text(seen)).toMatch(pattern);
+        expect(seen.status).toBe('Error');
+        expect(seen.output).toBeNull();
+        expect(seen.error).toMatch(pattern);
       }
     });
 

@@ -1,8 +1,8 @@
 /**
  * A real agent client, not our own page script: Playwright's `page.webmcp` (Playwright 1.65,
- * Chromium launched with `--enable-features=WebMCPTesting,WebMCP`) lists and calls the demo's
- * tools the way an MCP bridge does, with a client-side timeout like an MCP client's. Issue 7:
- * "real agent clients … get stuck on write tools"; with the default `data-write-wait-ms`
+ * Chromium launched with `--enable-features=WebMCPTesting,WebMCP`) lists and calls the demo's tools
+ * the way an MCP bridge does, with a client-side timeout like an MCP client's. Real agent clients
+ * got stuck on write tools that waited for the person; with the default `data-write-wait-ms`
  * (10 000 ms) a write call answers well inside a 20 s client timeout, and the agent learns the
  * person's later decision from `capell.write.status`.
  */

@@ -1,6 +1,7 @@
 /**
- * The `$ref` graph checks load only for a schema with a `$ref` (issue 8, item 6): the built
- * script-tag bundle on pages from the demo origin, WebMCP on, watching which chunks the page loads.
+ * The `$ref` graph checks load only for a schema with a `$ref` (a page without one never downloads
+ * them): the built script-tag bundle on pages from the demo origin, WebMCP on, watching which
+ * chunks the page loads.
  */
 import { expect, readyReport, test } from './demo-fixture.ts';
 

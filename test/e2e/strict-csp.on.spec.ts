@@ -1,10 +1,10 @@
 /**
  * The demo pages under the strict Content-Security-Policy (no inline script, no eval): the policy
- * is really in force in Chromium, and the runtime still registers every declared tool and
- * validates input (issue 3: "Validation must work on a page served with
- * Content-Security-Policy: script-src 'self'"). Then the same under Trusted Types as well
- * (`require-trusted-types-for 'script'`, issue 10 item 6): no violation at all, every tool
- * registers and validates, and the write panel (lit, through its `lit-html` policy) opens.
+ * is really in force in Chromium, and the runtime still registers every declared tool and validates
+ * input (the validator interprets schemas and compiles no code, so it works on a page served with
+ * `Content-Security-Policy: script-src 'self'`). Then the same under Trusted Types as well
+ * (`require-trusted-types-for 'script'`): no violation at all, every tool registers and validates,
+ * and the write panel (lit, through its `lit-html` policy) opens.
  */
 import type { Page } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';

@@ -1,9 +1,10 @@
 /**
- * Issue 7, "Write calls never hang the agent", end to end: the demo contact page served with small
- * `data-write-wait-ms` / `data-confirm-timeout-ms`, the built bundle, an agent calling
- * `form.submit.contact`, `newsletter.subscribe` and `capell.write.status` through
- * document.modelContext, and a person clicking later (Playwright's real input). The demo server
- * counts every contact POST and newsletter request, so "nothing was sent" is checked where it matters.
+ * Write calls never hang the agent (MCP clients give up on a call after 20–60 s; a person may take
+ * minutes), end to end: the demo contact page served with small `data-write-wait-ms` /
+ * `data-confirm-timeout-ms`, the built bundle, an agent calling `form.submit.contact`,
+ * `newsletter.subscribe` and `capell.write.status` through document.modelContext, and a person
+ * clicking later (Playwright's real input). The demo server counts every contact POST and
+ * newsletter request, so "nothing was sent" is checked where it matters.
  */
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';

@@ -1,6 +1,7 @@
 /**
  * The JSON answer a CallToolResult carries. Results carry the answer once, as the JSON text of
- * their only content item (DESIGN section 4), so tests read it from there.
+ * their only content item (WebMCP hosts serialise the whole result for the agent, so a second copy
+ * would be read twice), so tests read it from there.
  */
 export function answerOf(result: { content: { type: string; text: string }[] }): unknown {
   const [first] = result.content;

@@ -1,5 +1,5 @@
 /**
- * The system Chromium every suite drives (DESIGN section 5): Debian's `chromium`, or
+ * The system Chromium every suite drives (real Chromium, not a fake DOM): Debian's `chromium`, or
  * CHROMIUM_PATH. Playwright cannot download browsers on this machine, so there is no fallback:
  * without a browser the suites stop with the command that installs one.
  */
@@ -15,10 +15,16 @@ export function chromiumPath() {
   return found;
 }
 
-/** Flags for a headless Chromium on a machine with a closed network (machine facts). */
+/**
+ * Flags for a headless Chromium on a machine with a closed network: no background requests,
+ * component updates, sync or QUIC.
+ */
 export const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 
-/** `--enable-features=WebMCPTesting` turns on `document.modelContext` (DESIGN section 1). */
+/**
+ * `--enable-features=WebMCPTesting` turns on `document.modelContext` (without a flag Chromium 156
+ * has no WebMCP at all).
+ */
 export const WEBMCP_FLAG = '--enable-features=WebMCPTesting';
 
 /**

@@ -1,9 +1,9 @@
 /**
  * The rows of the Capell declaration normaliser table: one row per rule, accepted and rejected.
  * Each row cites its source rule from the rule catalogue (src/declarations/rules.ts): the Capell
- * Agent Schema ("Tool declarations"), Core's normaliser facts (shared/research-notes.md,
- * "Capell"), WebMCP, MCP Tool, JSON Schema and the runtime validator's bounds. Shared by the unit
- * table (test/unit/normalise.test.ts, test/unit/rules.test.ts) and the CLI/runtime parity test
+ * Agent Schema ("Tool declarations"), what Core's normaliser accepts, WebMCP, MCP Tool, JSON Schema
+ * and the runtime validator's bounds. Shared by the unit table (test/unit/normalise.test.ts,
+ * test/unit/rules.test.ts) and the CLI/runtime parity test
  * (test/e2e/cli-runtime-parity.on.spec.ts), so both judge the same declarations.
  */
 import { SOURCES, type RuleSource } from '../../src/shared/declarations/rules.ts';
@@ -79,7 +79,7 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a backslash path that browsers read as // is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', '/\\evil.example/x'), rejects: /^binding\.target: .* is not an origin-relative path/ },
   { rule: 'a path with .. segments is rejected', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/..//evil.example/x' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
   { rule: 'a path with %2e-encoded dot segments is rejected', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/%2e%2e/admin' }, effect: 'read' }, rejects: /contains "\." or "\.\." path segments/ },
-  { rule: 'a path with an encoded slash is rejected (a decoding proxy reads %2f..%2f as a dot segment; red-team 2026-12-02)', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/v1%2f..%2f..%2fadmin' }, effect: 'read' }, rejects: /contains an encoded slash or backslash \(%2F, %5C\) in its path/ },
+  { rule: 'a path with an encoded slash is rejected (a decoding proxy reads %2f..%2f as a dot segment)', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/v1%2f..%2f..%2fadmin' }, effect: 'read' }, rejects: /contains an encoded slash or backslash \(%2F, %5C\) in its path/ },
   { rule: 'a path with an encoded backslash is rejected', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/v1%5C..%5Cadmin' }, effect: 'read' }, rejects: /contains an encoded slash or backslash/ },
   { rule: 'dots inside a segment are fine', source: SOURCES.endpointTargets, change: { binding: { type: 'endpoint', target: '/agent/v1/file.v2..json' }, effect: 'read' } },
   { rule: 'whitespace in a path is rejected', source: SOURCES.endpointTargets, change: withBinding('endpoint', '/agent/v1/a b'), rejects: /contains whitespace/ },
@@ -116,7 +116,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a schema over 64 KiB is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', description: 'x'.repeat(70_000) } }, rejects: /at most 65536 allowed/ },
   { rule: 'a $ref with a malformed %-escape is rejected, not thrown', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }, rejects: /"#\/%E0" does not resolve/ },
   { rule: 'a $ref to something that is not a schema is rejected', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', required: ['a'], properties: { a: { $ref: '#/required' } } } }, rejects: /"#\/required" points at something that is not a schema/ },
-  // Patterns run through the linear-time matcher (issue 7, item 4): nested quantifiers are safe, what it cannot run is refused.
+  // Patterns run through the linear-time matcher, so no pattern can freeze the tab: nested
+  // quantifiers are safe, what it cannot run is refused.
   { rule: 'a pattern with nested quantifiers is accepted: the linear matcher cannot backtrack', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } } } },
   { rule: 'a slug pattern whose repetitions start with an optional atom is accepted (it froze the tab with a backtracking matcher)', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:[._-]?[a-z0-9]+)*$' } } } } },
   { rule: 'a slug pattern whose repetitions start with a literal is accepted', source: SOURCES.linearPatterns, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } } } } },
@@ -131,8 +132,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a $ref with a percent-escaped pointer (#/%24defs/a) is accepted, and the validator resolves it', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { q: { $ref: '#/%24defs/a' } }, $defs: { a: { type: 'string' } } } } },
   { rule: 'a format named like a JavaScript built-in is rejected', source: SOURCES.formatNames, change: { inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'hasOwnProperty' } } } }, rejects: /format: "hasOwnProperty" is a JavaScript built-in name/ },
   { rule: 'a schema that fans out through $ref is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: fanOut(16) }, rejects: /more than 10000 subschema evaluations/ },
-  { rule: 'an anyOf of 2500 consts (red-team a06) is accepted: the call-time work bound decides', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { anyOf: Array.from({ length: 2500 }, (_, i) => ({ const: `v${i}` })) } } } } } },
-  { rule: 'an enum of 7000 members (red-team a06) is accepted: the call-time work bound decides', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { enum: Array.from({ length: 7000 }, (_, i) => `v${i}`) } } } } } },
+  { rule: 'an anyOf of 2500 consts is accepted: the call-time work bound decides', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { anyOf: Array.from({ length: 2500 }, (_, i) => ({ const: `v${i}` })) } } } } } },
+  { rule: 'an enum of 7000 members is accepted: the call-time work bound decides', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', items: { enum: Array.from({ length: 7000 }, (_, i) => `v${i}`) } } } } } },
   { rule: 'a schema no value of which could be checked within the work bound is rejected', source: SOURCES.validatorFinishes, change: { inputSchema: { type: 'object', properties: { v: { $ref: '#/$defs/e' }, w: { anyOf: Array.from({ length: 400 }, () => ({ $ref: '#/$defs/e' })) } }, $defs: { e: { enum: Array.from({ length: 4000 }, (_, i) => i) } } } }, rejects: /^inputSchema: checking one value of this shape would take more than 1500000 units of work/ },
   { rule: 'a root $ref to a non-object schema is rejected', source: SOURCES.rootObject, change: { inputSchema: { $ref: '#/$defs/S', $defs: { S: { type: 'string' } } } }, rejects: /^inputSchema\/\$ref: the root must be "object"/ },
   { rule: 'an outputSchema with an unsupported keyword is rejected', source: SOURCES.schemaKeywords, change: { outputSchema: { type: 'object', if: {} } }, rejects: /^outputSchema\/if: unsupported schema keyword/ },

@@ -94,7 +94,8 @@ const ROUTES = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(deepEnvelope(5000));
   },
-  // Issue 7 item 4 (red-team a11): 20000 answer items (~140 KB) that miss an outputSchema enum.
+  // 20000 answer items (~140 KB) that miss an outputSchema enum: checking them all froze the tab
+  // before the validator's work was bounded.
   '/test-fixtures/many-items': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(ENVELOPE(Array.from({ length: 20000 }, () => 'zzzz')));

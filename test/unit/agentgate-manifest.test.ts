@@ -1,8 +1,8 @@
 /**
  * The AgentGate manifest's rules (src/agentgate/manifest-rules.ts): a row table of manifests and
  * tools refused, each by a reason citing its source rule (src/declarations/rules.ts), the others
- * registering; the mapping onto ToolSpec (issue 9, "Mapping"); and the demo site's own manifest
- * accepted as it is served.
+ * registering; the mapping onto ToolSpec (name, description, schemas and hints); and the demo
+ * site's own manifest accepted as it is served.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

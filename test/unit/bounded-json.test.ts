@@ -1,8 +1,7 @@
 /**
- * Answer bounds (src/bindings/bounded-json.ts): issue 7's smaller findings "answers have no size
- * limit" (64 MB took the page heap to 404 MB) and "an answer nested 5,000 deep reaches the agent
- * as a bare UnknownError". The browser tests (test/browser/bounds.on.test.ts) prove the same
- * against a real server; these pin the edges.
+ * Answer bounds (src/bindings/bounded-json.ts). Without them an answer of 64 MB took the page heap
+ * to 404 MB, and an answer nested 5,000 deep reached the agent as a bare UnknownError. The browser
+ * tests (test/browser/bounds.on.test.ts) prove the same against a real server; these pin the edges.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

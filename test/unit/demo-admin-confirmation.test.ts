@@ -1,8 +1,8 @@
 /**
- * The demo admin's two-step writes (issue 13, admin contract "Two-step write"): a preview answers
- * with a one-use token bound to actor, site, session, payload and preview; the confirm spends it,
- * rechecks the right and the state, and only then performs the action. Real HTTP against one demo
- * app per describe block.
+ * The demo admin's two-step writes (a write needs a one-use confirmation, bound to what the person
+ * saw, as Core's admin requires): a preview answers with a one-use token bound to actor, site,
+ * session, payload and preview; the confirm spends it, rechecks the right and the state, and only
+ * then performs the action. Real HTTP against one demo app per describe block.
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

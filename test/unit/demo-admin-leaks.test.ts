@@ -1,10 +1,11 @@
 /**
- * The leak crawl (issue 13, "Tests": no admin declaration, admin tool name or token in any public
- * page's HTML, in the public registry, in /agent/v1 answers, or in any response to a request
- * without a session). An editor and a global admin work in the admin first (previews whose
- * tokens stay outstanding, confirmed writes, a publication); then an anonymous visitor, with only
- * the anonymous cookie a browser would keep, crawls every URL of the demo it can reach and every
- * endpoint the public registry names, and no answer, body or header, may hold any of it.
+ * The leak crawl (admin declarations and confirmation tokens never enter public HTML or the
+ * anonymous registry, as the Capell Agent Schema requires: no admin declaration, admin tool name or
+ * token in any public page's HTML, in the public registry, in /agent/v1 answers, or in any response
+ * to a request without a session). An editor and a global admin work in the admin first (previews
+ * whose tokens stay outstanding, confirmed writes, a publication); then an anonymous visitor, with
+ * only the anonymous cookie a browser would keep, crawls every URL of the demo it can reach and
+ * every endpoint the public registry names, and no answer, body or header, may hold any of it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,7 @@
 /**
- * The demo admin's session boundary and registry (issue 13, admin contract "Session", "Admin
- * pages", "GET /admin/agent/v1/tools"), over real HTTP against one demo app.
+ * The demo admin's session boundary and registry (the admin cookie, admin pages only with a
+ * session, and `GET /admin/agent/v1/tools` listing only what the actor may do now), over real HTTP
+ * against one demo app.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

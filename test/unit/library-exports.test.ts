@@ -1,14 +1,15 @@
 /**
- * Issue 11, "Docs": the README lists the library API with every export. This test reads the
- * names `src/index.ts` exports (values and types) and the first column of the README's table
- * "Every export of `capell-webmcp`", and fails when either has a name the other lacks.
+ * The library's documentation (docs/library.md) lists every export, so a user never meets an
+ * undocumented name nor looks for one that is gone. This test reads the names `src/index.ts`
+ * exports (values and types) and the first column of that page's table "Every export of
+ * `capell-webmcp`", and fails when either has a name the other lacks.
  */
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
 const INDEX = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8');
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const LIBRARY_DOC = readFileSync(new URL('../../docs/library.md', import.meta.url), 'utf8');
 
 /** Every name in `export { … } from` and `export type { … } from` clauses of the entry. */
 function exportedNames(source: string): string[] {
@@ -22,20 +23,20 @@ function exportedNames(source: string): string[] {
   return names.sort();
 }
 
-/** The names in the first column of the README's export table (backticked, call parens dropped). */
-function documentedNames(readme: string): string[] {
-  const start = readme.indexOf('#### Every export of `capell-webmcp`');
-  assert.notEqual(start, -1, 'README has no "Every export of `capell-webmcp`" section');
-  const section = readme.slice(start).split('\n').slice(1);
+/** The names in the first column of docs/library.md's export table (backticked, call parens dropped). */
+function documentedNames(doc: string): string[] {
+  const start = doc.indexOf('## Every export of `capell-webmcp`');
+  assert.notEqual(start, -1, 'docs/library.md has no "Every export of `capell-webmcp`" section');
+  const section = doc.slice(start).split('\n').slice(1);
   const end = section.findIndex((line) => line.startsWith('#'));
   const rows = section.slice(0, end === -1 ? undefined : end).filter((line) => line.startsWith('| `'));
   return rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([A-Za-z_][\w]*)/g)].map((match) => match[1]!)).sort();
 }
 
-describe('the README documents every library export (issue 11, Docs)', () => {
+describe('docs/library.md documents every library export', () => {
   it('every export of src/index.ts has a row, and every row names an export', () => {
     const exported = exportedNames(INDEX);
     assert.ok(exported.includes('start') && exported.includes('Report'), `read the exports: ${exported.join(', ')}`);
-    assert.deepEqual(documentedNames(README), exported);
+    assert.deepEqual(documentedNames(LIBRARY_DOC), exported);
   });
 });

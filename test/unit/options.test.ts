@@ -70,7 +70,7 @@ describe('readOptions: the script tag', () => {
     ]);
   });
 
-  it('refuses a data-api-base with an encoded slash, which a decoding proxy would resolve into another path (red-team 2026-12-02)', () => {
+  it('refuses a data-api-base with an encoded slash, which a decoding proxy would resolve into another path', () => {
     const reading = readOptions({ script: scriptWith({ 'data-api-base': '/agent/v1%2f..%2f..%2fadmin' }) }, ORIGIN);
     assert.equal(reading.settings.apiBase.href, 'https://shop.example/agent/v1');
     assert.deepEqual(reading.problems.map((problem) => problem.message), ['data-api-base="/agent/v1%2f..%2f..%2fadmin" is not a same-origin path such as "/agent/v1"']);
@@ -146,7 +146,7 @@ describe('readOptions: AgentGate', () => {
   });
 });
 
-describe('readOptions: inspect (issue 11)', () => {
+describe('readOptions: inspect', () => {
   it('is absent (off) unless given; data-inspect present or "true" switches it on, "false" leaves it off', () => {
     assert.equal('inspect' in readOptions({ script: scriptWith({}) }, ORIGIN).settings, false);
     assert.equal(readOptions({ script: scriptWith({ 'data-inspect': '' }) }, ORIGIN).settings.inspect, true);

@@ -1,4 +1,7 @@
-/** Tool input → query string in PHP/Laravel bracket notation (DESIGN section 2). */
+/**
+ * Tool input → query string in PHP/Laravel bracket notation (`filter[tag]=a`, `ids[0]=1`), as
+ * Core's read API parses it.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverParameterName, toQueryPairs, withQuery } from '../../src/call/reads/query-string.ts';
@@ -26,7 +29,7 @@ describe('withQuery', () => {
     const url = withQuery(new URL('https://shop.example/s?scope=pages'), { scope: 'all', q: 'x' }, ['scope']);
     assert.equal(url.search, '?scope=pages&q=x');
   });
-  it('skips input keys PHP files under the binding\'s or the target\'s own names (red-team 2026-12-02: " scope" is scope to Laravel)', () => {
+  it('skips input keys PHP files under the binding\'s or the target\'s own names (" scope" is scope to Laravel)', () => {
     const search = withQuery(new URL('https://shop.example/s?scope=pages'), { q: 'boots', ' scope': 'admin-drafts', '  scope[x]': 'y', 'scope\u0000x': 'z' }, ['scope']);
     assert.equal(search.search, '?scope=pages&q=boots');
     const navigation = withQuery(new URL('https://shop.example/agent/v1/navigation?limit=1'), { ' limit': 50, 'limit.': 2 });

@@ -14,7 +14,7 @@ import { writePageValue } from './page-values.js';
  * The demo server's admin, playing Capell Core's: sign-in for the demo editors, the admin pages
  * under `/admin/`, the admin API under `/admin/agent/v1` (admin-api.js), and test hooks. Every
  * admin answer is `Cache-Control: no-store`. Source: Capell Agent Schema, "Navigation, forms, and
- * admin tools"; the HTTP interface is fixed by the admin contract (issue 13).
+ * admin tools"; the HTTP interface is fixed by the admin contract (docs/admin.md).
  */
 
 /** Largest sign-in or sign-out form body read, in bytes. */

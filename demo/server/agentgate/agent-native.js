@@ -5,7 +5,7 @@ import {
 } from './manifest.js';
 
 /**
- * The demo site's agent-native answers (issue 12): a tool that hands off (`request_callback`:
+ * The demo site's agent-native answers (docs/agentgate.md): a tool that hands off (`request_callback`:
  * `202` with a handoff id, finished after a few signed polls of `GET /v1/handoff/{id}`) and a
  * priced tool (`stock_report`: pay per crawl, `402` with `crawler-price` until a signed
  * `crawler-exact-price` pays it, then `crawler-charged`; a refused payment gets `crawler-error`).

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 
 /**
- * The demo site's receipts (issue 12, "Receipts"): an accepted signed call is answered with an
+ * The demo site's receipts (docs/agentgate.md, "Receipts"): an accepted signed call is answered with an
  * `AgentGate-Receipt` header, a compact JWS (RFC 7515 §7.1; EdDSA over Ed25519, RFC 8037) whose
  * payload says what the site accepted: `iss` (the site's origin), `tool`, `action`, the request's
  * `nonce` and `contentDigest` as received, the HTTP `status` answered, `iat` (seconds) and a

@@ -23,7 +23,7 @@ import { request, type RequestOutcome } from '../../registry/request.js';
 
 /**
  * Longest a call waits for a handed-off action to finish, in ms. 10 s, as a write's wait for the
- * person (DEFAULT_WRITE_WAIT_MS): MCP clients give up on a call after 20–60 s (research notes), so
+ * person (DEFAULT_WRITE_WAIT_MS): MCP clients give up on a call after 20–60 s, so
  * the agent gets `pending` and the status tool while it is still listening. Then the call answers
  * `pending`.
  */

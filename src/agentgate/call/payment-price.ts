@@ -1,6 +1,6 @@
 /**
- * Prices as pay per crawl writes them (research notes, "Pay per crawl": `crawler-price: USD 0.01`)
- * and as an agent caps them (capell-webmcp/agent `maxPrice: '0.05 USD'`): a currency and a decimal
+ * Prices as pay per crawl (HTTP 402 with `crawler-*` headers) writes them
+ * (`crawler-price: USD 0.01`) and as an agent caps them (capell-webmcp/agent `maxPrice: '0.05 USD'`): a currency and a decimal
  * amount. Pure: the page's call chunk and the agent (Node) both read prices with it.
  */
 

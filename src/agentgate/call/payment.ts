@@ -1,5 +1,5 @@
 /**
- * Paying for an AgentGate call, as pay per crawl does it (research notes, "Pay per crawl"): an
+ * Paying for an AgentGate call, as pay per crawl (HTTP 402 with `crawler-*` headers) does it: an
  * unpaid call is answered `402` with `crawler-price`; the retry carries `crawler-exact-price`,
  * covered by the signature; a paid answer carries `crawler-charged`; a refused payment carries
  * `crawler-error` with a code (e.g. `InvalidCrawlerExactPrice`, `PaymentFailed`).

@@ -124,8 +124,8 @@ function regex(input: string): boolean {
 const NOT_URI_FRAGMENT = /[/:]/;
 
 /**
- * Format name → check (`(value: string) => boolean`), for every format the README lists as
- * enforced. Each regular expression runs through the linear matcher and draws on the budget set
+ * Format name → check (`(value: string) => boolean`), for every format docs/declarations.md
+ * lists as enforced. Each regular expression runs through the linear matcher and draws on the budget set
  * by `useBudget`; `StepBudgetExceeded` propagates to the validator's caller.
  */
 export const LINEAR_FORMATS: Record<string, (input: string) => boolean> = {

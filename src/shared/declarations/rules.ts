@@ -17,9 +17,10 @@ export type KeywordKind =
   | 'count' | 'number' | 'string' | 'format' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
 
 /**
- * The source rules the codes cite: the Capell Agent Schema (shared/seeds/capell-agent-schema.md),
- * Core's normaliser and Capell's frontend markup (shared/research-notes.md, "Capell"), WebMCP and
- * MCP Tool (research notes), JSON Schema, and the runtime's own validator bounds.
+ * The source rules the codes cite: the Capell Agent Schema (26 August 2026 draft), what Core's
+ * normaliser accepts and Capell's frontend markup, WebMCP as Chromium 156 ships it and the MCP
+ * Tool definition, JSON Schema, and the runtime's own validator bounds; each rule's text below says
+ * what it requires.
  */
 export const SOURCES = {
   declarationKeys: 'Core normaliser: a declaration is a JSON object with only the keys name, description, descriptionKey, inputSchema, outputSchema, effect, binding, ownerPackage, each of its JSON type',

@@ -8,7 +8,7 @@
  * Most work one validator call may cost, in units of about one `enum` comparison. Over it the
  * call is refused before the validator runs. Measured in Chromium (bench/validation-bench.js):
  * a whole budget, in the costliest shapes (every item failing an `anyOf`, every item compared
- * with a large `enum`), costs well under 50 ms (see the README for the figures).
+ * with a large `enum`), costs well under 50 ms (the figures: docs/declarations.md).
  */
 export const MAX_VALIDATION_WORK = 1_500_000;
 

@@ -1,7 +1,7 @@
 /**
  * What the panel lists for a form proposal, read from the form itself: the panel must always show
  * what the form holds (and so what a submit sends), and a fill never silently overwrites what the
- * person typed. Issue 7, "What the person sees is what is sent".
+ * person typed (docs/writes-and-consent.md, "What the person sees is what is sent").
  */
 import { readControlState, type CheckboxWords, type FillableControl, type FillStep, type ProposedValue } from './controls.js';
 import { readFormProperty } from './form-property.js';

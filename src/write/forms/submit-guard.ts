@@ -44,7 +44,7 @@
  * The person's own submit goes through as the caller decides (fetch by the runtime, the
  * browser's native submission, or the site's own handler); once the site's handler has taken the
  * person's submit over, the guard stands down so the site can finish sending it its own way.
- * Not closed (README "Write tools"): a site's own `submit` handler that prevents default and
+ * Not closed (docs/security.md, "What a write cannot stop"): a site's own `submit` handler that prevents default and
  * sends the data with `fetch`/XHR runs for every submit event; any page script can read the
  * filled controls and send them itself. The guard covers the browser's submission paths; of
  * those, what remains open is a hostile script of this page that registered a window capture

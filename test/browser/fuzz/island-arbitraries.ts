@@ -1,9 +1,9 @@
 /**
- * fast-check generators of hostile Capell tools islands (issue 10, item 4): what a page may put
- * in `<script type="application/json" data-capell-agent-tools>`. A generated page is the texts of
- * its islands, in document order; each text is built as text, not through JSON.stringify of a
- * value, so that it can be nested deeper than any recursive serialiser goes, carry `__proto__`
- * keys as JSON members, and carry unpaired surrogates raw as well as escaped.
+ * fast-check generators of hostile Capell tools islands: what a page may put in `<script
+ * type="application/json" data-capell-agent-tools>`. A generated page is the texts of its islands,
+ * in document order; each text is built as text, not through JSON.stringify of a value, so that it
+ * can be nested deeper than any recursive serialiser goes, carry `__proto__` keys as JSON members,
+ * and carry unpaired surrogates raw as well as escaped.
  *
  * Kinds (`islandText`): any text; random JSON; a manifest whose tools are random JSON, mutated
  * valid declarations (one change each), repeated and near-duplicate names, `__proto__` /

@@ -1,6 +1,6 @@
 /**
- * The fuzzer's property over one generated page (issue 10, item 4), run in Chromium with WebMCP
- * on: the islands are mounted in the real document, the real runtime starts, and
+ * The fuzzer's property over one generated page of hostile islands, run in Chromium with WebMCP on:
+ * the islands are mounted in the real document, the real runtime starts, and
  * - `start()` does not throw and its `ready` settles (never rejects);
  * - Object.prototype, Array.prototype and Function.prototype keep exactly their own properties;
  * - every tool WebMCP holds from the page (`document.modelContext.getTools()`, the runtime's own

@@ -33,9 +33,12 @@ async function until(check, what, ms = 10_000) {
   }
 }
 
-/** What the agent sees of one call: the DevTools invocation status and the text it got. */
+/**
+ * What the agent sees of one call: the DevTools invocation status, the output it got, and for a
+ * failed call the error as chrome-devtools-mcp shows it (the exception's description, else errorText).
+ */
 function seen(result) {
-  return { status: result.status, output: result.output ?? null, errorText: result.errorText ?? null };
+  return { status: result.status, output: result.output ?? null, errorText: result.errorText ?? null, error: result.exception?.description ?? result.errorText ?? null };
 }
 
 const deadline = setTimeout(() => {

@@ -1,5 +1,5 @@
 /**
- * A Node agent's use of `capell-webmcp/agent`, as README's "The agent's side of AgentGate" shows
+ * A Node agent's use of `capell-webmcp/agent`, as docs/agentgate.md ("The agent's side") shows
  * it: compiles with the package's declarations under Bundler and Node16 resolution.
  */
 import { createAgent, type Agent, type AgentOptions, type AgentReceipt, type CallToolResult } from 'capell-webmcp/agent';

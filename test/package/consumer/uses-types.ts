@@ -1,5 +1,5 @@
 /**
- * A consumer's use of the public API, as README's "As a library" shows it: compiles with the
+ * A consumer's use of the public API, as docs/library.md shows it: compiles with the
  * package's declarations under Bundler and Node16 resolution (tsconfig.bundler.json,
  * tsconfig.node16.json), with no error and no TS7016 (untyped module).
  */

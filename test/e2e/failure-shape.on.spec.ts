@@ -1,0 +1,90 @@
+/**
+ * A failed call is a failure in every client, with its one-line reason (src/failure-shape.ts).
+ * Chromium 156's DevTools `WebMCP` domain (what Puppeteer and chrome-devtools-mcp read) reports an
+ * `execute` that resolves `isError` as `Completed`, and the page's `executeTool` (what Playwright
+ * and Playwright MCP call) turns a rejection into a bare `UnknownError`. So a call the browser
+ * invokes rejects with the reason (status `Error`, the reason as the exception's one-line
+ * description), and a call through the page's own `executeTool` answers the `isError` result.
+ * Failures tried: a bad input (the field named), an unknown writeId, and a 404 from the site.
+ */
+import type { CDPSession, Page } from '@playwright/test';
+import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
+import { call } from './agent-calls.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+
+test.use({ launchOptions: { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] } });
+// Its own launch options need a browser of their own: one worker for the file, not one per test.
+test.describe.configure({ mode: 'default' });
+
+/** What the DevTools `WebMCP.toolResponded` event says of one invocation. */
+interface Responded { status: string; output?: { content: { text: string }[]; isError?: boolean }; errorText?: string; exception?: { description?: string } }
+
+/** Invokes a tool as the browser does for an agent (DevTools `WebMCP.invokeTool`) and waits for its response. */
+async function invoke(cdp: CDPSession, page: Page, toolName: string, input: object): Promise<Responded> {
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const responded = new Promise<Responded>((resolve) => {
+    cdp.on('WebMCP.toolResponded' as never, ((event: Responded & { invocationId: string }) => resolve(event)) as never);
+  });
+  await cdp.send('WebMCP.invokeTool' as never, { frameId: frameTree.frame.id, toolName, input } as never);
+  return responded;
+}
+
+/** The failures tried, each with what its reason must name. */
+const FAILURES = [
+  { what: 'a bad input', tool: 'site.search', input: { q: 5 }, names: /\bq\b/ },
+  { what: 'an unknown writeId', tool: 'capell.write.status', input: { writeId: 'w-never-issued' }, names: /writeId|w-never-issued/ },
+  { what: 'a 404 from the site', tool: 'catalogue.lookup', input: { sku: 'CW-9999' }, names: /404|CW-9999/ },
+] as const;
+
+test.describe('a failed call is a failure in every client, with its reason', () => {
+  let cdp: CDPSession;
+
+  test.beforeEach(async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    // The runtime's capell.write.status is not a declaration: it is in WebMCP's list, not the Report's.
+    await page.waitForFunction(async (names) => {
+      const tools = await (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]> } }).modelContext.getTools();
+      return names.every((name) => tools.some((tool) => tool.name === name));
+    }, FAILURES.map((failure) => failure.tool));
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebMCP.enable' as never);
+  });
+
+  test.afterEach(async () => {
+    await cdp?.detach().catch(() => {});
+  });
+
+  for (const failure of FAILURES) {
+    test(`${failure.what}: the browser's invocation ends with status Error and the reason as a one-line exception`, async ({ page }) => {
+      const seen = await invoke(cdp, page, failure.tool, failure.input);
+      expect(seen.status, JSON.stringify(seen)).toBe('Error');
+      const description = seen.exception?.description ?? '';
+      expect(description).toMatch(/^Error: /);
+      expect(description).toMatch(failure.names);
+      // One line: the runtime's chunk URLs (a stack) are not what an agent should read.
+      expect(description).not.toContain('\n');
+    });
+
+    test(`${failure.what}: the page's own executeTool answers isError with the same reason`, async ({ page }) => {
+      const result = await call(page, failure.tool, failure.input);
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toMatch(failure.names);
+      const viaBrowser = await invoke(cdp, page, failure.tool, failure.input);
+      expect(viaBrowser.exception?.description).toBe(`Error: ${result.content[0]!.text}`);
+    });
+  }
+
+  test('a successful call is unchanged: Completed, its answer the only text item', async ({ page }) => {
+    const seen = await invoke(cdp, page, 'site.search', { q: 'boot', limit: 1 });
+    expect(seen.status).toBe('Completed');
+    expect(seen.output?.isError).toBeUndefined();
+    expect(JSON.parse(seen.output!.content[0]!.text)).toHaveProperty('data');
+  });
+
+  test('Playwright page.webmcp sees a rejection, and the reason on the page console', async ({ page }) => {
+    const logged = page.waitForEvent('console', (message) => message.text().includes('WebMCP tool execution failed'));
+    await expect(page.webmcp.callTool('site.search', { q: 5 })).rejects.toThrow(/UnknownError/);
+    expect((await logged).text()).toMatch(/Uncaught Error: .*\bq\b/);
+  });
+});

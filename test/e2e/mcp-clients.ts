@@ -1,0 +1,90 @@
+/**
+ * What the MCP client specs share (mcp-playwright.on.spec.ts, mcp-chrome-devtools.on.spec.ts,
+ * mcp-read-timing.on.spec.ts): Playwright MCP and chrome-devtools-mcp run as MCP servers over
+ * stdio, driven with `@modelcontextprotocol/sdk` by the scripts in test/clients/mcp. That folder
+ * has its own lockfile and Node 22 (the npm package `node`; puppeteer-core 25 there needs Node
+ * >= 22.12 and the project runs Node 20); .ci/run installs it with
+ * `npm ci --prefix test/clients/mcp`. A spec spawns that Node on a script with the demo's URLs and
+ * the system Chromium's flags, and asserts on the JSON line the script prints.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromiumPath, QUIET_FLAGS } from '../support/chromium.js';
+import type { Demo } from './demo-fixture.ts';
+
+const FOLDER = fileURLToPath(new URL('../clients/mcp/', import.meta.url));
+const NODE = `${FOLDER}node_modules/node/bin/node`;
+const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'chrome-devtools-mcp', 'puppeteer-core'];
+
+/** Why the folder cannot run, or undefined when it is installed. */
+export function notInstalled(): string | undefined {
+  const missing = [NODE, ...PACKAGES.map((name) => `${FOLDER}node_modules/${name}/package.json`)].filter((path) => !existsSync(path));
+  return missing.length ? `test/clients/mcp is not installed (${missing.join(', ')} missing): run \`npm ci --prefix test/clients/mcp\` (.ci/run does)` : undefined;
+}
+
+/** A page tool's MCP CallToolResult, as the page answered it. */
+export type CallResult = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown };
+
+/** What the demo site recorded while a client ran. */
+export interface SiteLog {
+  agentGate: Demo['agentGateLog'];
+  subscriptions: string[];
+}
+
+/**
+ * Runs `script` of test/clients/mcp with `scenario` against the demo's /contact page; rejects
+ * with the script's stderr when it exits non-zero; resolves with its last stdout line, parsed,
+ * and what the demo site recorded meanwhile.
+ */
+export function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo): Promise<{ run: T; site: SiteLog }> {
+  const argv = [`${FOLDER}${script}`, scenario, `${demo.url}/contact`, demo.agentKeysUrl, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
+  const before = { agentGate: demo.agentGateLog.length, subscriptions: demo.subscriptions.length };
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, argv, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the MCP client ${script} ${scenario} exited ${code}:\n${stderr}`));
+      resolve({
+        run: JSON.parse(stdout.trim().split('\n').at(-1)!) as T,
+        site: { agentGate: demo.agentGateLog.slice(before.agentGate), subscriptions: demo.subscriptions.slice(before.subscriptions) },
+      });
+    });
+  });
+}
+
+/**
+ * One run per scenario for the tests of a file, started by the first test that needs it (the
+ * tests of the file share a worker and its demo server).
+ */
+export function sharedRuns<T extends Record<string, unknown>>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js'): <K extends keyof T & string>(scenario: K, demo: Demo) => Promise<{ run: T[K]; site: SiteLog }> {
+  const runs = new Map<string, Promise<{ run: unknown; site: SiteLog }>>();
+  return (scenario, demo) => {
+    let run = runs.get(scenario);
+    if (!run) runs.set(scenario, run = runMcpClient(script, scenario, demo));
+    return run as never;
+  };
+}
+
+/** The MCP tool name Playwright MCP gives a page tool: `webmcp_` and the name with `.` as `_`. */
+export function webmcpName(name: string): string {
+  return `webmcp_${name.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+}
+
+/** The runtime's answer inside a page tool's result: its only text item, parsed. */
+export function answerOf(result: CallResult | null | undefined): Record<string, unknown> {
+  return JSON.parse(result?.content?.[0]?.text ?? 'null') as Record<string, unknown>;
+}
+
+/** The runtime's default `data-write-wait-ms`: a write call answers within it, in ms. */
+export const WRITE_WAIT_MS = 10_000;
+
+/**
+ * What an MCP server may add to a call's wall time beyond the page's own answer, in ms (Playwright
+ * MCP waits 500 ms after a call, and again after the requests it saw have finished).
+ */
+export const SERVER_OVERHEAD_MS = 3_000;
