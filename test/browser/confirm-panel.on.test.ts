@@ -7,8 +7,7 @@
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/panel/capell-confirm-write.ts';
-import { readControlDisguise } from '../../src/panel/consent.ts';
-import { readClickTargetProblem } from '../../src/write/forms/effective-visibility.ts';
+import { readClickTargetProblem, readControlDisguise } from '../../src/panel/consent.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };

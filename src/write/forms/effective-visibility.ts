@@ -9,7 +9,7 @@
 
 import { readCoverProblem } from './cover-check.js';
 import { readTextStyleProblem } from './text-legibility.js';
-import { deepElementFromPoint, flatParent, type ClickPoint } from './flat-tree.js';
+import { flatParent } from './flat-tree.js';
 
 /** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
 const MIN_EFFECTIVE_OPACITY = 0.1;
@@ -515,40 +515,4 @@ function readPaintProblem(element: Element): string | undefined {
     if (indent <= -inner || indent >= inner - MIN_VISIBLE_PX) return `its text is pushed out of its box by text-indent ${style.textIndent}`;
   }
   return readCoverProblem(element);
-}
-
-/**
- * The product of `opacity` over the element and its flat-tree ancestors up to the first one in
- * the top layer (an open popover is painted above the page, outside its ancestors' opacity);
- * 1 = fully opaque.
- */
-function readEffectiveOpacity(element: Element): number {
-  let opacity = 1;
-  for (let at: Element | null = element; at; at = flatParent(at)) {
-    opacity *= Number.parseFloat(getComputedStyle(at).opacity) || 0;
-    if (at.matches(':popover-open, dialog:modal')) break;
-  }
-  return opacity;
-}
-
-/**
- * Whether a click on `element` (the panel's box or a control that sends: panel/consent.ts) can
- * be one a person aimed at: stricter than a form control's visibility (readVisibilityProblem), as
- * it stands in for IntersectionObserver v2 where that is missing (and runs besides it, since its
- * reports may lag): the element is rendered (`checkVisibility` with `visibility` and `opacity`),
- * fully opaque with its ancestors, has a box, and, for a pointer click, is what the browser
- * hit-tests at the click point (`scope` is the tree it lives in).
- * @returns a short English reason, or undefined when the element passes.
- */
-export function readClickTargetProblem(element: Element, scope: DocumentOrShadowRoot, point: ClickPoint | undefined): string | undefined {
-  const check = (element as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
-  if (typeof check === 'function' && !check.call(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
-  if (readEffectiveOpacity(element) < 1) return 'transparent';
-  const box = element.getBoundingClientRect();
-  if (box.width < 1 || box.height < 1) return 'without size';
-  if (point) {
-    const hit = deepElementFromPoint(scope, point);
-    if (!hit || !element.contains(hit)) return 'covered at the click point';
-  }
-  return undefined;
 }
