@@ -1,5 +1,5 @@
 /**
- * Lazy chunks fetched in one round trip (issue 10, "no waterfall"): a chunk loaded by `import()`
+ * Lazy chunks fetched in one round trip (no waterfall): a chunk loaded by `import()`
  * often imports other chunks statically (the registry chunk imports the bundler's runtime chunk;
  * the call chunk imports the registry's). The browser discovers those only once the chunk has
  * arrived and been parsed, one round trip after another. This plugin rewrites each

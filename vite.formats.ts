@@ -3,7 +3,7 @@ import type { Plugin } from 'vite';
 
 /**
  * Vite plugin for the browser builds: @cfworker/json-schema's `./format.js` (its regular
- * expressions, replaced at run time by src/validation/formats.ts) resolves to an empty table
+ * expressions, replaced at run time by src/call/validation/formats.ts) resolves to an empty table
  * instead, which keeps about 1.7 KB gzip of dead code out of the bundle. Node (tests, CLI) loads
  * the real module; validation.ts overwrites every entry either way.
  */

@@ -2,7 +2,7 @@
 /**
  * `node bench/regex-bench.js`: what one whole validation step budget (VALIDATION_STEP_BUDGET)
  * costs in real Chromium, for the worst cases of the linear-time matcher
- * (src/validation/linear-regex.ts): the slug pattern and format "url" on long near-misses, a
+ * (src/shared/validation/linear-regex.ts): the slug pattern and format "url" on long near-misses, a
  * pattern whose every step tests a non-ASCII code point against Unicode classes, and a pattern of
  * nearly MAX_PATTERN_STATES states. Also the compile of one schema's patterns at
  * MAX_SCHEMA_PATTERN_STATES, which the schema policy does in one slice of start-up work.

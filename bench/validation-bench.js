@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node bench/validation-bench.js`: what validateValue (src/validation.ts) costs in real Chromium
+ * `node bench/validation-bench.js`: what validateValue (src/call/validation.ts) costs in real Chromium
  * for the costliest shapes of schema work that is not a regex: each case is
  * sized to just under MAX_VALIDATION_WORK (so it is accepted and the validator runs) and to just
  * over it (refused before the validator runs). Prints the work counted, the median ms of 7 runs

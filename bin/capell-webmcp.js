@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `capell-webmcp` command (package.json `bin`): runs the CLI built from src/cli.ts into
+ * The `capell-webmcp` command (package.json `bin`): runs the CLI built from src/cli/cli.ts into
  * dist/cli.js by `npm run build`. Exit codes: 0 ok, 1 rejected / audit error, 2 usage or read error.
  */
 let cli;

@@ -2,7 +2,7 @@
  * Fetching the admin registry: `GET /admin/agent/v1/tools` on the page's own
  * origin, with the signed-in editor's session (`credentials: 'same-origin'`), no redirects
  * (`redirect: 'error'`), never cached by the browser (`cache: 'no-store'`), bounded in size and
- * time, through the one request path (request.ts). Loaded by sources/admin-registry.ts only on a
+ * time, through the one request path (request.ts). Loaded by registry/sources/admin-registry.ts only on a
  * page with the `adminRegistry` option, where WebMCP exists.
  */
 import { parseBoundedJSON } from '../registry/bounded-json.js';

@@ -18,7 +18,7 @@ const MICROS_PER_UNIT = 10 ** MAX_PRICE_DECIMALS;
 
 /**
  * Reads a price: `0.05 USD` or `USD 0.05`, at most six decimals, no sign or exponent
- * (agentgate/payment-price.ts's grammar, the same the runtime reads `crawler-price` with).
+ * (agentgate/call/payment-price.ts's grammar, the same the runtime reads `crawler-price` with).
  * @returns the amount, or undefined when the text is not a price. Never throws.
  * @example parseMoney('USD 0.01') // → { currency: 'USD', micros: 10000 }
  */

@@ -3,7 +3,7 @@
  * can neither write nor read them): the receipt header of a signed call's 2xx answer (the
  * manifest's `receipts.header`), a compact JWS verified against the site's JWKS (the manifest's
  * `receipts.jwks`, read by the agent from Node) and bound to the very request the agent signed
- * (its nonce and Content-Digest, the tool, the status, the site), as agentgate/receipt.ts checks.
+ * (its nonce and Content-Digest, the tool, the status, the site), as agentgate/call/receipt.ts checks.
  */
 import { fromBase64 } from '../agentgate/call/base64.js';
 import { checkReceipt, type ReceiptResult } from '../agentgate/call/receipt.js';

@@ -2,7 +2,7 @@
  * A site's AgentGate tools as the agent reads them itself, from Node (AgentGate declared tools,
  * "Find the manifest"): `/.well-known/agentgate-tools.json` of the page's origin, or the
  * `?siteKey=` / `/v1/agent-tools/{siteKey}` manifest the page asked for, read again by the agent,
- * never taken from the page. The same rules as the runtime's (agentgate/manifest-rules.ts), so
+ * never taken from the page. The same rules as the runtime's (agentgate/discover/manifest-rules.ts), so
  * the agent signs for exactly the tools the runtime may register.
  */
 import { normaliseAgentGateTool, readAgentGateManifest } from '../agentgate/discover/manifest-rules.js';

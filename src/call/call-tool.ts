@@ -1,8 +1,8 @@
 /**
  * One tool call from raw input to CallToolResult. Loaded as a chunk on the first call (with the
  * validator), never at start-up; the executor of the tool's binding type and effect is loaded from
- * its row in the binding registry (registry.ts): reads from src/reads/, writes from src/writes/, so
- * a read call never loads the write machinery.
+ * its row in the binding registry (shared/bindings/registry.ts): reads from call/reads/, writes
+ * from write/, so a read call never loads the write machinery.
  */
 import type { RuntimeConfig } from '../start/config.js';
 import type { JSONSchema, ToolSpec } from '../shared/declarations/tool-spec.js';

@@ -3,8 +3,8 @@
  * never at start-up. Uses @cfworker/json-schema, an interpreter: no
  * `new Function`, so it works under `Content-Security-Policy: script-src 'self'`. Its regular
  * expressions never run: `pattern` and `format` are decided by the linear matcher
- * (validation/linear-regex.ts) under a step budget per call; the rest of the validator's work is
- * counted before it runs (validation/work-bound.ts) and refused over MAX_VALIDATION_WORK.
+ * (shared/validation/linear-regex.ts) under a step budget per call; the rest of the validator's work is
+ * counted before it runs (call/validation/work-bound.ts) and refused over MAX_VALIDATION_WORK.
  */
 import { dereference, format, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { schemaDialect } from '../shared/declarations/schema-policy.js';
@@ -170,7 +170,7 @@ function insideAny(location: string, outer: ReadonlySet<string>): boolean {
  * Validates a JSON value against a schema (JSON Schema 2020-12, or draft-07 when `$schema` says
  * so). String lengths count code points. `format` is asserted for date, time, date-time,
  * duration, email, hostname, ipv4, ipv6, uri, uri-reference, uri-template, url, uuid, regex,
- * json-pointer, json-pointer-uri-fragment and relative-json-pointer (validation/formats.ts);
+ * json-pointer, json-pointer-uri-fragment and relative-json-pointer (call/validation/formats.ts);
  * unknown formats pass. `pattern` and `format` run in linear time and share one budget of
  * VALIDATION_STEP_BUDGET steps per call. Everything else is counted first (validationWork): a
  * value whose check would cost more than MAX_VALIDATION_WORK units is refused without running the

@@ -106,7 +106,7 @@ class ReadError extends Error {
  * `agent_tools` entry through `normaliseCapellDeclaration`, the first declaration of a name wins.
  * `"agent_tools": "none"` is valid only with a non-empty string `agent_tools_reason`.
  * An `agentgate` member (true, false, or `{ "siteKey": … }`: what the runtime reads from a tools
- * island, sources/agentgate-naming.ts) is accepted; any other value is a `(manifest)` line, as
+ * island, agentgate/discover/agentgate-naming.ts) is accepted; any other value is a `(manifest)` line, as
  * the runtime reports it. Never throws.
  * @returns one `<name>: <reason>` line per rejection reason; empty when the manifest is valid.
  *   `<name>` is the declared name, `agent_tools[i]` for an entry without one, or `(manifest)`.
@@ -270,7 +270,7 @@ function jsonPosition(text: string, message: string): string {
 /**
  * `check <page>`: what the runtime would register from the page's Capell tools islands, and why
  * not the rest, without a WebMCP browser: each island read as the runtime reads it
- * (sources/capell-islands.ts), each declaration through the runtime's rules
+ * (start/read-islands.ts), each declaration through the runtime's rules
  * (`normaliseCapellDeclaration`, `registrationRefusal` with the page, so a form already a native
  * `toolname` tool counts), form tools against their form and controls (form-tool-check.ts), then
  * the audit. AgentGate manifests the page names are not fetched.

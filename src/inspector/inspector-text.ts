@@ -1,6 +1,6 @@
 /**
  * The inspector's words, from the page's tools islands' `messages` (localised by the site, like
- * the confirmation panel's `confirm*` keys, ui/confirm-text.ts), with English defaults for every
+ * the confirmation panel's `confirm*` keys, write/confirm-text.ts), with English defaults for every
  * key a site leaves out. `{name}` placeholders are filled by `fillInspectorText`.
  */
 import type { Messages } from '../shared/declarations/i18n.js';

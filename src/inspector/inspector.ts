@@ -3,8 +3,8 @@
  * Report (tools registered with their binding, annotations and schema; rejected ones with every
  * reason; the audit; which WebMCP entry point was found, or why none) and a log of the tool calls
  * made while it is open. Loaded only when asked (`data-inspect`, `?capell-webmcp=inspect`,
- * `window.capellWebMCP.inspect()`, `start({ inspect: true })`): its own chunk (vite.rooms.ts,
- * room `inspector`), never part of what a visitor loads.
+ * `window.capellWebMCP.inspect()`, `start({ inspect: true })`): its own chunk (the unit
+ * inspector/), never part of what a visitor loads.
  */
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { builtIn, callBuiltIn } from '../start/dom-builtin.js';

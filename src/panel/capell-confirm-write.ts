@@ -45,7 +45,7 @@ export interface ConfirmWriteItem {
 }
 
 /**
- * The panel's words, already localised (see ui/confirm-text.ts). The optional ones default to
+ * The panel's words, already localised (see write/confirm-text.ts). The optional ones default to
  * CONFIRM_TEXT_DEFAULTS (`{placeholders}` as documented there).
  */
 export interface ConfirmWriteWords {
@@ -90,7 +90,7 @@ export interface ConfirmWriteChange {
 }
 
 /**
- * A site's own preview of a write (an admin write's, writes/admin-action.ts): its one-line
+ * A site's own preview of a write (an admin write's, write/admin-action.ts): its one-line
  * `summary` and every change, shown as the site computed them (the server binds its confirmation
  * to exactly this preview).
  */
@@ -702,7 +702,7 @@ function lockInstance(panel: CapellConfirmWrite): void {
 
 /**
  * The runtime's handle on one panel: the only way to show a proposal in it, check consent and
- * close it. Held by the write executors (writes/form.ts, writes/endpoint-write.ts) in their
+ * close it. Held by the write executors (write/form.ts, write/endpoint-write.ts) in their
  * closures, never reachable from the element, its class or the DOM. No method throws or rejects.
  */
 export interface ConfirmPanel {

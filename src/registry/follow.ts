@@ -1,7 +1,7 @@
 /**
  * Following the page where WebMCP exists: the live registry's updates, one after another, each
  * published as a Report once its registrations settled. A chunk of its own with the registry and
- * the rules (vite.rooms.ts, room `registry`): the start-up code in the entry loads it only where
+ * the rules (the unit registry/): the start-up code in the entry loads it only where
  * WebMCP exists, so a browser without it fetches the entry alone.
  */
 import type { RuntimeConfig } from '../start/config.js';

@@ -1,6 +1,6 @@
 /**
  * The live registry: what is registered with WebMCP follows what the page's sources declare now.
- * Each update reads every source (sources/index.ts; a fetching source such as AgentGate answers
+ * Each update reads every source (registry/sources/index.ts; a fetching source such as AgentGate answers
  * with a promise), normalises only the declarations of units that are new or whose content changed
  * (a declaration unchanged in a changed unit keeps its ToolSpec), applies the registration rules
  * (registration-rules.ts) in table and document

@@ -8,7 +8,7 @@ import type { JSONValue } from '../shared/declarations/tool-spec.js';
  * `{ content: [{ type: 'text', text }], structuredContent?, isError? }`. `structuredContent` never
  * repeats the answer (WebMCP hosts serialise the whole result for the agent, so a second copy
  * would be read twice): it holds only what the runtime adds beside the site's answer, e.g. an
- * AgentGate call's `receipt` (agentgate/receipt.ts).
+ * AgentGate call's `receipt` (agentgate/call/receipt.ts).
  */
 export interface CallToolResult {
   content: { type: 'text'; text: string }[];

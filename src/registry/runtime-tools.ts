@@ -40,7 +40,7 @@ export const RUNTIME_TOOLS: readonly RuntimeTool[] = [
     create: async (config, stopSignal) => (await import('../agentgate/discover/handoff-status-tool.js')).createHandoffStatusTool(config, stopSignal),
   },
   {
-    // Lists the receipts kept for this site (agentgate/receipts-tool.ts), wherever an
+    // Lists the receipts kept for this site (agentgate/discover/receipts-tool.ts), wherever an
     // AgentGate manifest declares receipts, whether or not its tools registered: receipts
     // kept on earlier visits can be listed.
     name: RECEIPTS_TOOL,

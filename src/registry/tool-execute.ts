@@ -2,7 +2,7 @@
  * The `execute` function every registered tool gets. It stays in the start-up chunk and loads
  * the call machinery (executors and the JSON Schema validator) on the first call, or before it
  * when the browser is idle once tools are registered (`prefetchCallModule`), never at start-up
- * (which stays within its first-load budget). It is also the inspector's seam (ui/inspector.ts):
+ * (which stays within its first-load budget). It is also the inspector's seam (inspector/inspector.ts):
  * every tool handed to WebMCP passes through `createExecute`, and so does every call.
  */
 import type { RuntimeConfig } from '../start/config.js';
@@ -41,7 +41,7 @@ const preparedTools = new WeakMap<AbortSignal, number>();
  * Loads the call module before any call, when the browser is idle (`requestIdleCallback`, at most
  * PREFETCH_IDLE_TIMEOUT_MS later), with the executors of the registered tools whose calls run
  * without the person (reads, and AgentGate's signed calls: its own chunk, on pages with AgentGate
- * tools; never the write room or the panel); runs its warm-up (`warmUp` in bindings/index.ts);
+ * tools; never the write room or the panel); runs its warm-up (`warmUp` in call/call-tool.ts);
  * then builds the validators of the `registered` tools (names, as in the Report; their ToolSpecs
  * from `toolSpecsOf(doc)`; MAX_PREPARED_TOOLS per runtime over all calls), in idle periods only.
  * An agent's first call then costs about what later ones do, instead of waiting for the chunk to
@@ -158,7 +158,7 @@ const specs = new WeakMap<Document, Map<string, ToolSpec>>();
 /**
  * Calls `watcher` after each tool call in `doc` finishes (the result is ready, before WebMCP
  * hands it to the agent), with its ToolCallRecord. A watcher that throws is ignored.
- * @returns a function that stops watching. Used by the inspector (ui/inspector.ts).
+ * @returns a function that stops watching. Used by the inspector (inspector/inspector.ts).
  */
 export function watchToolCalls(doc: Document, watcher: ToolCallWatcher): () => void {
   let set = watchers.get(doc);

@@ -16,7 +16,7 @@ export { WRITE_STATUS_TOOL };
 
 /**
  * The tool for `registerTool`: input `{ writeId: string, waitMs?: integer 0..writeWaitMs }`,
- * annotated `readOnlyHint: true`. `execute` answers the write's record (writes/write-answers.ts,
+ * annotated `readOnlyHint: true`. `execute` answers the write's record (write/write-answers.ts,
  * `statusAnswer`), waiting up to `waitMs` ms for a final status; an unknown writeId or a bad input
  * is `isError` with a reason. Never throws.
  * @param stopSignal aborts a waiting status call when the runtime stops.

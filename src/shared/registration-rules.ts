@@ -10,19 +10,19 @@ import { formToolProblems } from './form-tool-check.js';
 import type { Reason } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 
-/** The runtime's own write status tool (writes/status-tool.ts): its name is never a site's. */
+/** The runtime's own write status tool (registry/write-status-tool.ts): its name is never a site's. */
 export const WRITE_STATUS_TOOL = 'capell.write.status';
 
 /** Who holds the runtime's own tool names, as a duplicate reason names them. */
 const WRITE_STATUS_OWNER = 'capell-webmcp (its own write status tool)';
 
-/** The runtime's own AgentGate receipts tool (agentgate/receipts-tool.ts): its name is never a site's. */
+/** The runtime's own AgentGate receipts tool (agentgate/discover/receipts-tool.ts): its name is never a site's. */
 export const RECEIPTS_TOOL = 'agentgate.receipts';
 
 /** Who holds RECEIPTS_TOOL, as a duplicate reason names it. */
 const RECEIPTS_OWNER = 'capell-webmcp (its own AgentGate receipts tool)';
 
-/** The runtime's own AgentGate handoff status tool (agentgate/handoff-status-tool.ts): never a site's name either. */
+/** The runtime's own AgentGate handoff status tool (agentgate/discover/handoff-status-tool.ts): never a site's name either. */
 export const HANDOFF_STATUS_TOOL = 'agentgate.handoff.status';
 
 /** Who holds HANDOFF_STATUS_TOOL, as a duplicate reason names it. */

@@ -55,7 +55,7 @@ export type AuditOption = 'warning' | 'error';
  * - `agentgate`: discover the site's AgentGate tools (`/.well-known/agentgate-tools.json`, same
  *   origin); the script tag's `data-agentgate` (present, `""` or `"true"`; `"false"` for off).
  *   A tools island can also name AgentGate (`"agentgate": true` or `{ "siteKey" }`,
- *   sources/agentgate-naming.ts), whatever this option says. @default false
+ *   agentgate/discover/agentgate-naming.ts), whatever this option says. @default false
  * - `agentgateSiteKey`: the AgentGate site key (1–128 of `A-Za-z0-9_-`): the manifest is then
  *   `/v1/agent-tools/{siteKey}`; `data-agentgate-site-key`. Only read when `agentgate` is on.
  * - `inspect`: open the inspector (`<capell-inspector>`, its own chunk: the live Report and a log
@@ -64,7 +64,7 @@ export type AuditOption = 'warning' | 'error';
  *   in the page's address (ignored when the tag says `data-inspect="false"`). @default false (absent)
  * - `adminRegistry`: this is an admin page of a signed-in editor: fetch the admin registry
  *   (`GET /admin/agent/v1/tools`, same origin, with the session's cookie) and register its tools
- *   (sources/admin-registry.ts); the script tag's `data-admin-registry` (present, `""` or
+ *   (registry/sources/admin-registry.ts); the script tag's `data-admin-registry` (present, `""` or
  *   `"true"`; `"false"` for off). Never on a public page: without it nothing admin is fetched,
  *   and a page's own tools island can never declare an admin tool. @default false (absent)
  */

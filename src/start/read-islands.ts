@@ -1,7 +1,7 @@
 /**
  * The Capell source: the JSON islands Capell's frontend writes into a page,
  * `<script type="application/json" data-capell-agent-tools>` (one or more). The page graph island
- * is read by the inline binding, at call time (reads/inline.ts).
+ * is read by the inline binding, at call time (call/reads/inline.ts).
  */
 import type { Reason } from '../shared/declarations/reason.js';
 import { callBuiltIn } from './dom-builtin.js';
@@ -16,7 +16,7 @@ export const TOOLS_ISLAND_SELECTOR = 'script[data-capell-agent-tools]';
 
 /**
  * One island's reading: its unit, plus the value of its top-level `agentgate` member when it has
- * one (read by sources/agentgate-naming.ts; the Capell contract itself has no such field).
+ * one (read by agentgate/discover/agentgate-naming.ts; the Capell contract itself has no such field).
  */
 interface IslandReading extends SourceUnit {
   agentgate?: unknown;

@@ -72,7 +72,7 @@ function reportWithoutWebMCP(config: RuntimeConfig, reason: string | undefined):
  * of the runtime (script tag and library), and, where WebMCP is present and `log` is not
  * `'silent'`, warns once (console.warn, soon after the call: the check is a chunk of its own)
  * naming each option it gave that the running one does not use; after `stop()` a call starts a new one.
- * With `inspect: true` the inspector opens (ui/inspector.ts), also without WebMCP.
+ * With `inspect: true` the inspector opens (inspector/inspector.ts), also without WebMCP.
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });

@@ -98,7 +98,7 @@ function errorCodeOf(answer: unknown): string {
 const CONFIRMATION_USED = 'confirmation_used';
 
 /**
- * Runs an admin write: claims the tool's slot (writes/pending-write.ts: a proposal of this tool
+ * Runs an admin write: claims the tool's slot (write/pending-write.ts: a proposal of this tool
  * still open is superseded), POSTs the input to `…/actions/{action}/preview` (same origin with
  * the session's cookie, `X-CSRF-TOKEN` from the page's `csrf-token` meta, `redirect: 'error'`),
  * and shows the server's preview in the panel: its summary, every change before → after, the

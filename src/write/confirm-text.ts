@@ -195,7 +195,7 @@ export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords 
 }
 
 /**
- * The panel's words for an admin write (writes/admin-action.ts): `panelWords` with the admin
+ * The panel's words for an admin write (write/admin-action.ts): `panelWords` with the admin
  * intro (`confirmAdmin`) in place of a write endpoint's.
  */
 export function adminPanelWords(text: ConfirmText): ConfirmWriteWords {

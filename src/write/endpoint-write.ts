@@ -21,7 +21,7 @@ function shown(value: unknown): string {
 }
 
 /**
- * Runs a write endpoint call: claims the tool's slot (writes/pending-write.ts: a proposal of this
+ * Runs a write endpoint call: claims the tool's slot (write/pending-write.ts: a proposal of this
  * tool still open is superseded and its panel closed), shows the panel with a preview of exactly
  * what is sent (`POST`, the path with its query string, e.g. `POST /hook?list=all`, and every
  * top-level input field) (the panel places itself in the top layer), and only after a person's

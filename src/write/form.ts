@@ -42,7 +42,7 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * form-opt-out.ts) and that it submits in this page (no other `target`, submit-guard.ts), plans
  * the fill (controls.ts rules: protected, disabled, read-only and invisible controls, option
  * values, groups, and values a control would not hold as given), then claims the form
- * (writes/pending-write.ts: a proposal still open for this form is superseded, its values
+ * (write/pending-write.ts: a proposal still open for this form is superseded, its values
  * restored and its panel closed), loads the panel, arms the submit guard (held from before the
  * first fill until one task after the last restore or the person's send: no fill or restore
  * event, `form.submit()` or script submit sends the form), fills the form (native setters +
@@ -62,7 +62,7 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * submit is prevented, the panel says why (one line naming what changed; the write's record
  * keeps it as `refused`) and the proposal stays open. What is sent is the data set the panel
  * showed, to the destination it showed.
- * Resolves (never throws) within `writeWaitMs` (writes/write-answers.ts for the shapes):
+ * Resolves (never throws) within `writeWaitMs` (write/write-answers.ts for the shapes):
  * - `{ status: 'submitted', httpStatus, answer? }` once the person's own submit was sent by
  *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
  *   when the site refused a field; `answer` is the site's JSON answer, bounded); for a 2xx the

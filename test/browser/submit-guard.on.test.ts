@@ -1,5 +1,5 @@
 /**
- * The submit guard (src/writes/forms/submit-guard.ts) in real Chromium, against the page scripts that
+ * The submit guard (src/write/forms/submit-guard.ts) in real Chromium, against the page scripts that
  * sent a filled form without the person: a site's "submit on change" handler firing on the
  * runtime's own fill and restore events, `form.submit()`, the prototype's `submit`, and a site
  * handler that stops the submit event. The form lives in a same-origin iframe whose realm runs

@@ -1,5 +1,5 @@
 /**
- * A failed call is a failure in every client, with its one-line reason (src/failure-shape.ts).
+ * A failed call is a failure in every client, with its one-line reason (src/registry/failure-shape.ts).
  * Chromium 156's DevTools `WebMCP` domain (what Puppeteer and chrome-devtools-mcp read) reports an
  * `execute` that resolves `isError` as `Completed`, and the page's `executeTool` (what Playwright
  * and Playwright MCP call) turns a rejection into a bare `UnknownError`. So a call the browser

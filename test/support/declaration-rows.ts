@@ -1,6 +1,6 @@
 /**
  * The rows of the Capell declaration normaliser table: one row per rule, accepted and rejected.
- * Each row cites its source rule from the rule catalogue (src/declarations/rules.ts): the Capell
+ * Each row cites its source rule from the rule catalogue (src/shared/declarations/rules.ts): the Capell
  * Agent Schema ("Tool declarations"), what Core's normaliser accepts, WebMCP, MCP Tool, JSON Schema
  * and the runtime validator's bounds. Shared by the unit table (test/unit/normalise.test.ts,
  * test/unit/rules.test.ts) and the CLI/runtime parity test
@@ -23,7 +23,7 @@ export const BASE_DECLARATION = {
 
 /**
  * One rule: `source` is the source rule it checks (a citation of the rule catalogue,
- * src/declarations/rules.ts; a rejecting row's matching reason cites it, test/unit/rules.test.ts);
+ * src/shared/declarations/rules.ts; a rejecting row's matching reason cites it, test/unit/rules.test.ts);
  * `change` is applied to BASE_DECLARATION (a key set to `undefined` is removed);
  * `messages` are the translations; `rejects` matches one of the reasons when the rule rejects.
  */

@@ -21,7 +21,7 @@ export interface CLIRun {
 const BUILT_CLI = new URL('../../dist/cli.js', import.meta.url);
 
 /**
- * Loads the built CLI once. The module is typed by its source (src/cli.ts) but loaded from the
+ * Loads the built CLI once. The module is typed by its source (src/cli/cli.ts) but loaded from the
  * build, so the type check does not wait for the build and what runs is what ships.
  * @throws Error naming `npm run build` when dist/cli.js is missing
  */

@@ -1,8 +1,8 @@
 /**
- * The runtime's admin registry: the source row `capell-admin` (sources/admin-registry.ts: nothing
+ * The runtime's admin registry: the source row `capell-admin` (registry/sources/admin-registry.ts: nothing
  * is fetched without the option; the registry is read from a real HTTP server's
  * `/admin/agent/v1/tools`; 401 is one "not signed in" problem and no tools) and the binding row
- * `admin-action` (bindings/registry.ts: admin registry only, write only, the person confirms, the
+ * `admin-action` (shared/bindings/registry.ts: admin registry only, write only, the person confirms, the
  * target an action identifier), and the rule that a public island cannot declare it.
  */
 import { after, before, describe, it } from 'node:test';

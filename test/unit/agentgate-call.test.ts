@@ -1,5 +1,5 @@
 /**
- * The `agentgate` binding's executor (src/agentgate/tool-call.ts) against a local node:http
+ * The `agentgate` binding's executor (src/agentgate/call/tool-call.ts) against a local node:http
  * server that answers from a script: the input is the JSON body with its Content-Digest, sent
  * unsigned by the page (the agent's network layer signs; the page holds no key); a 403 with
  * Accept-Signature is sent once more (for the agent's layer to sign as asked) and a second one

@@ -1,6 +1,6 @@
 /**
- * The AgentGate manifest's rules (src/agentgate/manifest-rules.ts): a row table of manifests and
- * tools refused, each by a reason citing its source rule (src/declarations/rules.ts), the others
+ * The AgentGate manifest's rules (src/agentgate/discover/manifest-rules.ts): a row table of manifests and
+ * tools refused, each by a reason citing its source rule (src/shared/declarations/rules.ts), the others
  * registering; the mapping onto ToolSpec (name, description, schemas and hints); and the demo
  * site's own manifest accepted as it is served.
  */

@@ -1,5 +1,5 @@
 /**
- * What names AgentGate on a page (src/sources/agentgate-naming.ts): the island member's rows
+ * What names AgentGate on a page (src/agentgate/discover/agentgate-naming.ts): the island member's rows
  * (accepted namings and refusals, each refusal with its reason), the namings of a page in order
  * (script tag first, then islands in document order; refused islands name nothing), the URL each
  * naming stands for (only ever this origin's well-known path or /v1/agent-tools/{siteKey}), and

@@ -1,5 +1,5 @@
 /**
- * The binding registry (src/bindings/registry.ts) is complete: every row has a policy, an executor
+ * The binding registry (src/shared/bindings/registry.ts) is complete: every row has a policy, an executor
  * for each effect it allows (which loads and is a function), and reason codes that each have a
  * text. Adding a binding type without one of these parts fails here.
  */

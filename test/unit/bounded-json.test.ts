@@ -1,5 +1,5 @@
 /**
- * Answer bounds (src/bindings/bounded-json.ts). Without them an answer of 64 MB took the page heap
+ * Answer bounds (src/registry/bounded-json.ts). Without them an answer of 64 MB took the page heap
  * to 404 MB, and an answer nested 5,000 deep reached the agent as a bare UnknownError. The browser
  * tests (test/browser/bounds.on.test.ts) prove the same against a real server; these pin the edges.
  */

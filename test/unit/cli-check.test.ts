@@ -1,6 +1,6 @@
 /**
  * `capell-webmcp check <page>`: a page checked without a WebMCP browser, through the runtime's own
- * rules (sources/capell-islands.ts, the normaliser, registration-rules.ts, form-tool-check.ts, the
+ * rules (start/read-islands.ts, the normaliser, registration-rules.ts, form-tool-check.ts, the
  * audit). The built command's runCLI in this process (test/support/run-cli.ts), against HTML
  * files and the real demo server.
  */

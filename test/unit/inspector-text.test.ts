@@ -1,5 +1,5 @@
 /**
- * The inspector's words (src/ui/inspector-text.ts): the islands' `messages` localise them like
+ * The inspector's words (src/inspector/inspector-text.ts): the islands' `messages` localise them like
  * the confirmation panel's, the first island with a key wins, and placeholders are filled.
  */
 import assert from 'node:assert/strict';

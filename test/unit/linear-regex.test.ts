@@ -1,6 +1,6 @@
 /**
- * The linear-time matcher (src/validation/linear-regex.ts) and the formats built on it
- * (src/validation/formats.ts): no pattern a site declares can freeze the tab, and a property test
+ * The linear-time matcher (src/shared/validation/linear-regex.ts) and the formats built on it
+ * (src/call/validation/formats.ts): no pattern a site declares can freeze the tab, and a property test
  * over generated patterns. Native RegExp is the oracle wherever it finishes; a `vm` timeout stops
  * it where it would backtrack for minutes.
  */

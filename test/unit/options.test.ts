@@ -1,5 +1,5 @@
 /**
- * The one options normaliser (src/config.ts, readOptions) that start(), the script tag and the
+ * The one options normaliser (src/start/config.ts, readOptions) that start(), the script tag and the
  * CLI share: defaults, ranges and words, and each problem named the way the option was given
  * (start()'s option name, or the script tag's data-* attribute and its text as written).
  */

@@ -1,5 +1,5 @@
 /**
- * The `$ref` graph checks as an injected module (src/declarations/ref-checks.ts): the runtime's
+ * The `$ref` graph checks as an injected module (src/shared/declarations/ref-checks.ts): the runtime's
  * async entry loads them only for a declaration with a `$ref` and reaches the same verdict as the
  * synchronous check with REF_CHECKS, on every declaration row.
  */

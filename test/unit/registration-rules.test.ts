@@ -1,5 +1,5 @@
 /**
- * The registration rules every source shares (src/registration-rules.ts), judged once for the
+ * The registration rules every source shares (src/shared/registration-rules.ts), judged once for the
  * runtime and the CLI: first name wins, the runtime's own tool name is reserved, WebMCP's name
  * limits, and a form the browser registers natively (`toolname`) is not registered twice.
  */

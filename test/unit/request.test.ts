@@ -1,5 +1,5 @@
 /**
- * The one request path (src/request.ts) against a local node:http server: each failure kind gives
+ * The one request path (src/registry/request.ts) against a local node:http server: each failure kind gives
  * its one text and never throws; `beforeSend` can change what the server receives.
  */
 import { after, before, describe, it } from 'node:test';

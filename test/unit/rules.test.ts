@@ -1,5 +1,5 @@
 /**
- * The rule catalogue (src/declarations/rules.ts) against the declaration rows and the texts: each
+ * The rule catalogue (src/shared/declarations/rules.ts) against the declaration rows and the texts: each
  * rejecting row is rejected by a reason whose code cites the source rule the row names, every
  * row cites a source of the catalogue, every source is cited by a code, and every code has a text.
  */

@@ -1,5 +1,5 @@
 /**
- * Call-time JSON Schema validation (src/validation.ts), for what the issue's bad input lists and
+ * Call-time JSON Schema validation (src/call/validation.ts), for what the issue's bad input lists and
  * the schema shapes public bug reports name.
  */
 import assert from 'node:assert/strict';

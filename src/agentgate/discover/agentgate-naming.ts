@@ -1,7 +1,7 @@
 /**
  * What names AgentGate on a page (the script tag, or a Capell tools island): reads only what the page already holds, fetches nothing. Not start-up
- * code: sources/agentgate.ts checks only whether anything names AgentGate, and these rules load
- * with the manifest fetch (agentgate/manifest-fetch.ts); the CLI's `validate` uses the member's rule.
+ * code: registry/sources/agentgate.ts checks only whether anything names AgentGate, and these rules load
+ * with the manifest fetch (agentgate/discover/manifest-fetch.ts); the CLI's `validate` uses the member's rule.
  *
  * The Capell Agent Schema has no field for AgentGate, so an island names it with one top-level
  * member beside `capellAgentSchema`, `tools` and `messages`, which readers that do not know it

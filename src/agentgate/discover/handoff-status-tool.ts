@@ -3,7 +3,7 @@
  * call the site handed off and that answered `pending` with the id (the call itself waits only a
  * bounded time, so the agent needs a way to ask again later). Registered by the runtime while
  * an AgentGate tool whose manifest names `handoff.poll` is registered; not a declaration. Loaded
- * with the AgentGate room; its call loads the signed call's room (handoff.ts).
+ * with AgentGate's discovery; its call loads AgentGate's call chunk (handoff.ts).
  */
 import type { RuntimeConfig } from '../../start/config.js';
 import type { WebMCPTool } from '../../start/host.js';

@@ -2,7 +2,7 @@
  * Fetching an AgentGate manifest: `/.well-known/agentgate-tools.json`, or
  * with a site key `/v1/agent-tools/{siteKey}`, on the page's own origin; anonymous
  * (`credentials: 'omit'`), no redirects (`redirect: 'error'`), bounded in size and time, through
- * the one request path (request.ts). Loaded by sources/agentgate.ts only on a page that names
+ * the one request path (request.ts). Loaded by registry/sources/agentgate.ts only on a page that names
  * AgentGate, where WebMCP exists.
  *
  * The manifest is cached only in the browser's HTTP cache, revalidated on every read
@@ -62,7 +62,7 @@ async function fetchAgentGateManifest(url: URL, config: RuntimeConfig): Promise<
     { fingerprint: `\u0000failed ${reason}`, declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', reason] }
   );
   if (url.origin !== config.origin) return failed(`${url.href} is not on this page's origin`);
-  // The request path lives in the call chunk; sources/agentgate.ts starts loading it alongside this chunk.
+  // The request path is in the registry chunk, loaded before this one.
   const { request } = await import('../../registry/request.js');
   const outcome = await request(url, {
     credentials: 'omit',
@@ -102,13 +102,13 @@ export function manifestURLOf(origin: string, naming: AgentGateNaming): URL {
 }
 
 /**
- * The AgentGate source's units for a document (sources/agentgate.ts): one per distinct manifest
+ * The AgentGate source's units for a document (registry/sources/agentgate.ts): one per distinct manifest
  * URL the namings give (the script tag's and the islands': two that name the same manifest fetch
  * it once and share one unit), in the order first named. Each is owned by one object per
  * manifest URL, read once per document and reused by later updates (a manifest that could not be
  * fetched is fetched again by the next update). A manifest no naming names any more is not
  * returned, so the registry removes its tools; named again, it comes back from the reading kept.
- * @param namings what names AgentGate on the page (sources/agentgate-naming.ts); by default the
+ * @param namings what names AgentGate on the page (agentgate/discover/agentgate-naming.ts); by default the
  *   options' naming alone.
  * @returns `[]` when nothing names AgentGate. Never rejects.
  */
@@ -128,7 +128,7 @@ async function readAgentGateUnits(
 const refusedMembers = new WeakMap<Element, object>();
 
 /**
- * The AgentGate source's units when something may name AgentGate (sources/agentgate.ts): every
+ * The AgentGate source's units when something may name AgentGate (registry/sources/agentgate.ts): every
  * naming on the page (`readAgentGateNamings`: the options', then each island's member), one unit
  * per manifest named (`readAgentGateUnits`), followed by one unit per island whose `agentgate`
  * member is refused (no tools; its reason, `(manifest)` in the Report). Never rejects.

@@ -2,7 +2,7 @@
  * The AgentGate manifest's rules (AgentGate declared tools):
  * the document (`version: "agentgate-tools/1"`, `site`, `tools`), and each tool, an MCP `Tool`
  * plus `action`, `endpoint` and `auth`, into a ToolSpec or every coded reason it was rejected for.
- * Pure (no DOM, no network): the runtime loads it on demand (sources/agentgate.ts), the tests in
+ * Pure (no DOM, no network): the runtime loads it on demand (registry/sources/agentgate.ts), the tests in
  * Node. A malformed tool never takes the others down.
  */
 import { validateAgentGateEndpoint } from '../../shared/bindings/agentgate-endpoint.js';
@@ -235,7 +235,7 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
 }
 
 /**
- * The AgentGate source's normaliser (sources/agentgate.ts): `checkAgentGateTool`, synchronous
+ * The AgentGate source's normaliser (registry/sources/agentgate.ts): `checkAgentGateTool`, synchronous
  * unless a schema has a `$ref` (only then are the `$ref` graph checks loaded).
  * @returns the verdict, or a promise of it; rejects only when the `$ref` checks cannot load.
  */

@@ -4,8 +4,8 @@
  * that names it (`data-admin-registry`, `start({ adminRegistry: true })`), the runtime fetches the
  * signed-in editor's tools from the admin API, same origin with the session's cookie. The registry
  * is never written into any HTML, so a page without the option fetches nothing and registers no
- * admin tool. Start-up code, so only the switch is here: the fetch (admin-registry-fetch.ts) and
- * the rules load on demand.
+ * admin tool. A row of the sources table, so only the switch is here: the fetch and the rules
+ * (admin/admin-registry-fetch.ts) load on demand, a chunk of their own.
  */
 import type { ToolSource } from './source.js';
 

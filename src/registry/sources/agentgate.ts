@@ -2,9 +2,10 @@
  * The AgentGate source: the site's declared tools manifest (AgentGate declared tools, "Find the
  * manifest"), fetched when the page names AgentGate: the options (`data-agentgate`,
  * `agentgate: true`) or a Capell tools island's top-level `agentgate` member (the member's rules:
- * sources/agentgate-naming.ts). Start-up code, so only the switch is here: the namings' rules,
- * the fetch (agentgate/manifest-fetch.ts: which URL, one owner per manifest URL, the reading
- * reused by later updates) and the manifest rules (agentgate/manifest-rules.ts) load on demand.
+ * agentgate/discover/agentgate-naming.ts). A row of the sources table, so only the switch is
+ * here: the namings' rules, the fetch (agentgate/discover/manifest-fetch.ts: which URL, one owner
+ * per manifest URL, the reading reused by later updates) and the manifest rules
+ * (agentgate/discover/manifest-rules.ts) load on demand, with AgentGate's discovery chunk.
  */
 import { readIslands } from '../../start/read-islands.js';
 import type { ToolSource } from './source.js';

@@ -1,7 +1,7 @@
 /**
  * What a source of tool declarations is (sources → normalise → ToolSpec[]):
  * the seam a second contract (the AgentGate manifest) plugs into as one more row of the table in
- * sources/index.ts. Nothing after normalisation knows which source a tool came from.
+ * registry/sources/index.ts. Nothing after normalisation knows which source a tool came from.
  */
 import type { RuntimeConfig } from '../../start/config.js';
 import type { CheckResult, NormaliseContext } from '../../shared/declarations/check-declaration.js';

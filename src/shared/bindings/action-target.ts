@@ -1,5 +1,5 @@
 /**
- * The `admin-action` binding's target rule (bindings/registry.ts uses it): pure, no DOM and no
+ * The `admin-action` binding's target rule (shared/bindings/registry.ts uses it): pure, no DOM and no
  * network. A module of its own, not in targets.ts, which start-up code imports: the admin rule is
  * needed only where declarations are checked (the registry chunk).
  */

@@ -7,7 +7,7 @@ import type { JSONValue, ToolSpec } from '../declarations/tool-spec.js';
 
 /**
  * What an executor gets besides the input. `signal` aborts when the agent or `stop()` cancels;
- * `stopSignal` only when `stop()` does (a write's proposal outlives its call: writes/pending-write.ts);
+ * `stopSignal` only when `stop()` does (a write's proposal outlives its call: write/pending-write.ts);
  * `messages` are the translations of the tool's own source (ToolSpec.messages: panel texts).
  */
 export interface CallContext {

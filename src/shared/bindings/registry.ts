@@ -43,7 +43,7 @@ export type ExecutorLoader = () => Promise<BindingExecutor>;
  * and two facts about it:
  * - `capell`: a Capell declaration may name it (BINDING_TYPES lists these); `agentgate` comes only
  *   from an AgentGate manifest;
- * - `adminOnly`: only a declaration of the admin registry (sources/admin-registry.ts) may name it;
+ * - `adminOnly`: only a declaration of the admin registry (registry/sources/admin-registry.ts) may name it;
  *   a page's tools island that does is rejected with `adminOnlyBinding` (`admin-action`);
  * - `personConfirms`: its writes wait for the person's confirmation (their answer is the runtime's
  *   status, followed by `capell.write.status`); otherwise a call's answer is the site's own,

@@ -1,5 +1,5 @@
 /**
- * The target checks binding policies share (bindings/registry.ts rows use them): pure, no DOM and
+ * The target checks binding policies share (shared/bindings/registry.ts rows use them): pure, no DOM and
  * no network, so the normaliser runs them at start-up and in Node. Capell Agent Schema, "Tool
  * declarations": endpoint targets are same-origin paths; form, search and property-query targets
  * are stable identifiers; the inline binding is reserved for Core's page payload.

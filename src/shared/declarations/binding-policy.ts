@@ -1,7 +1,7 @@
 /**
  * Binding rules: a binding is data (`{ type, target }`), never a callback, URL to another origin,
  * selector or handler. Capell Agent Schema, "Tool declarations". The rules every binding shares
- * are here; each type's own rules are its row's policy in bindings/registry.ts.
+ * are here; each type's own rules are its row's policy in shared/bindings/registry.ts.
  */
 import type { Reason } from './reason.js';
 import type { Binding, Effect } from './tool-spec.js';
@@ -22,10 +22,10 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  *   (`adminRegistry`), an admin binding (`admin-action`); anywhere else that one is rejected with
  *   `adminOnlyBinding`;
  * - `target`: a string free of control characters and `::`;
- * - then the type's own policy (bindings/registry.ts): e.g. `inline`: target `page`, effect read;
+ * - then the type's own policy (shared/bindings/registry.ts): e.g. `inline`: target `page`, effect read;
  *   `endpoint`: a same-origin path; `search` / `property-query`: identifiers, effect read; `form`:
  *   an identifier (a DOM id, never a selector), effect write.
- * @param adminRegistry true for a declaration of the admin registry (sources/admin-registry.ts).
+ * @param adminRegistry true for a declaration of the admin registry (registry/sources/admin-registry.ts).
  * @returns `{ binding }` or `{ reasons }` (each naming `binding.*` or `effect` and the rule).
  */
 export function normaliseBinding(

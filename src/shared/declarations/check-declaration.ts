@@ -30,7 +30,7 @@ export interface NormaliseContext {
   /** Translations for `descriptionKey` (the manifest island's `messages`). */
   messages: Messages;
   /**
-   * True only for the admin registry (sources/admin-registry.ts): its declarations may name the
+   * True only for the admin registry (registry/sources/admin-registry.ts): its declarations may name the
    * admin binding `admin-action`, and their calls carry the editor's session (ToolSpec.session).
    */
   adminRegistry?: boolean;

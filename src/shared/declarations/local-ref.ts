@@ -1,6 +1,6 @@
 /**
  * Local `$ref` resolution (JSON Pointer fragments, RFC 6901, inside one schema). Shared by the
- * `$ref` graph checks (ref-checks.ts) and the call-time work bound (validation/work-bound.ts);
+ * `$ref` graph checks (ref-checks.ts) and the call-time work bound (call/validation/work-bound.ts);
  * remote references are never resolved (MCP Tool: never dereference network `$ref`s).
  */
 import { isPlainObject } from '../is-plain-object.js';

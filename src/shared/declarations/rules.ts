@@ -149,7 +149,7 @@ export const RULES = {
   agentgateSite: rule(SOURCES.agentgateManifest),
   agentgateTools: rule(SOURCES.agentgateManifest),
   islandAgentGate: rule<[value: unknown]>(SOURCES.islandAgentGate),
-  // Admin tools (the admin registry, sources/admin-registry.ts).
+  // Admin tools (the admin registry, registry/sources/admin-registry.ts).
   adminOnlyBinding: rule<[type: string]>(SOURCES.adminTools),
   actionIdentifier: rule<[target: string]>(SOURCES.adminTools),
   adminActionRead: rule(SOURCES.adminTools),

@@ -163,7 +163,7 @@ function judge(schema: unknown, field: string, refChecks: RefChecks | undefined)
 }
 
 /**
- * The validation work (validation/work-units.ts) of one value that has every property the schema
+ * The validation work (shared/validation/work-units.ts) of one value that has every property the schema
  * names and one item per array, each application failing where it may (inside `anyOf`, `oneOf`,
  * `not`) and every `enum` compared in full, `$ref` expanded. Over MAX_VALIDATION_WORK no value of
  * the declared shape could ever be checked: the tool would fail every call, so it is refused.

@@ -17,7 +17,7 @@ export type Effect = 'read' | 'write';
 
 /**
  * A declarative binding: data that says what `execute` does, never code. A union discriminated on
- * `type`, one member per row of the binding registry (bindings/registry.ts, where each type's
+ * `type`, one member per row of the binding registry (shared/bindings/registry.ts, where each type's
  * target rules are).
  * Capell Agent Schema, "Tool declarations": endpoint targets are same-origin paths; form
  * targets are stable DOM ids; search and property-query targets are stable identifiers; the
@@ -41,7 +41,7 @@ export type AgentGateAuth =
  * An AgentGate tool's binding: `target` is `endpoint.url` (absolute, on the page's origin, an
  * exact route); the input is sent as the JSON body with `method` and `contentType`, signed per
  * `auth`. `receipts` is present when the manifest declares receipts: an accepted call's receipt
- * is then checked (agentgate/receipt.ts) and kept.
+ * is then checked (agentgate/call/receipt.ts) and kept.
  */
 export interface AgentGateBinding {
   type: 'agentgate';
@@ -53,7 +53,7 @@ export interface AgentGateBinding {
   /**
    * The manifest's `handoff.poll`: an absolute URL template on the page's origin with one `{id}`
    * (e.g. `https://shop.example/v1/handoff/{id}`), polled when a call answers `202` with a
-   * handoff id (agentgate/handoff.ts). Absent when the manifest names no handoff.
+   * handoff id (agentgate/call/handoff.ts). Absent when the manifest names no handoff.
    */
   handoffPoll?: string;
 }
@@ -109,7 +109,7 @@ export interface ToolSpec {
    */
   messages: Messages;
   /**
-   * Set only on the admin registry's tools (sources/admin-registry.ts): their calls carry the
+   * Set only on the admin registry's tools (registry/sources/admin-registry.ts): their calls carry the
    * editor's session (`credentials: 'same-origin'`). Public tools never have it: their reads stay
    * anonymous, so a signed-in editor's session never widens a public tool.
    */

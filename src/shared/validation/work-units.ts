@@ -1,6 +1,6 @@
 /**
  * The units of validation work, shared by the call-time bound
- * (work-bound.ts) and the schema policy (declarations/schema-policy.ts). One unit is about one
+ * (work-bound.ts) and the schema policy (shared/declarations/schema-policy.ts). One unit is about one
  * `enum` comparison in Chromium; bench/validation-bench.js measures the costliest shapes.
  */
 

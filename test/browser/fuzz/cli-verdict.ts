@@ -1,7 +1,7 @@
 /**
  * The CLI's verdict on a page's Capell tools islands, in the browser: the same modules and the same
- * order as `capell-webmcp check` (src/cli.ts, `check`): each island read by `readIslands`
- * (sources/capell-islands.ts), each declaration through `normaliseCapellDeclaration` (every rule
+ * order as `capell-webmcp check` (src/cli/cli.ts, `check`): each island read by `readIslands`
+ * (start/read-islands.ts), each declaration through `normaliseCapellDeclaration` (every rule
  * loaded, the `$ref` checks included), then `registrationRefusal` with one NameClaims across the
  * islands in document order (first name wins, the runtime's own names reserved, WebMCP's name
  * limits, a form already a native tool). `check` also lists form tools whose form is missing:
