@@ -94,7 +94,7 @@ export interface ConfirmWriteChange {
  * `summary` and every change, shown as the site computed them (the server binds its confirmation
  * to exactly this preview).
  */
-export interface ConfirmWritePreview {
+interface ConfirmWritePreview {
   summary: string;
   changes: ConfirmWriteChange[];
 }

@@ -149,10 +149,10 @@ export function readClickTargetProblem(element: Element, scope: DocumentOrShadow
 }
 
 /** Why an act did not count: the key of the panel's words (ConfirmWriteWords) that says so. */
-export type Refusal = 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonAddedControl' | 'reasonControlHidden';
+type Refusal = 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonAddedControl' | 'reasonControlHidden';
 
 /** What the consent check reads of the panel when a person acts. */
-export interface ConsentScene {
+interface ConsentScene {
   /** The panel's closed shadow root (its host is the panel's element). */
   root: ShadowRoot | undefined;
   /** The panel's box. */
