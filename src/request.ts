@@ -5,6 +5,7 @@
  * copy of this module.
  */
 import { MAX_ANSWER_BYTES, readBoundedText } from './bindings/bounded-json.js';
+import { primitives } from './primitives.js';
 
 /**
  * How to send one request.
@@ -78,7 +79,10 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   const signal = AbortSignal.any(options.signal ? [options.signal, timeout, overBound.signal] : [timeout, overBound.signal]);
   let sent: Request;
   try {
-    sent = new Request(url, {
+    // The realm's Request and fetch as they were at start, given the URL's own href: a page that
+    // replaced `fetch`, `Request` or `URL.prototype.toString` since changes neither what is sent
+    // nor where (primitives.ts).
+    sent = new primitives.Request(primitives.href(url), {
       method: options.method ?? 'GET',
       credentials: options.credentials ?? 'omit',
       redirect,
@@ -93,7 +97,7 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   }
   try {
     // The signal again: a Request built by the hook may not carry it.
-    const response = await fetch(sent, { signal });
+    const response = await primitives.fetch(sent, { signal });
     const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES, () => overBound.abort());
     return read.ok ? { ok: true, response, text: read.text } : { ok: false, failure: 'tooLarge', reason: read.reason, response };
   } catch (error) {

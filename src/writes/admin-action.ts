@@ -18,6 +18,7 @@ import { adminPanelWords, fillPlaceholders, readConfirmText, type ConfirmText } 
 import { createConfirmPanel, type ConfirmPanel } from '../ui/open-confirm-panel.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { PendingWrite } from './pending-write.js';
+import { primitives } from '../primitives.js';
 import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './read-write-answer.js';
 
 /**
@@ -106,8 +107,8 @@ function messageOf(text: string | undefined): string {
  */
 export const executeAdminAction: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {
   const base = `${ADMIN_API_BASE}/actions/${encodeURIComponent(spec.binding.target)}`;
-  const previewURL = new URL(`${base}/preview`, config.origin);
-  const confirmURL = new URL(`${base}/confirm`, config.origin);
+  const previewURL = new primitives.URL(`${base}/preview`, config.origin);
+  const confirmURL = new primitives.URL(`${base}/confirm`, config.origin);
   const text = readConfirmText(messages, config.document.documentElement?.lang);
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `admin ${spec.name}`, signal, stopSignal });
@@ -116,7 +117,7 @@ export const executeAdminAction: BindingExecutor = async (spec, input, { config,
     (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` }),
   );
   const asked = post(previewURL, input, config, signal);
-  return Promise.race([write.answer(), (async () => {
+  return primitives.race([write.answer(), (async () => {
     const previewed = await asked;
     if ('reason' in previewed) return write.failed(`${spec.name}: ${previewed.reason}`);
     const { response, body } = previewed;

@@ -15,6 +15,8 @@ import type { BindingExecutor } from '../bindings/binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { serverMessage } from '../bindings/server-message.js';
 import { sessionExpiredReason } from './write-answer.js';
+import { parseURL } from '../parse-url.js';
+import { primitives } from '../primitives.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
@@ -38,11 +40,14 @@ function shown(value: unknown): string {
  */
 export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {
   const doc = config.document;
-  const url = new URL(spec.binding.target, config.origin);
+  // Parsed by the realm's URL as it was at start (parse-url.ts): the preview and the request are
+  // read from one href.
+  const parts = parseURL(spec.binding.target, config.origin);
+  const url = new primitives.URL(parts.href);
   // What the person checks is what is sent: the query is part of the request (a target like
   // `/hook?unsubscribe_all=1` must not preview as `/hook`). Targets are same-origin paths
   // without a fragment (binding-policy.ts), so path and query are the whole URL that matters.
-  const where = `${url.pathname}${url.search}`;
+  const where = parts.rest;
   const text = readConfirmText(messages);
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `endpoint ${spec.name}`, signal, stopSignal });
@@ -52,7 +57,7 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
     (panel) => ({ panel }),
     (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${(error as Error)?.message ?? String(error)}); nothing was sent` }),
   );
-  return Promise.race([write.answer(), opened.then((loaded) => {
+  return primitives.race([write.answer(), opened.then((loaded) => {
     if ('reason' in loaded) return write.failed(loaded.reason);
     if (write.live) propose(loaded.panel);
     return write.answer();

@@ -15,7 +15,7 @@ import { readFormProperty } from './forms/form-property.js';
 import { nativeFormToolReason } from '../registration-rules.js';
 import { callBuiltIn } from '../dom-builtin.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './forms/proposal-items.js';
-import { readEntryChanges, readEntryList, toSentFormData, type FormEntry } from './forms/entry-list.js';
+import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './forms/entry-list.js';
 import { sendFormRequest, toFormRequest } from './forms/send-form.js';
 import { describeDestination, readSendControls, type SendControls } from './forms/send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
@@ -25,6 +25,7 @@ import { PendingWrite } from './pending-write.js';
 import type { BindingExecutor, CallContext } from '../bindings/binding-executor.js';
 import { sessionExpiredReason } from './write-answer.js';
 import { primitives } from '../primitives.js';
+import { parseURL } from '../parse-url.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 export const NAVIGATE_AFTER_RESULT_MS = 250;
@@ -88,7 +89,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (!(form instanceof HTMLFormElement)) return { ok: false, reason: `${spec.name}: there is no form #${id} on this page` };
   const native = nativeFormToolReason(spec, config.document);
   if (native) return { ok: false, reason: `${spec.name}: ${native}` };
-  const actionOrigin = new URL(readFormProperty(form, 'action')).origin;
+  const actionOrigin = parseURL(readFormProperty(form, 'action')).origin;
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
   }
@@ -276,7 +277,7 @@ async function proposeFill(
     }
     // Also for a native send: the agent's values go only to this origin, whatever the page did
     // to the form or its button before the panel first showed (the panel names the origin).
-    const { origin } = new URL(controls.destination.action);
+    const { origin } = parseURL(controls.destination.action);
     if (origin !== config.origin) {
       event.preventDefault();
       refuse(`the form now sends to ${origin}, not this site; nothing was sent`);
@@ -310,7 +311,7 @@ async function proposeFill(
       refuse(fillPlaceholders(text.confirmReasonDataRewritten, { changes: rewritten }));
       return;
     }
-    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentFormData(snapshot, built, primitives.FormData));
+    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
     // The browser submits natively and navigates: the page (and this record) goes with it.
     if (!sent) return sentBySite(write, panel, stopFollowing, guard);
     event.preventDefault();
@@ -351,7 +352,7 @@ async function sendPersonSubmit(
     write.failed(`${spec.name}: ${expired}`, sent.httpStatus);
     return;
   }
-  if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
+  if (accepted && sent.redirected && parseURL(sent.url).origin === config.origin) {
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
     // document that is already unloading would lose it.
