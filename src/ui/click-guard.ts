@@ -1,11 +1,14 @@
 /**
  * Whether a click on the confirmation panel (or on the form's own submit control) can count as
  * the person's consent: the panel and the control must be visible, unoccluded and still, as
- * browsers require of their own permission prompts before a click is accepted.
- * Issue 7, "What the person sees is what is sent".
+ * browsers require of their own permission prompts before a click is accepted (README, "What is
+ * sent is what the panel showed"). Every reading here (styles, boxes, hit-testing, visibility
+ * reports, the clock) goes through the built-ins taken at start (primitives.ts), so a page that
+ * replaces one afterwards cannot make a hidden or moving control pass.
  */
 import { primitives } from '../primitives.js';
 import { contrastOf, type RGBA } from '../writes/forms/text-legibility.js';
+import { readHitStack } from '../writes/forms/cover-check.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -32,6 +35,9 @@ export const MIN_CONTROL_TEXT_CONTRAST = 1.5;
 
 /** Whether the browser reports IntersectionObserver v2 visibility (`isVisible`, `trackVisibility`). */
 export function supportsVisibilityTracking(view: Window): boolean {
+  // This window's answer is taken at start: a page that deletes `isVisible` later does not turn
+  // the check off.
+  if ((view as unknown) === globalThis) return primitives.entryVisible !== undefined;
   const Entry = (view as Window & { IntersectionObserverEntry?: { prototype: object } }).IntersectionObserverEntry;
   return Entry !== undefined && 'isVisible' in Entry.prototype;
 }
@@ -47,15 +53,15 @@ export interface ClickPoint {
  * Space on a focused button: `detail` is 0 and the coordinates mean nothing).
  */
 export function readClickPoint(event: Event): ClickPoint | undefined {
-  if (!(event instanceof MouseEvent) || event.detail === 0) return undefined;
+  if (!(event instanceof MouseEvent) || primitives.detail(event) === 0) return undefined;
   return { x: event.clientX, y: event.clientY };
 }
 
 /** The element at a viewport point, looking into open shadow roots (closed ones stay closed). */
 export function deepElementFromPoint(scope: DocumentOrShadowRoot, { x, y }: ClickPoint): Element | null {
-  let hit = scope.elementFromPoint(x, y);
+  let hit: Element | null = readHitStack(scope, x, y)[0] ?? null;
   while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    const inner: Element | null = readHitStack(hit.shadowRoot, x, y)[0] ?? null;
     if (!inner || inner === hit) break;
     hit = inner;
   }
@@ -78,7 +84,7 @@ function flatParent(element: Element): Element | null {
 export function readEffectiveOpacity(element: Element): number {
   let opacity = 1;
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    opacity *= Number.parseFloat(getComputedStyle(at).opacity) || 0;
+    opacity *= Number.parseFloat(primitives.getComputedStyle(at).opacity) || 0;
     if (at.matches(':popover-open, dialog:modal')) break;
   }
   return opacity;
@@ -92,14 +98,14 @@ export function readEffectiveOpacity(element: Element): number {
  * @returns a short English reason, or undefined when the element passes.
  */
 export function readVisibilityProblem(element: Element, scope: DocumentOrShadowRoot, point: ClickPoint | undefined): string | undefined {
-  const check = (element as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
-  if (typeof check === 'function' && !check.call(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
+  const check = primitives.checkVisibility;
+  if (check && !check(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
   if (readEffectiveOpacity(element) < 1) return 'transparent';
-  const box = element.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(element);
   if (box.width < 1 || box.height < 1) return 'without size';
   if (point) {
     const hit = deepElementFromPoint(scope, point);
-    if (!hit || !element.contains(hit)) return 'covered at the click point';
+    if (!hit || !primitives.contains(element, hit)) return 'covered at the click point';
   }
   return undefined;
 }
@@ -130,7 +136,7 @@ export function readLayoutProblem(panel: Element): string | undefined {
   const top = viewport?.offsetTop ?? 0;
   const width = viewport?.width ?? view.innerWidth;
   const height = viewport?.height ?? view.innerHeight;
-  const box = panel.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(panel);
   const slack = 0.5;
   if (box.left < left - slack || box.top < top - slack || box.right > left + width + slack || box.bottom > top + height + slack) return 'not wholly inside the window';
   return undefined;
@@ -143,10 +149,10 @@ export function readLayoutProblem(panel: Element): string | undefined {
  * `own` is the panel's host (skipped).
  */
 export function readTopLayerCover(box: Element, own: Element): Element | undefined {
-  const rect = box.getBoundingClientRect();
-  for (const other of box.ownerDocument.querySelectorAll(':popover-open, dialog:modal, :fullscreen')) {
+  const rect = primitives.getBoundingClientRect(box);
+  for (const other of primitives.documentQuerySelectorAll(box.ownerDocument, ':popover-open, dialog:modal, :fullscreen')) {
     if (other === own) continue;
-    const r = other.getBoundingClientRect();
+    const r = primitives.getBoundingClientRect(other);
     if (r.right > rect.left && r.left < rect.right && r.bottom > rect.top && r.top < rect.bottom) return other;
   }
   return undefined;
@@ -169,7 +175,7 @@ export const contrastRatio = contrastOf;
  */
 function readBackdrop(element: Element): RGBA | undefined {
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    const style = getComputedStyle(at);
+    const style = primitives.getComputedStyle(at);
     if (style.backgroundImage !== 'none') return undefined;
     const colour = parseComputedColour(style.backgroundColor);
     if (colour && colour.a >= 0.99) return colour;
@@ -187,11 +193,11 @@ function readBackdrop(element: Element): RGBA | undefined {
  */
 export function readControlDisguise(control: Element): string | undefined {
   const view = control.ownerDocument.defaultView ?? window;
-  const box = control.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(control);
   const viewport = Math.max(1, view.innerWidth * view.innerHeight);
   if ((box.width * box.height) / viewport > MAX_CONTROL_VIEWPORT_SHARE) return 'stretched over the page';
   if (control instanceof HTMLInputElement && control.type === 'image') return undefined;
-  const style = getComputedStyle(control);
+  const style = primitives.getComputedStyle(control);
   if (Number.parseFloat(style.fontSize) < 6) return 'its label is too small to read';
   const text = parseComputedColour(style.color);
   if (!text || text.a < 0.5) return 'its label is transparent';
@@ -201,7 +207,7 @@ export function readControlDisguise(control: Element): string | undefined {
 }
 
 function boxKey(element: Element): string {
-  const box = element.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(element);
   return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
 }
 
@@ -229,22 +235,25 @@ export class ClickGuard {
   constructor(view: Window, onChange: () => void) {
     this.#view = view;
     this.#onChange = onChange;
-    this.#since = view.performance.now();
+    this.#since = primitives.now();
     if (supportsVisibilityTracking(view)) {
       // The start-up realm's own, unless the panel lives in another window's document.
       const Observer = ((view as unknown) === globalThis ? primitives.IntersectionObserver : undefined) ?? (view as Window & { IntersectionObserver: typeof IntersectionObserver }).IntersectionObserver;
       this.#observer = new Observer((entries) => {
         let changed = false;
         for (const entry of entries) {
-          const visible = (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible === true;
-          if (this.#visible.get(entry.target) !== visible) changed = true;
-          this.#visible.set(entry.target, visible);
+          // Read by the getters taken at start: a page's getter on the prototype cannot report
+          // a covered control as visible, or one element's report as another's.
+          const visible = primitives.entryVisible?.(entry) === true;
+          const target = primitives.entryTarget(entry);
+          if (this.#visible.get(target) !== visible) changed = true;
+          this.#visible.set(target, visible);
         }
         if (changed) this.restart();
       }, { threshold: [0, 1], trackVisibility: true, delay: VISIBILITY_DELAY_MS } as IntersectionObserverInit);
     }
-    view.document.addEventListener('visibilitychange', this.#onPageVisibility);
-    this.#frame = view.requestAnimationFrame(this.#tick);
+    primitives.addEventListener(view.document, 'visibilitychange', this.#onPageVisibility);
+    this.#frame = primitives.requestAnimationFrame(this.#tick);
     this.restart();
   }
 
@@ -269,7 +278,7 @@ export class ClickGuard {
   /** Starts the INPUT_PROTECTION_MS wait over (e.g. the proposal changed). */
   restart(): void {
     if (this.#stopped) return;
-    this.#since = this.#view.performance.now();
+    this.#since = primitives.now();
     primitives.clearTimeout(this.#timer);
     this.#timer = primitives.setTimeout(() => this.#onChange(), INPUT_PROTECTION_MS + 1);
     this.#onChange();
@@ -280,7 +289,7 @@ export class ClickGuard {
    * v2, every tracked element has had its first visibility report (until then it is unknown).
    */
   get settled(): boolean {
-    if (this.#view.performance.now() - this.#since < INPUT_PROTECTION_MS) return false;
+    if (primitives.now() - this.#since < INPUT_PROTECTION_MS) return false;
     return !this.#observer || [...this.#tracked].every((element) => this.#visible.has(element));
   }
 
@@ -298,9 +307,9 @@ export class ClickGuard {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#observer?.disconnect();
-    this.#view.cancelAnimationFrame(this.#frame);
+    primitives.cancelAnimationFrame(this.#frame);
     primitives.clearTimeout(this.#timer);
-    this.#view.document.removeEventListener('visibilitychange', this.#onPageVisibility);
+    primitives.removeEventListener(this.#view.document, 'visibilitychange', this.#onPageVisibility);
   }
 
   #onPageVisibility = (): void => this.restart();
@@ -316,6 +325,6 @@ export class ClickGuard {
       }
     }
     if (moved) this.restart();
-    this.#frame = this.#view.requestAnimationFrame(this.#tick);
+    this.#frame = primitives.requestAnimationFrame(this.#tick);
   };
 }

@@ -171,8 +171,8 @@ async function proposeFill(
     consentCheck: (control, gesture) => {
       const own = controlRefusal(control === form ? null : control);
       if (own) return own;
-      return (consentReason = panel.consentRefusal(
-        gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture));
+      const field = gesture instanceof KeyboardEvent ? primitives.target(gesture) : null;
+      return (consentReason = panel.consentRefusal(field instanceof Element ? field : control, gesture));
     },
     onRefusedSubmit: (reason) => {
       write.refused(reason);
@@ -245,8 +245,8 @@ async function proposeFill(
   let stopWatching = (): void => undefined;
   const stopFollowing = () => {
     stopWatching();
-    callBuiltIn(form, 'removeEventListener', 'input', onEdit, true);
-    callBuiltIn(form, 'removeEventListener', 'change', onEdit, true);
+    primitives.removeEventListener(form, 'input', onEdit, true);
+    primitives.removeEventListener(form, 'change', onEdit, true);
   };
   write.open((why) => {
     stopFollowing();
@@ -259,10 +259,11 @@ async function proposeFill(
   });
   void show();
   panel.trackControls(controls.controls);
-  // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these.
+  // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these
+  // (the listeners by the realm's own addEventListener, taken at start).
   callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
-  callBuiltIn(form, 'addEventListener', 'input', onEdit, true);
-  callBuiltIn(form, 'addEventListener', 'change', onEdit, true);
+  primitives.addEventListener(form, 'input', onEdit, true);
+  primitives.addEventListener(form, 'change', onEdit, true);
   // The guard already refused (and the panel showed why) any submit the consent check refused.
   stopWatching = guard.connect((event) => {
     // Runs inside the person's submit event: what happens to it is decided now.
@@ -271,7 +272,7 @@ async function proposeFill(
     // Again after the page's own handlers ran: one may have changed the button during the event.
     const own = controlRefusal(submitter);
     if (own) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(own);
       return;
     }
@@ -279,7 +280,7 @@ async function proposeFill(
     // to the form or its button before the panel first showed (the panel names the origin).
     const { origin } = parseURL(controls.destination.action);
     if (origin !== config.origin) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(`the form now sends to ${origin}, not this site; nothing was sent`);
       return;
     }
@@ -288,7 +289,7 @@ async function proposeFill(
     const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
     if (changed !== undefined || !isSameItems(items, shown)) {
       // Sent would be what the panel did not show: refused, and the panel shows it now.
-      event.preventDefault();
+      primitives.preventDefault(event);
       shown = items;
       const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? shown.map((item) => item.label).join(', ') });
       // After the new proposal is on the panel: presenting clears an earlier refusal.
@@ -307,14 +308,14 @@ async function proposeFill(
       rewritten = `its data could not be read: ${(error as Error)?.message ?? String(error)}`;
     }
     if (rewritten) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(fillPlaceholders(text.confirmReasonDataRewritten, { changes: rewritten }));
       return;
     }
     const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
     // The browser submits natively and navigates: the page (and this record) goes with it.
     if (!sent) return sentBySite(write, panel, stopFollowing, guard);
-    event.preventDefault();
+    primitives.preventDefault(event);
     if (!write.send()) return;
     stopFollowing();
     void sendPersonSubmit(spec, config, text, panel, sent, write).finally(() => guard.disarm());

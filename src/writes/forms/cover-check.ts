@@ -6,6 +6,7 @@
  * top, not the tree. A honeypot under a cover is a control the person cannot see or check.
  */
 import { callBuiltIn } from '../../dom-builtin.js';
+import { primitives } from '../../primitives.js';
 import { readColour } from './text-legibility.js';
 
 /** How many points per axis are hit-tested (at 1/6, 3/6 and 5/6 of the control's box). */
@@ -16,6 +17,18 @@ export const COVER_GRID = 3;
  * not count as covering it: a transparent layout box over a field hides nothing.
  */
 export const MIN_COVER_ALPHA = 0.5;
+
+/**
+ * What the browser hit-tests at viewport point (`x`, `y`) in `scope` (a document or a shadow
+ * root), topmost first: `elementsFromPoint` as the realm had it at start, so a page that later
+ * replaces it on `Document.prototype` or `ShadowRoot.prototype` cannot hide a cover.
+ * @throws TypeError when `scope` is neither (nothing can be told then; callers refuse).
+ */
+export function readHitStack(scope: DocumentOrShadowRoot, x: number, y: number): Element[] {
+  return (scope as unknown as Node).nodeType === Node.DOCUMENT_NODE
+    ? primitives.elementsFromPoint(scope as Document, x, y)
+    : primitives.shadowElementsFromPoint(scope as ShadowRoot, x, y);
+}
 
 /** The element's parent in the flat tree (slots and shadow hosts crossed), or null. */
 function parentOf(element: Element): Element | null {
@@ -46,15 +59,14 @@ const PAINTING = new Set(['img', 'video', 'canvas', 'svg', 'iframe', 'object', '
  * first top-layer ancestor) reaches MIN_COVER_ALPHA.
  */
 function paints(cover: Element): boolean {
-  const view = cover.ownerDocument.defaultView ?? window;
   let opacity = 1;
   for (let at: Element | null = cover; at; at = parentOf(at)) {
-    opacity *= Number.parseFloat(view.getComputedStyle(at).opacity) || 0;
+    opacity *= Number.parseFloat(primitives.getComputedStyle(at).opacity) || 0;
     if (at.matches(':popover-open, dialog:modal')) break;
   }
   if (opacity < MIN_COVER_ALPHA) return false;
   if (PAINTING.has(cover.localName)) return true;
-  const style = view.getComputedStyle(cover);
+  const style = primitives.getComputedStyle(cover);
   if (style.backgroundImage && style.backgroundImage !== 'none') return true;
   const colour = readColour(style.backgroundColor, cover.ownerDocument);
   return colour !== undefined && colour.a * opacity >= MIN_COVER_ALPHA;
@@ -77,8 +89,8 @@ export function readCoverProblem(element: Element): string | undefined {
   const view = doc.defaultView;
   if (!view) return undefined;
   const scope = element.getRootNode() as Document | ShadowRoot;
-  if (typeof scope.elementsFromPoint !== 'function') return 'the browser cannot hit-test it (no elementsFromPoint), so the runtime cannot check that nothing covers it';
-  let box = element.getBoundingClientRect();
+  if (!primitives.elementsFromPoint || !primitives.shadowElementsFromPoint) return 'the browser cannot hit-test it (no elementsFromPoint), so the runtime cannot check that nothing covers it';
+  let box = primitives.getBoundingClientRect(element);
   const inView = box.left >= 0 && box.top >= 0 && box.right <= view.innerWidth && box.bottom <= view.innerHeight;
   const restore: [Element, number, number][] = [];
   if (!inView) {
@@ -88,11 +100,11 @@ export function readCoverProblem(element: Element): string | undefined {
     const root = doc.scrollingElement ?? doc.documentElement;
     restore.push([root, root.scrollLeft, root.scrollTop]);
     callBuiltIn(element, 'scrollIntoView', { block: 'center', inline: 'center' });
-    box = element.getBoundingClientRect();
+    box = primitives.getBoundingClientRect(element);
   }
   // A popover or modal dialog of the page is drawn above everything, also when it lets the
   // pointer through (`pointer-events: none`), which hit-testing does not see.
-  const topLayer = [...callBuiltIn<NodeListOf<Element>>(doc, 'querySelectorAll', ':popover-open, dialog:modal')]
+  const topLayer = [...primitives.documentQuerySelectorAll(doc, ':popover-open, dialog:modal')]
     .filter((layer) => layer.localName !== 'capell-confirm-write' && !contains(layer, element) && paints(layer));
   try {
     const covers = new Map<Element, number>();
@@ -103,7 +115,7 @@ export function readCoverProblem(element: Element): string | undefined {
         const x = box.left + (box.width * (2 * column + 1)) / (2 * COVER_GRID);
         const y = box.top + (box.height * (2 * row + 1)) / (2 * COVER_GRID);
         if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
-        const stack = callBuiltIn<Element[]>(scope, 'elementsFromPoint', x, y);
+        const stack = readHitStack(scope, x, y);
         let cover: Element | undefined;
         for (const hit of stack) {
           if (contains(element, hit)) break;
@@ -117,7 +129,7 @@ export function readCoverProblem(element: Element): string | undefined {
         // the first painting element of the stack is what shows there.
         if (!cover && !stack.some((hit) => contains(element, hit))) cover = stack.find((hit) => hit.localName !== 'capell-confirm-write' && paints(hit) && !contains(hit, element));
         cover ??= topLayer.find((layer) => {
-          const rect = layer.getBoundingClientRect();
+          const rect = primitives.getBoundingClientRect(layer);
           return x >= rect.left && x < rect.right && y >= rect.top && y < rect.bottom;
         });
         if (!cover) continue;

@@ -7,6 +7,7 @@
  */
 import { clipPathBox, clipRectBox, readVisibilityProblem, type Box } from './effective-visibility.js';
 import { readTextStyleProblem } from './text-legibility.js';
+import { primitives } from '../../primitives.js';
 
 /**
  * Below this share of a text's rendered area that lies inside the control's box (after the
@@ -81,24 +82,23 @@ function drawsNothing(content: string): boolean {
  * MIN_TEXT_INSIDE_SHARE inside the control's box after each `clip-path`/`clip` on the way up.
  */
 function readHiddenText(text: Text, control: Element): string | undefined {
-  const view = control.ownerDocument.defaultView ?? window;
   const owner = text.parentElement ?? (text.parentNode instanceof ShadowRoot ? text.parentNode.host : null);
   if (!owner) return 'it is outside any element';
-  const style = view.getComputedStyle(owner);
+  const style = primitives.getComputedStyle(owner);
   if (style.visibility !== 'visible') return `visibility: ${style.visibility} on ${nameOf(owner, control)}`;
   const legibility = readTextStyleProblem(owner);
   if (legibility) return `${legibility} on ${nameOf(owner, control)}`;
-  const rect = control.getBoundingClientRect();
+  const rect = primitives.getBoundingClientRect(control);
   let frame: Box = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
   let opacity = 1;
   const indents: string[] = [];
   for (let at: Element | null = owner; at; at = parentOf(at)) {
-    const own = view.getComputedStyle(at);
+    const own = primitives.getComputedStyle(at);
     opacity *= Number.parseFloat(own.opacity) || 0;
-    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || view.getComputedStyle(parentOf(at) ?? at).textIndent !== own.textIndent)) {
+    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || primitives.getComputedStyle(parentOf(at) ?? at).textIndent !== own.textIndent)) {
       indents.push(`text-indent ${own.textIndent} on ${nameOf(at, control)}`);
     }
-    const border = at.getBoundingClientRect();
+    const border = primitives.getBoundingClientRect(at);
     const box = { left: border.left, top: border.top, right: border.right, bottom: border.bottom };
     if (own.clipPath && own.clipPath !== 'none') {
       const clip = clipPathBox(own.clipPath, box);
@@ -116,7 +116,7 @@ function readHiddenText(text: Text, control: Element): string | undefined {
   range.selectNodeContents(text);
   let total = 0;
   let inside = 0;
-  for (const part of range.getClientRects()) {
+  for (const part of primitives.rangeRects(range)) {
     const box = { left: part.left, top: part.top, right: part.right, bottom: part.bottom };
     total += area(box);
     inside += area(intersect(box, frame));
@@ -163,7 +163,6 @@ function readAuthoredName(control: Element): string | undefined {
  *   is hidden: its text is too small to read (font-size 0px) on span`.
  */
 export function readRenderedLabel(control: HTMLButtonElement | HTMLInputElement): RenderedLabel {
-  const view = control.ownerDocument.defaultView ?? window;
   const whole = readVisibilityProblem(control);
   if (whole) return { reason: `it is not visible to the person (${whole})` };
   if (control instanceof HTMLInputElement) {
@@ -181,18 +180,19 @@ export function readRenderedLabel(control: HTMLButtonElement | HTMLInputElement)
     if (problem) return;
     if (node instanceof Element) {
       for (const pseudo of ['::before', '::after']) {
-        const content = view.getComputedStyle(node, pseudo).content;
+        const content = primitives.getComputedStyle(node, pseudo).content;
         if (!drawsNothing(content)) problem = `generated content ${content} (${pseudo} on ${nameOf(node, control)}) draws words or pictures that are not its text`;
       }
-      const own = view.getComputedStyle(node).content;
+      const own = primitives.getComputedStyle(node).content;
       if (!drawsNothing(own)) problem = `content ${own} on ${nameOf(node, control)} replaces what it shows`;
       if (node.matches(PICTURES)) pictured = true;
       return;
     }
-    if (node.nodeType !== Node.TEXT_NODE || normalise(node.textContent ?? '') === '') return;
+    const text = node.nodeType === Node.TEXT_NODE ? primitives.textContent(node) ?? '' : '';
+    if (normalise(text) === '') return;
     const hidden = readHiddenText(node as Text, control);
-    if (hidden) problem = `its text “${normalise(node.textContent ?? '')}” is hidden: ${hidden}`;
-    else read.push(node.textContent ?? '');
+    if (hidden) problem = `its text “${normalise(text)}” is hidden: ${hidden}`;
+    else read.push(text);
   });
   if (problem) return { reason: problem };
   const label = normalise(read.join(''));

@@ -11,6 +11,7 @@ import { callBuiltIn } from '../../dom-builtin.js';
 import { parseURL } from '../../parse-url.js';
 import { readFormProperty } from './form-property.js';
 import { readRenderedLabel } from './rendered-label.js';
+import { primitives } from '../../primitives.js';
 
 /**
  * Where a submit goes (HTML, "form submission"): `method` (lower case), `action` (absolute URL),
@@ -62,7 +63,7 @@ export function readSubmitControls(form: HTMLFormElement): (HTMLButtonElement | 
 /** A submit control's text as the person reads it (its value or alt for an input). */
 export function readControlLabel(control: Element | null): string {
   if (control instanceof HTMLInputElement) return (control.value || control.alt || '').replace(/\s+/g, ' ').trim();
-  return control?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  return (control && primitives.textContent(control))?.replace(/\s+/g, ' ').trim() ?? '';
 }
 
 /** Where a submit of `form` with `submitter` (or none: implicit submission without a button) goes. */
