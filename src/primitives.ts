@@ -30,6 +30,7 @@ const MEMBERS = 'URL:href;URLSearchParams:encode=toString;FormData:append'
   + ';EventTarget:addEventListener,removeEventListener;Event:preventDefault,target;UIEvent:detail;KeyboardEvent:key'
   + ';Node:contains,textContent;Element:getBoundingClientRect,checkVisibility,querySelector,querySelectorAll'
   + ';Range:rangeRects=getClientRects;Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll'
+  + ';CSSStyleDeclaration:propertyValue=getPropertyValue'
   + ';ShadowRoot:shadowElementsFromPoint=elementsFromPoint;DocumentFragment:rootQuerySelector=querySelector'
   + ';IntersectionObserverEntry:entryVisible=isVisible,entryTarget=target';
 
@@ -80,6 +81,8 @@ interface Members {
   rangeRects(range: Range): DOMRectList;
   elementsFromPoint(scope: Document, x: number, y: number): Element[];
   documentQuerySelectorAll(scope: Document, selectors: string): NodeListOf<Element>;
+  /** `style.getPropertyValue(name)`: a computed value, whatever a page puts on the declaration's prototype. */
+  propertyValue(style: CSSStyleDeclaration, name: string): string;
   shadowElementsFromPoint(scope: ShadowRoot, x: number, y: number): Element[];
   rootQuerySelector(scope: DocumentFragment, selectors: string): Element | null;
   /** IntersectionObserver v2's `entry.isVisible`; undefined where the browser has none. */

@@ -13,6 +13,7 @@ import { ClickGuard, readLayoutProblem, readClickPoint, readControlDisguise, rea
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from './confirm-text.js';
 import { deepActiveElement } from './deep-active-element.js';
 import { primitives } from '../primitives.js';
+import { readComputedStyle } from '../writes/forms/computed-style.js';
 
 export { INPUT_PROTECTION_MS };
 
@@ -526,13 +527,13 @@ export class CapellConfirmWrite extends LitElement {
    */
   #readTheme(): void {
     const probe = this.#root?.querySelector<HTMLElement>('.probe');
-    const raw = primitives.getComputedStyle(this).getPropertyValue('--capell-confirm-accent').trim();
+    const raw = readComputedStyle(this).getPropertyValue('--capell-confirm-accent').trim();
     this.#accent = { accent: DEFAULT_ACCENT, ink: INKS[0] };
     if (!probe || raw === '') return;
     probe.style.color = '';
     probe.style.color = raw;
     if (probe.style.color === '') return;
-    const colour = parseComputedColour(primitives.getComputedStyle(probe).color);
+    const colour = parseComputedColour(readComputedStyle(probe).color);
     if (!colour || colour.a < 1 || contrastRatio(colour, PANEL_BACKGROUND) < MIN_EDGE_CONTRAST) return;
     const [ink] = INKS.map((candidate) => ({ candidate, ratio: contrastRatio(colour, parseComputedColour(candidate)!) })).sort((a, b) => b.ratio - a.ratio);
     if (!ink || ink.ratio < MIN_TEXT_CONTRAST) return;

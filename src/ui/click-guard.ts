@@ -9,6 +9,7 @@
 import { primitives } from '../primitives.js';
 import { contrastOf, type RGBA } from '../writes/forms/text-legibility.js';
 import { readHitStack } from '../writes/forms/cover-check.js';
+import { readComputedStyle } from '../writes/forms/computed-style.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -84,7 +85,7 @@ function flatParent(element: Element): Element | null {
 export function readEffectiveOpacity(element: Element): number {
   let opacity = 1;
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    opacity *= Number.parseFloat(primitives.getComputedStyle(at).opacity) || 0;
+    opacity *= Number.parseFloat(readComputedStyle(at).opacity) || 0;
     if (at.matches(':popover-open, dialog:modal')) break;
   }
   return opacity;
@@ -175,7 +176,7 @@ export const contrastRatio = contrastOf;
  */
 function readBackdrop(element: Element): RGBA | undefined {
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    const style = primitives.getComputedStyle(at);
+    const style = readComputedStyle(at);
     if (style.backgroundImage !== 'none') return undefined;
     const colour = parseComputedColour(style.backgroundColor);
     if (colour && colour.a >= 0.99) return colour;
@@ -197,7 +198,7 @@ export function readControlDisguise(control: Element): string | undefined {
   const viewport = Math.max(1, view.innerWidth * view.innerHeight);
   if ((box.width * box.height) / viewport > MAX_CONTROL_VIEWPORT_SHARE) return 'stretched over the page';
   if (control instanceof HTMLInputElement && control.type === 'image') return undefined;
-  const style = primitives.getComputedStyle(control);
+  const style = readComputedStyle(control);
   if (Number.parseFloat(style.fontSize) < 6) return 'its label is too small to read';
   const text = parseComputedColour(style.color);
   if (!text || text.a < 0.5) return 'its label is transparent';

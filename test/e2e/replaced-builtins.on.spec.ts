@@ -222,6 +222,31 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     expect(demo.formPosts).toEqual([]);
   });
 
+  test('CSSStyleDeclaration.prototype made to report the send button\'s text readable and no generated content: the button drawn as "Next page →" is still refused, naming the check', async ({ page, demo }) => {
+    const panel = await armedProposal(page);
+    await page.evaluate(() => {
+      // Every computed style read through its prototype, getPropertyValue or the named accessors, lies.
+      const proto = CSSStyleDeclaration.prototype;
+      const value = proto.getPropertyValue;
+      const lie = (name: string, real: string) => (name === 'content' ? 'none' : name === 'color' || name === '-webkit-text-fill-color' ? 'rgb(255, 255, 255)' : real);
+      proto.getPropertyValue = function (this: CSSStyleDeclaration, name: string) { return lie(name, value.call(this, name)); };
+      for (const [key, name] of [['content', 'content'], ['color', 'color'], ['webkitTextFillColor', '-webkit-text-fill-color']]) {
+        Object.defineProperty(proto, key!, { configurable: true, get(this: CSSStyleDeclaration) { return lie(name!, value.call(this, name!)); } });
+      }
+      const button = document.querySelector('#contact button[type="submit"]')!;
+      const span = document.createElement('span');
+      span.className = 't';
+      span.append(...button.childNodes);
+      button.append(span);
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('#contact button[type="submit"] .t { color: transparent } #contact button[type="submit"] .t::after { content: "Next page →"; color: white }');
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    });
+    await page.locator(SEND).click();
+    await panel.waitText('the “Send message” button does not read as what it is (generated content "Next page →" (::after on span.t)');
+    expect(demo.formPosts).toEqual([]);
+  });
+
   test('Element.prototype.getBoundingClientRect made to report a button-sized box for a send button stretched, transparent, over the top of the page: a click elsewhere on the page is still refused', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {

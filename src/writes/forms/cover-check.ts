@@ -8,6 +8,7 @@
 import { callBuiltIn } from '../../dom-builtin.js';
 import { primitives } from '../../primitives.js';
 import { readColour } from './text-legibility.js';
+import { readComputedStyle } from './computed-style.js';
 
 /** How many points per axis are hit-tested (at 1/6, 3/6 and 5/6 of the control's box). */
 export const COVER_GRID = 3;
@@ -61,12 +62,12 @@ const PAINTING = new Set(['img', 'video', 'canvas', 'svg', 'iframe', 'object', '
 function paints(cover: Element): boolean {
   let opacity = 1;
   for (let at: Element | null = cover; at; at = parentOf(at)) {
-    opacity *= Number.parseFloat(primitives.getComputedStyle(at).opacity) || 0;
+    opacity *= Number.parseFloat(readComputedStyle(at).opacity) || 0;
     if (at.matches(':popover-open, dialog:modal')) break;
   }
   if (opacity < MIN_COVER_ALPHA) return false;
   if (PAINTING.has(cover.localName)) return true;
-  const style = primitives.getComputedStyle(cover);
+  const style = readComputedStyle(cover);
   if (style.backgroundImage && style.backgroundImage !== 'none') return true;
   const colour = readColour(style.backgroundColor, cover.ownerDocument);
   return colour !== undefined && colour.a * opacity >= MIN_COVER_ALPHA;

@@ -10,6 +10,7 @@
 import { readCoverProblem } from './cover-check.js';
 import { readTextStyleProblem } from './text-legibility.js';
 import { primitives } from '../../primitives.js';
+import { readComputedStyle } from './computed-style.js';
 
 /** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
 export const MIN_EFFECTIVE_OPACITY = 0.1;
@@ -312,7 +313,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
   const view = element.ownerDocument.defaultView;
   if (!view) return 'it is not in a rendered document';
   const chain = ancestorsAndSelf(element);
-  const styles = chain.map((node) => primitives.getComputedStyle(node));
+  const styles = chain.map((node) => readComputedStyle(node));
 
   for (const node of chain) {
     if (node.hasAttribute('hidden')) return `hidden by the hidden attribute on ${nameOf(node, element)}`;
@@ -483,7 +484,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
     if (tooSmall(intersect(visible, viewport))) return 'off-screen: a fixed-position control outside the viewport';
     return readPaintProblem(element);
   }
-  const rootStyle = primitives.getComputedStyle(root);
+  const rootStyle = readComputedStyle(root);
   const rtl = rootStyle.direction === 'rtl';
   const originX = -view.scrollX;
   const originY = -view.scrollY;
@@ -515,7 +516,7 @@ function readPaintProblem(element: Element): string | undefined {
   if (showsText(element)) {
     const text = readTextStyleProblem(element);
     if (text) return text;
-    const style = primitives.getComputedStyle(element);
+    const style = readComputedStyle(element);
     const inner = element.clientWidth - (Number.parseFloat(style.paddingLeft) || 0) - (Number.parseFloat(style.paddingRight) || 0);
     if (inner < MIN_VISIBLE_PX) return `no room for its text: ${px(inner)} px between its padding`;
     const indent = lengthOf(style.textIndent.split(/\s+/)[0], inner);

@@ -8,6 +8,7 @@
 import { clipPathBox, clipRectBox, readVisibilityProblem, type Box } from './effective-visibility.js';
 import { readTextStyleProblem } from './text-legibility.js';
 import { primitives } from '../../primitives.js';
+import { readComputedStyle } from './computed-style.js';
 
 /**
  * Below this share of a text's rendered area that lies inside the control's box (after the
@@ -84,7 +85,7 @@ function drawsNothing(content: string): boolean {
 function readHiddenText(text: Text, control: Element): string | undefined {
   const owner = text.parentElement ?? (text.parentNode instanceof ShadowRoot ? text.parentNode.host : null);
   if (!owner) return 'it is outside any element';
-  const style = primitives.getComputedStyle(owner);
+  const style = readComputedStyle(owner);
   if (style.visibility !== 'visible') return `visibility: ${style.visibility} on ${nameOf(owner, control)}`;
   const legibility = readTextStyleProblem(owner);
   if (legibility) return `${legibility} on ${nameOf(owner, control)}`;
@@ -93,9 +94,9 @@ function readHiddenText(text: Text, control: Element): string | undefined {
   let opacity = 1;
   const indents: string[] = [];
   for (let at: Element | null = owner; at; at = parentOf(at)) {
-    const own = primitives.getComputedStyle(at);
+    const own = readComputedStyle(at);
     opacity *= Number.parseFloat(own.opacity) || 0;
-    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || primitives.getComputedStyle(parentOf(at) ?? at).textIndent !== own.textIndent)) {
+    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || readComputedStyle(parentOf(at) ?? at).textIndent !== own.textIndent)) {
       indents.push(`text-indent ${own.textIndent} on ${nameOf(at, control)}`);
     }
     const border = primitives.getBoundingClientRect(at);
@@ -180,10 +181,10 @@ export function readRenderedLabel(control: HTMLButtonElement | HTMLInputElement)
     if (problem) return;
     if (node instanceof Element) {
       for (const pseudo of ['::before', '::after']) {
-        const content = primitives.getComputedStyle(node, pseudo).content;
+        const content = readComputedStyle(node, pseudo).content;
         if (!drawsNothing(content)) problem = `generated content ${content} (${pseudo} on ${nameOf(node, control)}) draws words or pictures that are not its text`;
       }
-      const own = primitives.getComputedStyle(node).content;
+      const own = readComputedStyle(node).content;
       if (!drawsNothing(own)) problem = `content ${own} on ${nameOf(node, control)} replaces what it shows`;
       if (node.matches(PICTURES)) pictured = true;
       return;

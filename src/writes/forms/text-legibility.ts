@@ -7,7 +7,7 @@
  * is told to press (text hidden by colour is a disguise).
  * WCAG 2.2, 1.4.3 "Contrast (Minimum)": the contrast ratio and relative luminance used here.
  */
-import { primitives } from '../../primitives.js';
+import { readComputedStyle } from './computed-style.js';
 
 /** Below this computed `font-size`, in CSS px, text is too small to read. */
 export const MIN_TEXT_FONT_PX = 6;
@@ -108,7 +108,7 @@ export function readBackdrops(element: Element): RGBA[] | { reason: string } {
   const layers: RGBA[][] = [];
   let base = WHITE;
   for (let at: Element | null = element; at; at = parentOf(at)) {
-    const style = primitives.getComputedStyle(at);
+    const style = readComputedStyle(at);
     const colour = readColour(style.backgroundColor, element.ownerDocument);
     if (colour && colour.a >= 0.99) {
       base = colour;
@@ -142,7 +142,7 @@ function describe(colour: RGBA): string {
  *   `its text rgb(255, 255, 255) has no contrast against rgb(255, 255, 255) behind it (1:1)`.
  */
 export function readTextStyleProblem(element: Element): string | undefined {
-  const style = primitives.getComputedStyle(element);
+  const style = readComputedStyle(element);
   const size = Number.parseFloat(style.fontSize);
   if (!(size >= MIN_TEXT_FONT_PX)) return `its text is too small to read (font-size ${style.fontSize})`;
   const fillValue = style.getPropertyValue('-webkit-text-fill-color') || style.color;
