@@ -29,8 +29,8 @@ const { call } = Function.prototype;
 const MEMBERS = 'URL:href;URLSearchParams:encode=toString;FormData:append'
   + ';EventTarget:addEventListener,removeEventListener;Event:preventDefault,target;UIEvent:detail;KeyboardEvent:key'
   + ';Node:contains,textContent;Element:getBoundingClientRect,checkVisibility,querySelector,querySelectorAll'
-  + ';Range:rangeRects=getClientRects;Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll'
-  + ';CSSStyleDeclaration:propertyValue=getPropertyValue'
+  + ';Range:rangeRects=getClientRects;Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll,caretPositionFromPoint'
+  + ';CaretPosition:caretNode=offsetNode,caretOffset=offset;CSSStyleDeclaration:propertyValue=getPropertyValue'
   + ';ShadowRoot:shadowElementsFromPoint=elementsFromPoint;DocumentFragment:rootQuerySelector=querySelector'
   + ';IntersectionObserverEntry:entryVisible=isVisible,entryTarget=target';
 
@@ -81,6 +81,12 @@ interface Members {
   rangeRects(range: Range): DOMRectList;
   elementsFromPoint(scope: Document, x: number, y: number): Element[];
   documentQuerySelectorAll(scope: Document, selectors: string): NodeListOf<Element>;
+  /** `document.caretPositionFromPoint(x, y, options)`; undefined where the browser has none. */
+  caretPositionFromPoint: ((scope: Document, x: number, y: number, options?: { shadowRoots?: ShadowRoot[] }) => CaretPosition | null) | undefined;
+  /** `position.offsetNode` of a CaretPosition. */
+  caretNode(position: CaretPosition): Node;
+  /** `position.offset` of a CaretPosition. */
+  caretOffset(position: CaretPosition): number;
   /** `style.getPropertyValue(name)`: a computed value, whatever a page puts on the declaration's prototype. */
   propertyValue(style: CSSStyleDeclaration, name: string): string;
   shadowElementsFromPoint(scope: ShadowRoot, x: number, y: number): Element[];

@@ -247,6 +247,32 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     expect(demo.formPosts).toEqual([]);
   });
 
+  test('document.caretPositionFromPoint made to answer nothing where a closed shadow root draws: the send button whose root draws "Next page →" is still refused, naming the check', async ({ page, demo }) => {
+    const panel = await armedProposal(page);
+    await page.evaluate(() => {
+      const caret = Document.prototype.caretPositionFromPoint;
+      Document.prototype.caretPositionFromPoint = function (this: Document, x: number, y: number, options?: object) {
+        const position = caret.call(this, x, y, options);
+        return position && position.offsetNode.nodeType !== Node.TEXT_NODE ? null : position;
+      };
+      const button = document.querySelector('#contact button[type="submit"]')!;
+      const span = document.createElement('span');
+      span.className = 't';
+      span.append(...button.childNodes);
+      button.append(span);
+      const root = span.attachShadow({ mode: 'closed' });
+      const hidden = document.createElement('span');
+      hidden.style.opacity = '0';
+      hidden.append(document.createElement('slot'));
+      const drawn = document.createElement('span');
+      drawn.textContent = 'Next page →';
+      root.append(hidden, drawn);
+    });
+    await page.locator(SEND).click();
+    await panel.waitText('the “Send message” button does not read as what it is (span.t draws content from a closed shadow root, which the runtime cannot read)');
+    expect(demo.formPosts).toEqual([]);
+  });
+
   test('Element.prototype.getBoundingClientRect made to report a button-sized box for a send button stretched, transparent, over the top of the page: a click elsewhere on the page is still refused', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {

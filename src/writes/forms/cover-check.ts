@@ -82,32 +82,19 @@ function paints(cover: Element): boolean {
  * (the scroll positions of the document and its scroll containers), since the browser hit-tests
  * only what is on screen. The confirmation panel (`capell-confirm-write`) is not the page's cover.
  * An open popover or modal dialog of the page over a point covers it even when it lets the
- * pointer through. Not seen: another cover with `pointer-events: none` (not hit-tested).
+ * pointer through. Not seen: another cover with `pointer-events: none` (not hit-tested); over a
+ * send control, the panel's IntersectionObserver v2 report sees it (ui/click-guard.ts).
  * @returns e.g. `covered by div.cover at 9 of 9 points (hit-testing)`.
  */
 export function readCoverProblem(element: Element): string | undefined {
   const doc = element.ownerDocument;
-  const view = doc.defaultView;
-  if (!view) return undefined;
   const scope = element.getRootNode() as Document | ShadowRoot;
   if (!primitives.elementsFromPoint || !primitives.shadowElementsFromPoint) return 'the browser cannot hit-test it (no elementsFromPoint), so the runtime cannot check that nothing covers it';
-  let box = primitives.getBoundingClientRect(element);
-  const inView = box.left >= 0 && box.top >= 0 && box.right <= view.innerWidth && box.bottom <= view.innerHeight;
-  const restore: [Element, number, number][] = [];
-  if (!inView) {
-    for (let at: Element | null = parentOf(element); at; at = parentOf(at)) {
-      if (at.scrollHeight > at.clientHeight || at.scrollWidth > at.clientWidth) restore.push([at, at.scrollLeft, at.scrollTop]);
-    }
-    const root = doc.scrollingElement ?? doc.documentElement;
-    restore.push([root, root.scrollLeft, root.scrollTop]);
-    callBuiltIn(element, 'scrollIntoView', { block: 'center', inline: 'center' });
-    box = primitives.getBoundingClientRect(element);
-  }
-  // A popover or modal dialog of the page is drawn above everything, also when it lets the
-  // pointer through (`pointer-events: none`), which hit-testing does not see.
-  const topLayer = [...primitives.documentQuerySelectorAll(doc, ':popover-open, dialog:modal')]
-    .filter((layer) => layer.localName !== 'capell-confirm-write' && !contains(layer, element) && paints(layer));
-  try {
+  return inViewOf(element, (box, view) => {
+    // A popover or modal dialog of the page is drawn above everything, also when it lets the
+    // pointer through (`pointer-events: none`), which hit-testing does not see.
+    const topLayer = [...primitives.documentQuerySelectorAll(doc, ':popover-open, dialog:modal')]
+      .filter((layer) => layer.localName !== 'capell-confirm-write' && !contains(layer, element) && paints(layer));
     const covers = new Map<Element, number>();
     let covered = 0;
     let centre = false;
@@ -143,6 +130,34 @@ export function readCoverProblem(element: Element): string | undefined {
     if (!centre && covered * 2 < total) return undefined;
     const [top] = [...covers.entries()].sort((a, b) => b[1] - a[1]);
     return `covered by ${nameOf(top![0])} at ${covered} of ${total} points (hit-testing)`;
+  });
+}
+
+/**
+ * Runs `test` with `element` on screen, since the browser hit-tests only what is: a control not
+ * wholly in the viewport is scrolled to the middle of it first and put back after (the scroll
+ * positions of the document and its scroll containers), whatever `test` returns or throws.
+ * @param test gets the element's border box (viewport CSS px) and its window.
+ * @returns what `test` returns; undefined when the element is in no window.
+ */
+export function inViewOf<T>(element: Element, test: (box: DOMRect, view: Window) => T): T | undefined {
+  const doc = element.ownerDocument;
+  const view = doc.defaultView;
+  if (!view) return undefined;
+  let box = primitives.getBoundingClientRect(element);
+  const inView = box.left >= 0 && box.top >= 0 && box.right <= view.innerWidth && box.bottom <= view.innerHeight;
+  const restore: [Element, number, number][] = [];
+  if (!inView) {
+    for (let at: Element | null = parentOf(element); at; at = parentOf(at)) {
+      if (at.scrollHeight > at.clientHeight || at.scrollWidth > at.clientWidth) restore.push([at, at.scrollLeft, at.scrollTop]);
+    }
+    const root = doc.scrollingElement ?? doc.documentElement;
+    restore.push([root, root.scrollLeft, root.scrollTop]);
+    callBuiltIn(element, 'scrollIntoView', { block: 'center', inline: 'center' });
+    box = primitives.getBoundingClientRect(element);
+  }
+  try {
+    return test(box, view);
   } finally {
     for (const [at, left, top] of restore) {
       at.scrollLeft = left;
