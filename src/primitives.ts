@@ -136,6 +136,8 @@ function takeGlobals(): Record<string, unknown> {
 export const primitives = {
   /** `Promise.race`, bound to the realm's Promise. */
   race: take(() => Promise.race.bind(Promise)) as typeof Promise.race,
+  /** `JSON.stringify`: a write's body and the panel's values of it are built by the same one. */
+  stringify: take(() => JSON.stringify.bind(JSON)) as typeof JSON.stringify,
   /** `performance.now()`, in ms: how long the panel has been still. */
   now: take(() => performance.now.bind(performance)) as () => number,
   ...(takeGlobals() as unknown as Globals),

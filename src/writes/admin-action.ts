@@ -39,7 +39,7 @@ interface AdminPreview {
 /** A value of a change as the person reads it: text as it is, nothing as `empty`, other JSON as JSON. */
 function shown(value: unknown, empty: string): string {
   if (value === null || value === undefined) return empty;
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : primitives.stringify(value) ?? String(value);
 }
 
 /**
@@ -78,7 +78,7 @@ async function post(url: URL, body: unknown, config: RuntimeConfig, signal?: Abo
   const csrf = readCSRFHeader(config.document);
   if (csrf) headers[csrf.name] = csrf.value;
   return readWriteOutcome(await request(url, {
-    method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin', redirect: 'error', cache: 'no-store',
+    method: 'POST', headers, body: primitives.stringify(body), credentials: 'same-origin', redirect: 'error', cache: 'no-store',
     timeoutMs: config.timeoutMs, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES, ...(signal ? { signal } : {}),
   }));
 }

@@ -19,7 +19,7 @@ import { parseURL } from '../parse-url.js';
 import { primitives } from '../primitives.js';
 
 function shown(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
+  return typeof value === 'string' ? value : primitives.stringify(value, null, 2) ?? String(value);
 }
 
 /**
@@ -90,7 +90,7 @@ async function send(
   const csrf = readCSRFHeader(config.document);
   if (csrf) headers[csrf.name] = csrf.value;
   const sent = readWriteOutcome(await request(url, {
-    method: 'POST', headers, body: JSON.stringify(input), credentials: 'same-origin', redirect: 'error',
+    method: 'POST', headers, body: primitives.stringify(input), credentials: 'same-origin', redirect: 'error',
     timeoutMs: config.timeoutMs, where, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES,
   }));
   if ('reason' in sent) {

@@ -75,6 +75,22 @@ test.describe('what is sent, and where: fetch and Request replaced after the run
   });
 });
 
+test.describe('what is sent, and where: JSON.stringify replaced after the runtime loaded', () => {
+  test('a write endpoint sends the body the panel showed, not the one the page\'s JSON.stringify makes of it', async ({ page, demo }) => {
+    await page.evaluate(() => {
+      const stringify = JSON.stringify;
+      JSON.stringify = ((value: unknown, ...rest: []) => stringify(value && typeof value === 'object' && 'email' in value ? { ...value, email: 'attacker@evil.test' } : value, ...rest)) as typeof JSON.stringify;
+    });
+    await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
+    const panel = new PanelDriver(page);
+    await panel.waitText('ada@example.test');
+    await panel.click('Send');
+    expect(answerOf(await callResult(page))).toMatchObject({ status: 'submitted', httpStatus: 200 });
+    expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
+    expect(demo.subscriptions).not.toContain('attacker@evil.test');
+  });
+});
+
 test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins replaced after the runtime loaded', () => {
   test('addEventListener, preventDefault and HTMLFormElement.prototype.submit replaced: the page\'s own submits of the filled form send nothing, and the person\'s click still sends it once', async ({ page, demo }) => {
     await page.evaluate(() => {
