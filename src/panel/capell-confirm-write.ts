@@ -15,6 +15,7 @@ import { readDock, readLayoutProblem, readMaxHeight, type Dock } from './placeme
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
+import { readComputedStyle } from '../write/forms/computed-style.js';
 
 export { INPUT_PROTECTION_MS };
 
@@ -445,11 +446,11 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   #section(): HTMLElement | null {
-    return this.#root?.querySelector<HTMLElement>('section') ?? null;
+    return this.#root ? primitives.rootQuerySelector(this.#root, 'section') as HTMLElement | null : null;
   }
 
   #body(): HTMLElement | null {
-    return this.#root?.querySelector<HTMLElement>('section > .body') ?? null;
+    return this.#root ? primitives.rootQuerySelector(this.#root, 'section > .body') as HTMLElement | null : null;
   }
 
   /**
@@ -488,7 +489,7 @@ export class CapellConfirmWrite extends LitElement {
   #retrack(): void {
     const section = this.#section();
     if (!this.#guard || !section) return;
-    this.#guard.track([section, ...section.querySelectorAll('button'), ...this.#controls]);
+    this.#guard.track([section, ...primitives.querySelectorAll(section, 'button'), ...this.#controls]);
   }
 
   /**
@@ -517,13 +518,13 @@ export class CapellConfirmWrite extends LitElement {
    */
   #readTheme(): void {
     const probe = this.#root?.querySelector<HTMLElement>('.probe');
-    const raw = getComputedStyle(this).getPropertyValue('--capell-confirm-accent').trim();
+    const raw = readComputedStyle(this).getPropertyValue('--capell-confirm-accent').trim();
     this.#accent = { accent: DEFAULT_ACCENT, ink: INKS[0] };
     if (!probe || raw === '') return;
     probe.style.color = '';
     probe.style.color = raw;
     if (probe.style.color === '') return;
-    const colour = parseComputedColour(getComputedStyle(probe).color);
+    const colour = parseComputedColour(readComputedStyle(probe).color);
     if (!colour || colour.a < 1 || contrastRatio(colour, PANEL_BACKGROUND) < MIN_EDGE_CONTRAST) return;
     const [ink] = INKS.map((candidate) => ({ candidate, ratio: contrastRatio(colour, parseComputedColour(candidate)!) })).sort((a, b) => b.ratio - a.ratio);
     if (!ink || ink.ratio < MIN_TEXT_CONTRAST) return;
@@ -538,40 +539,37 @@ export class CapellConfirmWrite extends LitElement {
   #showsProposal(section: HTMLElement): boolean {
     const proposal = this.#proposal;
     if (!proposal) return false;
-    const text = (node: Element | null | undefined) => node?.textContent ?? '';
-    if ((proposal.request ?? '') !== text(section.querySelector('code'))) return false;
-    const terms = section.querySelectorAll('dl.items dt');
-    const details = section.querySelectorAll('dl.items dd');
+    if ((proposal.request ?? '') !== textOf(section, 'code')) return false;
+    const terms = primitives.querySelectorAll(section, 'dl.items dt');
+    const details = primitives.querySelectorAll(section, 'dl.items dd');
     if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
     for (const [index, item] of proposal.items.entries()) {
-      if (text(terms[index]) !== item.label) return false;
-      const shown = text(details[index]);
+      if (primitives.textContent(terms[index]!) !== item.label) return false;
+      const shown = primitives.textContent(details[index]!) ?? '';
       if (!shown.startsWith(item.value)) return false;
       if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
     }
     const also = proposal.also ?? [];
-    const entries = section.querySelectorAll('p.also > .entry');
+    const entries = primitives.querySelectorAll(section, 'p.also > .entry');
     if (entries.length !== also.length) return false;
     for (const [index, item] of also.entries()) {
       const entry = entries[index]!;
-      if (text(entry.querySelector('.name')) !== item.label || text(entry.querySelector('.value')) !== this.#shownValue(item.value)) return false;
+      if (textOf(entry, '.name') !== item.label || textOf(entry, '.value') !== this.#shownValue(item.value)) return false;
     }
     if (!this.#showsPreview(section, proposal.preview)) return false;
-    const send = section.querySelector('button.send');
-    if (proposal.mode === 'request' && this.#outcome === undefined && text(send) !== proposal.words.send) return false;
-    if (this.#outcome === undefined && text(section.querySelector('button.cancel')) !== proposal.words.cancel) return false;
+    if (proposal.mode === 'request' && this.#outcome === undefined && textOf(section, 'button.send') !== proposal.words.send) return false;
+    if (this.#outcome === undefined && textOf(section, 'button.cancel') !== proposal.words.cancel) return false;
     return true;
   }
 
   /** Whether the root shows exactly `preview` (its summary, every change's target, before and after), or no preview when there is none. */
   #showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
-    const text = (node: Element | null | undefined) => node?.textContent ?? '';
-    const items = section.querySelectorAll('ul.changes > li');
-    if (!preview) return items.length === 0 && section.querySelector('.summary') === null;
-    if (text(section.querySelector('.summary')) !== preview.summary || items.length !== preview.changes.length) return false;
+    const items = primitives.querySelectorAll(section, 'ul.changes > li');
+    if (!preview) return items.length === 0 && primitives.querySelector(section, '.summary') === null;
+    if (textOf(section, '.summary') !== preview.summary || items.length !== preview.changes.length) return false;
     return preview.changes.every((change, index) => {
       const item = items[index]!;
-      return text(item.querySelector('.target')) === change.target && text(item.querySelector('del')) === change.before && text(item.querySelector('ins')) === change.after;
+      return textOf(item, '.target') === change.target && textOf(item, 'del') === change.before && textOf(item, 'ins') === change.after;
     });
   }
 
@@ -594,9 +592,20 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   #act(event: MouseEvent, action: ((handlers: ConfirmWriteHandlers) => void), sends = false): void {
-    // Consent is a person's click: a script-made click (`button.click()`, dispatchEvent) is not.
-    if (!event.isTrusted) return;
-    const reason = this.#refusalFor(event.currentTarget as Element, event, true, sends);
+    // Consent is a person's click on one of this panel's own buttons: a script-made click
+    // (`button.click()`, dispatchEvent) is not. Read by the getters taken at start: a page that
+    // wrapped addEventListener holds lit's listener and may call it itself, with an object of its
+    // own (the getter throws: not an Event) or with the trusted event of a click elsewhere (its
+    // target is not in the panel).
+    let control: EventTarget | null;
+    try {
+      control = primitives.target(event);
+    } catch {
+      return;
+    }
+    const section = this.#section();
+    if (!event.isTrusted || !section || !(control instanceof Element) || !primitives.contains(section, control)) return;
+    const reason = this.#refusalFor(control, event, true, sends);
     if (reason) {
       this.#refuse(reason);
       return;
@@ -811,6 +820,16 @@ export function createPanelHandle(doc: Document): ConfirmPanel {
 
 
 
+
+/**
+ * The text of the first element under `scope` that matches `selector` ('' when none), read by the
+ * DOM methods taken at start: what the panel checks it shows is what the browser holds, whatever
+ * a page later puts on `Element.prototype` or `Node.prototype`.
+ */
+function textOf(scope: Element, selector: string): string {
+  const found = primitives.querySelector(scope, selector);
+  return found ? primitives.textContent(found) ?? '' : '';
+}
 
 /** A control's visible text, for a reason. */
 function controlText(control: Element): string {

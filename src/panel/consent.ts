@@ -4,11 +4,15 @@
  * visible, unoccluded and still, as browsers require of their own permission prompts before a
  * click is accepted (docs/writes-and-consent.md, "A click counts only on what the person can
  * see"). `readRefusal` is the whole check; ClickGuard tracks visibility and stillness over time.
+ * Every reading here (styles, boxes, hit-testing, visibility reports, the clock) goes through the
+ * built-ins taken at start (start/primitives.ts), so a page that replaces one afterwards cannot
+ * make a hidden or moving control pass.
  */
 import { primitives } from '../start/primitives.js';
 import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';
 import { deepElementFromPoint, flatParent, type ClickPoint } from '../write/forms/flat-tree.js';
 import { readLayoutProblem } from './placement.js';
+import { readComputedStyle } from '../write/forms/computed-style.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have
@@ -35,6 +39,9 @@ const MIN_CONTROL_TEXT_CONTRAST = 1.5;
 
 /** Whether the browser reports IntersectionObserver v2 visibility (`isVisible`, `trackVisibility`). */
 function supportsVisibilityTracking(view: Window): boolean {
+  // This window's answer is taken at start: a page that deletes `isVisible` later does not turn
+  // the check off.
+  if ((view as unknown) === globalThis) return primitives.entryVisible !== undefined;
   const Entry = (view as Window & { IntersectionObserverEntry?: { prototype: object } }).IntersectionObserverEntry;
   return Entry !== undefined && 'isVisible' in Entry.prototype;
 }
@@ -44,7 +51,7 @@ function supportsVisibilityTracking(view: Window): boolean {
  * Space on a focused button: `detail` is 0 and the coordinates mean nothing).
  */
 function readClickPoint(event: Event): ClickPoint | undefined {
-  if (!(event instanceof MouseEvent) || event.detail === 0) return undefined;
+  if (!(event instanceof MouseEvent) || primitives.detail(event) === 0) return undefined;
   return { x: event.clientX, y: event.clientY };
 }
 
@@ -55,10 +62,10 @@ function readClickPoint(event: Event): ClickPoint | undefined {
  * `own` is the panel's host (skipped).
  */
 function readTopLayerCover(box: Element, own: Element): Element | undefined {
-  const rect = box.getBoundingClientRect();
-  for (const other of box.ownerDocument.querySelectorAll(':popover-open, dialog:modal, :fullscreen')) {
+  const rect = primitives.getBoundingClientRect(box);
+  for (const other of primitives.documentQuerySelectorAll(box.ownerDocument, ':popover-open, dialog:modal, :fullscreen')) {
     if (other === own) continue;
-    const r = other.getBoundingClientRect();
+    const r = primitives.getBoundingClientRect(other);
     if (r.right > rect.left && r.left < rect.right && r.bottom > rect.top && r.top < rect.bottom) return other;
   }
   return undefined;
@@ -81,7 +88,7 @@ export const contrastRatio = contrastOf;
  */
 function readBackdrop(element: Element): RGBA | undefined {
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    const style = getComputedStyle(at);
+    const style = readComputedStyle(at);
     if (style.backgroundImage !== 'none') return undefined;
     const colour = parseComputedColour(style.backgroundColor);
     if (colour && colour.a >= 0.99) return colour;
@@ -99,11 +106,11 @@ function readBackdrop(element: Element): RGBA | undefined {
  */
 export function readControlDisguise(control: Element): string | undefined {
   const view = control.ownerDocument.defaultView ?? window;
-  const box = control.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(control);
   const viewport = Math.max(1, view.innerWidth * view.innerHeight);
   if ((box.width * box.height) / viewport > MAX_CONTROL_VIEWPORT_SHARE) return 'stretched over the page';
   if (control instanceof HTMLInputElement && control.type === 'image') return undefined;
-  const style = getComputedStyle(control);
+  const style = readComputedStyle(control);
   if (Number.parseFloat(style.fontSize) < 6) return 'its label is too small to read';
   const text = parseComputedColour(style.color);
   if (!text || text.a < 0.5) return 'its label is transparent';
@@ -120,7 +127,7 @@ export function readControlDisguise(control: Element): string | undefined {
 function readEffectiveOpacity(element: Element): number {
   let opacity = 1;
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    opacity *= Number.parseFloat(getComputedStyle(at).opacity) || 0;
+    opacity *= Number.parseFloat(readComputedStyle(at).opacity) || 0;
     if (at.matches(':popover-open, dialog:modal')) break;
   }
   return opacity;
@@ -136,14 +143,14 @@ function readEffectiveOpacity(element: Element): number {
  * @returns a short English reason, or undefined when the element passes.
  */
 export function readClickTargetProblem(element: Element, scope: DocumentOrShadowRoot, point: ClickPoint | undefined): string | undefined {
-  const check = (element as Element & { checkVisibility?: (options?: object) => boolean }).checkVisibility;
-  if (typeof check === 'function' && !check.call(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
+  const check = primitives.checkVisibility;
+  if (check && !check(element, { visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) return 'not rendered';
   if (readEffectiveOpacity(element) < 1) return 'transparent';
-  const box = element.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(element);
   if (box.width < 1 || box.height < 1) return 'without size';
   if (point) {
     const hit = deepElementFromPoint(scope, point);
-    if (!hit || !element.contains(hit)) return 'covered at the click point';
+    if (!hit || !primitives.contains(element, hit)) return 'covered at the click point';
   }
   return undefined;
 }
@@ -201,7 +208,7 @@ export function readRefusal(scene: ConsentScene, control: Element, event: Event,
 }
 
 function boxKey(element: Element): string {
-  const box = element.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(element);
   return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
 }
 
@@ -229,22 +236,25 @@ export class ClickGuard {
   constructor(view: Window, onChange: () => void) {
     this.#view = view;
     this.#onChange = onChange;
-    this.#since = view.performance.now();
+    this.#since = primitives.now();
     if (supportsVisibilityTracking(view)) {
       // The start-up realm's own, unless the panel lives in another window's document.
       const Observer = ((view as unknown) === globalThis ? primitives.IntersectionObserver : undefined) ?? (view as Window & { IntersectionObserver: typeof IntersectionObserver }).IntersectionObserver;
       this.#observer = new Observer((entries) => {
         let changed = false;
         for (const entry of entries) {
-          const visible = (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible === true;
-          if (this.#visible.get(entry.target) !== visible) changed = true;
-          this.#visible.set(entry.target, visible);
+          // Read by the getters taken at start: a page's getter on the prototype cannot report
+          // a covered control as visible, or one element's report as another's.
+          const visible = primitives.entryVisible?.(entry) === true;
+          const target = primitives.entryTarget(entry);
+          if (this.#visible.get(target) !== visible) changed = true;
+          this.#visible.set(target, visible);
         }
         if (changed) this.restart();
       }, { threshold: [0, 1], trackVisibility: true, delay: VISIBILITY_DELAY_MS } as IntersectionObserverInit);
     }
-    view.document.addEventListener('visibilitychange', this.#onPageVisibility);
-    this.#frame = view.requestAnimationFrame(this.#tick);
+    primitives.addEventListener(view.document, 'visibilitychange', this.#onPageVisibility);
+    this.#frame = primitives.requestAnimationFrame(this.#tick);
     this.restart();
   }
 
@@ -269,7 +279,7 @@ export class ClickGuard {
   /** Starts the INPUT_PROTECTION_MS wait over (e.g. the proposal changed). */
   restart(): void {
     if (this.#stopped) return;
-    this.#since = this.#view.performance.now();
+    this.#since = primitives.now();
     primitives.clearTimeout(this.#timer);
     this.#timer = primitives.setTimeout(() => this.#onChange(), INPUT_PROTECTION_MS + 1);
     this.#onChange();
@@ -280,7 +290,7 @@ export class ClickGuard {
    * v2, every tracked element has had its first visibility report (until then it is unknown).
    */
   get settled(): boolean {
-    if (this.#view.performance.now() - this.#since < INPUT_PROTECTION_MS) return false;
+    if (primitives.now() - this.#since < INPUT_PROTECTION_MS) return false;
     return !this.#observer || [...this.#tracked].every((element) => this.#visible.has(element));
   }
 
@@ -298,9 +308,9 @@ export class ClickGuard {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#observer?.disconnect();
-    this.#view.cancelAnimationFrame(this.#frame);
+    primitives.cancelAnimationFrame(this.#frame);
     primitives.clearTimeout(this.#timer);
-    this.#view.document.removeEventListener('visibilitychange', this.#onPageVisibility);
+    primitives.removeEventListener(this.#view.document, 'visibilitychange', this.#onPageVisibility);
   }
 
   #onPageVisibility = (): void => this.restart();
@@ -316,6 +326,6 @@ export class ClickGuard {
       }
     }
     if (moved) this.restart();
-    this.#frame = this.#view.requestAnimationFrame(this.#tick);
+    this.#frame = primitives.requestAnimationFrame(this.#tick);
   };
 }

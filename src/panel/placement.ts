@@ -3,8 +3,9 @@
  * viewport, or at the top when the form's submit control is down there, so both can be seen; its
  * height bounded so the whole box fits in the viewport at its zoom (its body scrolls); and
  * whether it is drawn at a readable zoom wholly inside the window, without which no click on it
- * counts (consent.ts).
+ * counts (consent.ts). Boxes are read by `getBoundingClientRect` as taken at start.
  */
+import { primitives } from '../start/primitives.js';
 
 /** Which edge of the viewport the panel is docked to. */
 export type Dock = 'bottom' | 'top';
@@ -39,7 +40,7 @@ export function readMaxHeight(section: Element): number {
  */
 export function readDock(current: Dock, section: HTMLElement, control: Element): Dock {
   const view = section.ownerDocument.defaultView ?? window;
-  const box = control.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(control);
   const reach = section.offsetHeight + DOCK_MARGIN_PX;
   const inBottom = box.bottom > view.innerHeight - reach && box.top < view.innerHeight;
   const inTop = box.top < reach && box.bottom > 0;
@@ -72,7 +73,7 @@ export function readLayoutProblem(panel: Element): string | undefined {
   const top = viewport?.offsetTop ?? 0;
   const width = viewport?.width ?? view.innerWidth;
   const height = viewport?.height ?? view.innerHeight;
-  const box = panel.getBoundingClientRect();
+  const box = primitives.getBoundingClientRect(panel);
   const slack = 0.5;
   if (box.left < left - slack || box.top < top - slack || box.right > left + width + slack || box.bottom > top + height + slack) return 'not wholly inside the window';
   return undefined;

@@ -6,6 +6,7 @@
  */
 import { MAX_ANSWER_BYTES, readBoundedText } from './bounded-json.js';
 import { errorMessage } from '../shared/error-message.js';
+import { primitives } from '../start/primitives.js';
 
 /**
  * How to send one request.
@@ -77,7 +78,10 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   const signal = AbortSignal.any(options.signal ? [options.signal, timeout, overBound.signal] : [timeout, overBound.signal]);
   let sent: Request;
   try {
-    sent = new Request(url, {
+    // The realm's Request and fetch as they were at start, given the URL's own href: a page that
+    // replaced `fetch`, `Request` or `URL.prototype.toString` since changes neither what is sent
+    // nor where (primitives.ts).
+    sent = new primitives.Request(primitives.href(url), {
       method: options.method ?? 'GET',
       credentials: options.credentials ?? 'omit',
       redirect,
@@ -92,7 +96,7 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   }
   try {
     // The signal again: a Request built by the hook may not carry it.
-    const response = await fetch(sent, { signal });
+    const response = await primitives.fetch(sent, { signal });
     const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES, () => overBound.abort());
     return read.ok ? { ok: true, response, text: read.text } : { ok: false, failure: 'tooLarge', reason: read.reason, response };
   } catch (error) {

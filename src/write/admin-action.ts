@@ -20,6 +20,7 @@ import { readCSRFHeader } from './csrf-token.js';
 import { PendingWrite } from './pending-write.js';
 import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './write-answers.js';
 import { errorMessage } from '../shared/error-message.js';
+import { primitives } from '../start/primitives.js';
 
 /**
  * The server's preview as the panel shows it, and what the confirmation needs. `token` is the
@@ -39,7 +40,7 @@ interface AdminPreview {
 /** A value of a change as the person reads it: text as it is, nothing as `empty`, other JSON as JSON. */
 function shown(value: unknown, empty: string): string {
   if (value === null || value === undefined) return empty;
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : primitives.stringify(value) ?? String(value);
 }
 
 /**
@@ -78,7 +79,7 @@ async function post(url: URL, body: unknown, config: RuntimeConfig, signal?: Abo
   const csrf = readCSRFHeader(config.document);
   if (csrf) headers[csrf.name] = csrf.value;
   return readWriteOutcome(await request(url, {
-    method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin', redirect: 'error', cache: 'no-store',
+    method: 'POST', headers, body: primitives.stringify(body), credentials: 'same-origin', redirect: 'error', cache: 'no-store',
     timeoutMs: config.timeoutMs, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES, ...(signal ? { signal } : {}),
   }));
 }
@@ -116,8 +117,8 @@ const CONFIRMATION_USED = 'confirmation_used';
  */
 export const executeAdminAction: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {
   const base = `${ADMIN_API_BASE}/actions/${encodeURIComponent(spec.binding.target)}`;
-  const previewURL = new URL(`${base}/preview`, config.origin);
-  const confirmURL = new URL(`${base}/confirm`, config.origin);
+  const previewURL = new primitives.URL(`${base}/preview`, config.origin);
+  const confirmURL = new primitives.URL(`${base}/confirm`, config.origin);
   const text = readConfirmText(messages, config.document.documentElement?.lang);
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `admin ${spec.name}`, signal, stopSignal });
@@ -126,7 +127,7 @@ export const executeAdminAction: BindingExecutor = async (spec, input, { config,
     (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${errorMessage(error)}); nothing was sent` }),
   );
   const asked = post(previewURL, input, config, signal);
-  return Promise.race([write.answer(), (async () => {
+  return primitives.race([write.answer(), (async () => {
     const previewed = await asked;
     if ('reason' in previewed) return write.failed(`${spec.name}: ${previewed.reason}`);
     const { response, body } = previewed;

@@ -15,9 +15,11 @@ import type { BindingExecutor } from '../shared/bindings/binding-executor.js';
 import { readCSRFHeader } from './csrf-token.js';
 import { serverMessage } from '../call/server-message.js';
 import { errorMessage } from '../shared/error-message.js';
+import { parseURL } from '../shared/parse-url.js';
+import { primitives } from '../start/primitives.js';
 
 function shown(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
+  return typeof value === 'string' ? value : primitives.stringify(value, null, 2) ?? String(value);
 }
 
 /**
@@ -38,11 +40,14 @@ function shown(value: unknown): string {
  */
 export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {
   const doc = config.document;
-  const url = new URL(spec.binding.target, config.origin);
+  // Parsed by the realm's URL as it was at start (parse-url.ts): the preview and the request are
+  // read from one href.
+  const parts = parseURL(spec.binding.target, config.origin);
+  const url = new primitives.URL(parts.href);
   // What the person checks is what is sent: the query is part of the request (a target like
   // `/hook?unsubscribe_all=1` must not preview as `/hook`). Targets are same-origin paths
   // without a fragment (binding-policy.ts), so path and query are the whole URL that matters.
-  const where = `${url.pathname}${url.search}`;
+  const where = parts.rest;
   const text = readConfirmText(messages);
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `endpoint ${spec.name}`, signal, stopSignal });
@@ -52,7 +57,7 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
     (panel) => ({ panel }),
     (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${errorMessage(error)}); nothing was sent` }),
   );
-  return Promise.race([write.answer(), opened.then((loaded) => {
+  return primitives.race([write.answer(), opened.then((loaded) => {
     if ('reason' in loaded) return write.failed(loaded.reason);
     if (write.live) propose(loaded.panel);
     return write.answer();
@@ -85,7 +90,7 @@ async function send(
   const csrf = readCSRFHeader(config.document);
   if (csrf) headers[csrf.name] = csrf.value;
   const sent = readWriteOutcome(await request(url, {
-    method: 'POST', headers, body: JSON.stringify(input), credentials: 'same-origin', redirect: 'error',
+    method: 'POST', headers, body: primitives.stringify(input), credentials: 'same-origin', redirect: 'error',
     timeoutMs: config.timeoutMs, where, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES,
   }));
   if ('reason' in sent) {

@@ -15,7 +15,7 @@ import { readFormProperty } from './forms/form-property.js';
 import { nativeFormToolReason } from '../shared/registration-rules.js';
 import { callBuiltIn } from '../start/dom-builtin.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './forms/proposal-items.js';
-import { readEntryChanges, readEntryList, toSentFormData, type FormEntry } from './forms/entry-list.js';
+import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './forms/entry-list.js';
 import { sendFormRequest, toFormRequest } from './forms/send-form.js';
 import { describeDestination, readSendControls, type SendControls } from './forms/send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
@@ -26,6 +26,7 @@ import type { BindingExecutor, CallContext } from '../shared/bindings/binding-ex
 import { sessionExpiredReason } from './write-answers.js';
 import { primitives } from '../start/primitives.js';
 import { errorMessage } from '../shared/error-message.js';
+import { parseURL } from '../shared/parse-url.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 const NAVIGATE_AFTER_RESULT_MS = 250;
@@ -89,7 +90,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (!(form instanceof HTMLFormElement)) return { ok: false, reason: `${spec.name}: there is no form #${id} on this page` };
   const native = nativeFormToolReason(spec, config.document);
   if (native) return { ok: false, reason: `${spec.name}: ${native}` };
-  const actionOrigin = new URL(readFormProperty(form, 'action')).origin;
+  const actionOrigin = parseURL(readFormProperty(form, 'action')).origin;
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
   }
@@ -171,8 +172,8 @@ async function proposeFill(
     consentCheck: (control, gesture) => {
       const own = controlRefusal(control === form ? null : control);
       if (own) return own;
-      return (consentReason = panel.consentRefusal(
-        gesture instanceof KeyboardEvent && gesture.target instanceof Element ? gesture.target : control, gesture));
+      const field = gesture instanceof KeyboardEvent ? primitives.target(gesture) : null;
+      return (consentReason = panel.consentRefusal(field instanceof Element ? field : control, gesture));
     },
     onRefusedSubmit: (reason) => {
       write.refused(reason);
@@ -245,8 +246,8 @@ async function proposeFill(
   let stopWatching = (): void => undefined;
   const stopFollowing = () => {
     stopWatching();
-    callBuiltIn(form, 'removeEventListener', 'input', onEdit, true);
-    callBuiltIn(form, 'removeEventListener', 'change', onEdit, true);
+    primitives.removeEventListener(form, 'input', onEdit, true);
+    primitives.removeEventListener(form, 'change', onEdit, true);
   };
   write.open((why) => {
     stopFollowing();
@@ -259,10 +260,11 @@ async function proposeFill(
   });
   void show();
   panel.trackControls(controls.controls);
-  // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these.
+  // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these
+  // (the listeners by the realm's own addEventListener, taken at start).
   callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
-  callBuiltIn(form, 'addEventListener', 'input', onEdit, true);
-  callBuiltIn(form, 'addEventListener', 'change', onEdit, true);
+  primitives.addEventListener(form, 'input', onEdit, true);
+  primitives.addEventListener(form, 'change', onEdit, true);
   // The guard already refused (and the panel showed why) any submit the consent check refused.
   stopWatching = guard.connect((event) => {
     // Runs inside the person's submit event: what happens to it is decided now.
@@ -271,15 +273,15 @@ async function proposeFill(
     // Again after the page's own handlers ran: one may have changed the button during the event.
     const own = controlRefusal(submitter);
     if (own) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(own);
       return;
     }
     // Also for a native send: the agent's values go only to this origin, whatever the page did
     // to the form or its button before the panel first showed (the panel names the origin).
-    const { origin } = new URL(controls.destination.action);
+    const { origin } = parseURL(controls.destination.action);
     if (origin !== config.origin) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(`the form now sends to ${origin}, not this site; nothing was sent`);
       return;
     }
@@ -288,7 +290,7 @@ async function proposeFill(
     const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
     if (changed !== undefined || !isSameItems(items, shown)) {
       // Sent would be what the panel did not show: refused, and the panel shows it now.
-      event.preventDefault();
+      primitives.preventDefault(event);
       shown = items;
       const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? shown.map((item) => item.label).join(', ') });
       // After the new proposal is on the panel: presenting clears an earlier refusal.
@@ -307,14 +309,14 @@ async function proposeFill(
       rewritten = `its data could not be read: ${errorMessage(error)}`;
     }
     if (rewritten) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(fillPlaceholders(text.confirmReasonDataRewritten, { changes: rewritten }));
       return;
     }
-    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentFormData(snapshot, built, primitives.FormData));
+    const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
     // The browser submits natively and navigates: the page (and this record) goes with it.
     if (!sent) return sentBySite(write, panel, stopFollowing, guard);
-    event.preventDefault();
+    primitives.preventDefault(event);
     if (!write.send()) return;
     stopFollowing();
     void sendPersonSubmit(spec, config, text, panel, sent, write).finally(() => guard.disarm());
@@ -352,7 +354,7 @@ async function sendPersonSubmit(
     write.failed(`${spec.name}: ${expired}`, sent.httpStatus);
     return;
   }
-  if (accepted && sent.redirected && new URL(sent.url).origin === config.origin) {
+  if (accepted && sent.redirected && parseURL(sent.url).origin === config.origin) {
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
     // document that is already unloading would lose it.

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/panel/capell-confirm-write.ts';
-import { readClickTargetProblem, readControlDisguise } from '../../src/panel/consent.ts';
+import { ClickGuard, readClickTargetProblem, readControlDisguise } from '../../src/panel/consent.ts';
 import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };
@@ -345,6 +345,18 @@ describe('confirm panel: without IntersectionObserver v2', () => {
 });
 
 describe('confirm panel: page scripts cannot drive it', () => {
+  it('a page that replaces performance.now after start, to run ahead, does not end the input protection early', () => {
+    const guard = new ClickGuard(window, () => undefined);
+    cleanups.push(() => guard.stop());
+    const now = Object.getOwnPropertyDescriptor(Performance.prototype, 'now')!;
+    let ahead = 0;
+    Object.defineProperty(Performance.prototype, 'now', { ...now, value(this: Performance) { return (now.value as () => number).call(this) + (ahead += 1000); } });
+    cleanups.push(() => Object.defineProperty(Performance.prototype, 'now', now));
+    guard.restart();
+    expect(performance.now() - performance.now()).to.be.below(-500);
+    expect(guard.settled).to.equal(false);
+  });
+
   it('a01 "A page script can fake the person\'s Send": the element and the class a page can reach have no method that shows a proposal or checks consent, and cannot be patched', async () => {
     const { panel: host, handlers } = await presentRequest();
     const Panel = customElements.get('capell-confirm-write')!;

@@ -401,22 +401,13 @@ describe('with WebMCP on: stop() undoes everything start() did', () => {
     mountToolsIsland(island(fixtureTool('slow.read', '/test-fixtures/slow')));
     runtime = start({ log: 'silent' });
     await runtime.ready;
-    // In flight: the call's request has gone out (on a loaded machine the call chunk alone can take
-    // longer than a fixed wait, and a tool removed before its execute ran is another case).
-    const realFetch = window.fetch;
-    const sent = new Promise<void>((resolve) => {
-      window.fetch = function (this: unknown, ...args: Parameters<typeof fetch>) {
-        const url = args[0] instanceof Request ? args[0].url : String(args[0]);
-        if (url.includes('/test-fixtures/slow')) resolve();
-        return realFetch.apply(this, args);
-      } as typeof fetch;
-    });
-    const pending = callTool('slow.read', {});
-    try {
-      await sent;
-    } finally {
-      window.fetch = realFetch;
-    }
+    // In flight: the call's request has reached the server (on a loaded machine the call chunk
+    // alone can take longer than a fixed wait, and a tool removed before its execute ran is
+    // another case). The fixture server says so: the runtime's fetch is its own (primitives.ts).
+    const key = `in-flight-${Math.random().toString(36).slice(2)}`;
+    const pending = callTool('slow.read', { q: key });
+    const arrived = await (await fetch(`/test-fixtures/slow-arrived?q=${key}`)).json() as { arrived: boolean };
+    expect(arrived.arrived).to.equal(true);
     runtime.stop();
     const result = await pending;
     expect(result.isError).to.equal(true);

@@ -130,3 +130,102 @@ test.describe('honeypots a person cannot see are refused, naming the field and t
     });
   }
 });
+
+/**
+ * Wraps the send button's text in `<span class="t">` and gives that span a closed shadow root:
+ * `draws` (when given) is drawn by the root beside the button's own text, which the root hides
+ * (opacity 0), or over it (`over`); without `draws`, the root only slots the text in.
+ */
+async function closedLabel(page: Page, draws?: string, over = false): Promise<void> {
+  await page.evaluate(({ draws, over }) => {
+    const button = document.querySelector('#contact button[type="submit"]') as HTMLElement;
+    const span = document.createElement('span');
+    span.className = 't';
+    span.append(...button.childNodes);
+    button.append(span);
+    const root = span.attachShadow({ mode: 'closed' });
+    const slot = document.createElement('span');
+    slot.append(document.createElement('slot'));
+    root.append(slot);
+    if (draws === undefined) return;
+    slot.style.opacity = '0';
+    const drawn = document.createElement('span');
+    drawn.textContent = draws;
+    if (over) {
+      span.style.position = 'relative';
+      drawn.style.cssText = 'position: absolute; left: 0; top: 0; white-space: nowrap';
+    }
+    root.append(drawn);
+  }, { draws, over });
+}
+
+test.describe('a send button whose closed shadow root draws another label never sends, and the refusal names why', () => {
+  const why = 'span.t draws content from a closed shadow root, which the runtime cannot read';
+
+  test('before the call, the root draws "Next page →" beside the hidden "Send message": the call is refused naming the check, nothing is filled', async ({ page, demo }) => {
+    await closedLabel(page, 'Next page →');
+    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain(`form #contact has no submit button that a person can read as sending (“Send message”: ${why})`);
+    expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });
+    expect(await panelCount(page)).toBe(0);
+    expect(demo.formPosts).toEqual([]);
+  });
+
+  for (const over of [false, true]) {
+    test(`after the panel opened, the root draws "Next page →" ${over ? 'over' : 'beside'} the hidden "Send message": the person's click is refused naming the check, the agent hears refused, nothing is sent`, async ({ page, demo }) => {
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      const panel = new PanelDriver(page);
+      await panel.waitText('use the form’s own “Send message” button');
+      await panel.scrollToEnd();
+      await panel.waitArmed();
+      const outcome = callResult(page);
+      await closedLabel(page, 'Next page →', over);
+      const reason = `the “Send message” button does not read as what it is (${why}), so it cannot send this proposal`;
+      await page.locator(SEND).click();
+      await panel.waitText(reason);
+      expect(demo.formPosts).toEqual([]);
+      await panel.click('Cancel');
+      expect(answerOf(await outcome)).toMatchObject({ status: 'cancelled', refused: expect.stringContaining(reason) });
+      expect(demo.formPosts).toEqual([]);
+    });
+  }
+
+  test('a closed root that only slots the button\'s text in (a design system\'s label) draws nothing of its own: the person\'s click sends', async ({ page, demo }) => {
+    await closedLabel(page);
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    const panel = new PanelDriver(page);
+    await panel.waitText('use the form’s own “Send message” button');
+    await panel.scrollToEnd();
+    await panel.waitArmed();
+    const outcome = callResult(page);
+    await page.locator(SEND).click();
+    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+  });
+});
+
+test.describe('a cover that lets the pointer through, outside the top layer, over the send button', () => {
+  test('a fixed cover reading "Next page →" with pointer-events: none: the person\'s click, which reaches the send button, is refused and nothing is sent', async ({ page, demo }) => {
+    await startCall(page, 'form.submit.contact', PROPOSAL);
+    const panel = new PanelDriver(page);
+    await panel.waitText('use the form’s own “Send message” button');
+    await panel.scrollToEnd();
+    await panel.waitArmed();
+    const outcome = callResult(page);
+    await page.evaluate(() => {
+      const box = document.querySelector('#contact button[type="submit"]')!.getBoundingClientRect();
+      const cover = document.createElement('div');
+      cover.textContent = 'Next page →';
+      cover.style.cssText = `position: fixed; left: ${box.left}px; top: ${box.top}px; width: ${box.width}px; height: ${box.height}px; margin: 0; z-index: 10; display: grid; place-items: center; background: #2f6b4f; color: white; pointer-events: none`;
+      document.body.append(cover);
+    });
+    await page.waitForTimeout(600);
+    // Through the cover, as the person's click lands: on the send button.
+    await page.locator(SEND).click({ force: true });
+    await panel.waitText('the “Send message” button was covered, hidden or disguised');
+    expect(demo.formPosts).toEqual([]);
+    await panel.click('Cancel');
+    expect(answerOf(await outcome)).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('covered, hidden or disguised') });
+  });
+});

@@ -12,6 +12,17 @@ const HUGE_BYTES = 64 * 1024 * 1024;
 /** `{"capellAgentSchema":1,"data":[[[…5000 levels…]]],"links":…}` */
 const deepEnvelope = (levels) => `{"capellAgentSchema":1,"data":${'['.repeat(levels)}${']'.repeat(levels)},"links":{"next":null,"previous":null}}`;
 
+/**
+ * The `q` of every request that reached /test-fixtures/slow, and who waits for one
+ * (/test-fixtures/slow-arrived): a test learns that a call's request is in flight from the server
+ * that received it, not from the page.
+ */
+const slowArrived = new Set();
+const slowWaiters = new Map();
+
+/** How long /test-fixtures/slow-arrived waits for its request before it answers `false`, in ms. */
+const SLOW_ARRIVED_WAIT_MS = 8000;
+
 /** Form submissions that reached /test-fixtures/form-sink, counted by their `key` query parameter. */
 const formSinkCounts = new Map();
 
@@ -56,11 +67,28 @@ const ROUTES = {
       cookie: req.headers.cookie ?? null,
     }));
   },
-  '/test-fixtures/slow': (_req, res) => {
+  '/test-fixtures/slow': (req, res) => {
+    const q = new URL(req.url ?? '/', 'http://fixture').searchParams.get('q') ?? '';
+    slowArrived.add(q);
+    for (const wake of slowWaiters.get(q) ?? []) wake();
+    slowWaiters.delete(q);
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(ENVELOPE([]));
     }, 3000);
+  },
+  // Answers `{ "arrived": true }` once a /test-fixtures/slow request with this `q` has arrived
+  // (at once if it already has), `false` after SLOW_ARRIVED_WAIT_MS.
+  '/test-fixtures/slow-arrived': (req, res) => {
+    const q = new URL(req.url ?? '/', 'http://fixture').searchParams.get('q') ?? '';
+    const answer = (arrived) => {
+      clearTimeout(timer);
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ arrived }));
+    };
+    const timer = setTimeout(() => answer(false), SLOW_ARRIVED_WAIT_MS);
+    if (slowArrived.has(q)) return answer(true);
+    slowWaiters.set(q, [...(slowWaiters.get(q) ?? []), () => answer(true)]);
   },
   // 64 MiB of valid JSON, streamed without Content-Length, written only as fast as it is read.
   '/test-fixtures/huge': (_req, res) => {

@@ -3,6 +3,9 @@
  * browser: `globalThis.fetch` wrapped so that requests to the demo site's agent routes are signed
  * with the demo agent's keys, as capell-webmcp/agent signs them in a browser's network layer. The
  * code under test (the page's side) never holds a key: it sends unsigned, and this layer signs.
+ * The runtime takes `fetch` once, when its modules are first evaluated (src/start/primitives.ts), as a
+ * page's later replacement must not reach it: install this first, then import the runtime's
+ * modules (`await import(…)`), as a browser's network layer is in place before any page loads.
  */
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { fromBase64 } from '../../src/agentgate/call/base64.ts';
@@ -21,6 +24,7 @@ function isAgentRoute(url: URL): boolean {
 export interface AgentFetch {
   /** Every request signed, as sent (headers included). */
   signed: Request[];
+  /** Puts the real `fetch` back on `globalThis`; runtime modules imported since keep this layer. */
   restore(): void;
 }
 
@@ -29,7 +33,8 @@ export interface AgentFetch {
  * `@authority`, `@method`, `@path`, `content-digest`, `crawler-exact-price` when it pays (this
  * test agent pays any price the page offers; caps are capell-webmcp/agent's), and the `signature-agent` member with
  * `tag="web-bot-auth"` for Ed25519), with the demo agent's Ed25519 key or, for shared-key routes,
- * the demo site's shared key; anything else goes out as it is.
+ * the demo site's shared key; anything else goes out as it is. Call it before the runtime's
+ * modules are imported (see above).
  * @param signatureAgent the Signature-Agent member's value (the demo agent's key-set URL)
  */
 export async function installAgentFetch(origin: string, signatureAgent: string): Promise<AgentFetch> {

@@ -10,14 +10,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoServer } from '../../demo/server/start.js';
-import { HANDOFF_STATUS_TOOL } from '../../src/agentgate/call/handoff.ts';
-import { createHandoffStatusTool } from '../../src/agentgate/discover/handoff-status-tool.ts';
-import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/discover/manifest-rules.ts';
-import { parsePrice, priceMicros } from '../../src/agentgate/call/payment-price.ts';
-import { callAgentGate } from '../../src/agentgate/call/tool-call.ts';
 import type { RuntimeConfig } from '../../src/start/config.ts';
 import type { ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
-import { installAgentFetch, type AgentFetch } from '../support/node-agent-fetch.ts';
+import { installAgentFetch } from '../support/node-agent-fetch.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -30,9 +25,17 @@ interface Demo {
   close(): Promise<void>;
 }
 
-let demo: Demo;
+const demo = await startDemoServer({ port: 0 }) as Demo;
+const agent = await installAgentFetch(demo.url, demo.agentKeysUrl);
+// The runtime takes `fetch` once, when its modules are first evaluated (src/start/primitives.ts): they
+// are imported only now, so that its requests go through the agent's network layer.
+const { HANDOFF_STATUS_TOOL } = await import('../../src/agentgate/call/handoff.ts');
+const { createHandoffStatusTool } = await import('../../src/agentgate/discover/handoff-status-tool.ts');
+const { checkAgentGateTool, readAgentGateManifest } = await import('../../src/agentgate/discover/manifest-rules.ts');
+const { parsePrice, priceMicros } = await import('../../src/agentgate/call/payment-price.ts');
+const { callAgentGate } = await import('../../src/agentgate/call/tool-call.ts');
+
 let specs: Map<string, ToolSpec>;
-let agent: AgentFetch;
 
 const configWith = (extra: Partial<RuntimeConfig> = {}): RuntimeConfig => ({ origin: demo.url, timeoutMs: 5_000, ...extra }) as unknown as RuntimeConfig;
 const call = (name: string, input: Record<string, unknown>, config = configWith(), signal = new AbortController().signal, options = {}) => (
@@ -43,8 +46,6 @@ const freshId = () => `native-${Date.now()}-${(seq += 1)}`;
 const pollsOf = (handoffId: string) => demo.app.agentGate.log.filter((entry) => entry.path === `/v1/handoff/${handoffId}`);
 
 before(async () => {
-  demo = await startDemoServer({ port: 0 }) as Demo;
-  agent = await installAgentFetch(demo.url, demo.agentKeysUrl);
   const reading = readAgentGateManifest(await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).text());
   specs = new Map();
   for (const tool of reading.tools) {

@@ -9,20 +9,14 @@
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { IncomingMessage, Server } from 'node:http';
 import { startDemoServer } from '../../demo/server/start.js';
 import { renderManifest, SITES } from '../../demo/server/agentgate/manifest.js';
 import { createReceiptKey, signReceipt } from '../../demo/server/agentgate/receipts.js';
-import { checkAgentGateTool, readAgentGateManifest } from '../../src/agentgate/discover/manifest-rules.ts';
-import { checkReceipt, type ReceiptResult, type SentCall } from '../../src/agentgate/call/receipt.ts';
-import { findReceiptKey, forgetReceiptKeys } from '../../src/agentgate/call/receipt-keys.ts';
-import { listReceipts } from '../../src/agentgate/discover/receipt-store.ts';
-import { executeAgentGate } from '../../src/agentgate/call/tool-call.ts';
+import type { ReceiptResult, SentCall } from '../../src/agentgate/call/receipt.ts';
 import type { RuntimeConfig } from '../../src/start/config.ts';
-import { REF_CHECKS } from '../../src/shared/declarations/ref-checks.ts';
-import { renderReason } from '../../src/shared/declarations/reason-text.ts';
-import { RULES, SOURCES } from '../../src/shared/declarations/rules.ts';
 import type { AgentGateBinding, ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
-import { installAgentFetch, type AgentFetch } from '../support/node-agent-fetch.ts';
+import { installAgentFetch } from '../support/node-agent-fetch.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -32,11 +26,23 @@ interface Demo {
   agentUrl: string;
   agentKeysUrl: string;
   app: { agentGate: { rotateReceiptKey(): string; receipts: { currentKid(): string } } };
+  server: Server;
   close(): Promise<void>;
 }
 
-let demo: Demo;
-let agent: AgentFetch;
+const demo = await startDemoServer({ port: 0 }) as Demo;
+const agent = await installAgentFetch(demo.url, demo.agentKeysUrl);
+// The runtime takes `fetch` once, when its modules are first evaluated (src/start/primitives.ts): they
+// are imported only now, so that its requests go through the agent's network layer.
+const { checkAgentGateTool, readAgentGateManifest } = await import('../../src/agentgate/discover/manifest-rules.ts');
+const { checkReceipt } = await import('../../src/agentgate/call/receipt.ts');
+const { findReceiptKey, forgetReceiptKeys } = await import('../../src/agentgate/call/receipt-keys.ts');
+const { listReceipts } = await import('../../src/agentgate/discover/receipt-store.ts');
+const { executeAgentGate } = await import('../../src/agentgate/call/tool-call.ts');
+const { REF_CHECKS } = await import('../../src/shared/declarations/ref-checks.ts');
+const { renderReason } = await import('../../src/shared/declarations/reason-text.ts');
+const { RULES, SOURCES } = await import('../../src/shared/declarations/rules.ts');
+
 let config: RuntimeConfig;
 let sendMessage: ToolSpec;
 
@@ -79,25 +85,21 @@ function reencode(part: string, change: (value: Json) => Json): string {
   return Buffer.from(JSON.stringify(change(JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))))).toString('base64url');
 }
 
-/** Runs `run` and counts the JWKS requests it made (the real fetch, observed, not replaced). */
+/** Runs `run` and counts the JWKS requests it made, as the demo server received them. */
 async function countJWKSFetches<T>(run: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const real = globalThis.fetch;
   let count = 0;
-  globalThis.fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (url.endsWith('/.well-known/agentgate-keys.json')) count += 1;
-    return real(input, init);
+  const onRequest = (request: IncomingMessage) => {
+    if (new URL(request.url ?? '/', demo.url).pathname === '/.well-known/agentgate-keys.json') count += 1;
   };
+  demo.server.on('request', onRequest);
   try {
     return { result: await run(), count };
   } finally {
-    globalThis.fetch = real;
+    demo.server.off('request', onRequest);
   }
 }
 
 before(async () => {
-  demo = await startDemoServer({ port: 0 }) as Demo;
-  agent = await installAgentFetch(demo.url, demo.agentKeysUrl);
   config = { origin: demo.url, timeoutMs: 5_000 } as unknown as RuntimeConfig;
   sendMessage = demoTools(demo.url).find((tool) => tool.name === 'send_message')!;
 });

@@ -4,8 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatIssues, prepareValidator, validateValue } from '../../src/call/validation.ts';
-import { warmUp } from '../../src/call/call-tool.ts';
+
+// Every request of this file's code is counted (and refused). Installed before the runtime's
+// modules are imported: the runtime takes `fetch` once, when they are first evaluated
+// (src/start/primitives.ts), so a wrapper put on `globalThis` later would never see its requests.
+let fetched = 0;
+globalThis.fetch = (async () => { fetched++; throw new Error('no request in these tests'); }) as typeof fetch;
+const { formatIssues, prepareValidator, validateValue } = await import('../../src/call/validation.ts');
+const { warmUp } = await import('../../src/call/call-tool.ts');
 
 const objectOf = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
 
@@ -68,15 +74,9 @@ describe('prepareValidator and the call module\'s warmUp', () => {
 
   it('warmUp resolves, requests nothing, and leaves verdicts unchanged', async () => {
     const before = validateValue(schema(), { q: 'Trail' });
-    const realFetch = globalThis.fetch;
-    let fetched = 0;
-    globalThis.fetch = (async () => { fetched++; throw new Error('no request in a warm-up'); }) as typeof fetch;
-    try {
-      assert.equal(await warmUp(), undefined);
-    } finally {
-      globalThis.fetch = realFetch;
-    }
-    assert.equal(fetched, 0);
+    const requests = fetched;
+    assert.equal(await warmUp(), undefined);
+    assert.equal(fetched - requests, 0);
     assert.deepEqual(validateValue(schema(), { q: 'Trail' }), before);
   });
 });

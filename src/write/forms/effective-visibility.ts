@@ -10,6 +10,8 @@
 import { readCoverProblem } from './cover-check.js';
 import { readTextStyleProblem } from './text-legibility.js';
 import { flatParent } from './flat-tree.js';
+import { primitives } from '../../start/primitives.js';
+import { readComputedStyle } from './computed-style.js';
 
 /** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
 const MIN_EFFECTIVE_OPACITY = 0.1;
@@ -270,7 +272,7 @@ function intoView(box: Box, frame: Box): Box {
 
 /** The padding box of `element` in viewport coordinates. */
 function clientBox(element: Element): Box {
-  const rect = element.getBoundingClientRect();
+  const rect = primitives.getBoundingClientRect(element);
   const left = rect.left + element.clientLeft;
   const top = rect.top + element.clientTop;
   return { left, top, right: left + element.clientWidth, bottom: top + element.clientHeight };
@@ -304,7 +306,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
   const view = element.ownerDocument.defaultView;
   if (!view) return 'it is not in a rendered document';
   const chain = ancestorsAndSelf(element);
-  const styles = chain.map((node) => view.getComputedStyle(node));
+  const styles = chain.map((node) => readComputedStyle(node));
 
   for (const node of chain) {
     if (node.hasAttribute('hidden')) return `hidden by the hidden attribute on ${nameOf(node, element)}`;
@@ -400,7 +402,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
   const away = readTurnedAway(chain, styles);
   if (away !== undefined) return `turned away: ${styles[away]!.transform} with backface-visibility: hidden on ${nameOf(chain[away]!, element)}`;
 
-  const own = boxOf(element.getBoundingClientRect());
+  const own = boxOf(primitives.getBoundingClientRect(element));
   if (tooSmall(own)) {
     return `its box is ${px(own.right - own.left)}×${px(own.bottom - own.top)} px, too small to see (under ${MIN_VISIBLE_PX} px)`;
   }
@@ -413,7 +415,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
   let fixedChain = false;
   for (const [index, node] of chain.entries()) {
     const style = styles[index]!;
-    const border = boxOf(node.getBoundingClientRect());
+    const border = boxOf(primitives.getBoundingClientRect(node));
     if (style.clipPath && style.clipPath !== 'none' && style.display !== 'contents') {
       const clip = clipPathBox(style.clipPath, border);
       if (!clip) return `clipped by clip-path ${style.clipPath} on ${nameOf(node, element)}, which the runtime cannot check`;
@@ -475,7 +477,7 @@ export function readVisibilityProblem(element: Element): string | undefined {
     if (tooSmall(intersect(visible, viewport))) return 'off-screen: a fixed-position control outside the viewport';
     return readPaintProblem(element);
   }
-  const rootStyle = view.getComputedStyle(root);
+  const rootStyle = readComputedStyle(root);
   const rtl = rootStyle.direction === 'rtl';
   const originX = -view.scrollX;
   const originY = -view.scrollY;
@@ -507,7 +509,7 @@ function readPaintProblem(element: Element): string | undefined {
   if (showsText(element)) {
     const text = readTextStyleProblem(element);
     if (text) return text;
-    const style = (element.ownerDocument.defaultView ?? window).getComputedStyle(element);
+    const style = readComputedStyle(element);
     const inner = element.clientWidth - (Number.parseFloat(style.paddingLeft) || 0) - (Number.parseFloat(style.paddingRight) || 0);
     if (inner < MIN_VISIBLE_PX) return `no room for its text: ${px(inner)} px between its padding`;
     const indent = lengthOf(style.textIndent.split(/\s+/)[0], inner);

@@ -123,12 +123,10 @@ export function readEntryChanges(shown: readonly FormEntry[], now: Iterable<read
 }
 
 /**
- * The FormData that is sent: the entries the panel showed, in order, with an image button's
- * click point taken from `built` (the FormData of the person's submit). Built with the
- * constructor that takes no form, so no `formdata` listener sees or changes it.
+ * The entries that are sent: those the panel showed, in order, with an image button's click
+ * point taken from `built` (the FormData of the person's submit). Plain pairs, never a FormData a
+ * `formdata` listener saw (send-form.ts builds the body from them).
  */
-export function toSentFormData(entries: readonly FormEntry[], built: FormData | undefined, FormDataOf: typeof FormData = FormData): FormData {
-  const data = new FormDataOf();
-  for (const entry of entries) data.append(entry.name, entry.point ? (built?.get(entry.name) ?? '') : entry.value);
-  return data;
+export function toSentEntries(entries: readonly FormEntry[], built: FormData | undefined): [string, string | File][] {
+  return entries.map((entry) => [entry.name, entry.point ? (built?.get(entry.name) ?? '') : entry.value]);
 }

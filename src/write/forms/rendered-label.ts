@@ -6,7 +6,10 @@
  * WCAG 2.2, 2.5.3 "Label in Name": the accessible name contains the visible label.
  */
 import { clipPathBox, clipRectBox, readVisibilityProblem, type Box } from './effective-visibility.js';
+import { inViewOf } from './cover-check.js';
 import { readTextStyleProblem } from './text-legibility.js';
+import { primitives } from '../../start/primitives.js';
+import { readComputedStyle } from './computed-style.js';
 import { flatParent } from './flat-tree.js';
 
 /**
@@ -20,6 +23,15 @@ const MIN_TEXT_OPACITY = 0.5;
 
 /** Elements that draw an image or icon rather than text. */
 const PICTURES = 'img, svg, canvas, picture, video, object, embed, iframe';
+
+/** Elements that can host a shadow root (DOM, "valid shadow host name"), besides custom elements. */
+const SHADOW_HOSTS: ReadonlySet<string> = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
+/** The distance between two points readClosedDrawing tests, in CSS px: finer than a glyph. */
+export const CARET_STEP_PX = 4;
+
+/** The most points per axis readClosedDrawing tests (a larger control is tested more coarsely). */
+export const CARET_GRID_MAX = 48;
 
 /** What a person reads on a control (`label`), or why it cannot be read as one (`reason`). */
 type RenderedLabel = { label: string } | { reason: string };
@@ -46,6 +58,7 @@ function childrenOf(node: Node): Node[] {
   }
   return [...node.childNodes];
 }
+
 
 /** Visits `node` and its flat-tree descendants, not into a picture (an svg's `<title>` is not drawn as text). */
 function walk(node: Node, visit: (node: Node) => void): void {
@@ -74,24 +87,23 @@ function drawsNothing(content: string): boolean {
  * MIN_TEXT_INSIDE_SHARE inside the control's box after each `clip-path`/`clip` on the way up.
  */
 function readHiddenText(text: Text, control: Element): string | undefined {
-  const view = control.ownerDocument.defaultView ?? window;
   const owner = text.parentElement ?? (text.parentNode instanceof ShadowRoot ? text.parentNode.host : null);
   if (!owner) return 'it is outside any element';
-  const style = view.getComputedStyle(owner);
+  const style = readComputedStyle(owner);
   if (style.visibility !== 'visible') return `visibility: ${style.visibility} on ${nameOf(owner, control)}`;
   const legibility = readTextStyleProblem(owner);
   if (legibility) return `${legibility} on ${nameOf(owner, control)}`;
-  const rect = control.getBoundingClientRect();
+  const rect = primitives.getBoundingClientRect(control);
   let frame: Box = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
   let opacity = 1;
   const indents: string[] = [];
   for (let at: Element | null = owner; at; at = flatParent(at)) {
-    const own = view.getComputedStyle(at);
+    const own = readComputedStyle(at);
     opacity *= Number.parseFloat(own.opacity) || 0;
-    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || view.getComputedStyle(flatParent(at) ?? at).textIndent !== own.textIndent)) {
+    if (own.textIndent && Number.parseFloat(own.textIndent) !== 0 && (at === owner || at === control || readComputedStyle(flatParent(at) ?? at).textIndent !== own.textIndent)) {
       indents.push(`text-indent ${own.textIndent} on ${nameOf(at, control)}`);
     }
-    const border = at.getBoundingClientRect();
+    const border = primitives.getBoundingClientRect(at);
     const box = { left: border.left, top: border.top, right: border.right, bottom: border.bottom };
     if (own.clipPath && own.clipPath !== 'none') {
       const clip = clipPathBox(own.clipPath, box);
@@ -109,7 +121,7 @@ function readHiddenText(text: Text, control: Element): string | undefined {
   range.selectNodeContents(text);
   let total = 0;
   let inside = 0;
-  for (const part of range.getClientRects()) {
+  for (const part of primitives.rangeRects(range)) {
     const box = { left: part.left, top: part.top, right: part.right, bottom: part.bottom };
     total += area(box);
     inside += area(intersect(box, frame));
@@ -120,6 +132,51 @@ function readHiddenText(text: Text, control: Element): string | undefined {
     return `it is drawn outside the button's box or clipped away${cause}`;
   }
   return undefined;
+}
+
+/** Whether `element` may host a shadow root: an HTML custom element, or one of SHADOW_HOSTS. */
+function mayHostShadow(element: Element): boolean {
+  return element.namespaceURI === 'http://www.w3.org/1999/xhtml' && (element.localName.includes('-') || SHADOW_HOSTS.has(element.localName));
+}
+
+/**
+ * What `control` draws from a closed shadow root in it (a `<span>` whose closed root draws "Next
+ * page →" beside or over the text the runtime reads). No DOM API tells that a closed root is
+ * there; caret hit-testing does: over the content of a closed root, `caretPositionFromPoint`
+ * answers a position in the host's parent just before the host (the point retargeted out of the
+ * closed tree), where over an element's own text it answers that text. Points on a grid over the
+ * control (every CARET_STEP_PX, at most CARET_GRID_MAX per axis) are tested on screen
+ * (cover-check.ts, inViewOf); the open roots in it are passed to the browser, so only a closed
+ * root retargets.
+ * @param hosts the elements in the control that may host a shadow root and show no open one.
+ * @param openRoots the open shadow roots in the control (and the control's own, if it is in one).
+ * @returns e.g. `span.label draws content from a closed shadow root, which the runtime cannot
+ *   read`; without `caretPositionFromPoint`, that the runtime cannot tell what the first host
+ *   draws; undefined when no point lands on a host's closed content (or there is no host).
+ */
+function readClosedDrawing(control: Element, hosts: readonly Element[], openRoots: ShadowRoot[]): string | undefined {
+  const [first] = hosts;
+  if (!first) return undefined;
+  const caret = primitives.caretPositionFromPoint;
+  if (!caret) return `the browser cannot hit-test text (no caretPositionFromPoint), so the runtime cannot tell what ${nameOf(first, control)} draws`;
+  return inViewOf(control, (box, view) => {
+    const columns = Math.min(CARET_GRID_MAX, Math.max(1, Math.floor(box.width / CARET_STEP_PX)));
+    const rows = Math.min(CARET_GRID_MAX, Math.max(1, Math.floor(box.height / CARET_STEP_PX)));
+    for (let row = 0; row < rows; row++) {
+      for (let column = 0; column < columns; column++) {
+        const x = box.left + (box.width * (column + 0.5)) / columns;
+        const y = box.top + (box.height * (row + 0.5)) / rows;
+        if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+        const position = caret(control.ownerDocument, x, y, { shadowRoots: openRoots });
+        if (!position) continue;
+        const node = primitives.caretNode(position);
+        const next = node.nodeType === Node.ELEMENT_NODE ? node.childNodes[primitives.caretOffset(position)] : undefined;
+        const host = hosts.find((candidate) => candidate === next);
+        if (host) return `${nameOf(host, control)} draws content from a closed shadow root, which the runtime cannot read`;
+      }
+    }
+    return undefined;
+  });
 }
 
 /** The control's accessible name from `aria-labelledby` or `aria-label`, or undefined when it has neither. */
@@ -151,12 +208,12 @@ function readAuthoredName(control: Element): string | undefined {
  *   it (text-legibility.ts), or drawn outside the button's box or clipped away (`text-indent`,
  *   `clip-path`, `clip`), measured on its `Range.getClientRects()`;
  * - an `aria-label`/`aria-labelledby` that does not contain what it reads (WCAG 2.5.3).
- * Open shadow roots in the button are read; a closed one is not seen.
+ * Open shadow roots in the button are read; content a closed one draws on the button refuses it
+ * (readClosedDrawing), while a closed root that only restyles the button's own text is not seen.
  * @returns `{ label }` (whitespace collapsed), or `{ reason }`, e.g. `its text “Send message”
  *   is hidden: its text is too small to read (font-size 0px) on span`.
  */
 export function readRenderedLabel(control: HTMLButtonElement | HTMLInputElement): RenderedLabel {
-  const view = control.ownerDocument.defaultView ?? window;
   const whole = readVisibilityProblem(control);
   if (whole) return { reason: `it is not visible to the person (${whole})` };
   if (control instanceof HTMLInputElement) {
@@ -170,23 +227,30 @@ export function readRenderedLabel(control: HTMLButtonElement | HTMLInputElement)
   const read: string[] = [];
   let pictured = false;
   let problem: string | undefined;
+  const hosts: Element[] = [];
+  const scope = control.getRootNode();
+  const openRoots: ShadowRoot[] = scope instanceof ShadowRoot ? [scope] : [];
   walk(control, (node) => {
     if (problem) return;
     if (node instanceof Element) {
+      if (node.shadowRoot) openRoots.push(node.shadowRoot);
+      else if (node !== control && mayHostShadow(node)) hosts.push(node);
       for (const pseudo of ['::before', '::after']) {
-        const content = view.getComputedStyle(node, pseudo).content;
+        const content = readComputedStyle(node, pseudo).content;
         if (!drawsNothing(content)) problem = `generated content ${content} (${pseudo} on ${nameOf(node, control)}) draws words or pictures that are not its text`;
       }
-      const own = view.getComputedStyle(node).content;
+      const own = readComputedStyle(node).content;
       if (!drawsNothing(own)) problem = `content ${own} on ${nameOf(node, control)} replaces what it shows`;
       if (node.matches(PICTURES)) pictured = true;
       return;
     }
-    if (node.nodeType !== Node.TEXT_NODE || normalise(node.textContent ?? '') === '') return;
+    const text = node.nodeType === Node.TEXT_NODE ? primitives.textContent(node) ?? '' : '';
+    if (normalise(text) === '') return;
     const hidden = readHiddenText(node as Text, control);
-    if (hidden) problem = `its text “${normalise(node.textContent ?? '')}” is hidden: ${hidden}`;
-    else read.push(node.textContent ?? '');
+    if (hidden) problem = `its text “${normalise(text)}” is hidden: ${hidden}`;
+    else read.push(text);
   });
+  problem ??= readClosedDrawing(control, hosts, openRoots);
   if (problem) return { reason: problem };
   const label = normalise(read.join(''));
   if (label === '') return { reason: pictured ? 'it shows an image or icon with no text a person can read' : 'it has no text a person can read' };

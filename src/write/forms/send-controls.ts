@@ -8,8 +8,10 @@
  * controls again.
  */
 import { callBuiltIn } from '../../start/dom-builtin.js';
+import { parseURL } from '../../shared/parse-url.js';
 import { readFormProperty } from './form-property.js';
 import { readRenderedLabel } from './rendered-label.js';
+import { primitives } from '../../start/primitives.js';
 
 /**
  * Where a submit goes (HTML, "form submission"): `method` (lower case), `action` (absolute URL),
@@ -61,7 +63,7 @@ function readSubmitControls(form: HTMLFormElement): (HTMLButtonElement | HTMLInp
 /** A submit control's text as the person reads it (its value or alt for an input). */
 function readControlLabel(control: Element | null): string {
   if (control instanceof HTMLInputElement) return (control.value || control.alt || '').replace(/\s+/g, ' ').trim();
-  return control?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  return (control && primitives.textContent(control))?.replace(/\s+/g, ' ').trim() ?? '';
 }
 
 /** Where a submit of `form` with `submitter` (or none: implicit submission without a button) goes. */
@@ -84,12 +86,14 @@ function readDestination(form: HTMLFormElement, submitter: Element | null): Dest
  * defaults (`POST /contact text/plain target=_self`).
  */
 export function describeDestination(destination: Destination, origin: string): string {
-  const url = new URL(destination.action);
+  const url = parseURL(destination.action);
   const extras = [
     destination.enctype === 'application/x-www-form-urlencoded' || destination.method === 'get' ? '' : destination.enctype,
     destination.target === '' ? '' : `target=${destination.target}`,
   ].filter(Boolean);
-  return [`${destination.method.toUpperCase()} ${url.origin === origin ? '' : url.origin}${url.pathname}${url.search}`, ...extras].join(' ');
+  // The fragment is never sent.
+  const where = url.origin === 'null' ? url.href : `${url.origin === origin ? '' : url.origin}${url.rest.split('#')[0]}`;
+  return [`${destination.method.toUpperCase()} ${where}`, ...extras].join(' ');
 }
 
 /** Whether two destinations are the same. */
@@ -115,7 +119,7 @@ function fingerprint(form: HTMLFormElement, control: HTMLButtonElement | HTMLInp
  * /signups instead of POST /contact`; '' when nothing does.
  */
 function describeChange(before: Fingerprint, after: Fingerprint): string {
-  const origin = new URL(before.destination.action).origin;
+  const { origin } = parseURL(before.destination.action);
   const parts = (['label', 'type', 'name', 'value'] as const).flatMap((part) => before[part] === after[part] ? [] : [`${part} “${before[part]}” → “${after[part]}”`]);
   if (!isSameDestination(before.destination, after.destination)) {
     parts.push(`sends to ${describeDestination(after.destination, origin)} instead of ${describeDestination(before.destination, origin)}`);
@@ -200,7 +204,7 @@ export function readSendControls(form: HTMLFormElement): SendControls | { reason
       if (named !== null) return { kind: 'changed', control: readControlLabel(named), change: 'removed' };
       const now = readDestination(form, null);
       if (isSameDestination(now, destination)) return undefined;
-      const origin = new URL(destination.action).origin;
+      const { origin } = parseURL(destination.action);
       return { kind: 'changed', control: '', change: `sends to ${describeDestination(now, origin)} instead of ${describeDestination(destination, origin)}` };
     }
     const control = readControlLabel(submitter) || submitter.localName;
@@ -215,7 +219,7 @@ export function readSendControls(form: HTMLFormElement): SendControls | { reason
     if (shown && 'label' in shown && now.label !== shown.label) return { kind: 'disguised', control, why: `it reads “${now.label}”, not “${shown.label}”` };
     if (isNotSendingLabel(control)) return { kind: 'not-sending', control };
     if (!controls.includes(submitter as HTMLButtonElement)) {
-      return { kind: 'elsewhere', control, request: describeDestination(readDestination(form, submitter), new URL(destination.action).origin) };
+      return { kind: 'elsewhere', control, request: describeDestination(readDestination(form, submitter), parseURL(destination.action).origin) };
     }
     return undefined;
   };

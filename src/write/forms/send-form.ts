@@ -5,6 +5,8 @@
 import type { JSONValue } from '../../shared/declarations/tool-spec.js';
 import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../write-answers.js';
 import { request } from '../../registry/request.js';
+import { parseURL } from '../../shared/parse-url.js';
+import { primitives } from '../../start/primitives.js';
 import type { Destination } from './send-controls.js';
 
 /**
@@ -17,22 +19,26 @@ type FormSendOutcome =
 
 /**
  * The request the browser would make for a submit to `destination` (HTML "form submission") with
- * the entries of `data` (the snapshot the panel showed, entry-list.ts, never a FormData built
- * from the form now): `multipart/form-data` sends a FormData body; others are sent URL-encoded (a
+ * `entries` (the snapshot the panel showed, entry-list.ts, never a FormData built from the form
+ * now), built with the realm's FormData, URLSearchParams and URL as they were at start
+ * (primitives.ts): `multipart/form-data` sends a FormData body; others are sent URL-encoded (a
  * file contributes its file name, as the browser does), GET in the query.
  * @returns `undefined` for what fetch cannot reproduce faithfully (`method="dialog"`,
  *   `enctype="text/plain"`): the caller lets the browser submit natively.
  */
-export function toFormRequest(destination: Destination, data: FormData): { url: URL; init: RequestInit } | undefined {
+export function toFormRequest(destination: Destination, entries: readonly (readonly [string, string | File])[]): { url: URL; init: RequestInit } | undefined {
   const { method, enctype } = destination;
   if (method === 'dialog' || enctype === 'text/plain') return undefined;
-  const url = new URL(destination.action);
-  const pairs = () => new URLSearchParams([...data].map(([key, value]) => [key, typeof value === 'string' ? value : value.name]));
+  const pairs = () => new primitives.URLSearchParams(entries.map(([key, value]) => [key, typeof value === 'string' ? value : value.name]));
   if (method === 'get') {
-    url.search = pairs().toString();
-    return { url, init: { method: 'GET' } };
+    // The action's query is replaced and its fragment dropped, as a GET submission does.
+    const { href } = parseURL(destination.action);
+    return { url: new primitives.URL(`${href.split('#')[0]!.split('?')[0]}?${primitives.encode(pairs())}`), init: { method: 'GET' } };
   }
-  return { url, init: { method: 'POST', body: enctype === 'multipart/form-data' ? data : pairs() } };
+  if (enctype !== 'multipart/form-data') return { url: new primitives.URL(destination.action), init: { method: 'POST', body: pairs() } };
+  const data = new primitives.FormData();
+  for (const [name, value] of entries) primitives.append(data, name, value);
+  return { url: new primitives.URL(destination.action), init: { method: 'POST', body: data } };
 }
 
 /**

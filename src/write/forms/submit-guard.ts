@@ -8,6 +8,11 @@
  * Capell Agent Schema, "Navigation, forms, and admin tools": write tools use "the browser's
  * user-mediation flow"; "Core does not auto-submit them".
  *
+ * Its listeners are added, its events read (`target`, `key`, `detail`) and prevented, and nodes
+ * compared (`contains`) with the built-ins taken at start (primitives.ts): a page that replaces
+ * `addEventListener`, `preventDefault`, an event getter or `Node.prototype.contains` afterwards
+ * changes none of what follows.
+ *
  * Paths, and how each is closed while armed:
  * - a `submit` event (`requestSubmit()`, a script's `button.click()`, a dispatched
  *   `SubmitEvent`): judged on the window in the capture phase, before any handler of the page
@@ -161,10 +166,10 @@ const INPUT_TYPES: ReadonlySet<string> = new Set([
  * @returns false for a textarea, select, checkbox, button, contenteditable, composition, etc.
  */
 function isImplicitSubmitEnter(event: KeyboardEvent, form: HTMLFormElement): boolean {
-  if (!event.isTrusted || event.key !== 'Enter') return false;
+  if (!event.isTrusted || primitives.key(event) !== 'Enter') return false;
   if (event.isComposing || event.keyCode === 229) return false;
   if (event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return false;
-  const target = event.target as Element | null;
+  const target = primitives.target(event) as Element | null;
   if (!target || target.localName !== 'input' || target.namespaceURI !== 'http://www.w3.org/1999/xhtml') return false;
   const input = target as HTMLInputElement;
   if (input.form !== form) return false;
@@ -346,16 +351,16 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (!event.isTrusted) return;
     // Keyboard activation (Enter/Space on a focused control) and the browser's own click on the
     // default button for implicit submission: no pointer, click count 0.
-    const keyboard = event.detail === 0 || (event as PointerEvent).pointerType === '';
-    if (!keyboard) return remember({ kind: 'click', target: event.target, event });
+    const keyboard = primitives.detail(event) === 0 || (event as PointerEvent).pointerType === '';
+    const target = primitives.target(event) as Node | null;
+    if (!keyboard) return remember({ kind: 'click', target, event });
     // Implicit submission clicks the default button in the task of the person's Enter.
     if (gesture?.kind === 'enter') return;
-    const target = event.target as Node | null;
     const focused = doc.activeElement;
-    const theirs = personFocus !== null && focused === personFocus && target !== null && personFocus.contains(target);
+    const theirs = personFocus !== null && focused === personFocus && target !== null && primitives.contains(personFocus, target);
     remember({
       kind: 'click',
-      target: event.target,
+      target,
       event,
       ...(theirs ? {} : { refused: 'the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent' }),
     });
@@ -363,15 +368,17 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const onKeydown = (event: KeyboardEvent) => {
     if (!event.isTrusted) return;
     pointerDown = undefined;
-    tabKey = event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey ? event : undefined;
-    if (event.key !== 'Enter') return clearSoon();
+    const key = primitives.key(event);
+    tabKey = key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey ? event : undefined;
+    if (key !== 'Enter') return clearSoon();
     if (!isImplicitSubmitEnter(event, form)) return remember(undefined);
     // As for a keyboard-activated button: Enter counts in a field the person put the focus in
     // (the panel takes the focus when it opens), not one the page moved it to while they typed.
-    const theirs = personFocus !== null && personFocus === event.target;
+    const target = primitives.target(event);
+    const theirs = personFocus !== null && personFocus === target;
     remember({
       kind: 'enter',
-      target: event.target,
+      target,
       event,
       ...(theirs ? {} : { refused: 'Enter was pressed in a field the page, not the person, had moved the focus into (click the field or reach it with Tab); nothing was sent' }),
     });
@@ -387,21 +394,21 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (!event.isTrusted) return false;
     // Chromium: a focus change by the person's input carries the device; `focus()` never does.
     if ('sourceCapabilities' in event && (event as FocusEvent & { sourceCapabilities: unknown }).sourceCapabilities === null) return false;
-    const target = event.target as Node;
+    const target = primitives.target(event) as Node;
     // Native Tab navigation runs after the keydown's dispatch (phase NONE), unless prevented.
     if (tabKey && tabKey.eventPhase === Event.NONE && !tabKey.defaultPrevented) {
       tabKey = undefined;
       return true;
     }
-    const pressed = pointerDown?.target as Node | null | undefined;
-    if (pressed && typeof pressed.nodeType === 'number' && target.contains(pressed)) {
+    const pressed = pointerDown && primitives.target(pointerDown) as Node | null;
+    if (pressed && typeof pressed.nodeType === 'number' && primitives.contains(target, pressed)) {
       pointerDown = undefined;
       return true;
     }
     return false;
   };
   const onFocusin = (event: Event) => {
-    personFocus = focusedByPerson(event as FocusEvent) ? event.target as Element : null;
+    personFocus = focusedByPerson(event as FocusEvent) ? primitives.target(event) as Element : null;
   };
 
   /** The person's gesture that made this submit, or undefined (a script's submit). */
@@ -411,9 +418,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     const { submitter } = event;
     const target = gesture.target as Node | null;
     if (!target || typeof target.nodeType !== 'number') return undefined;
-    if (gesture.kind === 'click') return submitter !== null && submitter.contains(target) ? gesture : undefined;
+    if (gesture.kind === 'click') return submitter !== null && primitives.contains(submitter, target) ? gesture : undefined;
     // isImplicitSubmitEnter already required an input of this form.
-    return callBuiltIn<boolean>(form, 'contains', target) ? gesture : undefined;
+    return primitives.contains(form, target) ? gesture : undefined;
   };
 
   const deliver = (event: SubmitEvent) => {
@@ -421,7 +428,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (state) state.delivered = true;
     personSubmitting = false;
     if (!onUserSubmit) {
-      if (!event.defaultPrevented) event.preventDefault();
+      if (!event.defaultPrevented) primitives.preventDefault(event);
       block('submit-event', 'the person submitted the form while no proposal was waiting for them; nothing was sent');
       return;
     }
@@ -429,7 +436,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     // A handler of the page pointed the form elsewhere during the event: not sent natively.
     const elsewhere = siteTookOver ? undefined : retargeted();
     if (elsewhere) {
-      event.preventDefault();
+      primitives.preventDefault(event);
       refuse(elsewhere);
       return;
     }
@@ -456,7 +463,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   };
 
   const onSubmitCapture = (event: Event) => {
-    if (event.target !== form || !armed) return;
+    if (primitives.target(event) !== form || !armed) return;
     const submit = event as SubmitEvent;
     const made = personGesture(submit);
     let refusal = made?.refused ?? retargeted();
@@ -471,7 +478,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     judged.set(submit, { consent, delivered: false });
     if (!consent) {
       // Prevented before the page's handlers run: whatever they do, the browser does not submit.
-      if (!submit.defaultPrevented) submit.preventDefault();
+      if (!submit.defaultPrevented) primitives.preventDefault(submit);
       // A reason for the person only when it was their act; a script's submit is just blocked.
       if (made && refusal !== undefined) refuse(refusal);
       else if (refusal !== undefined) block('submit-event', refusal);
@@ -489,12 +496,12 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     }, 0);
   };
   const onSubmitBubble = (event: Event) => {
-    if (event.target !== form || !armed) return;
+    if (primitives.target(event) !== form || !armed) return;
     const submit = event as SubmitEvent;
     const state = judged.get(submit);
     if (!state) {
       // The capture listener never saw it (stopped on the window before it): not consent.
-      if (!submit.defaultPrevented) submit.preventDefault();
+      if (!submit.defaultPrevented) primitives.preventDefault(submit);
       block('submit-event', 'a submit the runtime could not judge was blocked; nothing was sent by the browser');
       return;
     }
@@ -518,7 +525,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return;
     }
     if (navigate.cancelable) {
-      navigate.preventDefault();
+      primitives.preventDefault(navigate);
       block('navigation', 'a submission of the form reached the browser without the person and was cancelled; nothing was sent');
     } else {
       block('navigation', 'a submission of the form reached the browser without the person and could not be cancelled');
@@ -567,19 +574,19 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   });
   // A frame that loads a new document gets a new realm: patch it once it is there.
   const onLoad = (event: Event) => {
-    const target = event.target as Element | null;
+    const target = primitives.target(event) as Element | null;
     if (armed && target && typeof target.matches === 'function' && target.matches(FRAME_SELECTOR)) holdFrames();
   };
 
   const navigation = (view as Window & { navigation?: EventTarget }).navigation;
-  doc.addEventListener('click', onClick, true);
-  doc.addEventListener('keydown', onKeydown, true);
-  doc.addEventListener('pointerdown', onPointerdown, true);
-  doc.addEventListener('focusin', onFocusin, true);
-  doc.addEventListener('load', onLoad, true);
-  view.addEventListener('submit', onSubmitCapture, true);
-  view.addEventListener('submit', onSubmitBubble);
-  navigation?.addEventListener('navigate', onNavigate);
+  primitives.addEventListener(doc, 'click', onClick, true);
+  primitives.addEventListener(doc, 'keydown', onKeydown, true);
+  primitives.addEventListener(doc, 'pointerdown', onPointerdown, true);
+  primitives.addEventListener(doc, 'focusin', onFocusin, true);
+  primitives.addEventListener(doc, 'load', onLoad, true);
+  primitives.addEventListener(view, 'submit', onSubmitCapture, true);
+  primitives.addEventListener(view, 'submit', onSubmitBubble);
+  if (navigation) primitives.addEventListener(navigation, 'navigate', onNavigate);
   holdRealm(view);
   holdFrames();
   frameWatcher.observe(doc, { childList: true, subtree: true });
@@ -590,14 +597,14 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     personSubmitting = false;
     onUserSubmit = undefined;
     primitives.clearTimeout(clearing);
-    doc.removeEventListener('click', onClick, true);
-    doc.removeEventListener('keydown', onKeydown, true);
-    doc.removeEventListener('pointerdown', onPointerdown, true);
-    doc.removeEventListener('focusin', onFocusin, true);
-    doc.removeEventListener('load', onLoad, true);
-    view.removeEventListener('submit', onSubmitCapture, true);
-    view.removeEventListener('submit', onSubmitBubble);
-    navigation?.removeEventListener('navigate', onNavigate);
+    primitives.removeEventListener(doc, 'click', onClick, true);
+    primitives.removeEventListener(doc, 'keydown', onKeydown, true);
+    primitives.removeEventListener(doc, 'pointerdown', onPointerdown, true);
+    primitives.removeEventListener(doc, 'focusin', onFocusin, true);
+    primitives.removeEventListener(doc, 'load', onLoad, true);
+    primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
+    primitives.removeEventListener(view, 'submit', onSubmitBubble);
+    if (navigation) primitives.removeEventListener(navigation, 'navigate', onNavigate);
     frameWatcher.disconnect();
     for (const release of releases.values()) release();
     releases.clear();

@@ -7,6 +7,7 @@
  * is told to press (text hidden by colour is a disguise).
  * WCAG 2.2, 1.4.3 "Contrast (Minimum)": the contrast ratio and relative luminance used here.
  */
+import { readComputedStyle } from './computed-style.js';
 import { flatParent } from './flat-tree.js';
 
 /** Below this computed `font-size`, in CSS px, text is too small to read. */
@@ -76,6 +77,7 @@ function over(top: RGBA, bottom: RGBA): RGBA {
   return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
 }
 
+
 /** The colour stops of a computed gradient list (`linear-gradient(rgb(…) 0%, …)`), or undefined for `url()` or another image. */
 function gradientColours(image: string, doc: Document): RGBA[] | undefined {
   if (/\burl\(|\bimage-set\(|\bcross-fade\(|\belement\(|\bpaint\(/i.test(image)) return undefined;
@@ -97,11 +99,10 @@ function gradientColours(image: string, doc: Document): RGBA[] | undefined {
  *   image whose colours cannot be read (`url()`).
  */
 function readBackdrops(element: Element): RGBA[] | { reason: string } {
-  const view = element.ownerDocument.defaultView ?? window;
   const layers: RGBA[][] = [];
   let base = WHITE;
   for (let at: Element | null = element; at; at = flatParent(at)) {
-    const style = view.getComputedStyle(at);
+    const style = readComputedStyle(at);
     const colour = readColour(style.backgroundColor, element.ownerDocument);
     if (colour && colour.a >= 0.99) {
       base = colour;
@@ -135,8 +136,7 @@ function describe(colour: RGBA): string {
  *   `its text rgb(255, 255, 255) has no contrast against rgb(255, 255, 255) behind it (1:1)`.
  */
 export function readTextStyleProblem(element: Element): string | undefined {
-  const view = element.ownerDocument.defaultView ?? window;
-  const style = view.getComputedStyle(element);
+  const style = readComputedStyle(element);
   const size = Number.parseFloat(style.fontSize);
   if (!(size >= MIN_TEXT_FONT_PX)) return `its text is too small to read (font-size ${style.fontSize})`;
   const fillValue = style.getPropertyValue('-webkit-text-fill-color') || style.color;
