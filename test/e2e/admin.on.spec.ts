@@ -13,7 +13,7 @@ import { listen } from '../../demo/server/listen.js';
 import { answerOf } from '../support/answer-of.ts';
 import { callResult, startCall, call } from './agent-calls.ts';
 import { adminSessionId, recordAdminTraffic, signIn } from './admin-session.ts';
-import { executeTool, expect, listTools, readyReport, serveEdited, test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { panel } from './panel-driver.ts';
 
 /** The admin tools the editor of site `a` (ada) may use (the admin contract's table, without the global admin's). */
