@@ -4,8 +4,8 @@ import { launchOptions } from './test/support/chromium.js';
 /**
  * Specs that assert a person's click lands inside a short window (the panel's input protection,
  * INPUT_PROTECTION_MS = 500 ms after it opens): they run in a project of their own, on one worker,
- * and `npm test` (scripts/test-all.js) runs that project after the others, so no second worker
- * competes with them for the two cores while they time a click.
+ * and `npm test` (scripts/test-all.js) runs that project at normal priority beside the others,
+ * which run niced, so the untimed workers never hold the core a timed click needs.
  */
 export const TIMED_SPECS = /confirm-panel\.on\.spec\.ts$/;
 
