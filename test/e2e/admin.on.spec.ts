@@ -268,8 +268,9 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 
   test('expired between preview and click: isError with the server\'s reason (403), one confirm, nothing retried', async ({ page }) => {
-    // A demo server of its own, whose confirmations live 1.5 s.
-    const app = createDemoApp({ adminConfirmationTtlMs: 1_500 } as Parameters<typeof createDemoApp>[0]);
+    // A demo server of its own, whose confirmations live 1.5 s on a clock the test moves on.
+    let ahead = 0;
+    const app = createDemoApp({ adminConfirmationTtlMs: 1_500, now: () => new Date(Date.now() + ahead) } as Parameters<typeof createDemoApp>[0]);
     const server = createServer((req, res) => { void app.handle(req, res); });
     const base = String(await listen(server, '127.0.0.1', 0)).replace(/\/$/, '');
     try {
@@ -278,7 +279,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
       await readyReport(page);
       await startCall(page, 'admin.property.write', RETITLE);
       await panel(page).waitOpen();
-      await page.waitForTimeout(2_000);
+      ahead = 1_500;
       await panel(page).click('Send');
       const result = await callResult(page);
       expect(result.isError).toBe(true);
