@@ -152,9 +152,13 @@ async function browserRun(groups, priority) {
   return { passed, failed: failed + (status !== 0 && failed === 0 ? 1 : 0), failures: failures.map((name) => `browser › ${name}`), status: 0, seconds };
 }
 
-/** End-to-end: Playwright's JSON reporter for the projects named (playwright.config.ts). */
-async function e2eRun(projects, report, priority) {
-  const args = ['playwright', 'test', ...projects.map((project) => `--project=${project}`), '--reporter=list,json'];
+/**
+ * End-to-end: Playwright's JSON reporter for the projects named (playwright.config.ts).
+ * @param output Playwright's output folder for this run, when not test-results/ (a run empties
+ *   its output folder as it starts: two runs at once need two).
+ */
+async function e2eRun(projects, report, priority, output) {
+  const args = ['playwright', 'test', ...projects.map((project) => `--project=${project}`), '--reporter=list,json', ...(output ? [`--output=${output}`] : [])];
   const { status, seconds } = await run('npx', args, { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report }, quiet: true, priority });
   const json = readJSON(report);
   const stats = json?.stats;
@@ -194,7 +198,7 @@ const afterBuild = since();
 const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'unit', PRIORITY.untimed);
 const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.untimed);
 const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.untimed);
-const e2eTimed = e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed);
+const e2eTimed = e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`);
 
 const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
 suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
