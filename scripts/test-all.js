@@ -33,9 +33,12 @@ mkdirSync(RESULTS, { recursive: true });
 
 /**
  * Niceness of each kind of work (Unix nice values: higher yields the CPU sooner). The timed tests
- * keep the normal priority; the build comes before the untimed suites, which all wait for it.
+ * keep the normal priority. The build comes before the untimed suites, which all wait for it, and
+ * so do the untimed browser groups, a short run whose pages load the sources through the test
+ * server's on-the-fly transform: beside two e2e workers at their priority, a page's first panel
+ * once took over 7 s to come.
  */
-const PRIORITY = { timed: 0, build: 5, untimed: 10 };
+const PRIORITY = { timed: 0, build: 5, browser: 5, untimed: 10 };
 
 /**
  * Runs a command; its output goes to ours as it comes, or, with `quiet`, is held and printed once
@@ -197,7 +200,7 @@ if (build.status !== 0) {
 const afterBuild = since();
 const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'unit', PRIORITY.untimed);
 const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.untimed);
-const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.untimed);
+const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
 const e2eTimed = e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`);
 
 const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
