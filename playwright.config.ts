@@ -5,8 +5,8 @@ import { launchOptions } from './test/support/chromium.js';
  * Specs that assert a person's click lands inside a short window (the panel's input protection,
  * INPUT_PROTECTION_MS = 500 ms after it opens), and the Playwright MCP read timing (every read
  * under 1.5 s): they run in a project of their own, on one worker, and `npm test`
- * (scripts/test-all.js) runs that project after the others, so no second worker competes with
- * them for the two cores while they time.
+ * (scripts/test-all.js) runs that project at normal priority beside the others, which run niced,
+ * so the untimed workers never hold the core a timed act needs.
  */
 export const TIMED_SPECS = /(?:confirm-panel|mcp-read-timing)\.on\.spec\.ts$/;
 

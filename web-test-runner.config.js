@@ -36,10 +36,11 @@ function serveAgentAPI(context, next) {
 
 /**
  * Files whose tests time a person's act or a bound in Chromium (the panel's input protection, a
- * write's wait, islands rewritten for seconds, work bounds in ms): one page at a time, in the
- * last group, which starts when one of the first two is done (at most two browsers at once), so
- * little else runs beside them. The other files run two pages at a time: most of a short browser
- * test file's time is its page loading the source modules.
+ * write's wait, islands rewritten for seconds, work bounds in ms): one page at a time, in a group
+ * of their own. `npm test` runs that group in a runner of its own at normal priority beside the
+ * rest, which runs niced (scripts/test-all.js), so the timed pages get a core when they need one.
+ * The other files run two pages at a time: most of a short browser test file's time is its page
+ * loading the source modules.
  */
 const TIMED_FILES = ['confirm-panel', 'submit-guard', 'write-lifecycle', 'live-registry-attacks', 'forms', 'bounds'].map((name) => `test/browser/${name}.on.test.ts`);
 
@@ -53,17 +54,21 @@ const GROUPS = [
 
 /**
  * BROWSER_GROUPS (comma-separated group names) runs only those groups, and the counts go to
- * `.test-results/browser-<names joined by +>.json`: `npm test` runs the untimed groups beside the
- * end-to-end suite and the timed group on its own (scripts/test-all.js). Unset: every group.
+ * `.test-results/browser-<names joined by +>.json`: `npm test` runs the untimed groups and the timed
+ * group in two runners at once (scripts/test-all.js), each on the port BROWSER_PORT names (two
+ * runners looking for a free port at the same moment would both take 8000). Unset: every group,
+ * the first free port from 8000.
  */
 const only = process.env.BROWSER_GROUPS?.split(',').filter(Boolean);
 for (const name of only ?? []) {
   if (!GROUPS.some((group) => group.name === name)) throw new Error(`BROWSER_GROUPS: no group named ${JSON.stringify(name)} (groups: ${GROUPS.map((group) => group.name).join(', ')})`);
 }
+const port = process.env.BROWSER_PORT ? Number(process.env.BROWSER_PORT) : undefined;
 
 export default {
   nodeResolve: true,
   rootDir: '.',
+  ...(port ? { port } : {}),
   // Pages at once per browser, as each group's launcher sets; browsers at once: two.
   concurrency: 1,
   concurrentBrowsers: 2,

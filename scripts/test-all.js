@@ -6,36 +6,61 @@
  * failing tests by name, then the build's time, one line per suite (`typecheck`, `unit`,
  * `browser`, `e2e`: passed, failed, wall time) and a last line `N passed, N failed (T s in all)`
  * summing them all. The summary is also written to `.test-results/summary.txt`, beside the
- * suites' own counts (`unit.tap`, `browser-<groups>.json`, `e2e.json`, `e2e-timed.json`). Exits 1
- * when anything failed or a suite did not run.
+ * suites' own counts (`unit-before-build.tap`, `unit.tap`, `browser-<groups>.json`, `e2e.json`,
+ * `e2e-timed.json`). Exits 1 when anything failed or a suite did not run.
  *
- * Order, for two cores: suites that mostly compute run beside suites that mostly wait, and the
- * tests that time a person's act run last, alone.
- * 1. The typecheck starts at once, beside the build; after the build the unit suite (computing)
- *    and the untimed end-to-end projects (waiting on pages: polls, not time windows) start.
- * 2. When the unit suite and the typecheck are done, the untimed browser groups join the end-to-end run.
- * 3. When both are done: the timed browser group (web-test-runner.config.js, one page at a time),
- *    then the timed end-to-end project (playwright.config.ts, one worker), each with nothing beside it.
+ * Order, for two cores: everything runs as soon as what it needs is there, so both cores stay
+ * busy, and the tests that time a person's act or a bound (the timed browser group, the timed
+ * end-to-end project) run beside the rest at the operating system's normal priority while the
+ * rest runs niced (PRIORITY): the scheduler hands the timed tests a core the moment they wake, so
+ * the untimed work soaks up only the time they leave idle (most of it: they mostly wait).
+ * 1. At once: the typecheck, the build, the unit files that need no build (nothing of dist/ in them
+ *    or the test/support modules they import) and the timed browser group (the browser tests run
+ *    the sources; the timed files load nothing of dist/).
+ * 2. After the build: the other unit files and the untimed end-to-end projects and browser groups;
+ *    the timed end-to-end project once the timed browser group is done too (the two timed suites
+ *    never run at once: at one priority they would time their acts against each other).
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setPriority } from 'node:os';
+import { dirname, join } from 'node:path';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 
 /**
+ * Niceness of each kind of work (Unix nice values: higher yields the CPU sooner). The timed tests
+ * keep the normal priority. The build comes before the untimed suites, which all wait for it, and
+ * so do the untimed browser groups, a short run whose pages load the sources through the test
+ * server's on-the-fly transform: beside two e2e workers at their priority, a page's first panel
+ * once took over 7 s to come.
+ */
+const PRIORITY = { timed: 0, build: 5, browser: 5, untimed: 10 };
+
+/**
  * Runs a command; its output goes to ours as it comes, or, with `quiet`, is held and printed once
  * it ends (so a suite running beside another does not interleave with it).
+ * @param priority the niceness for the command, set as it starts (its browsers and workers, started
+ *   later, inherit it).
  * @returns the exit status (1 when it could not start or was killed) and the wall time in seconds.
  */
-function run(command, args, { env = {}, quiet = false } = {}) {
+function run(command, args, { env = {}, quiet = false, priority = 0 } = {}) {
   const started = performance.now();
   const header = `\n$ ${command} ${args.join(' ')}`;
   if (!quiet) console.log(header);
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    if (priority !== 0 && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, priority);
+      } catch {
+        // Without the right to renice, every suite runs at one priority: slower, not wrong.
+      }
+    }
     const held = [];
     child.stdout?.on('data', (chunk) => held.push(chunk));
     child.stderr?.on('data', (chunk) => held.push(chunk));
@@ -80,49 +105,65 @@ function readJSON(path) {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
 }
 
-const suites = [];
-const started = performance.now();
-
-// Types: a type error fails the run as one failure. tsc needs no build, so it starts at once.
-const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true }).then(({ status, seconds }) => {
-  suites.push({ name: 'typecheck', passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, status, seconds, order: 0 });
-});
-
-// The same build as `npm run build` (every output), so what is tested is what ships.
-const build = await run('npm', ['run', 'build']);
-if (build.status !== 0) {
-  await typecheck;
-  writeFileSync(`${RESULTS}/summary.txt`, 'build: failed\n0 passed, 1 failed\n');
-  console.log('\nthe build failed; no suite can run\n0 passed, 1 failed');
-  process.exit(1);
+/**
+ * Whether a unit test file needs the build: its text, or that of a test/support module it imports,
+ * names dist/ (the built CLI, the packed package, the served bundle). The others run during the build.
+ */
+function needsBuild(file, seen = new Set()) {
+  if (seen.has(file) || !existsSync(file)) return false;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  if (/\bdist\//.test(text)) return true;
+  const imports = [...text.matchAll(/from '(\.\.?\/[^']+)'/g)].map((match) => join(dirname(file), match[1]));
+  return imports.some((path) => path.startsWith(join('test', 'support')) && needsBuild(path, seen));
 }
 
-// Unit: node:test through tsx, two files at a time; the TAP copy carries the counts.
-const unitFiles = readdirSync('test/unit').filter((file) => file.endsWith('.test.ts')).map((file) => `test/unit/${file}`);
-const unit = run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${RESULTS}/unit.tap`, ...unitFiles], { quiet: true }).then((result) => {
-  const tap = existsSync(`${RESULTS}/unit.tap`) ? readFileSync(`${RESULTS}/unit.tap`, 'utf8') : '';
-  const tapCount = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-  const failures = failedLeaves(tap).map((name) => `unit › ${name}`);
-  suites.push({ name: 'unit', passed: tapCount('pass'), failed: tapCount('fail') + tapCount('cancelled'), failures, ...result, order: 1 });
-});
-
-/**
- * Browser: web-test-runner for the groups named (BROWSER_GROUPS, web-test-runner.config.js);
- * test/support/count-reporter.js writes the counts.
- */
-function browserRun(groups, quiet) {
-  return run('npx', ['web-test-runner'], { env: { BROWSER_GROUPS: groups.join(',') }, quiet }).then(({ status, seconds }) => {
-    const { passed, failed, failures = [] } = readJSON(`${RESULTS}/browser-${groups.join('+')}.json`) ?? { passed: 0, failed: 0 };
-    // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
-    return { passed, failed: failed + (status !== 0 && failed === 0 ? 1 : 0), failures: failures.map((name) => `browser › ${name}`), status: 0, seconds };
+/** A free TCP port on this machine, for a web-test-runner of its own beside another. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 }
 
-/** End-to-end: Playwright's JSON reporter for the projects named (playwright.config.ts). */
-async function e2eRun(projects, report, quiet) {
-  const args = ['playwright', 'test', ...projects.map((project) => `--project=${project}`), '--reporter=list,json'];
-  const { status, seconds } = await run('npx', args, { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report }, quiet });
+/** Unit: node:test through tsx, two files at a time; the TAP copy (`<name>.tap`) carries the counts. */
+function unitRun(files, name, priority) {
+  const tapFile = `${RESULTS}/${name}.tap`;
+  return run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files], { quiet: true, priority }).then(({ status, seconds }) => {
+    const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '';
+    const tapCount = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+    const failed = tapCount('fail') + tapCount('cancelled');
+    // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
+    return { passed: tapCount('pass'), failed: failed + (status !== 0 && failed === 0 ? 1 : 0), failures: failedLeaves(tap).map((leaf) => `unit › ${leaf}`), status: 0, seconds };
+  });
+}
+
+/**
+ * Browser: web-test-runner for the groups named (BROWSER_GROUPS, web-test-runner.config.js), its
+ * dev server on a port of its own (BROWSER_PORT: two runners start together);
+ * test/support/count-reporter.js writes the counts.
+ */
+async function browserRun(groups, priority) {
+  const port = await freePort();
+  const { status, seconds } = await run('npx', ['web-test-runner'], { env: { BROWSER_GROUPS: groups.join(','), BROWSER_PORT: String(port) }, quiet: true, priority });
+  const { passed, failed, failures = [] } = readJSON(`${RESULTS}/browser-${groups.join('+')}.json`) ?? { passed: 0, failed: 0 };
+  // A run that exited non-zero without a failing test (crash, load error) counts as one failure.
+  return { passed, failed: failed + (status !== 0 && failed === 0 ? 1 : 0), failures: failures.map((name) => `browser › ${name}`), status: 0, seconds };
+}
+
+/**
+ * End-to-end: Playwright's JSON reporter for the projects named (playwright.config.ts).
+ * @param output Playwright's output folder for this run, when not test-results/ (a run empties
+ *   its output folder as it starts: two runs at once need two).
+ */
+async function e2eRun(projects, report, priority, output) {
+  const args = ['playwright', 'test', ...projects.map((project) => `--project=${project}`), '--reporter=list,json', ...(output ? [`--output=${output}`] : [])];
+  const { status, seconds } = await run('npx', args, { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report }, quiet: true, priority });
   const json = readJSON(report);
   const stats = json?.stats;
   const unexpected = stats?.unexpected ?? 0;
@@ -130,25 +171,47 @@ async function e2eRun(projects, report, quiet) {
   return { passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0), failed: unexpected + (status !== 0 && unexpected === 0 ? 1 : 0), failures: e2eFailures(json).map((name) => `e2e › ${name}`), status: 0, seconds };
 }
 
-/** Adds two runs' counts; wall time as given. */
+/** Adds runs' counts; wall time as given. */
 function sum(runs, seconds) {
   return { passed: runs.reduce((total, one) => total + one.passed, 0), failed: runs.reduce((total, one) => total + one.failed, 0), failures: runs.flatMap((one) => one.failures ?? []), status: 0, seconds };
 }
 
-// 1–2: the untimed end-to-end projects from now; the untimed browser groups once unit and types are done.
-const e2eStarted = performance.now();
-const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, true);
-await Promise.all([unit, typecheck]);
-const browserStarted = performance.now();
-const browserUntimed = await browserRun(['webmcp-on', 'webmcp-off'], true);
-const e2eFirst = await e2eUntimed;
+const suites = [];
+const started = performance.now();
+const since = () => (performance.now() - started) / 1000;
 
-// 3: the timed tests, alone: the browser group, then the end-to-end project.
-const browserTimed = await browserRun(['webmcp-on-timed'], false);
-suites.push({ name: 'browser', ...sum([browserUntimed, browserTimed], (performance.now() - browserStarted) / 1000), order: 2 });
-const e2eTimed = await e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, false);
-suites.push({ name: 'e2e', ...sum([e2eFirst, e2eTimed], e2eFirst.seconds + e2eTimed.seconds), order: 3 });
-console.log(`\nsuite times: e2e untimed ${e2eFirst.seconds.toFixed(1)} s (from ${((e2eStarted - started) / 1000).toFixed(1)} s), browser untimed ${browserUntimed.seconds.toFixed(1)} s, browser timed ${browserTimed.seconds.toFixed(1)} s, e2e timed ${e2eTimed.seconds.toFixed(1)} s`);
+// 1. At once. Types: a type error fails the run as one failure.
+const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
+  suites.push({ name: 'typecheck', passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, status, seconds, order: 0 });
+});
+const unitFiles = readdirSync('test/unit').filter((file) => file.endsWith('.test.ts')).map((file) => `test/unit/${file}`);
+const unitBeforeBuild = unitRun(unitFiles.filter((file) => !needsBuild(file)), 'unit-before-build', PRIORITY.untimed);
+const browserTimed = browserRun(['webmcp-on-timed'], PRIORITY.timed);
+
+// The same build as `npm run build` (every output), so what is tested is what ships.
+const build = await run('npm', ['run', 'build'], { priority: PRIORITY.build });
+if (build.status !== 0) {
+  await Promise.all([typecheck, unitBeforeBuild, browserTimed]);
+  writeFileSync(`${RESULTS}/summary.txt`, 'build: failed\n0 passed, 1 failed\n');
+  console.log('\nthe build failed; no suite can run\n0 passed, 1 failed');
+  process.exit(1);
+}
+
+// 2. After the build.
+const afterBuild = since();
+const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'unit', PRIORITY.untimed);
+const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.untimed);
+const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
+const e2eTimed = browserTimed.then(() => e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`));
+
+const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
+suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
+const browsers = await Promise.all([browserUntimed, browserTimed]);
+suites.push({ name: 'browser', ...sum(browsers, since()), order: 2 });
+const e2es = await Promise.all([e2eUntimed, e2eTimed]);
+suites.push({ name: 'e2e', ...sum(e2es, since() - afterBuild), order: 3 });
+await typecheck;
+console.log(`\nsuite times (from the start; the build ended at ${afterBuild.toFixed(1)} s): unit ${units[0].seconds.toFixed(1)} s before the build, ${units[1].seconds.toFixed(1)} s after; browser untimed ${browsers[0].seconds.toFixed(1)} s, timed ${browsers[1].seconds.toFixed(1)} s; e2e untimed ${e2es[0].seconds.toFixed(1)} s, timed ${e2es[1].seconds.toFixed(1)} s`);
 
 // The failing tests by name, just above the counts: CI shows the end of the output, and the
 // quiet suites' own lines are far above it.

@@ -3,7 +3,7 @@
  * admin registry and throws nothing; `ready` resolves with `api: 'none'`.
  */
 import { signIn } from './admin-session.ts';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('WebMCP off: an admin page registers nothing, fetches no admin registry and throws nothing', async ({ page, demo }) => {
   const requested: string[] = [];

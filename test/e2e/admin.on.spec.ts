@@ -13,7 +13,7 @@ import { listen } from '../../demo/server/listen.js';
 import { answerOf } from '../support/answer-of.ts';
 import { callResult, startCall, call } from './agent-calls.ts';
 import { adminSessionId, recordAdminTraffic, signIn } from './admin-session.ts';
-import { executeTool, expect, listTools, readyReport, serveEdited, test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { panel } from './panel-driver.ts';
 
 /** The admin tools the editor of site `a` (ada) may use (the admin contract's table, without the global admin's). */
@@ -241,6 +241,8 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     });
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
+    // The worker's server is shared: only this test's confirms count.
+    const logged = demo.admin.log.length;
     await startCall(page, 'admin.property.write', RETITLE);
     await panel(page).waitOpen();
     await page.waitForFunction(() => (window as unknown as { stolen?: unknown }).stolen !== undefined);
@@ -259,15 +261,16 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     await panel(page).waitText('Not sent by you: this confirmation was already used before your click');
     // The script's confirmation made the change; the person's click made none.
     expect((demo.admin.read('a', 'about') as Content).draft!.values.title).toBe('Our story');
-    const confirms = demo.admin.log.filter((line) => line.startsWith('confirm '));
+    const confirms = demo.admin.log.slice(logged).filter((line) => line.startsWith('confirm '));
     expect(confirms).toHaveLength(2);
     expect(confirms[0]).toMatch(/^confirm property\.write by ada on a: done: /);
     expect(confirms[1]).toBe('confirm property.write by ada on a: refused (confirmation_used)');
   });
 
   test('expired between preview and click: isError with the server\'s reason (403), one confirm, nothing retried', async ({ page }) => {
-    // A demo server of its own, whose confirmations live 1.5 s.
-    const app = createDemoApp({ adminConfirmationTtlMs: 1_500 } as Parameters<typeof createDemoApp>[0]);
+    // A demo server of its own, whose confirmations live 1.5 s on a clock the test moves on.
+    let ahead = 0;
+    const app = createDemoApp({ adminConfirmationTtlMs: 1_500, now: () => new Date(Date.now() + ahead) } as Parameters<typeof createDemoApp>[0]);
     const server = createServer((req, res) => { void app.handle(req, res); });
     const base = String(await listen(server, '127.0.0.1', 0)).replace(/\/$/, '');
     try {
@@ -276,7 +279,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
       await readyReport(page);
       await startCall(page, 'admin.property.write', RETITLE);
       await panel(page).waitOpen();
-      await page.waitForTimeout(2_000);
+      ahead = 1_500;
       await panel(page).click('Send');
       const result = await callResult(page);
       expect(result.isError).toBe(true);

@@ -10,7 +10,7 @@ import { createAgent } from '../../src/agent/index.ts';
 import type { Agent, AgentOptions } from '../../src/agent/index.ts';
 import { DEMO_AGENT_PRIVATE_JWK, DEMO_SHARED_KEY } from '../../demo/server/agentgate/demo-keys.js';
 import { demoAgentDirectory } from '../../demo/server/agentgate/demo-agent.js';
-import { expect, readyReport, serveEdited, test, type Demo } from './demo-fixture.ts';
+import { expect, readyReport, serveEdited, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 
 /** The demo agent's keyid: its key's JWK thumbprint, as its key set publishes it. */
 const DEMO_KEYID = demoAgentDirectory().keys[0]!.kid as string;

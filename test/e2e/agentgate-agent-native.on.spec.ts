@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { withDemoAgent } from './agentgate-page.ts';
-import { expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
+import { expect, listTools, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 
 type LogEntry = Demo['agentGateLog'][number] & { offered?: string };
 

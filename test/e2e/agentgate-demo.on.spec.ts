@@ -7,7 +7,7 @@
  * the demo site's verifier fetches the key from the demo agent's key set on its own origin.
  */
 import { KEY_DIRECTORY_PATH, withDemoAgent } from './agentgate-page.ts';
-import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 /** Home, a product, the contact form (a page with write tools), German, the 404 page and the inbox (no tools island). */
 const PAGES = ['/', '/products/ridgeline-trail-runner', '/contact', '/de/kontakt', '/no-such-page', '/contact/messages'];

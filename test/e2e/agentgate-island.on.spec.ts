@@ -7,7 +7,7 @@
  * (the agent signs in its own network layer); the tools register all the same.
  */
 import type { Page } from '@playwright/test';
-import { expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
+import { expect, listTools, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 
 type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { rejected: { name: string; source: string; reasons: string[] }[] };
 

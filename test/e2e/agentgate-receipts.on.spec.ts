@@ -10,7 +10,7 @@
  */
 import type { Page } from '@playwright/test';
 import { openFixture, withDemoAgent, type Agent } from './agentgate-page.ts';
-import { executeTool, expect, listTools, readyReport, test, type Demo } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 
 type Receipt = { verified: true; tool: string; action: string; status: number; nonce: string; contentDigest: string; issuedAt: string; id: string; kid: string; jws: string }
   | { verified: false; reason: string; jws?: string };

@@ -3,7 +3,7 @@
  * and how to turn it on, and offers no Run button; every kind of demo page loads the runtime, whose
  * status line then says the browser has no WebMCP.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('/agents without WebMCP says how to turn it on and shows no Run button', async ({ page, demo }) => {
   await page.goto(`${demo.url}/agents`);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 

@@ -3,7 +3,7 @@
  * the runtime throws nothing into it; `ready` settles, with the tools where what is broken is not
  * needed, else with one `(runtime)` rejection naming the error, which the log shows once.
  */
-import { expect, listTools, test } from './demo-fixture.ts';
+import { expect, listTools, sharedTabTest as test } from './demo-fixture.ts';
 import { BROKEN_BUILTINS, openBroken, settledReport } from './broken-builtins.ts';
 
 test.describe('a page that broke a built-in before the script tag (WebMCP on)', () => {

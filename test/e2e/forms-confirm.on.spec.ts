@@ -310,12 +310,16 @@ test.describe('form.submit.contact: the person confirms', () => {
 
 test.describe('form.submit.contact: timeouts and page options', () => {
   test('resolves expired after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
+    // Playwright's fake clock, running as real time does, jumps to the proposal's end instead of
+    // waiting for it.
+    await page.clock.install();
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="2500"'));
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
+    await page.clock.fastForward(2500);
     expect(answerOf(await callResult(page))).toEqual({ status: 'expired', next: NEXT_STEPS.expired });
     expect((await fieldValues(page)).name).toBe('');
     await panel(page).waitClosed();

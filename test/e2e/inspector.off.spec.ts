@@ -2,7 +2,7 @@
  * The inspector in Chromium without WebMCP: asked for, it still opens, says why there are no tools,
  * and loads no registry chunk.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('without WebMCP the inspector opens and says why no tool is registered', async ({ page, demo }) => {
   const chunks: string[] = [];

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import { executeTool, expect, readyReport, test } from './demo-fixture.ts';
+import { executeTool, expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');

@@ -4,7 +4,7 @@
  * the runtime reads the policy itself: nothing is registered, nothing is logged, and the Report
  * says why.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 /** Serves `path` of the demo with the header added (the page itself is the demo's own). */
 async function withPolicyHeader(page: import('@playwright/test').Page, url: string): Promise<void> {

@@ -41,16 +41,27 @@ test.describe('Playwright page.webmcp as the agent client', () => {
   });
 
   test('a write call answers awaiting_person inside a 20 s client timeout; the person\'s later Send reaches the agent through capell.write.status', async ({ page, demo }) => {
+    // The page runs on Playwright's fake clock (running as real time does until it is paused).
+    await page.clock.install();
+    await page.reload();
+    await readyReport(page);
     demo.subscriptions.length = 0;
     const started = Date.now();
-    const first = answer(await page.webmcp.callTool('newsletter.subscribe', { email: 'ada@example.test' }, { timeout: CLIENT_TIMEOUT_MS }));
+    const pageStarted = await page.evaluate(() => Date.now());
+    const call = page.webmcp.callTool('newsletter.subscribe', { email: 'ada@example.test' }, { timeout: CLIENT_TIMEOUT_MS });
+    const panel = new PanelDriver(page);
+    await panel.waitOpen();
+    // The page's clock jumps to just short of the client's timeout and stops there: the runtime's
+    // default wait (data-write-wait-ms) must have answered by then, or the call runs into the
+    // client's own timeout.
+    await page.clock.pauseAt(pageStarted + CLIENT_TIMEOUT_MS - 1);
+    const first = answer(await call);
+    await page.clock.resume();
     expect(Date.now() - started).toBeLessThan(CLIENT_TIMEOUT_MS);
     expect(first).toMatchObject({ status: 'awaiting_person', writeId: expect.any(String), expiresAt: expect.any(String), next: expect.stringContaining('capell.write.status') });
     expect(demo.subscriptions).toEqual([]);
 
     // The proposal is still on screen for the person, who sends it after the agent's call ended.
-    const panel = new PanelDriver(page);
-    await panel.waitOpen();
     await panel.click('Send');
     const outcome = answer(await page.webmcp.callTool('capell.write.status', { writeId: first.writeId, waitMs: 5_000 }, { timeout: CLIENT_TIMEOUT_MS }));
     expect(outcome).toMatchObject({ tool: 'newsletter.subscribe', status: 'submitted', httpStatus: 200 });

@@ -1,7 +1,8 @@
 /**
  * The shared tab (demo-fixture.ts sharedTabTest, shared-tab.ts) is put back between tests as a
  * fresh tab would be: what one test leaves (routes, listeners, cookies, storage, viewport, other
- * pages, init scripts) is gone for the next. Serial: each second test reads what its first left.
+ * pages, init scripts, a fake clock) is gone for the next. Serial: each second test reads what its
+ * first left.
  */
 import { expect, sharedTabTest as test } from './demo-fixture.ts';
 
@@ -51,4 +52,15 @@ test('a test that adds an init script taints the tab', async ({ page, demo }) =>
 test('the next test gets a new tab without it', async ({ page, demo }) => {
   await page.goto(`${demo.url}/contact`);
   expect(await page.evaluate(() => (window as unknown as { tainted?: boolean }).tainted)).toBeUndefined();
+});
+
+test('a test that installs a fake clock taints the tab', async ({ page, demo }) => {
+  await page.clock.install({ time: new Date('2001-02-03T04:05:06Z') });
+  await page.goto(`${demo.url}/contact`);
+  expect(await page.evaluate(() => new Date().getUTCFullYear())).toBe(2001);
+});
+
+test('the next test gets a new tab with the real clock', async ({ page, demo }) => {
+  await page.goto(`${demo.url}/contact`);
+  expect(await page.evaluate(() => new Date().getUTCFullYear())).toBeGreaterThan(2001);
 });

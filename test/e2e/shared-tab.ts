@@ -5,10 +5,14 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
 
-/** A context's and page's state that putBack cannot undo: calling one of these taints the tab. */
+/**
+ * A context's and page's state that putBack cannot undo: calling one of these taints the tab. The
+ * fake clock (`page.clock`, which is the context's) stays installed for the context's life.
+ */
 const TAINTING = {
   page: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'emulateMedia', 'routeFromHAR', 'routeWebSocket', 'addLocatorHandler'],
   context: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'route', 'routeFromHAR', 'routeWebSocket', 'setOffline', 'setGeolocation', 'setHTTPCredentials', 'grantPermissions'],
+  clock: ['install', 'setFixedTime', 'setSystemTime', 'pauseAt', 'runFor', 'fastForward', 'resume'],
 } as const;
 
 interface Open {
@@ -41,7 +45,7 @@ export class SharedTab {
       const context = await this.#browser.newContext();
       const page = await context.newPage();
       const open: Open = { context, page, cdp: await context.newCDPSession(page), viewport: page.viewportSize(), listeners: new Map(), tainted: false };
-      for (const [target, names] of [[page, TAINTING.page], [context, TAINTING.context]] as const) {
+      for (const [target, names] of [[page, TAINTING.page], [context, TAINTING.context], [context.clock, TAINTING.clock]] as const) {
         for (const name of names) {
           const original = (target as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
           Object.defineProperty(target, name, { configurable: true, value: (...args: unknown[]) => { open.tainted = true; return original.apply(target, args); } });

@@ -74,6 +74,19 @@ function panel(page: Page): PanelDriver {
 
 const REPLACED = 'This replaces the assistant’s earlier proposal.';
 
+/**
+ * Starts a write call in slot `slot` and answers it without waiting out its `data-write-wait-ms`:
+ * once the proposal is on screen, the page's clock (Playwright's fake clock, installed before the
+ * page loaded and running as real time does) jumps `writeWaitMs` ahead, which fires the call's
+ * wait. For the tests whose subject is what comes after the call's first answer.
+ */
+async function awaitingAfterJump(page: Page, slot: string, name: string, input: object, writeWaitMs: number): Promise<Awaiting> {
+  await startCall(page, slot, name, input);
+  await panel(page).waitOpen();
+  await page.clock.fastForward(writeWaitMs);
+  return answerOf(await result(page, slot)) as Awaiting;
+}
+
 test.describe('write calls never hang the agent', () => {
   test.beforeEach(({ demo }) => {
     demo.formPosts.length = 0;
@@ -108,9 +121,10 @@ test.describe('write calls never hang the agent', () => {
   });
 
   test('capell.write.status reports submitted with httpStatus after the person\'s later click (contact form)', async ({ page, demo }) => {
+    await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="2000"');
     const before = demo.submissions.length;
-    const { writeId } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    const { writeId } = await awaitingAfterJump(page, 'write', 'form.submit.contact', PROPOSAL, 2000);
     expect(demo.formPosts).toEqual([]);
     // The site redirects to its thank-you page after a 2xx, so the agent waits with waitMs:
     // the answer comes as soon as the site answered, before the page follows the redirect.
@@ -135,10 +149,13 @@ test.describe('write calls never hang the agent', () => {
   });
 
   test('capell.write.status reports expired after data-confirm-timeout-ms, with values restored', async ({ page, demo }) => {
+    await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="300" data-confirm-timeout-ms="2500"');
     await page.locator('#contact-name').fill('Grace');
     const { writeId, expiresAt } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
     expect(await status(page, writeId)).toMatchObject({ status: 'awaiting_person', expiresAt });
+    // The page's clock jumps to the proposal's end instead of waiting for it.
+    await page.clock.fastForward(2500);
     let answer = await status(page, writeId, 300);
     for (let polls = 0; polls < 20 && answer.status === 'awaiting_person'; polls++) answer = await status(page, writeId, 300);
     expect(answer).toEqual({ status: 'expired', tool: 'form.submit.contact', next: NEXT_STEPS.expired });
@@ -148,12 +165,16 @@ test.describe('write calls never hang the agent', () => {
   });
 
   test('a second call supersedes the first: old writeId superseded, panel shows the notice, only the new values are sent on the person\'s click', async ({ page, demo }) => {
+    await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="3000"');
     const before = demo.submissions.length;
-    const first = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
-    expect((await panel(page).waitOpen()).text).not.toContain(REPLACED);
+    const first = await awaitingAfterJump(page, 'first', 'form.submit.contact', PROPOSAL, 3000);
+    expect((await panel(page).state())!.text).not.toContain(REPLACED);
     const newer = { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' };
-    const second = answerOf(await call(page, 'form.submit.contact', newer)) as Awaiting;
+    await startCall(page, 'second', 'form.submit.contact', newer);
+    await panel(page).waitText(REPLACED);
+    await page.clock.fastForward(3000);
+    const second = answerOf(await result(page, 'second')) as Awaiting;
     expect(second.status).toBe('awaiting_person');
     expect(await status(page, first.writeId)).toEqual({ status: 'superseded', tool: 'form.submit.contact', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
     expect(await panel(page).count()).toBe(1);
@@ -189,9 +210,11 @@ test.describe('write calls never hang the agent', () => {
 
   test('waitMs long-polls until the person decides', async ({ page, demo }) => {
     // 6 s: the answer after the person's Send must come well before waitMs ends, also on a loaded
-    // machine (2 s left too little room in CI).
+    // machine (2 s left too little room in CI). The call's own wait (data-write-wait-ms, the most
+    // waitMs may be) is jumped over: the long poll after it is what this test times.
+    await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="6000"');
-    const { writeId } = answerOf(await call(page, 'newsletter.subscribe', { email: 'ada@example.test' })) as Awaiting;
+    const { writeId } = await awaitingAfterJump(page, 'write', 'newsletter.subscribe', { email: 'ada@example.test' }, 6000);
     const began = Date.now();
     await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 6000 });
     await page.waitForTimeout(300);
