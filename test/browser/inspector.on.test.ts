@@ -24,8 +24,11 @@ afterEach(() => {
   for (const element of added.splice(0)) element.remove();
 });
 
-/** Waits until `condition` holds, polling every 20 ms; fails after `ms`. */
-async function until(condition: () => boolean, ms = 4000): Promise<void> {
+/**
+ * Waits until `condition` holds, polling every 20 ms; fails after `ms` (the inspector's chunks
+ * come through the test server's transform, which can take seconds on a loaded machine).
+ */
+async function until(condition: () => boolean, ms = 20_000): Promise<void> {
   const deadline = performance.now() + ms;
   while (!condition()) {
     if (performance.now() > deadline) throw new Error('condition not met in time');
@@ -69,7 +72,8 @@ describe('with WebMCP on: the inspector', () => {
     expect(customElements.get('capell-inspector')).to.equal(undefined);
   });
 
-  it('shows the registered tools with binding, annotations and schema, the rejected ones with reasons, the audit and the API', async () => {
+  it('shows the registered tools with binding, annotations and schema, the rejected ones with reasons, the audit and the API', async function () {
+    this.timeout(30_000);
     mountPage();
     runtime = start({ log: 'silent', inspect: true });
     const report = await runtime.ready;
@@ -90,7 +94,8 @@ describe('with WebMCP on: the inspector', () => {
     expect(textOf(root, '.audit-entry').join('\n')).to.contain('form#orphan-form');
   });
 
-  it('follows the live registry: a tool added to the page appears', async () => {
+  it('follows the live registry: a tool added to the page appears', async function () {
+    this.timeout(30_000);
     mountPage();
     runtime = start({ log: 'silent', inspect: true });
     await runtime.ready;
@@ -98,8 +103,10 @@ describe('with WebMCP on: the inspector', () => {
     const changed = new Promise<Report>((resolve) => document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent<Report>).detail), { once: true }));
     mountToolsIsland(island(readTool('late.tool', 'Added after start.')));
     await changed;
-    await inspector.updateComplete;
     const root = rootOf(inspector);
+    // The inspector hears the same change on its own listener and then renders: wait for it.
+    await until(() => textOf(root, '#registered')[0] === 'Registered tools (3)');
+    await inspector.updateComplete;
     expect(textOf(root, '#registered')).to.deep.equal(['Registered tools (3)']);
     expect(root.querySelector('.tool[data-tool="late.tool"]')?.textContent).to.contain('Added after start.');
     expect(textOf(root, '.status')[0]).to.equal('Tools updated: 3 registered, 1 rejected.');
