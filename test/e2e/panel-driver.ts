@@ -83,6 +83,14 @@ const READ_STATE = `function () {
 const POLL = { intervals: [50], timeout: 15_000 };
 
 /**
+ * How long an armed panel must stay armed before a wait counts it armed, in ms: the longest a
+ * change it has yet to notice takes to restart its input protection. IntersectionObserver v2
+ * reports a visibility change after its delay (click-guard.ts VISIBILITY_DELAY_MS, 100 ms); a box
+ * that moved (the panel re-rendered: a hint gone, a refusal shown) shows at the next frame.
+ */
+const ARMED_STAYS_MS = 100 + 2 * 17;
+
+/**
  * One DevTools session per page, shared by every driver of it: a page that serves several tests
  * (demo-fixture.ts, sharedTabTest) would otherwise gather a session per test.
  */
@@ -144,9 +152,17 @@ export class PanelDriver {
     await this.#page.waitForFunction(() => document.querySelector('capell-confirm-write') !== null, null, { polling: 'raf' });
   }
 
-  /** Waits until the input protection has passed. */
+  /**
+   * Waits until the input protection has passed and stays passed for ARMED_STAYS_MS: an armed
+   * panel about to notice a change (the page uncovered it, its hint went away) would refuse the
+   * click that follows as "only just appeared or changed".
+   */
   async waitArmed(): Promise<void> {
-    await expect.poll(async () => (await this.state())?.armed ?? false, POLL).toBe(true);
+    await expect.poll(async () => {
+      if (!(await this.state())?.armed) return false;
+      await new Promise((resolve) => setTimeout(resolve, ARMED_STAYS_MS));
+      return (await this.state())?.armed ?? false;
+    }, POLL).toBe(true);
   }
 
   /** Waits until no panel is left. */
