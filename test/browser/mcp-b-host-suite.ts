@@ -123,7 +123,9 @@ export function describeMCPBHost(hostName: string): void {
       expect(requestsTo('/agent/', '/test-fixtures/')).to.deep.equal([]);
     });
 
-    it('a write proposal opens the panel, and the call answers awaiting_person within its wait', async () => {
+    it('a write proposal opens the panel, and the call answers awaiting_person within its wait', async function () {
+      // The first panel of a run comes through the test server's transform: seconds on a loaded machine.
+      this.timeout(30_000);
       await startRuntime();
       resetRequestCount();
       const began = performance.now();
