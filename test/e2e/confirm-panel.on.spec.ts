@@ -270,6 +270,7 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     // The contact proposal is taller than the panel in a 720 px window: read to its end.
     await panel.scrollToEnd();
     await panel.waitArmed();
+    await panel.watchArmed();
     await page.evaluate(() => { (document.getElementById('contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.'; });
     await page.locator(SUBMIT).click();
     await page.waitForTimeout(300);
@@ -277,7 +278,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     const state = (await panel.state())!;
     expect(state.refusal).toContain('what the form sends changed after this panel showed it (message changed)');
     expect(state.text).toContain('Unsubscribe me from everything.');
-    expect(state.armed).toBe(false);
+    // The refusal started the input protection over: the person looks at the new value first.
+    expect(await panel.armedSeen()).toContain(false);
     // Now the person has seen it; their next click sends exactly that.
     const before = demo.submissions.length;
     const outcome = callResult(page);

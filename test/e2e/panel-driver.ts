@@ -165,6 +165,25 @@ export class PanelDriver {
     }, POLL).toBe(true);
   }
 
+  /**
+   * Starts keeping each armed state the panel's dialog takes from now on (its data-armed, watched
+   * inside the closed root), for armedSeen(): a change of state that lasts less than a look takes
+   * is kept too.
+   */
+  async watchArmed(): Promise<void> {
+    await this.#onRoot(`function () {
+      const seen = [];
+      const section = this.querySelector('section');
+      Object.defineProperty(this, 'armedSeen', { value: seen, configurable: true });
+      new MutationObserver(() => seen.push(section.dataset.armed === 'true')).observe(section, { attributes: true, attributeFilter: ['data-armed'] });
+    }`);
+  }
+
+  /** The armed states the panel's dialog took since watchArmed(), in order. */
+  async armedSeen(): Promise<boolean[]> {
+    return (await this.#onRoot<boolean[]>('function () { return this.armedSeen ?? []; }')) ?? [];
+  }
+
   /** Waits until no panel is left. */
   async waitClosed(): Promise<void> {
     await expect.poll(() => this.count(), POLL).toBe(0);
