@@ -209,9 +209,11 @@ suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
 const browsers = await Promise.all([browserUntimed, browserTimed]);
 suites.push({ name: 'browser', ...sum(browsers, since()), order: 2 });
 const e2es = await Promise.all([e2eUntimed, e2eTimed]);
-suites.push({ name: 'e2e', ...sum(e2es, since() - afterBuild), order: 3 });
+// 3. Last, with nothing beside it: the spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS).
+const e2eAlone = await e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.timed, `${RESULTS}/e2e-alone-output`);
+suites.push({ name: 'e2e', ...sum([...e2es, e2eAlone], since() - afterBuild), order: 3 });
 await typecheck;
-console.log(`\nsuite times (from the start; the build ended at ${afterBuild.toFixed(1)} s): unit ${units[0].seconds.toFixed(1)} s before the build, ${units[1].seconds.toFixed(1)} s after; browser untimed ${browsers[0].seconds.toFixed(1)} s, timed ${browsers[1].seconds.toFixed(1)} s; e2e untimed ${e2es[0].seconds.toFixed(1)} s, timed ${e2es[1].seconds.toFixed(1)} s`);
+console.log(`\nsuite times (from the start; the build ended at ${afterBuild.toFixed(1)} s): unit ${units[0].seconds.toFixed(1)} s before the build, ${units[1].seconds.toFixed(1)} s after; browser untimed ${browsers[0].seconds.toFixed(1)} s, timed ${browsers[1].seconds.toFixed(1)} s; e2e untimed ${e2es[0].seconds.toFixed(1)} s, timed ${e2es[1].seconds.toFixed(1)} s, alone ${e2eAlone.seconds.toFixed(1)} s`);
 
 // The failing tests by name, just above the counts: CI shows the end of the output, and the
 // quiet suites' own lines are far above it.

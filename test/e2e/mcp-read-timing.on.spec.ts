@@ -1,8 +1,8 @@
 /**
  * How long a read takes through Playwright MCP (@playwright/mcp 0.0.83, the server launching
  * Chromium from its config file), measured by test/clients/mcp/playwright-mcp.js from each MCP
- * request to its answer (see mcp-clients.ts). It is a timing, so it runs in the timed project
- * (playwright.config.ts, TIMED_SPECS): alone, one worker, nothing beside it.
+ * request to its answer (see mcp-clients.ts). It is a timing, so it runs in a project of its own
+ * (playwright.config.ts, ALONE_SPECS, project webmcp-on-alone): last, one worker, nothing beside it.
  */
 import { expect, test } from './demo-fixture.ts';
 import { notInstalled, runMcpClient } from './mcp-clients.ts';
