@@ -10,7 +10,7 @@
  * reason in `error` (the runtime's call rejects: docs/agent-clients.md).
  */
 import { expect, test } from './demo-fixture.ts';
-import { answerOf, notInstalled, SERVER_OVERHEAD_MS, sharedRuns, WRITE_WAIT_MS, type CallResult } from './mcp-clients.ts';
+import { answerOf, notInstalled, SERVER_OVERHEAD_MS, sharedRuns, WRITE_WAIT_MS, type CallResult, type AgentRun } from './mcp-clients.ts';
 
 /** What the script observed of one `execute_webmcp_tool` call: the answer's text, parsed. */
 interface Seen { ms: number; isError: boolean; text: string; answer: { status: string; output?: CallResult; error?: string } | null }
@@ -23,17 +23,7 @@ interface Runs extends Record<string, unknown> {
     reads: { search: Seen; lookup: Seen };
     bad: { searchLimit: Seen; subscribeEmail: Seen };
   };
-  agent: {
-    write: Seen & { email: string };
-    writeId: string | null;
-    statusWhileAwaiting: Seen | null;
-    /** The person's clicks on Send: how many, what the panel refused before the last, the outcome line it showed after. */
-    person: { clicks: number; refusals: string[]; outcome: string | null };
-    statusAfterSend: Seen | null;
-    agentGate: Seen & { id: string };
-    receipts: { tool: string; verified: boolean; reason: string | null; status: number; nonce: string }[];
-    signed: { url: string; tool: string }[];
-  };
+  agent: AgentRun<Seen>;
 }
 
 const runOnce = sharedRuns<Runs>('chrome-devtools-mcp.js');

@@ -88,3 +88,16 @@ export const WRITE_WAIT_MS = 10_000;
  * MCP waits 500 ms after a call, and again after the requests it saw have finished).
  */
 export const SERVER_OVERHEAD_MS = 3_000;
+
+/** What a client script's `agent` scenario observed (test/clients/mcp/common.js, agentRun), `S` being one call as that client saw it. */
+export interface AgentRun<S> {
+  write: S & { email: string };
+  writeId: string | null;
+  statusWhileAwaiting: S | null;
+  /** The person's clicks on Send: how many, what the panel refused before the last, the outcome line it showed after. */
+  person: { clicks: number; refusals: string[]; outcome: string | null };
+  statusAfterSend: S | null;
+  agentGate: S & { id: string };
+  receipts: { tool: string; verified: boolean; reason: string | null; status: number; nonce: string }[];
+  signed: { url: string; tool: string }[];
+}

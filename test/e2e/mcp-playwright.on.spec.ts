@@ -8,7 +8,7 @@
  * failed call reaches it as the `isError` result, which it answers as an MCP error.
  */
 import { expect, test } from './demo-fixture.ts';
-import { answerOf, notInstalled, SERVER_OVERHEAD_MS, sharedRuns, webmcpName, WRITE_WAIT_MS, type CallResult } from './mcp-clients.ts';
+import { answerOf, notInstalled, SERVER_OVERHEAD_MS, sharedRuns, webmcpName, WRITE_WAIT_MS, type CallResult, type AgentRun } from './mcp-clients.ts';
 
 /** What the script observed of one `webmcp_*` call. */
 interface Seen { ms: number; isError: boolean; text: string; page: CallResult | null }
@@ -21,17 +21,7 @@ interface Runs extends Record<string, unknown> {
     reads: { search: Seen; lookup: Seen };
     bad: { searchLimit: Seen; subscribeEmail: Seen };
   };
-  agent: {
-    write: Seen & { email: string };
-    writeId: string | null;
-    statusWhileAwaiting: Seen | null;
-    /** The person's clicks on Send: how many, what the panel refused before the last, the outcome line it showed after. */
-    person: { clicks: number; refusals: string[]; outcome: string | null };
-    statusAfterSend: Seen | null;
-    agentGate: Seen & { id: string };
-    receipts: { tool: string; verified: boolean; reason: string | null; status: number; nonce: string }[];
-    signed: { url: string; tool: string }[];
-  };
+  agent: AgentRun<Seen>;
 }
 
 const runOnce = sharedRuns<Runs>('playwright-mcp.js');

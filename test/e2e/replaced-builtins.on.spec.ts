@@ -31,6 +31,20 @@ test.beforeEach(async ({ page, demo }) => {
   demo.signups.length = 0;
 });
 
+/** CSS alone disguises the send button: its text made transparent, "Next page →" drawn by ::after. */
+function drawNextPageOverSend(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const button = document.querySelector('#contact button[type="submit"]')!;
+    const span = document.createElement('span');
+    span.className = 't';
+    span.append(...button.childNodes);
+    button.append(span);
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('#contact button[type="submit"] .t { color: transparent } #contact button[type="submit"] .t::after { content: "Next page →"; color: white }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  });
+}
+
 test.describe('what is sent, and where: fetch and Request replaced after the runtime loaded', () => {
   test('a read is answered by the site, not by the page\'s fetch', async ({ page, demo }) => {
     await page.evaluate(() => {
@@ -224,15 +238,8 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
           },
         });
       } as typeof getComputedStyle;
-      const button = document.querySelector('#contact button[type="submit"]')!;
-      const span = document.createElement('span');
-      span.className = 't';
-      span.append(...button.childNodes);
-      button.append(span);
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync('#contact button[type="submit"] .t { color: transparent } #contact button[type="submit"] .t::after { content: "Next page →"; color: white }');
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     });
+    await drawNextPageOverSend(page);
     await page.locator(SEND).click();
     await panel.waitText('the “Send message” button does not read as what it is (generated content "Next page →" (::after on span.t)');
     expect(demo.formPosts).toEqual([]);
@@ -249,15 +256,8 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
       for (const [key, name] of [['content', 'content'], ['color', 'color'], ['webkitTextFillColor', '-webkit-text-fill-color']]) {
         Object.defineProperty(proto, key!, { configurable: true, get(this: CSSStyleDeclaration) { return lie(name!, value.call(this, name!)); } });
       }
-      const button = document.querySelector('#contact button[type="submit"]')!;
-      const span = document.createElement('span');
-      span.className = 't';
-      span.append(...button.childNodes);
-      button.append(span);
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync('#contact button[type="submit"] .t { color: transparent } #contact button[type="submit"] .t::after { content: "Next page →"; color: white }');
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     });
+    await drawNextPageOverSend(page);
     await page.locator(SEND).click();
     await panel.waitText('the “Send message” button does not read as what it is (generated content "Next page →" (::after on span.t)');
     expect(demo.formPosts).toEqual([]);

@@ -20,7 +20,7 @@
  * when a step could not run.
  */
 import { fileURLToPath } from 'node:url';
-import { attachCompanion, checkedReceipts, deadline, launchAgentBrowser, personPresses, readArguments, scratchFolder, startServer, textOf } from './common.js';
+import { agentRun, attachCompanion, deadline, launchAgentBrowser, readArguments, scratchFolder, startServer, textOf } from './common.js';
 
 const SERVER = fileURLToPath(new URL('./node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js', import.meta.url));
 /** Flags of every run: the WebMCP tools on, nothing sent to Google (usage statistics, CrUX). */
@@ -137,26 +137,11 @@ async function agentScenario() {
     const navigate = await server.call('navigate_page', { pageId, type: 'url', url });
     await companion.attached();
 
-    const email = 'chrome-devtools-mcp@example.test';
-    const write = await execute(server, pageId, 'newsletter.subscribe', { email });
-    const writeId = JSON.parse(write.answer?.output?.content?.[0]?.text ?? '{}').writeId;
-    const statusWhileAwaiting = writeId ? await execute(server, pageId, 'capell.write.status', { writeId }) : null;
-    const person = await personPresses(browser, url, 'Send');
-    const statusAfterSend = writeId ? await execute(server, pageId, 'capell.write.status', { writeId, waitMs: 5_000 }) : null;
-
-    const id = `chrome-devtools-mcp-${Date.now()}`;
-    const agentGate = await execute(server, pageId, 'send_message', { id, message: 'hello from chrome-devtools-mcp' });
-    return {
-      navigate: { ms: navigate.ms, isError: navigate.result.isError === true },
-      write: { ...write, email },
-      writeId: writeId ?? null,
-      statusWhileAwaiting,
-      person,
-      statusAfterSend,
-      agentGate: { ...agentGate, id },
-      receipts: await checkedReceipts(companion.agent),
-      signed: companion.events.filter((event) => event.type === 'signed').map(({ url: signedUrl, tool }) => ({ url: signedUrl, tool })),
-    };
+    return await agentRun({
+      call: (name, input) => execute(server, pageId, name, input),
+      textOf: (seen) => seen.answer?.output?.content?.[0]?.text,
+      browser, url, companion, navigate, label: 'chrome-devtools-mcp', slug: 'chrome-devtools-mcp',
+    });
   } finally {
     await server?.close();
     await companion.detach();

@@ -228,3 +228,34 @@ export async function personPresses(browser, url, label) {
     await session.detach().catch(() => undefined);
   }
 }
+
+/**
+ * What both MCP clients' `agent` scenarios do once the agent's browser is on the page: a write,
+ * its status while the person has not acted, the person's Send, the status after it, and one
+ * AgentGate call, then the receipts the companion checked and the requests it signed.
+ * @param call runs one page tool through the client (`name` as the page declares it) and
+ *   resolves what the script observed of it, with the page's CallToolResult text at `textOf(seen)`.
+ * @param textOf the page answer's text in what `call` resolved, or undefined.
+ * @param label the client's name, in the write's email and the AgentGate message.
+ */
+export async function agentRun({ call, textOf: answerText, browser, url, companion, navigate, label, slug }) {
+  const email = `${slug}@example.test`;
+  const write = await call('newsletter.subscribe', { email });
+  const writeId = JSON.parse(answerText(write) ?? '{}').writeId;
+  const statusWhileAwaiting = writeId ? await call('capell.write.status', { writeId }) : null;
+  const person = await personPresses(browser, url, 'Send');
+  const statusAfterSend = writeId ? await call('capell.write.status', { writeId, waitMs: 5_000 }) : null;
+  const id = `${slug}-${Date.now()}`;
+  const agentGate = await call('send_message', { id, message: `hello from ${label}` });
+  return {
+    navigate: { ms: navigate.ms, isError: navigate.result.isError === true },
+    write: { ...write, email },
+    writeId: writeId ?? null,
+    statusWhileAwaiting,
+    person,
+    statusAfterSend,
+    agentGate: { ...agentGate, id },
+    receipts: await checkedReceipts(companion.agent),
+    signed: companion.events.filter((event) => event.type === 'signed').map(({ url: signedUrl, tool }) => ({ url: signedUrl, tool })),
+  };
+}

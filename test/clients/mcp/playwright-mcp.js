@@ -20,7 +20,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { attachCompanion, checkedReceipts, deadline, launchAgentBrowser, personPresses, readArguments, scratchFolder, startServer, textOf } from './common.js';
+import { agentRun, attachCompanion, deadline, launchAgentBrowser, readArguments, scratchFolder, startServer, textOf } from './common.js';
 
 const SERVER = fileURLToPath(new URL('./node_modules/@playwright/mcp/cli.js', import.meta.url));
 /** What Playwright MCP writes before a page tool's output (the JSON of its CallToolResult follows). */
@@ -147,26 +147,11 @@ async function agentScenario() {
     const navigate = await server.call('browser_navigate', { url });
     await companion.attached();
 
-    const email = 'playwright-mcp@example.test';
-    const write = seen(await server.call('webmcp_newsletter_subscribe', { email }));
-    const writeId = JSON.parse(write.page?.content?.[0]?.text ?? '{}').writeId;
-    const statusWhileAwaiting = writeId ? seen(await server.call('webmcp_capell_write_status', { writeId })) : null;
-    const person = await personPresses(browser, url, 'Send');
-    const statusAfterSend = writeId ? seen(await server.call('webmcp_capell_write_status', { writeId, waitMs: 5_000 })) : null;
-
-    const id = `playwright-mcp-${Date.now()}`;
-    const agentGate = seen(await server.call('webmcp_send_message', { id, message: 'hello from Playwright MCP' }));
-    return {
-      navigate: { ms: navigate.ms, isError: navigate.result.isError === true },
-      write: { ...write, email },
-      writeId: writeId ?? null,
-      statusWhileAwaiting,
-      person,
-      statusAfterSend,
-      agentGate: { ...agentGate, id },
-      receipts: await checkedReceipts(companion.agent),
-      signed: companion.events.filter((event) => event.type === 'signed').map(({ url: signedUrl, tool }) => ({ url: signedUrl, tool })),
-    };
+    return await agentRun({
+      call: async (name, input) => seen(await server.call(`webmcp_${name.replace(/\./g, '_')}`, input)),
+      textOf: (seen) => seen.page?.content?.[0]?.text,
+      browser, url, companion, navigate, label: 'Playwright MCP', slug: 'playwright-mcp',
+    });
   } finally {
     await server?.close();
     await companion.detach();
