@@ -101,10 +101,18 @@ freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-f
     expect(refused).toBe('TypeError');
   });
 
-  freshPageTest('registers every declared tool, validates input and opens the write panel, with no violation', async ({ page, demo }) => {
+  freshPageTest('holds load until ready, registers every declared tool, validates input and opens the write panel, with no violation', async ({ page, demo }) => {
     const { violations, consoleErrors } = await recordViolations(page);
+    await page.addInitScript(() => {
+      const order: string[] = [];
+      (window as unknown as { order: string[] }).order = order;
+      document.addEventListener('capell-webmcp:ready', () => order.push('ready'));
+      addEventListener('load', () => order.push('load'));
+    });
     await page.goto(`${demo.url}${CONTACT}`);
     const report = await readyReport(page) as { registered: string[]; rejected: { name: string }[] };
+    // The hold on load (a MediaStream, no URL) works under the policy.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { order: string[] }).order)).toEqual(['ready', 'load']);
     const declared = await page.evaluate(() => [...document.querySelectorAll('script[data-capell-agent-tools]')]
       .flatMap((island) => (JSON.parse(island.textContent ?? '') as { tools: { name: string }[] }).tools.map((tool) => tool.name)));
     expect(declared).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.contact']));
