@@ -14,10 +14,8 @@
  */
 import { posix } from 'node:path';
 import { RolldownMagicString } from 'rolldown';
+import { Visitor } from 'rolldown/utils';
 import type { Plugin } from 'vite';
-
-/** A dynamic import of a sibling chunk as Rolldown renders it: import("./name-!~{001}~.js"). */
-const DYNAMIC_IMPORT = /\bimport\(\s*(["'`])(\.{1,2}\/[^"'`]+)\1\s*\)/g;
 
 interface ChunkGraphNode {
   fileName: string;
@@ -49,14 +47,18 @@ export function fetchChunkImportsTogether(): Plugin {
       const held = staticClosure(chunk.fileName, chunks);
       held.add(chunk.fileName);
       const edits: { start: number; end: number; text: string }[] = [];
-      for (const match of code.matchAll(DYNAMIC_IMPORT)) {
-        const target = posix.join(posix.dirname(chunk.fileName), match[2]!);
-        if (!chunks[target]) continue;
-        const needed = [...staticClosure(target, chunks)].filter((file) => !held.has(file) && file !== target);
-        if (needed.length === 0) continue;
-        const imports = [match[0], ...needed.map((file) => `import(${JSON.stringify(relativeSpecifier(chunk.fileName, file))})`)];
-        edits.push({ start: match.index, end: match.index + match[0].length, text: `Promise.all([${imports.join(', ')}]).then((modules) => modules[0])` });
-      }
+      // The chunk as Rolldown's own parser reads it: every `import('./x.js')` with a literal specifier.
+      new Visitor({
+        ImportExpression(node) {
+          if (node.source.type !== 'Literal' || typeof node.source.value !== 'string' || node.options) return;
+          const target = posix.join(posix.dirname(chunk.fileName), node.source.value);
+          if (!chunks[target]) return;
+          const needed = [...staticClosure(target, chunks)].filter((file) => !held.has(file) && file !== target);
+          if (needed.length === 0) return;
+          const imports = [code.slice(node.start, node.end), ...needed.map((file) => `import(${JSON.stringify(relativeSpecifier(chunk.fileName, file))})`)];
+          edits.push({ start: node.start, end: node.end, text: `Promise.all([${imports.join(', ')}]).then((modules) => modules[0])` });
+        },
+      }).visit(this.parse(code));
       if (edits.length === 0) return null;
       const edited = new RolldownMagicString(code);
       for (const edit of edits) edited.overwrite(edit.start, edit.end, edit.text);
