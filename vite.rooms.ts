@@ -6,7 +6,11 @@
  * - registry/: the live registry, the sources table and the request path, loaded where WebMCP
  *   exists; shared/ rules it needs come with it;
  * - call/: the call module, the validator and the read executors, on the first call;
- * - write/: form filling, write endpoints, CSRF, the person's decision, on the first write call;
+ * - write/: what every write needs (the pending write and its answers, the panel's words, CSRF,
+ *   the panel's opener and the checks the panel shares with forms) and write endpoints, on the
+ *   first write call; write/forms/ (`write-forms`): form filling and the form's checks, on the
+ *   first form write; write/admin/ (`write-admin`): admin writes and their German words, on the
+ *   first admin write;
  * - panel/: the lit confirmation panel, which the write chunk imports on its first proposal;
  * - inspector/: the operator's inspector, only when asked;
  * - agentgate/discover/ (`agentgate-discover`): the manifest's fetch and rules, on a page that
@@ -35,16 +39,20 @@ const START = 'start';
 /** The unit that runs the shared rules where WebMCP exists. */
 const REGISTRY = 'registry';
 
+/** Folders whose sub-folders are units of their own (`<folder>-<sub>`). */
+const SPLIT_FOLDERS = ['agentgate', 'write'];
+
 /**
- * The unit folder of a module: the top folder under src/, or `agentgate-<sub>` for AgentGate's
- * two; null for the entries (src/auto.ts, src/index.ts) and for anything outside src/.
+ * The unit folder of a module: the top folder under src/, or `<folder>-<sub>` for a sub-folder of
+ * agentgate/ or write/; null for the entries (src/auto.ts, src/index.ts) and for anything outside
+ * src/.
  */
 function unitOf(id: string): string | null {
   const path = relative(SRC, id);
   if (path.startsWith('..') || /^[\\/]|^\0/.test(path)) return null;
   const parts = path.split(/[\\/]/);
   if (parts.length < 2) return null;
-  return parts[0] === 'agentgate' && parts.length > 2 ? `agentgate-${parts[1]}` : parts[0]!;
+  return SPLIT_FOLDERS.includes(parts[0]!) && parts.length > 2 ? `${parts[0]}-${parts[1]}` : parts[0]!;
 }
 
 /**
@@ -74,7 +82,8 @@ type Decision = string | null | typeof IN_CYCLE;
  * - a shared module (or a package) start-up does not need joins the registry chunk when the
  *   registry needs it at once: a registry module imports it statically, or start-up code by
  *   `import()` (which the registry runs). Otherwise it joins the chunk of the units that import it,
- *   one chunk for what several share (`inspector-panel`: lit); loaded only on demand (only
+ *   one chunk for what several share (`inspector-panel`: lit), the folder's own chunk when the
+ *   others are its sub-folders' (`write` for write and write-forms); loaded only on demand (only
  *   `import()` reaches it, or a module left to the automatic chunking imports it), it is left to
  *   the automatic chunking: a chunk of its own.
  */
@@ -98,6 +107,12 @@ function decide(id: string, context: ChunkingContext, decided: Map<string, Decis
   if (importers.includes(REGISTRY) || info.dynamicImporters.some((importer) => atStartUp(importer, context))) return REGISTRY;
   const chunks = new Set(importers.filter((chunk) => chunk !== IN_CYCLE));
   if (chunks.size === 0 || chunks.has(null)) return null;
+  // A sub-folder's unit always loads with its folder's own (write-forms with write): what both
+  // need goes to the folder's.
+  for (const chunk of chunks) {
+    const folder = chunk?.split('-')[0];
+    if (folder !== chunk && chunks.has(folder!)) chunks.delete(chunk);
+  }
   return [...chunks].sort().join('-');
 }
 

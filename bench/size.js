@@ -38,16 +38,22 @@ function firstLoad(entry, seen = new Set()) {
   return seen;
 }
 
+/** The chunk name of a file `chunks/<name>-<hash>.js` (the hash: 8 characters). */
+const chunkName = (file) => file.replace(/-[\w-]{8}\.js$/, '');
+
 /**
- * The chunks whose names start with one of `prefixes`, with everything they import statically,
- * added to `seen` (by default the module entry's first load).
+ * The chunks named one of `names`, with everything they import statically, added to `seen` (by
+ * default the module entry's first load).
  */
-function loadOf(prefixes, seen = firstLoad(ENTRY)) {
+function loadOf(names, seen = firstLoad(ENTRY)) {
   for (const file of readdirSync(join(DIST, 'chunks'))) {
-    if (file.endsWith('.js') && prefixes.some((prefix) => file.startsWith(prefix))) firstLoad(join(DIST, 'chunks', file), seen);
+    if (file.endsWith('.js') && names.includes(chunkName(file))) firstLoad(join(DIST, 'chunks', file), seen);
   }
   return [...seen];
 }
+
+/** The heaviest (gzip) of several loads, each a list of chunk names (loadOf). */
+const heaviest = (...loads) => loads.map((names) => sum(loadOf(names))).reduce((a, b) => (b.gzip > a.gzip ? b : a));
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
 const row = (label, { raw, gzip }) => console.log(`${label.padEnd(44)} ${kb(raw).padStart(10)} ${kb(gzip).padStart(10)}`);
@@ -63,15 +69,18 @@ const first = sum([...firstLoad(ENTRY)]);
 const total = sum(moduleFiles);
 row(`first load (${[...firstLoad(ENTRY)].length} files), budget ${kb(FIRST_LOAD_BUDGET)}`, first);
 // What a visit loads, by what the agent does (the rest is never fetched).
-row('with WebMCP: ready (registry and rules)', sum(loadOf(['registry-'])));
-row('… and read calls (call chunk)', sum(loadOf(['registry-', 'call-'])));
-row('… and a write (write chunk, panel)', sum(loadOf(['registry-', 'call-', 'write-', 'panel-'])));
+row('with WebMCP: ready (registry and rules)', sum(loadOf(['registry'])));
+row('… and read calls (call chunk)', sum(loadOf(['registry', 'call'])));
+// A write loads the write chunk and the panel, and a form write (write-forms) or an admin write
+// (write-admin) its own chunk too: the row is the heaviest of the three.
+const WRITE = ['registry', 'call', 'write', 'panel'];
+row('… and a write (heaviest: form/endpoint/admin)', heaviest([...WRITE, 'write-forms'], WRITE, [...WRITE, 'write-admin']));
 row(`everything (module build), budget ${kb(TOTAL_BUDGET)}`, total);
 // The classic script loads the same chunks by import(), with the door to the module entry's loaders
 // and the module entry the chunks import (vite.classic-script.ts).
 console.log('');
 row('classic script: first load (and all without WebMCP)', sizes(IIFE));
-row('… with WebMCP: ready', sum([IIFE, ...loadOf(['classic-door-', 'registry-'], new Set())]));
-row('… and read calls', sum([IIFE, ...loadOf(['classic-door-', 'registry-', 'call-'], new Set())]));
+row('… with WebMCP: ready', sum([IIFE, ...loadOf(['classic-door', 'registry'], new Set())]));
+row('… and read calls', sum([IIFE, ...loadOf(['classic-door', 'registry', 'call'], new Set())]));
 row('single-file classic script: everything, first', sizes(SINGLE_IIFE));
 console.log(`\nfirst load ${first.gzip <= FIRST_LOAD_BUDGET ? 'within' : 'OVER'} budget; everything ${total.gzip <= TOTAL_BUDGET ? 'within' : 'OVER'} budget`);

@@ -15,7 +15,7 @@ import { readDock, readLayoutProblem, readMaxHeight, type Dock } from './placeme
 import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
-import { readComputedStyle } from '../write/forms/computed-style.js';
+import { readComputedStyle } from '../write/computed-style.js';
 
 export { INPUT_PROTECTION_MS };
 

@@ -9,10 +9,10 @@
  * make a hidden or moving control pass.
  */
 import { primitives } from '../start/primitives.js';
-import { contrastOf, type RGBA } from '../write/forms/text-legibility.js';
-import { deepElementFromPoint, flatParent, type ClickPoint } from '../write/forms/flat-tree.js';
+import { contrastOf, type RGBA } from '../write/text-legibility.js';
+import { deepElementFromPoint, flatParent, type ClickPoint } from '../write/flat-tree.js';
 import { readLayoutProblem } from './placement.js';
-import { readComputedStyle } from '../write/forms/computed-style.js';
+import { readComputedStyle } from '../write/computed-style.js';
 
 /**
  * How long the panel (its box, the tracked controls' boxes, and the proposal it shows) must have

@@ -78,7 +78,7 @@ async function openContactWithoutAgentGate(page: Page, url: string): Promise<voi
 test.describe('chunks by room', () => {
   test('the build has a chunk for each unit folder of src/ the browser loads after start-up', () => {
     const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
-    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
+    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'write-forms', 'write-admin', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
   });
 
   test('the classic script calls the module build\'s own chunks, each one beside it', () => {
@@ -156,17 +156,21 @@ test.describe('chunks by room', () => {
 
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
     await expect.poll(() => requested.includes('write') && requested.includes('panel')).toBe(true);
+    // An endpoint write needs neither the form machinery nor the admin writes.
+    expect(requested).not.toContain('write-forms');
+    expect(requested).not.toContain('write-admin');
     // Nothing is sent before the person decides.
     expect(demo.requests.filter((request) => request.path === '/agent/v1/newsletter')).toEqual([]);
   });
 
-  test('a form write on a fresh page loads the write chunk; the read room came with the call chunk', async ({ page, demo }) => {
+  test('a form write on a fresh page loads the write chunk and the forms chunk; the read room came with the call chunk', async ({ page, demo }) => {
     const requested = recordChunks(page);
     await openContactWithoutAgentGate(page, demo.url);
     await readyReport(page);
     await startCall(page, 'form.submit.contact', { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'Hello', newsletter: false });
-    await expect.poll(() => requested.includes('write') && requested.includes('panel')).toBe(true);
+    await expect.poll(() => requested.includes('write') && requested.includes('write-forms') && requested.includes('panel')).toBe(true);
     expect(requested.indexOf('call')).toBeLessThan(requested.indexOf('write'));
+    expect(requested).not.toContain('write-admin');
   });
 
   test('a demo page as served (naming AgentGate) loads the AgentGate room at start-up, and no write chunk or panel until a write', async ({ page, demo }) => {

@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, normaliseOptions, readScriptOptions } from '../../src/start/config.ts';
 import { callAnswer, NEXT_STEPS, statusAnswer } from '../../src/write/write-answers.ts';
-import { CONFIRM_TEXT_DE, CONFIRM_TEXT_DEFAULTS, adminPanelWords, fillPlaceholders, readConfirmText } from '../../src/write/confirm-text.ts';
+import { CONFIRM_TEXT_DEFAULTS, adminPanelWords, fillPlaceholders, readConfirmText } from '../../src/write/confirm-text.ts';
+import { CONFIRM_TEXT_DE, confirmTextDefaults } from '../../src/write/admin/confirm-text-de.ts';
 
 const document = { location: { href: 'https://shop.example/contact' } } as unknown as Document;
 
@@ -70,14 +71,14 @@ describe('confirmation panel text', () => {
   });
 
   test('a page in German (lang "de…") gets German defaults, for tools without messages (the admin registry\'s); messages still win', () => {
-    const german = readConfirmText({}, 'de-CH');
+    const german = readConfirmText({}, confirmTextDefaults('de-CH'));
     assert.equal(german.confirmSend, 'Senden');
     assert.equal(german.confirmBefore, 'Vorher:');
     assert.equal(german.confirmAdmin, CONFIRM_TEXT_DE.confirmAdmin);
     assert.deepEqual(Object.keys(CONFIRM_TEXT_DE).sort(), Object.keys(CONFIRM_TEXT_DEFAULTS).sort());
-    assert.equal(readConfirmText({}, 'en').confirmSend, 'Send');
+    assert.equal(readConfirmText({}, confirmTextDefaults('en')).confirmSend, 'Send');
     assert.equal(readConfirmText({}).confirmSite, 'Site');
-    assert.equal(readConfirmText({ confirmSend: 'Abschicken' }, 'de').confirmSend, 'Abschicken');
+    assert.equal(readConfirmText({ confirmSend: 'Abschicken' }, confirmTextDefaults('de')).confirmSend, 'Abschicken');
     assert.equal(adminPanelWords(german).intro, CONFIRM_TEXT_DE.confirmAdmin);
     assert.equal(adminPanelWords(readConfirmText({})).after, 'After:');
   });

@@ -17,7 +17,8 @@ const SRC = join(ROOT, 'src');
 /**
  * Each unit the browser loads, and the units always loaded before it: the registry where WebMCP
  * exists, the call chunk on the first call, the write chunk on the first write call (its
- * executor is loaded through the call chunk), the panel on the first proposal; AgentGate's
+ * executor is loaded through the call chunk; a form's or an admin write's own chunk with it), the
+ * panel on the first proposal; AgentGate's
  * discovery on a page that names it, its call on the first call of one of its tools.
  */
 const LOADED_BEFORE: Record<string, readonly string[]> = {
@@ -25,6 +26,8 @@ const LOADED_BEFORE: Record<string, readonly string[]> = {
   registry: ['start'],
   call: ['start', 'registry'],
   write: ['start', 'registry', 'call'],
+  'write-forms': ['start', 'registry', 'call', 'write'],
+  'write-admin': ['start', 'registry', 'call', 'write'],
   panel: ['start', 'registry', 'call', 'write'],
   inspector: ['start'],
   'agentgate-discover': ['start', 'registry'],
@@ -35,10 +38,10 @@ const LOADED_BEFORE: Record<string, readonly string[]> = {
 const SHARED = 'shared';
 const NODE_ONLY = ['agent', 'cli'];
 
-/** The unit of a path under src/: its top folder, or `agentgate-<sub>`; the file name for a file directly in src/. */
+/** The unit of a path under src/: its top folder, or `<folder>-<sub>` in agentgate/ or write/; the file name for a file directly in src/. */
 function unitOf(path: string): string {
   const parts = path.split(/[\\/]/);
-  return parts[0] === 'agentgate' && parts.length > 2 ? `agentgate-${parts[1]}` : parts[0]!;
+  return ['agentgate', 'write'].includes(parts[0]!) && parts.length > 2 ? `${parts[0]}-${parts[1]}` : parts[0]!;
 }
 
 /** Every .ts file under `dir`, as paths from src/. */
@@ -85,7 +88,7 @@ describe('units', () => {
   });
 
   it('the walk sees imports (a write executor imports its own unit, shared rules and start-up code)', () => {
-    const units = new Set(staticImports(join('write', 'form.ts')).map(unitOf));
-    assert.deepEqual([...units].sort(), ['shared', 'start', 'write']);
+    const units = new Set(staticImports(join('write', 'forms', 'form.ts')).map(unitOf));
+    assert.deepEqual([...units].sort(), ['shared', 'start', 'write', 'write-forms']);
   });
 });

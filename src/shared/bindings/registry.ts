@@ -141,7 +141,7 @@ export const BINDINGS = {
   },
   form: {
     policy: FORM,
-    executors: { write: async () => (await import('../../write/form.js')).executeForm },
+    executors: { write: async () => (await import('../../write/forms/form.js')).executeForm },
     reasonCodes: ['identifier', 'formRead'],
     capell: true,
     personConfirms: true,
@@ -158,7 +158,7 @@ export const BINDINGS = {
   },
   'admin-action': {
     policy: ADMIN_ACTION,
-    executors: { write: async () => (await import('../../write/admin-action.js')).executeAdminAction },
+    executors: { write: async () => (await import('../../write/admin/admin-action.js')).executeAdminAction },
     reasonCodes: ['actionIdentifier', 'adminActionRead'],
     capell: false,
     adminOnly: true,

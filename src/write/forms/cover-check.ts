@@ -7,9 +7,9 @@
  */
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { primitives } from '../../start/primitives.js';
-import { readColour } from './text-legibility.js';
-import { flatParent, readHitStack } from './flat-tree.js';
-import { readComputedStyle } from './computed-style.js';
+import { readColour } from '../text-legibility.js';
+import { flatParent, readHitStack } from '../flat-tree.js';
+import { readComputedStyle } from '../computed-style.js';
 
 /** How many points per axis are hit-tested (at 1/6, 3/6 and 5/6 of the control's box). */
 const COVER_GRID = 3;

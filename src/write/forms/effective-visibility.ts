@@ -8,10 +8,10 @@
  */
 
 import { readCoverProblem } from './cover-check.js';
-import { readTextStyleProblem } from './text-legibility.js';
-import { flatParent } from './flat-tree.js';
+import { readTextStyleProblem } from '../text-legibility.js';
+import { flatParent } from '../flat-tree.js';
 import { primitives } from '../../start/primitives.js';
-import { readComputedStyle } from './computed-style.js';
+import { readComputedStyle } from '../computed-style.js';
 
 /** Below this effective opacity (the product over the control and its ancestors) it is unseen. */
 const MIN_EFFECTIVE_OPACITY = 0.1;

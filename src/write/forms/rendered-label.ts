@@ -7,10 +7,10 @@
  */
 import { clipPathBox, clipRectBox, readVisibilityProblem, type Box } from './effective-visibility.js';
 import { inViewOf } from './cover-check.js';
-import { readTextStyleProblem } from './text-legibility.js';
+import { readTextStyleProblem } from '../text-legibility.js';
 import { primitives } from '../../start/primitives.js';
-import { readComputedStyle } from './computed-style.js';
-import { flatParent } from './flat-tree.js';
+import { readComputedStyle } from '../computed-style.js';
+import { flatParent } from '../flat-tree.js';
 
 /**
  * Below this share of a text's rendered area that lies inside the control's box (after the

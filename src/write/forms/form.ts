@@ -6,27 +6,27 @@
  * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
  * auto-submit them."
  */
-import type { RuntimeConfig } from '../start/config.js';
-import type { ToolSpec } from '../shared/declarations/tool-spec.js';
-import { planFill, type FillStep } from './forms/controls.js';
-import { fillControls, restoreControls, unheldSteps, type FillRecord } from './forms/fill.js';
-import { readFormOptOutReason } from './forms/form-opt-out.js';
-import { readFormProperty } from './forms/form-property.js';
-import { nativeFormToolReason } from '../shared/registration-rules.js';
-import { callBuiltIn } from '../start/dom-builtin.js';
-import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './forms/proposal-items.js';
-import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './forms/entry-list.js';
-import { sendFormRequest, toFormRequest } from './forms/send-form.js';
-import { describeDestination, readSendControls, type SendControls } from './forms/send-controls.js';
-import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './forms/submit-guard.js';
-import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from './confirm-text.js';
-import { createConfirmPanel } from './open-confirm-panel.js';
-import { PendingWrite } from './pending-write.js';
-import type { BindingExecutor, CallContext } from '../shared/bindings/binding-executor.js';
-import { sessionExpiredReason } from './write-answers.js';
-import { primitives } from '../start/primitives.js';
-import { errorMessage } from '../shared/error-message.js';
-import { parseURL } from '../shared/parse-url.js';
+import type { RuntimeConfig } from '../../start/config.js';
+import type { ToolSpec } from '../../shared/declarations/tool-spec.js';
+import { planFill, type FillStep } from './controls.js';
+import { fillControls, restoreControls, unheldSteps, type FillRecord } from './fill.js';
+import { readFormOptOutReason } from './form-opt-out.js';
+import { readFormProperty } from './form-property.js';
+import { nativeFormToolReason } from '../../shared/registration-rules.js';
+import { callBuiltIn } from '../../start/dom-builtin.js';
+import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './proposal-items.js';
+import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './entry-list.js';
+import { sendFormRequest, toFormRequest } from './send-form.js';
+import { describeDestination, readSendControls, type SendControls } from './send-controls.js';
+import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './submit-guard.js';
+import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from '../confirm-text.js';
+import { createConfirmPanel } from '../open-confirm-panel.js';
+import { PendingWrite } from '../pending-write.js';
+import type { BindingExecutor, CallContext } from '../../shared/bindings/binding-executor.js';
+import { sessionExpiredReason } from '../write-answers.js';
+import { primitives } from '../../start/primitives.js';
+import { errorMessage } from '../../shared/error-message.js';
+import { parseURL } from '../../shared/parse-url.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 const NAVIGATE_AFTER_RESULT_MS = 250;

@@ -6,21 +6,22 @@
  * `POST /admin/agent/v1/actions/{action}/preview` with the input, then, only after the person's
  * click on Send, `POST …/confirm` with `{ token, payload, previewDigest }`.
  */
-import type { BindingExecutor } from '../shared/bindings/binding-executor.js';
-import { serverMessage } from '../call/server-message.js';
-import type { RuntimeConfig } from '../start/config.js';
-import type { JSONValue } from '../shared/declarations/tool-spec.js';
-import { isPlainObject } from '../shared/is-plain-object.js';
-import { request } from '../registry/request.js';
-import { ADMIN_API_BASE } from '../registry/sources/admin-registry.js';
-import type { ConfirmWriteChange } from '../panel/capell-confirm-write.js';
-import { adminPanelWords, fillPlaceholders, readConfirmText, type ConfirmText } from './confirm-text.js';
-import { createConfirmPanel, type ConfirmPanel } from './open-confirm-panel.js';
-import { readCSRFHeader } from './csrf-token.js';
-import { PendingWrite } from './pending-write.js';
-import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from './write-answers.js';
-import { errorMessage } from '../shared/error-message.js';
-import { primitives } from '../start/primitives.js';
+import type { BindingExecutor } from '../../shared/bindings/binding-executor.js';
+import { serverMessage } from '../../call/server-message.js';
+import type { RuntimeConfig } from '../../start/config.js';
+import type { JSONValue } from '../../shared/declarations/tool-spec.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
+import { request } from '../../registry/request.js';
+import { ADMIN_API_BASE } from '../../registry/sources/admin-registry.js';
+import type { ConfirmWriteChange } from '../../panel/capell-confirm-write.js';
+import { adminPanelWords, fillPlaceholders, readConfirmText, type ConfirmText } from '../confirm-text.js';
+import { confirmTextDefaults } from './confirm-text-de.js';
+import { createConfirmPanel, type ConfirmPanel } from '../open-confirm-panel.js';
+import { readCSRFHeader } from '../csrf-token.js';
+import { PendingWrite } from '../pending-write.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome } from '../write-answers.js';
+import { errorMessage } from '../../shared/error-message.js';
+import { primitives } from '../../start/primitives.js';
 
 /**
  * The server's preview as the panel shows it, and what the confirmation needs. `token` is the
@@ -119,7 +120,7 @@ export const executeAdminAction: BindingExecutor = async (spec, input, { config,
   const base = `${ADMIN_API_BASE}/actions/${encodeURIComponent(spec.binding.target)}`;
   const previewURL = new primitives.URL(`${base}/preview`, config.origin);
   const confirmURL = new primitives.URL(`${base}/confirm`, config.origin);
-  const text = readConfirmText(messages, config.document.documentElement?.lang);
+  const text = readConfirmText(messages, confirmTextDefaults(config.document.documentElement?.lang));
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `admin ${spec.name}`, signal, stopSignal });
   const opened = createConfirmPanel(config.document).then(

@@ -5,7 +5,7 @@
  * the panel's consent checks (panel/consent.ts). Hit-testing goes through `elementsFromPoint` as
  * the realm had it at start (start/primitives.ts).
  */
-import { primitives } from '../../start/primitives.js';
+import { primitives } from '../start/primitives.js';
 
 /** The element's parent in the flat tree (slots and shadow hosts crossed), or null at the root. */
 export function flatParent(element: Element): Element | null {

@@ -4,7 +4,7 @@
  * or an accessor such as `color` or `content` on `CSSStyleDeclaration.prototype`, cannot make a
  * hidden text, a transparent control or generated content read as something else.
  */
-import { primitives } from '../../start/primitives.js';
+import { primitives } from '../start/primitives.js';
 
 /** `backgroundColor` → `background-color`, `webkitTextFillColor` → `-webkit-text-fill-color`. */
 function toPropertyName(key: string): string {

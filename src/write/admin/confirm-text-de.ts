@@ -1,0 +1,63 @@
+/**
+ * The confirmation panel's German words, for admin writes: the admin registry's tools come with no
+ * messages, so the page's language picks the defaults (write/confirm-text.ts has the English ones
+ * and what each key is for).
+ */
+import { CONFIRM_TEXT_DEFAULTS, type ConfirmText } from '../confirm-text.js';
+
+/**
+ * The German defaults (for a page whose `<html lang>` is `de…` and whose tools come with no
+ * messages of their own: the admin registry's). Only admin writes need them, so they load with
+ * the admin write alone.
+ */
+export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
+  confirmTitle: 'Vor dem Senden prüfen',
+  confirmForm: 'Prüfen Sie, was der Assistent ausgefüllt hat, und senden Sie es dann selbst ab.',
+  confirmSendHint: 'Zum Senden nutzen Sie die Schaltfläche „{button}“ des Formulars.',
+  confirmRequest: 'Der Assistent möchte diese Anfrage senden. Senden Sie sie nur, wenn Sie einverstanden sind.',
+  confirmSend: 'Senden',
+  confirmCancel: 'Abbrechen',
+  confirmClose: 'Schließen',
+  confirmSent: 'Gesendet.',
+  confirmFailed: 'Die Website hat es nicht angenommen (HTTP {status}).',
+  confirmFormName: 'Für das Formular „{form}“ auf dieser Seite.',
+  confirmPersonValue: 'Ihre Eingabe, bleibt: sie wird gesendet',
+  confirmAgentValue: 'Der Assistent schlägt vor:',
+  confirmUseAgentValue: 'Wert des Assistenten übernehmen',
+  confirmRefused: 'Das zählte nicht: {reason}. Nichts wurde gesendet; der Vorschlag bleibt offen.',
+  confirmReasonTooSoon: 'das Feld war gerade erst erschienen oder hatte sich geändert; bitte prüfen und erneut versuchen',
+  confirmReasonPanelHidden: 'dieses Feld war verdeckt oder versteckt',
+  confirmReasonControlHidden: 'die Schaltfläche „{control}“ war verdeckt, versteckt oder getarnt',
+  confirmReasonChanged: 'das Formular hat sich geändert, seit dieses Feld es zeigte; bitte die Werte erneut prüfen',
+  confirmReasonAddedControl: 'die Schaltfläche „{control}“ kam erst hinzu, nachdem dieses Feld den Vorschlag zeigte, und kann ihn daher nicht senden',
+  confirmReasonChangedControl: 'die Schaltfläche „{control}“ hat sich geändert, seit dieses Feld den Vorschlag zeigte ({change}), und kann ihn daher nicht senden; bitten Sie den Assistenten um einen neuen Vorschlag',
+  confirmReasonOtherDestination: 'die Schaltfläche „{control}“ sendet an {request}, nicht dorthin, wo dieses Feld zeigt, und kann diesen Vorschlag daher nicht senden',
+  confirmReasonNotSending: 'die Schaltfläche „{control}“ klingt nach Nicht-Senden und sendet diesen Vorschlag daher nicht; zum Beenden nutzen Sie „Abbrechen“ in diesem Feld',
+  confirmReasonDisguisedControl: 'die Schaltfläche „{control}“ liest sich nicht als das, was sie ist ({why}), und kann diesen Vorschlag daher nicht senden',
+  confirmReasonDataChanged: 'was das Formular sendet, hat sich geändert, seit dieses Feld es zeigte ({changes}); bitte erneut prüfen',
+  confirmReasonDataRewritten: 'ein Skript der Seite hat geändert, was das Formular senden würde ({changes})',
+  confirmAlsoSent: 'Außerdem gesendet:',
+  confirmEmptyValue: '(leer)',
+  confirmReasonLayout: 'dieses Feld war zu stark vergrößert oder passte nicht ins Fenster und war daher nicht ganz lesbar',
+  confirmReasonUnread: 'ein Teil dieses Feldes war noch nicht gelesen; bitte zuerst bis zum Ende scrollen',
+  confirmUnreadHint: 'Scrollen Sie bis zum Ende dieses Feldes, um alles zu lesen; danach kann es gesendet werden.',
+  confirmReplaced: 'Dies ersetzt den früheren Vorschlag des Assistenten.',
+  confirmYes: 'Ja',
+  confirmNo: 'Nein',
+  confirmAdmin: 'Der Assistent möchte diese Änderung in der Verwaltung in Ihrem Namen vornehmen. Senden Sie sie nur, wenn Sie einverstanden sind.',
+  confirmSite: 'Website',
+  confirmActor: 'Angemeldet als',
+  confirmBefore: 'Vorher:',
+  confirmAfter: 'Nachher:',
+  confirmEmpty: '(keiner)',
+  confirmFailedMessage: 'Die Website hat es nicht angenommen (HTTP {status}): {message}',
+  confirmAlreadyUsed: 'Nicht von Ihnen gesendet: Diese Bestätigung wurde vor Ihrem Klick schon verwendet, von etwas anderem auf dieser Seite. Die Änderung ist vielleicht schon gemacht; prüfen Sie die Seite, bevor Sie es noch einmal versuchen.',
+};
+
+/**
+ * The default texts for a page in `lang` (its `<html lang>`): CONFIRM_TEXT_DE for `de…`
+ * (any case), else the English CONFIRM_TEXT_DEFAULTS.
+ */
+export function confirmTextDefaults(lang?: string): Readonly<ConfirmText> {
+  return lang?.toLowerCase().startsWith('de') ? CONFIRM_TEXT_DE : CONFIRM_TEXT_DEFAULTS;
+}
