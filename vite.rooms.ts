@@ -7,10 +7,10 @@
  *   exists; shared/ rules it needs come with it;
  * - call/: the call module, the validator and the read executors, on the first call;
  * - write/: what every write needs (the pending write and its answers, the panel's words, CSRF,
- *   the panel's opener and the checks the panel shares with forms) and write endpoints, on the
- *   first write call; write/forms/ (`write-forms`): form filling and the form's checks, on the
- *   first form write; write/admin/ (`write-admin`): admin writes and their German words, on the
- *   first admin write;
+ *   the panel's opener and the checks the panel shares with forms), on the first write call;
+ *   write/forms/ (`write-forms`): form filling and the form's checks, on the first form write;
+ *   write/endpoint/ (`write-endpoint`): write endpoints, on the first one;
+ *   write/admin/ (`write-admin`): admin writes and their German words, on the first admin write;
  * - panel/: the lit confirmation panel, which the write chunk imports on its first proposal;
  * - inspector/: the operator's inspector, only when asked;
  * - agentgate/discover/ (`agentgate-discover`): the manifest's fetch and rules, on a page that
@@ -38,6 +38,8 @@ const SHARED = 'shared';
 const START = 'start';
 /** The unit that runs the shared rules where WebMCP exists. */
 const REGISTRY = 'registry';
+/** The unit every write loads, before its sub-folder's (write-forms, write-endpoint, write-admin). */
+const WRITE = 'write';
 
 /** Folders whose sub-folders are units of their own (`<folder>-<sub>`). */
 const SPLIT_FOLDERS = ['agentgate', 'write'];
@@ -82,8 +84,8 @@ type Decision = string | null | typeof IN_CYCLE;
  * - a shared module (or a package) start-up does not need joins the registry chunk when the
  *   registry needs it at once: a registry module imports it statically, or start-up code by
  *   `import()` (which the registry runs). Otherwise it joins the chunk of the units that import it,
- *   one chunk for what several share (`inspector-panel`: lit), the folder's own chunk when the
- *   others are its sub-folders' (`write` for write and write-forms); loaded only on demand (only
+ *   one chunk for what several share (`inspector-panel`: lit), write/'s own chunk for what only
+ *   write/ and its sub-folders share; loaded only on demand (only
  *   `import()` reaches it, or a module left to the automatic chunking imports it), it is left to
  *   the automatic chunking: a chunk of its own.
  */
@@ -107,12 +109,8 @@ function decide(id: string, context: ChunkingContext, decided: Map<string, Decis
   if (importers.includes(REGISTRY) || info.dynamicImporters.some((importer) => atStartUp(importer, context))) return REGISTRY;
   const chunks = new Set(importers.filter((chunk) => chunk !== IN_CYCLE));
   if (chunks.size === 0 || chunks.has(null)) return null;
-  // A sub-folder's unit always loads with its folder's own (write-forms with write): what both
-  // need goes to the folder's.
-  for (const chunk of chunks) {
-    const folder = chunk?.split('-')[0];
-    if (folder !== chunk && chunks.has(folder!)) chunks.delete(chunk);
-  }
+  // write/'s sub-folder units always load with write/'s own: what only they and it need goes there.
+  if ([...chunks].every((chunk) => chunk === WRITE || chunk!.startsWith(`${WRITE}-`))) return WRITE;
   return [...chunks].sort().join('-');
 }
 

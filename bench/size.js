@@ -71,10 +71,11 @@ row(`first load (${[...firstLoad(ENTRY)].length} files), budget ${kb(FIRST_LOAD_
 // What a visit loads, by what the agent does (the rest is never fetched).
 row('with WebMCP: ready (registry and rules)', sum(loadOf(['registry'])));
 row('… and read calls (call chunk)', sum(loadOf(['registry', 'call'])));
-// A write loads the write chunk and the panel, and a form write (write-forms) or an admin write
-// (write-admin) its own chunk too: the row is the heaviest of the three.
+// A write loads the write chunk and the panel, and its kind's own chunk: a form write
+// write-forms, an endpoint write write-endpoint, an admin write write-admin. The row is the
+// heaviest of the three.
 const WRITE = ['registry', 'call', 'write', 'panel'];
-row('… and a write (heaviest: form/endpoint/admin)', heaviest([...WRITE, 'write-forms'], WRITE, [...WRITE, 'write-admin']));
+row('… and a write (heaviest: form/endpoint/admin)', heaviest(...['forms', 'endpoint', 'admin'].map((kind) => [...WRITE, `write-${kind}`])));
 row(`everything (module build), budget ${kb(TOTAL_BUDGET)}`, total);
 // The classic script loads the same chunks by import(), with the door to the module entry's loaders
 // and the module entry the chunks import (vite.classic-script.ts).

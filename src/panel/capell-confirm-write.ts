@@ -711,7 +711,7 @@ function lockInstance(panel: CapellConfirmWrite): void {
 
 /**
  * The runtime's handle on one panel: the only way to show a proposal in it, check consent and
- * close it. Held by the write executors (write/form.ts, write/endpoint-write.ts) in their
+ * close it. Held by the write executors (write/forms/form.ts, write/endpoint/endpoint-write.ts) in their
  * closures, never reachable from the element, its class or the DOM. No method throws or rejects.
  */
 export interface ConfirmPanel {

@@ -78,7 +78,7 @@ async function openContactWithoutAgentGate(page: Page, url: string): Promise<voi
 test.describe('chunks by room', () => {
   test('the build has a chunk for each unit folder of src/ the browser loads after start-up', () => {
     const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
-    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'write-forms', 'write-admin', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
+    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'write-forms', 'write-endpoint', 'write-admin', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
   });
 
   test('the classic script calls the module build\'s own chunks, each one beside it', () => {
@@ -155,7 +155,7 @@ test.describe('chunks by room', () => {
     expect(requested).not.toContain('panel');
 
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });
-    await expect.poll(() => requested.includes('write') && requested.includes('panel')).toBe(true);
+    await expect.poll(() => requested.includes('write') && requested.includes('write-endpoint') && requested.includes('panel')).toBe(true);
     // An endpoint write needs neither the form machinery nor the admin writes.
     expect(requested).not.toContain('write-forms');
     expect(requested).not.toContain('write-admin');
@@ -171,6 +171,7 @@ test.describe('chunks by room', () => {
     await expect.poll(() => requested.includes('write') && requested.includes('write-forms') && requested.includes('panel')).toBe(true);
     expect(requested.indexOf('call')).toBeLessThan(requested.indexOf('write'));
     expect(requested).not.toContain('write-admin');
+    expect(requested).not.toContain('write-endpoint');
   });
 
   test('a demo page as served (naming AgentGate) loads the AgentGate room at start-up, and no write chunk or panel until a write', async ({ page, demo }) => {

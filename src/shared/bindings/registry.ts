@@ -119,7 +119,7 @@ export const BINDINGS = {
     policy: ENDPOINT,
     executors: {
       read: async () => (await import('../../call/reads/endpoint-read.js')).executeEndpoint,
-      write: async () => (await import('../../write/endpoint-write.js')).executeEndpointWrite,
+      write: async () => (await import('../../write/endpoint/endpoint-write.js')).executeEndpointWrite,
     },
     reasonCodes: ['notOriginRelative', 'whitespace', 'fragment', 'backslash', 'dotSegments', 'badPath', 'otherOrigin'],
     capell: true,

@@ -4,19 +4,19 @@
  * After the person confirms, it is `POST /path` with the JSON input.
  * Capell Agent Schema: writes use "the browser's user-mediation flow".
  */
-import { fillPlaceholders, panelWords, readConfirmText } from './confirm-text.js';
-import { createConfirmPanel } from './open-confirm-panel.js';
-import type { RuntimeConfig } from '../start/config.js';
-import type { ConfirmText } from './confirm-text.js';
-import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome, sessionExpiredReason } from './write-answers.js';
-import { request } from '../registry/request.js';
-import { PendingWrite } from './pending-write.js';
-import type { BindingExecutor } from '../shared/bindings/binding-executor.js';
-import { readCSRFHeader } from './csrf-token.js';
-import { serverMessage } from '../call/server-message.js';
-import { errorMessage } from '../shared/error-message.js';
-import { parseURL } from '../shared/parse-url.js';
-import { primitives } from '../start/primitives.js';
+import { fillPlaceholders, panelWords, readConfirmText } from '../confirm-text.js';
+import { createConfirmPanel } from '../open-confirm-panel.js';
+import type { RuntimeConfig } from '../../start/config.js';
+import type { ConfirmText } from '../confirm-text.js';
+import { MAX_WRITE_ANSWER_BYTES, readWriteOutcome, sessionExpiredReason } from '../write-answers.js';
+import { request } from '../../registry/request.js';
+import { PendingWrite } from '../pending-write.js';
+import type { BindingExecutor } from '../../shared/bindings/binding-executor.js';
+import { readCSRFHeader } from '../csrf-token.js';
+import { serverMessage } from '../../call/server-message.js';
+import { errorMessage } from '../../shared/error-message.js';
+import { parseURL } from '../../shared/parse-url.js';
+import { primitives } from '../../start/primitives.js';
 
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : primitives.stringify(value, null, 2) ?? String(value);
