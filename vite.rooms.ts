@@ -11,6 +11,7 @@
  *   write/forms/ (`write-forms`): form filling and the form's checks, on the first form write;
  *   write/endpoint/ (`write-endpoint`): write endpoints, on the first one;
  *   write/admin/ (`write-admin`): admin writes and their German words, on the first admin write;
+ *   write/status/ (`write-status`): the `capell.write.status` call, on its first call;
  * - panel/: the lit confirmation panel, which the write chunk imports on its first proposal;
  * - inspector/: the operator's inspector, only when asked;
  * - agentgate/discover/ (`agentgate-discover`): the manifest's fetch and rules, on a page that
@@ -38,7 +39,7 @@ const SHARED = 'shared';
 const START = 'start';
 /** The unit that runs the shared rules where WebMCP exists. */
 const REGISTRY = 'registry';
-/** The unit every write loads, before its sub-folder's (write-forms, write-endpoint, write-admin). */
+/** The unit every write loads, before its sub-folder's (write-forms, write-endpoint, write-admin, write-status). */
 const WRITE = 'write';
 
 /** Folders whose sub-folders are units of their own (`<folder>-<sub>`). */

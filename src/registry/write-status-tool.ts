@@ -37,7 +37,7 @@ export function createWriteStatusTool(config: RuntimeConfig, stopSignal: AbortSi
     annotations: { readOnlyHint: true },
     async execute(input, options) {
       try {
-        const { callWriteStatus } = await import('../write/status-call.js');
+        const { callWriteStatus } = await import('../write/status/status-call.js');
         return await callWriteStatus(input, options, config, stopSignal);
       } catch (error) {
         return errorResult(`${WRITE_STATUS_TOOL} could not run: the runtime's write module did not load (${errorMessage(error)})`);

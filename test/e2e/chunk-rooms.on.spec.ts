@@ -78,7 +78,7 @@ async function openContactWithoutAgentGate(page: Page, url: string): Promise<voi
 test.describe('chunks by room', () => {
   test('the build has a chunk for each unit folder of src/ the browser loads after start-up', () => {
     const names = readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => chunkName(`/chunks/${file}`));
-    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'write-forms', 'write-endpoint', 'write-admin', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
+    expect(names).toEqual(expect.arrayContaining(['registry', 'call', 'write', 'write-forms', 'write-endpoint', 'write-admin', 'write-status', 'panel', 'inspector', 'agentgate-discover', 'agentgate-call', 'admin']));
   });
 
   test('the classic script calls the module build\'s own chunks, each one beside it', () => {

@@ -17,9 +17,9 @@ const SRC = join(ROOT, 'src');
 /**
  * Each unit the browser loads, and the units always loaded before it: the registry where WebMCP
  * exists, the call chunk on the first call, the write chunk on the first write call (its
- * executor is loaded through the call chunk; a form's, an endpoint's or an admin write's own chunk with it), the
- * panel on the first proposal; AgentGate's
- * discovery on a page that names it, its call on the first call of one of its tools.
+ * executor is loaded through the call chunk), with the write kind's own chunk (a form's, an
+ * endpoint's, an admin write's) or the status call's; the panel on the first proposal;
+ * AgentGate's discovery on a page that names it, its call on the first call of one of its tools.
  */
 const LOADED_BEFORE: Record<string, readonly string[]> = {
   start: [],
@@ -29,6 +29,7 @@ const LOADED_BEFORE: Record<string, readonly string[]> = {
   'write-forms': ['start', 'registry', 'call', 'write'],
   'write-admin': ['start', 'registry', 'call', 'write'],
   'write-endpoint': ['start', 'registry', 'call', 'write'],
+  'write-status': ['start', 'registry', 'call', 'write'],
   panel: ['start', 'registry', 'call', 'write'],
   inspector: ['start'],
   'agentgate-discover': ['start', 'registry'],

@@ -2,14 +2,14 @@
  * One `capell.write.status` call: checks the input, optionally waits for a final status, and
  * answers the write's record.
  */
-import type { RuntimeConfig } from '../start/config.js';
-import type { JSONValue } from '../shared/declarations/tool-spec.js';
-import type { ExecuteOptions } from '../start/host.js';
-import { parseToolInput } from '../call/tool-input.js';
-import { errorResult, toolResult, type CallToolResult } from '../registry/result.js';
-import { statusAnswer } from './write-answers.js';
-import { MAX_WRITE_RECORDS, writeRegistryOf } from './write-registry.js';
-import { WRITE_STATUS_TOOL } from '../registry/write-status-tool.js';
+import type { RuntimeConfig } from '../../start/config.js';
+import type { JSONValue } from '../../shared/declarations/tool-spec.js';
+import type { ExecuteOptions } from '../../start/host.js';
+import { parseToolInput } from '../../call/tool-input.js';
+import { errorResult, toolResult, type CallToolResult } from '../../registry/result.js';
+import { statusAnswer } from '../write-answers.js';
+import { MAX_WRITE_RECORDS, writeRegistryOf } from '../write-registry.js';
+import { WRITE_STATUS_TOOL } from '../../registry/write-status-tool.js';
 
 /** Longest writeId accepted, in characters (a UUID is 36). */
 const MAX_WRITE_ID_LENGTH = 100;
