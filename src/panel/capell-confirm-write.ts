@@ -12,7 +12,7 @@
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
 import { ClickGuard, readRefusal, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
 import { readDock, readLayoutProblem, readMaxHeight, type Dock } from './placement.js';
-import { CONFIRM_TEXT_DEFAULTS, fillPlaceholders } from '../write/confirm-text.js';
+import { CONFIRM_TEXT_DEFAULTS, confirmKey, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
 import { readComputedStyle } from '../write/computed-style.js';
@@ -413,26 +413,7 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue'): string {
-    const fallback = {
-      reasonAddedControl: CONFIRM_TEXT_DEFAULTS.confirmReasonAddedControl,
-      alsoSent: CONFIRM_TEXT_DEFAULTS.confirmAlsoSent,
-      emptyValue: CONFIRM_TEXT_DEFAULTS.confirmEmptyValue,
-      before: CONFIRM_TEXT_DEFAULTS.confirmBefore,
-      after: CONFIRM_TEXT_DEFAULTS.confirmAfter,
-      formName: CONFIRM_TEXT_DEFAULTS.confirmFormName,
-      personValue: CONFIRM_TEXT_DEFAULTS.confirmPersonValue,
-      agentValue: CONFIRM_TEXT_DEFAULTS.confirmAgentValue,
-      useAgentValue: CONFIRM_TEXT_DEFAULTS.confirmUseAgentValue,
-      refused: CONFIRM_TEXT_DEFAULTS.confirmRefused,
-      reasonTooSoon: CONFIRM_TEXT_DEFAULTS.confirmReasonTooSoon,
-      reasonPanelHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden,
-      reasonControlHidden: CONFIRM_TEXT_DEFAULTS.confirmReasonControlHidden,
-      reasonChanged: CONFIRM_TEXT_DEFAULTS.confirmReasonChanged,
-      reasonLayout: CONFIRM_TEXT_DEFAULTS.confirmReasonLayout,
-      reasonUnread: CONFIRM_TEXT_DEFAULTS.confirmReasonUnread,
-      unreadHint: CONFIRM_TEXT_DEFAULTS.confirmUnreadHint,
-    }[key];
-    return this.#proposal?.words[key] ?? fallback;
+    return this.#proposal?.words[key] ?? CONFIRM_TEXT_DEFAULTS[confirmKey(key)];
   }
 
   /** A value as the panel writes it: an empty one as `emptyValue`, so a person sees it is sent. */

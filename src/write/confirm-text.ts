@@ -115,36 +115,23 @@ export function fillPlaceholders(template: string, values: Record<string, string
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
+/** The text key of a panel word (ConfirmWriteWords): `formName` → `confirmFormName`. */
+export function confirmKey<Key extends string>(key: Key): `confirm${Capitalize<Key>}` {
+  return `confirm${key[0]!.toUpperCase()}${key.slice(1)}` as `confirm${Capitalize<Key>}`;
+}
+
+/** The panel's words that are the text of the same name (confirmKey); `intro` and `hint` are not. */
+const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'reasonAddedControl', 'alsoSent', 'emptyValue', 'unreadHint', 'before', 'after'] as const;
+
 /**
  * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use
  * the form's own button" line (omit it for a write endpoint, whose intro is `confirmRequest`).
  */
 export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords {
-  return {
-    title: text.confirmTitle,
-    intro: hint === undefined ? text.confirmRequest : text.confirmForm,
-    hint,
-    send: text.confirmSend,
-    cancel: text.confirmCancel,
-    close: text.confirmClose,
-    formName: text.confirmFormName,
-    personValue: text.confirmPersonValue,
-    agentValue: text.confirmAgentValue,
-    useAgentValue: text.confirmUseAgentValue,
-    refused: text.confirmRefused,
-    reasonTooSoon: text.confirmReasonTooSoon,
-    reasonPanelHidden: text.confirmReasonPanelHidden,
-    reasonControlHidden: text.confirmReasonControlHidden,
-    reasonChanged: text.confirmReasonChanged,
-    reasonLayout: text.confirmReasonLayout,
-    reasonUnread: text.confirmReasonUnread,
-    reasonAddedControl: text.confirmReasonAddedControl,
-    alsoSent: text.confirmAlsoSent,
-    emptyValue: text.confirmEmptyValue,
-    unreadHint: text.confirmUnreadHint,
-    before: text.confirmBefore,
-    after: text.confirmAfter,
-  };
+  // The loop sets the rest.
+  const words = { intro: hint === undefined ? text.confirmRequest : text.confirmForm, hint } as ConfirmWriteWords;
+  for (const key of PANEL_WORDS) words[key] = text[confirmKey(key)];
+  return words;
 }
 
 /**
