@@ -72,39 +72,58 @@ export async function request(url: URL, options: RequestOptions): Promise<Reques
   const where = options.where ?? `${url.pathname}${url.search}`;
   const description = options.description ?? `the request to ${where}`;
   const redirect = options.redirect ?? 'error';
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  // Aborted only when the answer passes maxAnswerBytes: text() can be stopped no other way.
-  const overBound = new AbortController();
-  const signal = AbortSignal.any(options.signal ? [options.signal, timeout, overBound.signal] : [timeout, overBound.signal]);
-  let sent: Request;
+  const timedOut: RequestOutcome = { ok: false, failure: 'timeout', reason: `${description} was sent but no answer came within ${options.timeoutMs} ms` };
+  // One controller, aborted by the timer, by the caller's signal or when the answer passes
+  // maxAnswerBytes. The timer is the realm's setTimeout, held until the request ends, and it also
+  // ends the wait itself (the race below): AbortSignal.timeout and AbortSignal.any are the page's
+  // to replace, and Node.js can collect a timeout signal followed through AbortSignal.any or a
+  // cloned Request before it fires (nodejs/node#57736, nodejs/undici#4068), leaving the call waiting.
+  const stop = new AbortController();
+  let expire!: () => void;
+  const expired = new Promise<RequestOutcome>((resolve) => { expire = () => resolve(timedOut); });
+  const timer = primitives.setTimeout(() => {
+    expire();
+    stop.abort(new DOMException(timedOut.reason, 'TimeoutError'));
+  }, options.timeoutMs);
+  const follow = () => stop.abort(options.signal!.reason);
+  if (options.signal?.aborted) follow();
+  else if (options.signal) primitives.addEventListener(options.signal, 'abort', follow, { once: true });
+  const { signal } = stop;
   try {
-    // The realm's Request and fetch as they were at start, given the URL's own href: a page that
-    // replaced `fetch`, `Request` or `URL.prototype.toString` since changes neither what is sent
-    // nor where (primitives.ts).
-    sent = new primitives.Request(primitives.href(url), {
-      method: options.method ?? 'GET',
-      credentials: options.credentials ?? 'omit',
-      redirect,
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.body !== undefined ? { body: options.body } : {}),
-      ...(options.cache !== undefined ? { cache: options.cache } : {}),
-      signal,
-    });
-    if (options.beforeSend) sent = (await options.beforeSend(sent)) ?? sent;
-  } catch (error) {
-    return { ok: false, failure: 'notSent', reason: `${description} was not sent: ${errorMessage(error)}` };
-  }
-  try {
-    // The signal again: a Request built by the hook may not carry it.
-    const response = await primitives.fetch(sent, { signal });
-    const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES, () => overBound.abort());
-    return read.ok ? { ok: true, response, text: read.text } : { ok: false, failure: 'tooLarge', reason: read.reason, response };
-  } catch (error) {
-    if (timeout.aborted) {
-      return { ok: false, failure: 'timeout', reason: `${description} was sent but no answer came within ${options.timeoutMs} ms` };
+    let sent: Request;
+    try {
+      // The realm's Request and fetch as they were at start, given the URL's own href: a page that
+      // replaced `fetch`, `Request` or `URL.prototype.toString` since changes neither what is sent
+      // nor where (primitives.ts).
+      sent = new primitives.Request(primitives.href(url), {
+        method: options.method ?? 'GET',
+        credentials: options.credentials ?? 'omit',
+        redirect,
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.body !== undefined ? { body: options.body } : {}),
+        ...(options.cache !== undefined ? { cache: options.cache } : {}),
+        signal,
+      });
+      if (options.beforeSend) sent = (await options.beforeSend(sent)) ?? sent;
+    } catch (error) {
+      return { ok: false, failure: 'notSent', reason: `${description} was not sent: ${errorMessage(error)}` };
     }
-    if (options.signal?.aborted) return { ok: false, failure: 'aborted', reason: `the call was aborted before ${where} answered` };
-    const kind = redirect === 'error' ? 'network error or a redirect (redirects are refused)' : 'network error';
-    return { ok: false, failure: 'network', reason: `${description} failed: ${kind} (${errorMessage(error)})` };
+    const answered = (async (): Promise<RequestOutcome> => {
+      try {
+        // The signal again: a Request built by the hook may not carry it.
+        const response = await primitives.fetch(sent, { signal });
+        const read = await readBoundedText(response, `the answer from ${where}`, options.maxAnswerBytes ?? MAX_ANSWER_BYTES, () => stop.abort());
+        return read.ok ? { ok: true, response, text: read.text } : { ok: false, failure: 'tooLarge', reason: read.reason, response };
+      } catch (error) {
+        if (options.signal?.aborted) return { ok: false, failure: 'aborted', reason: `the call was aborted before ${where} answered` };
+        if (signal.aborted && signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError') return timedOut;
+        const kind = redirect === 'error' ? 'network error or a redirect (redirects are refused)' : 'network error';
+        return { ok: false, failure: 'network', reason: `${description} failed: ${kind} (${errorMessage(error)})` };
+      }
+    })();
+    return await primitives.race([answered, expired]);
+  } finally {
+    primitives.clearTimeout(timer);
+    if (options.signal) primitives.removeEventListener(options.signal, 'abort', follow);
   }
 }

@@ -89,6 +89,27 @@ test.describe('what is sent, and where: fetch and Request replaced after the run
   });
 });
 
+test.describe('no call waits past its timeout: AbortSignal.timeout and AbortSignal.any replaced after the runtime loaded', () => {
+  test('a read the site never answers ends at data-timeout-ms with the timeout\'s reason, though the page\'s signals never abort', async ({ page, demo }) => {
+    // The same page with a short timeout, and a navigation endpoint that never answers.
+    await page.route((url) => url.pathname === '/contact', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replace('<script type="module" src="/dist/capell-webmcp.js"', '<script type="module" src="/dist/capell-webmcp.js" data-timeout-ms="800"') });
+    });
+    await page.route((url) => url.pathname === '/agent/v1/navigation', () => {});
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    await page.evaluate(() => {
+      const never = () => new AbortController().signal;
+      AbortSignal.timeout = never;
+      AbortSignal.any = never;
+    });
+    const result = await call(page, 'site.navigation', {});
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('was sent but no answer came within 800 ms');
+  });
+});
+
 test.describe('what is sent, and where: JSON.stringify replaced after the runtime loaded', () => {
   test('a write endpoint sends the body the panel showed, not the one the page\'s JSON.stringify makes of it', async ({ page, demo }) => {
     await page.evaluate(() => {
