@@ -9,6 +9,16 @@
 import { test as base, expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { startDemoServer } from '../../demo/server/start.js';
 import { SharedTab } from './shared-tab.ts';
+import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
+
+/**
+ * Launch options for the files whose agent client needs Chromium's `WebMCP` feature beside
+ * `WebMCPTesting` (Playwright's `page.webmcp`, the DevTools `WebMCP` domain): `test.use` this one
+ * object. Playwright tells worker options apart by their value object, so files that use the same
+ * object can share a worker, its browser and its demo server; an object of each file's own would
+ * start a worker per file.
+ */
+export const WEBMCP_CLIENT_LAUNCH_OPTIONS = { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] };
 
 /** What the demo fixture provides. */
 export interface Demo {
