@@ -9,11 +9,12 @@
  */
 import type { CDPSession, Page } from '@playwright/test';
 import { call } from './agent-calls.ts';
-import { expect, readyReport, sharedTabTest as test, WEBMCP_CLIENT_LAUNCH_OPTIONS } from './demo-fixture.ts';
+import { expect, readyReport, otherTabTest } from './demo-fixture.ts';
 
-test.use({ launchOptions: WEBMCP_CLIENT_LAUNCH_OPTIONS });
-// Its launch options need a browser of their own: one worker for the file (shared with the other
-// file of these options), not one per test.
+// Chromium with its WebMCP feature: a browser the worker launches beside the project's.
+const test = otherTabTest('webmcpFeature');
+
+// One worker for the file: it launches that browser once, not once per worker.
 test.describe.configure({ mode: 'default' });
 
 /** What the DevTools `WebMCP.toolResponded` event says of one invocation. */
