@@ -181,20 +181,6 @@ export function otherTabTest(name: OtherBrowser) {
   });
 }
 
-/** `test` in a browser of OTHER_LAUNCH_OPTIONS: each test a fresh context and page of that browser. */
-export function otherBrowserTest(name: OtherBrowser) {
-  return test.extend<{ page: Page; context: BrowserContext }>({
-    context: async ({ otherBrowsers }, use) => {
-      const context = await (await otherBrowsers(name)).newContext();
-      await use(context);
-      await context.close();
-    },
-    page: async ({ context }, use) => {
-      await use(await context.newPage());
-    },
-  });
-}
-
 /** Serves the demo's HTML for `url` with `edit` applied (data-* options, form attributes). */
 export async function serveEdited(page: Page, url: string, edit: (html: string) => string): Promise<void> {
   await page.route(url, async (route) => {

@@ -4,10 +4,10 @@
  * once. Playwright turns the bfcache off by default; this file turns it back on.
  */
 import type { Page } from '@playwright/test';
-import { expect, listTools, otherBrowserTest, readyReport } from './demo-fixture.ts';
+import { expect, listTools, otherTabTest, readyReport } from './demo-fixture.ts';
 
 // Chromium with the back/forward cache: a browser the worker launches beside the project's.
-const test = otherBrowserTest('bfcache');
+const test = otherTabTest('bfcache');
 // One worker for the file: it launches that browser once, not once per worker.
 test.describe.configure({ mode: 'default' });
 
