@@ -10,7 +10,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { executeTool, expect, readyReport, serveEdited, test } from './demo-fixture.ts';
+import { executeTool, expect, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { startCall } from './agent-calls.ts';
 
 /** Chunk name → its room, from the file name (`chunks/<name>-<hash>.js`). */

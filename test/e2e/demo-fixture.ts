@@ -6,9 +6,30 @@
  * `sharedTabTest` gives each test one worker's tab, put back between tests (see SharedTab), which
  * saves a context and a renderer process per test: most of a short test's time on two cores.
  */
-import { test as base, expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { startDemoServer } from '../../demo/server/start.js';
 import { SharedTab } from './shared-tab.ts';
+import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
+
+/**
+ * Chromium launched with other options than the project's, for the few files that need them: one
+ * browser per worker, launched when a test first asks for it (`otherBrowsers`). A file that set
+ * its own launch options with `test.use` would get a worker of its own instead: Playwright stops
+ * one of the project's workers (its browser, demo server and shared tab) to start it, and starts
+ * the project's worker again after, about 4 core-seconds a file.
+ */
+export const OTHER_LAUNCH_OPTIONS = {
+  /**
+   * Chromium's `WebMCP` feature beside `WebMCPTesting`, which Playwright's `page.webmcp` and the
+   * DevTools `WebMCP` domain need.
+   */
+  webmcpFeature: { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] },
+  /** WebMCP on, with the back/forward cache Playwright turns off by default. */
+  bfcache: { ...launchOptions({ webmcp: true }), ignoreDefaultArgs: ['--disable-back-forward-cache'] },
+};
+
+/** The name of a set of OTHER_LAUNCH_OPTIONS. */
+export type OtherBrowser = keyof typeof OTHER_LAUNCH_OPTIONS;
 
 /** What the demo fixture provides. */
 export interface Demo {
@@ -69,11 +90,29 @@ export interface DemoAdmin {
  * in the same workers (a worker is started per set of worker fixtures and options), and a worker
  * that never uses it never opens the tab.
  */
-export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab }>({
+export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab; otherBrowsers: (name: OtherBrowser) => Promise<Browser>; otherTabs: (name: OtherBrowser) => Promise<SharedTab> }>({
   sharedTab: [async ({ browser }, use) => {
     const tab = new SharedTab(browser);
     await use(tab);
     await tab.close();
+  }, { scope: 'worker' }],
+  otherBrowsers: [async ({ playwright }, use) => {
+    const launched = new Map<OtherBrowser, Promise<Browser>>();
+    await use((name) => {
+      let browser = launched.get(name);
+      if (!browser) launched.set(name, browser = playwright.chromium.launch(OTHER_LAUNCH_OPTIONS[name]));
+      return browser;
+    });
+    for (const browser of launched.values()) await (await browser).close();
+  }, { scope: 'worker' }],
+  otherTabs: [async ({ otherBrowsers }, use) => {
+    const tabs = new Map<OtherBrowser, Promise<SharedTab>>();
+    await use((name) => {
+      let tab = tabs.get(name);
+      if (!tab) tabs.set(name, tab = otherBrowsers(name).then((browser) => new SharedTab(browser)));
+      return tab;
+    });
+    for (const tab of tabs.values()) await (await tab).close();
   }, { scope: 'worker' }],
   demo: [async ({}, use) => {
     const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
@@ -123,6 +162,24 @@ export const sharedTabTest = test.extend<{ page: Page; context: BrowserContext }
     await sharedTab.putBack([demo.url, demo.agentUrl], testInfo.status === testInfo.expectedStatus);
   },
 });
+
+/**
+ * sharedTabTest in a browser of OTHER_LAUNCH_OPTIONS: `otherTabTest('webmcpFeature')` gives each
+ * test that browser's one tab of the worker, put back between tests as sharedTabTest's is.
+ */
+export function otherTabTest(name: OtherBrowser) {
+  return test.extend<{ page: Page; context: BrowserContext }>({
+    context: async ({ page }, use) => {
+      await use(page.context());
+    },
+    page: async ({ otherTabs, demo }, use, testInfo: TestInfo) => {
+      const tab = await otherTabs(name);
+      const page = await tab.take();
+      await use(page);
+      await tab.putBack([demo.url, demo.agentUrl], testInfo.status === testInfo.expectedStatus);
+    },
+  });
+}
 
 /** Serves the demo's HTML for `url` with `edit` applied (data-* options, form attributes). */
 export async function serveEdited(page: Page, url: string, edit: (html: string) => string): Promise<void> {

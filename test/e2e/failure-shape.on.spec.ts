@@ -8,12 +8,13 @@
  * Failures tried: a bad input (the field named), an unknown writeId, and a 404 from the site.
  */
 import type { CDPSession, Page } from '@playwright/test';
-import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
 import { call } from './agent-calls.ts';
-import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import { expect, readyReport, otherTabTest } from './demo-fixture.ts';
 
-test.use({ launchOptions: { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] } });
-// Its own launch options need a browser of their own: one worker for the file, not one per test.
+// Chromium with its WebMCP feature: a browser the worker launches beside the project's.
+const test = otherTabTest('webmcpFeature');
+
+// One worker for the file: it launches that browser once, not once per worker.
 test.describe.configure({ mode: 'default' });
 
 /** What the DevTools `WebMCP.toolResponded` event says of one invocation. */

@@ -5,7 +5,7 @@
  * nothing beyond itself. A page that broke a built-in before the tag (broken-builtins.ts) sees
  * nothing thrown or logged.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { BROKEN_BUILTINS, openBroken, settledReport } from './broken-builtins.ts';
 
 test('a browser without WebMCP fetches only the entry file of the runtime', async ({ page, demo }) => {

@@ -29,77 +29,161 @@ async function submitOnChange(page: Page, { defer = false } = {}): Promise<void>
 }
 
 test.describe('form.submit.contact: nothing leaves before the person acts', () => {
-  test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    demo.formPosts.length = 0;
-  });
+  // The tests that open the contact page themselves (an init script or an edited page first) are
+  // outside this group, so that they do not load it twice.
+  test.describe(() => {
+    test.beforeEach(async ({ page, demo }) => {
+      await page.goto(`${demo.url}/contact`);
+      await readyReport(page);
+      demo.formPosts.length = 0;
+    });
 
-  test('a change handler that calls requestSubmit does not send while filling; the person\'s click then sends once', async ({ page, demo }) => {
-    await submitOnChange(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).waitArmed();
-    const outcome = callResult(page);
-    await page.locator('#contact button[type="submit"]').click();
-    expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
-    expect(demo.formPosts).toHaveLength(1);
-  });
+    test('a change handler that calls requestSubmit does not send while filling; the person\'s click then sends once', async ({ page, demo }) => {
+      await submitOnChange(page);
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+      await panel(page).waitArmed();
+      const outcome = callResult(page);
+      await page.locator('#contact button[type="submit"]').click();
+      expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+      expect(demo.formPosts).toHaveLength(1);
+    });
 
-  test('a change handler that calls requestSubmit does not send while restoring on Cancel either', async ({ page, demo }) => {
-    await page.locator('#contact-topic').selectOption('order');
-    await submitOnChange(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect((await fieldValues(page)).topic).toBe('order');
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-  });
+    test('a change handler that calls requestSubmit does not send while restoring on Cancel either', async ({ page, demo }) => {
+      await page.locator('#contact-topic').selectOption('order');
+      await submitOnChange(page);
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await panel(page).click('Cancel');
+      expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+      expect((await fieldValues(page)).topic).toBe('order');
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+    });
 
-  test('a change handler that defers requestSubmit (setTimeout 0) sends nothing, while filling or after the restore', async ({ page, demo }) => {
-    // The person's own complete message: once restored, the form is valid, so a deferred
-    // requestSubmit from the restore's events would send it without the person.
-    await page.locator('#contact-name').fill('Grace Hopper');
-    await page.locator('#contact-email').fill('grace@example.test');
-    await page.locator('#contact-topic').selectOption('order');
-    await page.locator('#contact-message').fill('Where is my order?');
-    await submitOnChange(page, { defer: true });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    expect(await fieldValues(page)).toMatchObject({ name: 'Grace Hopper', topic: 'order', message: 'Where is my order?' });
-  });
+    test('a change handler that defers requestSubmit (setTimeout 0) sends nothing, while filling or after the restore', async ({ page, demo }) => {
+      // The person's own complete message: once restored, the form is valid, so a deferred
+      // requestSubmit from the restore's events would send it without the person.
+      await page.locator('#contact-name').fill('Grace Hopper');
+      await page.locator('#contact-email').fill('grace@example.test');
+      await page.locator('#contact-topic').selectOption('order');
+      await page.locator('#contact-message').fill('Where is my order?');
+      await submitOnChange(page, { defer: true });
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await panel(page).click('Cancel');
+      expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+      expect(await fieldValues(page)).toMatchObject({ name: 'Grace Hopper', topic: 'order', message: 'Where is my order?' });
+    });
 
-  test('form.submit() while the panel is open sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).submit());
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).waitOpen();
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-  });
+    test('form.submit() while the panel is open sends nothing', async ({ page, demo }) => {
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).submit());
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+      await panel(page).waitOpen();
+      await panel(page).click('Cancel');
+      expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+    });
 
-  test('HTMLFormElement.prototype.submit.call(form) sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.getElementById('contact') as HTMLFormElement));
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
+    test('HTMLFormElement.prototype.submit.call(form) sends nothing', async ({ page, demo }) => {
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.getElementById('contact') as HTMLFormElement));
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+    });
+
+    test('a site handler that stops propagation of submit does not open the native path', async ({ page, demo }) => {
+      await page.evaluate(() => document.getElementById('contact')!.addEventListener('submit', (event) => event.stopImmediatePropagation()));
+      await submitOnChange(page);
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+    });
+
+    test('a10: Enter for a new line in the message, which the page\'s keydown handler turns into requestSubmit, sends nothing', async ({ page, demo }) => {
+      await page.evaluate(() => {
+        const form = document.getElementById('contact') as HTMLFormElement;
+        (form.elements.namedItem('message') as HTMLTextAreaElement).addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
+      });
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await panel(page).waitArmed();
+      await page.locator('#contact-message').click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+      await panel(page).click('Cancel');
+      expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+      expect(demo.formPosts).toEqual([]);
+    });
+
+    test('a03: the page moves the focus to the submit button while the person types in a search box; their Enter and Space send nothing', async ({ page, demo }) => {
+      await page.evaluate(() => {
+        const button = document.querySelector('#contact button[type="submit"]') as HTMLButtonElement;
+        const search = document.createElement('input');
+        search.id = 'search-box';
+        search.setAttribute('aria-label', 'Search the shop');
+        document.body.prepend(search);
+        search.addEventListener('keydown', (event) => { if (event.key === 'x') setTimeout(() => button.focus(), 0); });
+      });
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await panel(page).waitArmed();
+      await page.locator('#search-box').click();
+      await page.keyboard.press('x');
+      await page.waitForTimeout(50);
+      expect(await page.evaluate(() => document.activeElement === document.querySelector('#contact button[type="submit"]'))).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Space');
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      expect(page.url()).toBe(`${demo.url}/contact`);
+      await panel(page).click('Cancel');
+      // The agent hears that the person's keyboard activation was refused, not only that they cancelled.
+      expect(answerOf(await callResult(page))).toEqual({
+        status: 'cancelled', next: NEXT_STEPS.cancelled,
+        refused: 'the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent',
+      });
+      expect(demo.formPosts).toEqual([]);
+    });
+
+    test('a02: the form pointed at a same-origin frame after the fill and sent with that frame\'s submit() sends nothing', async ({ page, demo }) => {
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await panel(page).waitOpen();
+      await page.evaluate(async () => {
+        const form = document.getElementById('contact') as HTMLFormElement;
+        const sink = document.createElement('iframe');
+        sink.name = 'sink';
+        sink.src = 'about:blank';
+        document.body.append(sink);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        form.setAttribute('target', 'sink');
+        (sink.contentWindow as Window & typeof globalThis).HTMLFormElement.prototype.submit.call(form);
+      });
+      await page.waitForTimeout(500);
+      expect(demo.formPosts).toEqual([]);
+      await panel(page).click('Cancel');
+      expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
+      expect(demo.formPosts).toEqual([]);
+    });
   });
 
   test('an original submit a page script kept before the runtime loaded is cancelled by the navigate backstop', async ({ page, demo }) => {
@@ -110,17 +194,6 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
     await page.evaluate(() => (window as unknown as { keptSubmit: () => void }).keptSubmit.call(document.getElementById('contact')));
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-  });
-
-  test('a site handler that stops propagation of submit does not open the native path', async ({ page, demo }) => {
-    await page.evaluate(() => document.getElementById('contact')!.addEventListener('submit', (event) => event.stopImmediatePropagation()));
-    await submitOnChange(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
     await page.waitForTimeout(500);
     expect(demo.formPosts).toEqual([]);
     expect(page.url()).toBe(`${demo.url}/contact`);
@@ -142,75 +215,6 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
     expect(await page.evaluate(() => (document.getElementById('contact-name') as HTMLInputElement).value)).toBe(PROPOSAL.name);
   });
 
-  test('a10: Enter for a new line in the message, which the page\'s keydown handler turns into requestSubmit, sends nothing', async ({ page, demo }) => {
-    await page.evaluate(() => {
-      const form = document.getElementById('contact') as HTMLFormElement;
-      (form.elements.namedItem('message') as HTMLTextAreaElement).addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
-    });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).waitArmed();
-    await page.locator('#contact-message').click();
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect(demo.formPosts).toEqual([]);
-  });
-
-  test('a03: the page moves the focus to the submit button while the person types in a search box; their Enter and Space send nothing', async ({ page, demo }) => {
-    await page.evaluate(() => {
-      const button = document.querySelector('#contact button[type="submit"]') as HTMLButtonElement;
-      const search = document.createElement('input');
-      search.id = 'search-box';
-      search.setAttribute('aria-label', 'Search the shop');
-      document.body.prepend(search);
-      search.addEventListener('keydown', (event) => { if (event.key === 'x') setTimeout(() => button.focus(), 0); });
-    });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await panel(page).waitArmed();
-    await page.locator('#search-box').click();
-    await page.keyboard.press('x');
-    await page.waitForTimeout(50);
-    expect(await page.evaluate(() => document.activeElement === document.querySelector('#contact button[type="submit"]'))).toBe(true);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Space');
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
-    await panel(page).click('Cancel');
-    // The agent hears that the person's keyboard activation was refused, not only that they cancelled.
-    expect(answerOf(await callResult(page))).toEqual({
-      status: 'cancelled', next: NEXT_STEPS.cancelled,
-      refused: 'the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent',
-    });
-    expect(demo.formPosts).toEqual([]);
-  });
-
-  test('a02: the form pointed at a same-origin frame after the fill and sent with that frame\'s submit() sends nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await panel(page).waitOpen();
-    await page.evaluate(async () => {
-      const form = document.getElementById('contact') as HTMLFormElement;
-      const sink = document.createElement('iframe');
-      sink.name = 'sink';
-      sink.src = 'about:blank';
-      document.body.append(sink);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      form.setAttribute('target', 'sink');
-      (sink.contentWindow as Window & typeof globalThis).HTMLFormElement.prototype.submit.call(form);
-    });
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    await panel(page).click('Cancel');
-    expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-    expect(demo.formPosts).toEqual([]);
-  });
-
   test('a form with target=_blank is refused and nothing is filled', async ({ page, demo }) => {
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" target="_blank"'));
     await page.goto(`${demo.url}/contact`);
@@ -226,6 +230,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
     await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" data-agent-tools="none" data-agent-tools-reason="Messages to the shop are written by people."'));
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
+    demo.formPosts.length = 0;
     const result = await call(page, 'form.submit.contact', PROPOSAL);
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toBe('form.submit.contact: form #contact is marked data-agent-tools="none" ("Messages to the shop are written by people."); an agent never fills it');

@@ -7,7 +7,7 @@
  * listener, or DOM clobbering. The demo server counts every contact POST and sign-up.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
@@ -43,96 +43,104 @@ async function refusedEveryTime(page: Page, panel: PanelDriver, control: Locator
   await panel.waitText(reason);
 }
 
-test.beforeEach(async ({ page, demo }) => {
+/**
+ * The beforeEach of the tests that start on the contact page as served (the others open it
+ * themselves, edited first): the page, ready, and the worker's counts of contact POSTs and sign-ups
+ * cleared.
+ */
+async function openContact({ page, demo }: { page: Page; demo: Demo }): Promise<void> {
   await page.goto(`${demo.url}/contact`);
   await readyReport(page);
   demo.formPosts.length = 0;
   demo.signups.length = 0;
-});
+}
 
 test.describe('a hostile page cannot turn the person\'s act into another send', () => {
+  test.describe(() => {
+    test.beforeEach(openContact);
 
-  test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    const panel = new PanelDriver(page);
-    await panel.waitText('POST /contact');
-    await panel.waitText('“Send message”');
-  });
-
-  test('a send button relabelled "Cancel" after the panel opened: every click on it is refused, the panel never tells the person to press "Cancel", and the agent hears it was refused', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
-    const outcome = callResult(page);
-    await page.evaluate(() => { document.querySelector('#contact button[type="submit"]')!.textContent = 'Cancel'; });
-    const reason = 'the “Cancel” button changed after this panel showed the proposal (label “Send message” → “Cancel”), so it cannot send it';
-    await refusedEveryTime(page, panel, page.locator('#contact button[type="submit"]'), reason);
-    const text = (await panel.state())!.text;
-    expect(text).toContain('use the form’s own “Send message” button');
-    expect(text).not.toContain('own “Cancel”');
-    await panel.click('Cancel');
-    const answer = answerOf(await outcome) as { status: string; refused?: string };
-    expect(answer.status).toBe('cancelled');
-    expect(answer.refused).toContain(reason);
-    expect(demo.formPosts).toEqual([]);
-  });
-
-  test('a second submit button "Cancel" sending elsewhere, added after the panel opened: the person who clicks it twice to cancel sends nothing, and the agent hears it was refused', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
-    const outcome = callResult(page);
-    await page.evaluate(() => {
-      const cancel = document.createElement('button');
-      cancel.type = 'submit';
-      cancel.id = 'fake-cancel';
-      cancel.setAttribute('formaction', '/signups');
-      cancel.textContent = 'Cancel';
-      document.querySelector('#contact button[type="submit"]')!.after(cancel);
+    test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      const panel = new PanelDriver(page);
+      await panel.waitText('POST /contact');
+      await panel.waitText('“Send message”');
     });
-    await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button was added after this panel showed the proposal, so it cannot send it');
-    expect((await panel.state())!.text).not.toContain('own “Cancel”');
-    await panel.click('Cancel');
-    const answer = answerOf(await outcome) as { status: string; refused?: string };
-    expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('“Cancel” button was added') });
-    expect(demo.signups).toEqual([]);
-    expect(demo.formPosts).toEqual([]);
-  });
 
-  test('a submit button "Cancel" sending elsewhere that was there from the start: the panel names the real send button, and every click on "Cancel" is refused', async ({ page, demo }) => {
-    await page.evaluate(() => {
-      const cancel = document.createElement('button');
-      cancel.type = 'submit';
-      cancel.id = 'fake-cancel';
-      cancel.setAttribute('formaction', '/signups');
-      cancel.textContent = 'Cancel';
-      // First in tree order: the form's default button, which implicit submission would press.
-      document.querySelector('#contact button[type="submit"]')!.before(cancel);
+    test('a send button relabelled "Cancel" after the panel opened: every click on it is refused, the panel never tells the person to press "Cancel", and the agent hears it was refused', async ({ page, demo }) => {
+      const panel = await armedProposal(page);
+      const outcome = callResult(page);
+      await page.evaluate(() => { document.querySelector('#contact button[type="submit"]')!.textContent = 'Cancel'; });
+      const reason = 'the “Cancel” button changed after this panel showed the proposal (label “Send message” → “Cancel”), so it cannot send it';
+      await refusedEveryTime(page, panel, page.locator('#contact button[type="submit"]'), reason);
+      const text = (await panel.state())!.text;
+      expect(text).toContain('use the form’s own “Send message” button');
+      expect(text).not.toContain('own “Cancel”');
+      await panel.click('Cancel');
+      const answer = answerOf(await outcome) as { status: string; refused?: string };
+      expect(answer.status).toBe('cancelled');
+      expect(answer.refused).toContain(reason);
+      expect(demo.formPosts).toEqual([]);
     });
-    const panel = await armedProposal(page);
-    await panel.waitText('use the form’s own “Send message” button');
-    await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button reads like not sending, so it does not send this proposal');
-    expect(demo.signups).toEqual([]);
-    expect(demo.formPosts).toEqual([]);
-  });
 
-  test('a form pointed elsewhere after the panel opened: the person\'s click sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
-    await page.evaluate(() => { (document.getElementById('contact') as HTMLFormElement).action = '/signups'; });
-    await page.locator('#contact button[type="submit"]').click();
-    await panel.waitText('POST /signups');
-    await page.waitForTimeout(300);
-    expect(demo.formPosts).toEqual([]);
-    expect(demo.signups).toEqual([]);
-  });
+    test('a second submit button "Cancel" sending elsewhere, added after the panel opened: the person who clicks it twice to cancel sends nothing, and the agent hears it was refused', async ({ page, demo }) => {
+      const panel = await armedProposal(page);
+      const outcome = callResult(page);
+      await page.evaluate(() => {
+        const cancel = document.createElement('button');
+        cancel.type = 'submit';
+        cancel.id = 'fake-cancel';
+        cancel.setAttribute('formaction', '/signups');
+        cancel.textContent = 'Cancel';
+        document.querySelector('#contact button[type="submit"]')!.after(cancel);
+      });
+      await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button was added after this panel showed the proposal, so it cannot send it');
+      expect((await panel.state())!.text).not.toContain('own “Cancel”');
+      await panel.click('Cancel');
+      const answer = answerOf(await outcome) as { status: string; refused?: string };
+      expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('“Cancel” button was added') });
+      expect(demo.signups).toEqual([]);
+      expect(demo.formPosts).toEqual([]);
+    });
 
-  test('leaving the page puts the person\'s values back: coming back (history) finds no agent values to send', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
-    await new PanelDriver(page).waitOpen();
-    expect(await fieldValue(page, 'name')).toBe(PROPOSAL.name);
-    await page.goto(`${demo.url}/`);
-    await page.goBack();
-    await readyReport(page);
-    expect(await fieldValue(page, 'name')).toBe('');
-    expect(await fieldValue(page, 'email')).toBe('');
-    expect(await fieldValue(page, 'message')).toBe('');
-    expect(demo.formPosts).toEqual([]);
+    test('a submit button "Cancel" sending elsewhere that was there from the start: the panel names the real send button, and every click on "Cancel" is refused', async ({ page, demo }) => {
+      await page.evaluate(() => {
+        const cancel = document.createElement('button');
+        cancel.type = 'submit';
+        cancel.id = 'fake-cancel';
+        cancel.setAttribute('formaction', '/signups');
+        cancel.textContent = 'Cancel';
+        // First in tree order: the form's default button, which implicit submission would press.
+        document.querySelector('#contact button[type="submit"]')!.before(cancel);
+      });
+      const panel = await armedProposal(page);
+      await panel.waitText('use the form’s own “Send message” button');
+      await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button reads like not sending, so it does not send this proposal');
+      expect(demo.signups).toEqual([]);
+      expect(demo.formPosts).toEqual([]);
+    });
+
+    test('a form pointed elsewhere after the panel opened: the person\'s click sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
+      const panel = await armedProposal(page);
+      await page.evaluate(() => { (document.getElementById('contact') as HTMLFormElement).action = '/signups'; });
+      await page.locator('#contact button[type="submit"]').click();
+      await panel.waitText('POST /signups');
+      await page.waitForTimeout(300);
+      expect(demo.formPosts).toEqual([]);
+      expect(demo.signups).toEqual([]);
+    });
+
+    test('leaving the page puts the person\'s values back: coming back (history) finds no agent values to send', async ({ page, demo }) => {
+      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await new PanelDriver(page).waitOpen();
+      expect(await fieldValue(page, 'name')).toBe(PROPOSAL.name);
+      await page.goto(`${demo.url}/`);
+      await page.goBack();
+      await readyReport(page);
+      expect(await fieldValue(page, 'name')).toBe('');
+      expect(await fieldValue(page, 'email')).toBe('');
+      expect(await fieldValue(page, 'message')).toBe('');
+      expect(demo.formPosts).toEqual([]);
+    });
   });
 
   test('a panel chunk that never arrives: the write call still answers awaiting_person within data-write-wait-ms, and nothing is filled', async ({ page, demo }) => {
@@ -145,6 +153,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     await page.route('**/chunks/panel-*.js', () => undefined);
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
+    demo.formPosts.length = 0;
     await startCall(page, 'form.submit.contact', PROPOSAL);
     const answer = answerOf(await callResult(page)) as { status: string; writeId: string };
     expect(answer.status).toBe('awaiting_person');
@@ -162,6 +171,7 @@ test.describe('a page that replaces built-ins after the runtime loaded', () => {
     });
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
+    demo.formPosts.length = 0;
     await page.evaluate(() => {
       const never = () => 0;
       Object.assign(window, { setTimeout: never, clearTimeout: never, fetch: () => new Promise(() => undefined), FormData: function FormData() { throw new Error('no FormData'); } });
@@ -179,6 +189,7 @@ test.describe('a page that replaces built-ins after the runtime loaded', () => {
 });
 
 test.describe('a hostile page cannot make the person\'s other act send the form (red-team pass of 2026-12-02)', () => {
+  test.beforeEach(openContact);
 
   test('Enter in a field the page moved the focus into (an off-screen input of the form trapping the shop\'s search box) sends nothing, and the panel says why', async ({ page, demo }) => {
     await page.evaluate(() => {

@@ -4,11 +4,11 @@
  * once. Playwright turns the bfcache off by default; this file turns it back on.
  */
 import type { Page } from '@playwright/test';
-import { launchOptions } from '../support/chromium.js';
-import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { expect, listTools, otherTabTest, readyReport } from './demo-fixture.ts';
 
-test.use({ launchOptions: { ...launchOptions({ webmcp: true }), ignoreDefaultArgs: ['--disable-back-forward-cache'] } });
-// Its own launch options need a browser of their own: one worker for the file, not one per test.
+// Chromium with the back/forward cache: a browser the worker launches beside the project's.
+const test = otherTabTest('bfcache');
+// One worker for the file: it launches that browser once, not once per worker.
 test.describe.configure({ mode: 'default' });
 
 function islandScript(tools: object[]): string {

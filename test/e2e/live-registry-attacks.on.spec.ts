@@ -4,7 +4,7 @@
  * and the library build) on one page.
  */
 import type { Page } from '@playwright/test';
-import { expect, listTools, readyReport, test } from './demo-fixture.ts';
+import { expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 function islandScript(tools: object[]): string {
   const json = JSON.stringify({ capellAgentSchema: 1, tools }).replace(/</g, '\\u003C');

@@ -96,6 +96,21 @@ const ARMED_STAYS_MS = 100 + 2 * 17;
  */
 const sessions = new WeakMap<Page, Promise<CDPSession>>();
 
+/**
+ * The panel's closed root last found on a page (a DevTools object id), kept per page like its
+ * session: finding it walks the whole document through DevTools (three round trips and the
+ * document's every node, about 7 ms of CPU), while reading it again through the id is one round
+ * trip. The id is used only while the root's host is still the document's first panel (checked in
+ * the same call); otherwise, or when the id is gone (the page navigated), the root is found anew.
+ */
+const roots = new WeakMap<Page, string>();
+
+/** Wraps a root function: runs it only when `this` is still the root of the document's first panel. */
+const IF_CURRENT = (fn: string) => `function () {
+  if (!this.host || !this.host.isConnected || this.host.ownerDocument.querySelector('capell-confirm-write') !== this.host) return { stale: true };
+  return { value: (${fn}).call(this) };
+}`;
+
 /** A person's view of the confirmation panel on `page`. */
 export class PanelDriver {
   readonly #page: Page;
@@ -113,11 +128,19 @@ export class PanelDriver {
   /** Runs `fn` (source text) with `this` = the panel's closed shadow root; undefined when no panel. */
   async #onRoot<T>(fn: string): Promise<T | undefined> {
     const cdp = await this.#cdp();
+    const known = roots.get(this.#page);
+    if (known) {
+      const answer = await cdp.send('Runtime.callFunctionOn', { objectId: known, functionDeclaration: IF_CURRENT(fn), returnByValue: true }).catch(() => undefined);
+      const kept = answer?.exceptionDetails ? undefined : answer?.result.value as { stale?: true; value?: T } | undefined;
+      if (kept && !kept.stale) return kept.value;
+      roots.delete(this.#page);
+    }
     const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true }) as { root: DOMNode };
     const shadow = findHost(root)?.shadowRoots?.[0];
     if (!shadow) return undefined;
     const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: shadow.backendNodeId });
     if (!object.objectId) return undefined;
+    roots.set(this.#page, object.objectId);
     const { result } = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: fn, returnByValue: true });
     return result.value as T | undefined;
   }

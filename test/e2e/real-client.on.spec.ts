@@ -6,15 +6,16 @@
  * (10 000 ms) a write call answers well inside a 20 s client timeout, and the agent learns the
  * person's later decision from `capell.write.status`.
  */
-import { launchOptions, QUIET_FLAGS } from '../support/chromium.js';
-import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import { expect, readyReport, otherTabTest } from './demo-fixture.ts';
 import { PanelDriver } from './panel-driver.ts';
+
+// Chromium with its WebMCP feature: a browser the worker launches beside the project's.
+const test = otherTabTest('webmcpFeature');
 
 /** The shortest tool-call timeout among common MCP clients (20–60 s), in ms. */
 const CLIENT_TIMEOUT_MS = 20_000;
 
-test.use({ launchOptions: { ...launchOptions({ webmcp: true }), args: ['--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'] } });
-// Its own launch options need a browser of their own: one worker for the file, not one per test.
+// One worker for the file: it launches that browser once, not once per worker.
 test.describe.configure({ mode: 'default' });
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };

@@ -3,7 +3,7 @@
  * them): the built script-tag bundle on pages from the demo origin, WebMCP on, watching which
  * chunks the page loads.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 const PLAIN = { name: 'site.search', description: 'Search this site.', effect: 'read', binding: { type: 'search', target: 'pages' }, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } };
 const WITH_REF = { ...PLAIN, name: 'site.find', inputSchema: { type: 'object', properties: { q: { $ref: '#/$defs/q' } }, required: ['q'], $defs: { q: { type: 'string', minLength: 1 } } } };

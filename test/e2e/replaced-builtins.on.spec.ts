@@ -7,7 +7,7 @@
  * refused. The demo server counts every contact POST and sign-up.
  */
 import type { Page } from '@playwright/test';
-import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { PROPOSAL, call, callResult, startCall } from './agent-calls.ts';
@@ -24,12 +24,16 @@ async function armedProposal(page: Page): Promise<PanelDriver> {
   return panel;
 }
 
-test.beforeEach(async ({ page, demo }) => {
+/**
+ * Each group's beforeEach but the timeout group's (its test opens the page itself, with a shorter
+ * timeout): the contact page, ready, and the worker's counts of contact POSTs and sign-ups cleared.
+ */
+async function openContact({ page, demo }: { page: Page; demo: Demo }): Promise<void> {
   await page.goto(`${demo.url}/contact`);
   await readyReport(page);
   demo.formPosts.length = 0;
   demo.signups.length = 0;
-});
+}
 
 /** CSS alone disguises the send button: its text made transparent, "Next page →" drawn by ::after. */
 function drawNextPageOverSend(page: Page): Promise<void> {
@@ -46,6 +50,8 @@ function drawNextPageOverSend(page: Page): Promise<void> {
 }
 
 test.describe('what is sent, and where: fetch and Request replaced after the runtime loaded', () => {
+  test.beforeEach(openContact);
+
   test('a read is answered by the site, not by the page\'s fetch', async ({ page, demo }) => {
     await page.evaluate(() => {
       const answered: string[] = [];
@@ -111,6 +117,8 @@ test.describe('no call waits past its timeout: AbortSignal.timeout and AbortSign
 });
 
 test.describe('what is sent, and where: JSON.stringify replaced after the runtime loaded', () => {
+  test.beforeEach(openContact);
+
   test('a write endpoint sends the body the panel showed, not the one the page\'s JSON.stringify makes of it', async ({ page, demo }) => {
     await page.evaluate(() => {
       const stringify = JSON.stringify;
@@ -127,6 +135,8 @@ test.describe('what is sent, and where: JSON.stringify replaced after the runtim
 });
 
 test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins replaced after the runtime loaded', () => {
+  test.beforeEach(openContact);
+
   test('addEventListener, preventDefault and HTMLFormElement.prototype.submit replaced: the page\'s own submits of the filled form send nothing, and the person\'s click still sends it once', async ({ page, demo }) => {
     await page.evaluate(() => {
       // Listeners for submits and navigations are dropped, preventDefault does nothing, and
@@ -243,6 +253,8 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
 });
 
 test.describe('what the person sees: the checks\' built-ins replaced after the runtime loaded', () => {
+  test.beforeEach(openContact);
+
   test('window.getComputedStyle made to report the send button\'s text readable and no generated content: the button drawn as "Next page →" is still refused, naming the check', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {

@@ -1,7 +1,7 @@
 /**
  * The shared tab (demo-fixture.ts sharedTabTest, shared-tab.ts) is put back between tests as a
  * fresh tab would be: what one test leaves (routes, listeners, cookies, storage, viewport, other
- * pages, init scripts, a fake clock) is gone for the next. Serial: each second test reads what its
+ * pages, init scripts of the page and the context, a fake clock) is gone for the next. Serial: each second test reads what its
  * first left.
  */
 import { expect, sharedTabTest as test } from './demo-fixture.ts';
@@ -43,15 +43,20 @@ test('the next test finds none of it', async ({ page, demo }) => {
   expect(await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name))).not.toContain('left-behind');
 });
 
-test('a test that adds an init script taints the tab', async ({ page, demo }) => {
-  await page.addInitScript(() => { (window as unknown as { tainted: boolean }).tainted = true; });
+let tabWithInitScripts: unknown;
+
+test('a test adds an init script to the page and one to its context', async ({ page, demo }) => {
+  tabWithInitScripts = page;
+  await page.addInitScript(() => { (window as unknown as { pageScript: boolean }).pageScript = true; });
+  await page.context().addInitScript(() => { (window as unknown as { contextScript: boolean }).contextScript = true; });
   await page.goto(`${demo.url}/contact`);
-  expect(await page.evaluate(() => (window as unknown as { tainted?: boolean }).tainted)).toBe(true);
+  expect(await page.evaluate(() => [(window as unknown as { pageScript?: boolean }).pageScript, (window as unknown as { contextScript?: boolean }).contextScript])).toEqual([true, true]);
 });
 
-test('the next test gets a new tab without it', async ({ page, demo }) => {
+test('the next test keeps the tab, without either init script', async ({ page, demo }) => {
+  expect(page).toBe(tabWithInitScripts);
   await page.goto(`${demo.url}/contact`);
-  expect(await page.evaluate(() => (window as unknown as { tainted?: boolean }).tainted)).toBeUndefined();
+  expect(await page.evaluate(() => [(window as unknown as { pageScript?: boolean }).pageScript, (window as unknown as { contextScript?: boolean }).contextScript])).toEqual([undefined, undefined]);
 });
 
 test('a test that installs a fake clock taints the tab', async ({ page, demo }) => {

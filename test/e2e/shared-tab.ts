@@ -7,13 +7,18 @@ import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test
 
 /**
  * A context's and page's state that putBack cannot undo: calling one of these taints the tab. The
- * fake clock (`page.clock`, which is the context's) stays installed for the context's life.
+ * fake clock (`page.clock`, which is the context's) stays installed for the context's life. Init
+ * scripts are not here: `addInitScript` hands back a Disposable, and putBack disposes of each
+ * (UNDONE), so a test that adds one keeps the tab and its renderer for the next.
  */
 const TAINTING = {
-  page: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'emulateMedia', 'routeFromHAR', 'routeWebSocket', 'addLocatorHandler'],
-  context: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'route', 'routeFromHAR', 'routeWebSocket', 'setOffline', 'setGeolocation', 'setHTTPCredentials', 'grantPermissions'],
+  page: ['exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'emulateMedia', 'routeFromHAR', 'routeWebSocket', 'addLocatorHandler'],
+  context: ['exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'route', 'routeFromHAR', 'routeWebSocket', 'setOffline', 'setGeolocation', 'setHTTPCredentials', 'grantPermissions'],
   clock: ['install', 'setFixedTime', 'setSystemTime', 'pauseAt', 'runFor', 'fastForward', 'resume'],
 } as const;
+
+/** What a test may add that putBack takes away again: each call's Disposable is kept and disposed of. */
+const UNDONE = ['addInitScript'] as const;
 
 interface Open {
   context: BrowserContext;
@@ -26,6 +31,8 @@ interface Open {
   listeners: Map<string | symbol, Function[]>;
   /** Whether the test changed what putBack cannot undo (a TAINTING call). */
   tainted: boolean;
+  /** What the test added that putBack disposes of (an UNDONE call's Disposable). */
+  added: Promise<{ dispose(): Promise<void> }>[];
 }
 
 type Emitter = { eventNames(): (string | symbol)[]; listeners(event: string | symbol): Function[]; removeListener(event: string | symbol, listener: Function): unknown };
@@ -44,11 +51,21 @@ export class SharedTab {
     if (!this.#open || this.#open.page.isClosed()) {
       const context = await this.#browser.newContext();
       const page = await context.newPage();
-      const open: Open = { context, page, cdp: await context.newCDPSession(page), viewport: page.viewportSize(), listeners: new Map(), tainted: false };
+      const open: Open = { context, page, cdp: await context.newCDPSession(page), viewport: page.viewportSize(), listeners: new Map(), tainted: false, added: [] };
       for (const [target, names] of [[page, TAINTING.page], [context, TAINTING.context], [context.clock, TAINTING.clock]] as const) {
         for (const name of names) {
           const original = (target as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
           Object.defineProperty(target, name, { configurable: true, value: (...args: unknown[]) => { open.tainted = true; return original.apply(target, args); } });
+        }
+      }
+      for (const target of [page, context]) {
+        for (const name of UNDONE) {
+          const original = (target as unknown as Record<string, (...args: unknown[]) => Promise<{ dispose(): Promise<void> }>>)[name]!;
+          Object.defineProperty(target, name, { configurable: true, value: (...args: unknown[]) => {
+            const added = original.apply(target, args);
+            open.added.push(added);
+            return added;
+          } });
         }
       }
       this.#open = open;
@@ -74,6 +91,7 @@ export class SharedTab {
         const before = open.listeners.get(event) ?? [];
         for (const listener of emitter.listeners(event)) if (!before.includes(listener)) emitter.removeListener(event, listener);
       }
+      for (const added of open.added.splice(0)) await (await added).dispose();
       await page.unrouteAll({ behavior: 'ignoreErrors' });
       for (const other of context.pages()) if (other !== page) await other.close();
       await page.goto('about:blank');

@@ -2,7 +2,7 @@
  * Without WebMCP there are no tools to wait for: the runtime leaves the page's `load` event alone
  * (no hold frame is ever added), as it leaves everything else alone.
  */
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 test('without WebMCP the runtime adds no frame to hold load, and load comes as it would without it', async ({ page, demo }) => {
   await page.addInitScript(() => {

@@ -7,7 +7,7 @@
  * gone once it is ready.
  */
 import type { Page } from '@playwright/test';
-import { expect, readyReport, test } from './demo-fixture.ts';
+import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 /** Called in the page before its own scripts: the tool names `getTools()` gives at `load`. */
 function recordToolsAtLoad() {

@@ -223,28 +223,4 @@ test.describe('write calls never hang the agent', () => {
     expect(Date.now() - began).toBeLessThan(5000);
     expect(demo.subscriptions.at(-1)).toBe('ada@example.test');
   });
-
-  test('capell.write.status is registered read-only only when a write tool is', async ({ page, demo }) => {
-    const toolsOf = () => page.evaluate(async () => {
-      const tools = await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; annotations?: object }[]> } }).modelContext.getTools();
-      return tools.map(({ name, annotations }) => ({ name, annotations }));
-    });
-    await page.goto(`${demo.url}/`);
-    const home = await readyReport(page);
-    expect(home.registered.length).toBeGreaterThan(0);
-    expect((await toolsOf()).map((tool) => tool.name)).not.toContain('capell.write.status');
-    await page.goto(`${demo.url}/contact`);
-    const contact = await readyReport(page);
-    expect(contact.registered).not.toContain('capell.write.status');
-    expect((await toolsOf()).find((tool) => tool.name === 'capell.write.status')?.annotations).toMatchObject({ readOnlyHint: true });
-  });
-
-  test('unknown writeId is isError', async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
-    await readyReport(page);
-    expect(await call(page, 'capell.write.status', { writeId: '00000000-0000-4000-8000-000000000000' })).toEqual({
-      isError: true,
-      content: [{ type: 'text', text: 'capell.write.status: no write "00000000-0000-4000-8000-000000000000" on this page (writeIds last as long as the page, the last 100 are kept)' }],
-    });
-  });
 });
