@@ -37,9 +37,10 @@ mkdirSync(RESULTS, { recursive: true });
  * keep the normal priority. The build comes before the untimed suites, which all wait for it, and
  * so do the untimed browser groups, a short run whose pages load the sources through the test
  * server's on-the-fly transform: beside two e2e workers at their priority, a page's first panel
- * once took over 7 s to come.
+ * once took over 7 s to come. The untimed end-to-end projects, the longest suite and the last to
+ * end, come before the unit files and the typecheck, which end long before them anyway.
  */
-const PRIORITY = { timed: 0, build: 5, browser: 5, untimed: 10 };
+const PRIORITY = { timed: 0, build: 5, browser: 5, e2e: 7, untimed: 10 };
 
 /**
  * Runs a command; its output goes to ours as it comes, or, with `quiet`, is held and printed once
@@ -200,7 +201,7 @@ if (build.status !== 0) {
 // 2. After the build.
 const afterBuild = since();
 const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'unit', PRIORITY.untimed);
-const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.untimed);
+const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e);
 const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
 const e2eTimed = browserTimed.then(() => e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`));
 
