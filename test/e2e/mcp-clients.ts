@@ -33,12 +33,13 @@ export interface SiteLog {
 }
 
 /**
- * Runs `script` of test/clients/mcp with `scenario` against the demo's /contact page; rejects
+ * Runs `script` of test/clients/mcp with `scenario` against the demo's /contact page (with a
+ * write wait of WRITE_WAIT_MS); rejects
  * with the script's stderr when it exits non-zero; resolves with its last stdout line, parsed,
  * and what the demo site recorded meanwhile.
  */
 export function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo): Promise<{ run: T; site: SiteLog }> {
-  const argv = [`${FOLDER}${script}`, scenario, `${demo.url}/contact`, demo.agentKeysUrl, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
+  const argv = [`${FOLDER}${script}`, scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
   const before = { agentGate: demo.agentGateLog.length, subscriptions: demo.subscriptions.length };
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, argv, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -80,8 +81,12 @@ export function answerOf(result: CallResult | null | undefined): Record<string, 
   return JSON.parse(result?.content?.[0]?.text ?? 'null') as Record<string, unknown>;
 }
 
-/** The runtime's default `data-write-wait-ms`: a write call answers within it, in ms. */
-export const WRITE_WAIT_MS = 10_000;
+/**
+ * The write wait of the page the clients open (`?write-wait-ms=`, demo/server/html/render-document.js):
+ * a write call answers within it, in ms. Shorter than the runtime's default 10 s, which each
+ * client's write would otherwise wait out before the person acts.
+ */
+export const WRITE_WAIT_MS = 2_000;
 
 /**
  * What an MCP server may add to a call's wall time beyond the page's own answer, in ms (Playwright

@@ -152,6 +152,17 @@ describe('demo server: content security policy', () => {
   });
 });
 
+describe('demo server: the runtime tag', () => {
+  test('?write-wait-ms=N (an integer from 1 to 600000) gives the page\'s runtime data-write-wait-ms="N"; anything else leaves the default', async () => {
+    const tagOf = async (path: string) => /<script type="module" src="\/dist\/capell-webmcp\.js"[^>]*>/.exec((await send(path)).text)?.[0];
+    assert.doesNotMatch((await tagOf('/contact'))!, /data-write-wait-ms/);
+    assert.match((await tagOf('/contact?write-wait-ms=2000'))!, / data-write-wait-ms="2000"/);
+    for (const given of ['0', '600001', '1e3', '-5', 'abc', '"><script>']) {
+      assert.doesNotMatch((await tagOf(`/contact?write-wait-ms=${encodeURIComponent(given)}`))!, /data-write-wait-ms/, given);
+    }
+  });
+});
+
 describe('demo server: agent API envelope', () => {
   const endpoints = [
     '/agent/v1/pages?url=/',

@@ -16,6 +16,24 @@ export const RUNTIME_SRC = '/dist/capell-webmcp.js';
 /** Where the page that explains the site to agents (and their people) lives, per language (agents-page.js). */
 export const AGENTS_PATHS = Object.freeze(/** @type {Record<Language, string>} */ ({ en: '/agents', de: '/de/agents' }));
 
+/**
+ * The query that gives a page's runtime another write wait (`?write-wait-ms=2000`: its tag's
+ * `data-write-wait-ms`, an integer from 1 to 600000): for agent clients whose browser the tests do
+ * not drive, so they cannot edit the page, and whose write call would otherwise wait the default 10 s.
+ */
+export const WRITE_WAIT_QUERY = 'write-wait-ms';
+
+/**
+ * `?write-wait-ms=` as a `data-write-wait-ms` value.
+ * @param {URLSearchParams} searchParams the page request's query
+ * @returns {number | undefined} ms, or undefined when absent or not an integer from 1 to 600000
+ */
+export function writeWaitFrom(searchParams) {
+  const given = searchParams.get(WRITE_WAIT_QUERY);
+  const ms = given !== null && /^\d{1,6}$/.test(given) ? Number(given) : NaN;
+  return ms >= 1 && ms <= 600_000 ? ms : undefined;
+}
+
 /** The query that opens capell-webmcp's inspector on any page (`?capell-webmcp=inspect`). */
 export const INSPECT_QUERY = '?capell-webmcp=inspect';
 
@@ -34,6 +52,7 @@ export const INSPECT_QUERY = '?capell-webmcp=inspect';
  *   (Laravel's convention; write tools send it in `X-CSRF-TOKEN`) and as the newsletter form's
  *   `_token` (without it that form's post is refused with 419)
  * @property {string[]} [scripts] the page's own module scripts, loaded after the runtime's
+ * @property {number} [writeWaitMs] the runtime's `data-write-wait-ms`, when not its default (WRITE_WAIT_QUERY)
  */
 
 /**
@@ -47,7 +66,7 @@ export const INSPECT_QUERY = '?capell-webmcp=inspect';
  * @param {DocumentParts} parts
  * @returns {string}
  */
-export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken, scripts = [] }) {
+export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken, scripts = [], writeWaitMs }) {
   const other = lang === 'en' ? 'de' : 'en';
   const navigation = NAVIGATION_KEYS.map((key) => {
     const url = toPublicUrl(key, lang, now);
@@ -60,7 +79,7 @@ export function renderDocument({ lang, now, title, description, main, currentKey
   const switchUrl = translatedUrl ?? toPublicUrl('home', other, now) ?? '/';
   const alternate = translatedUrl ? `\n<link rel="alternate" hreflang="${other}" href="${escapeHTML(translatedUrl)}">` : '';
   const islands = [graph ? renderPageGraphIsland(graph) : '', manifest ? renderToolsIsland(manifest) : ''].filter(Boolean).join('\n');
-  const runtime = `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}" data-agentgate></script>`
+  const runtime = `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}" data-agentgate${writeWaitMs === undefined ? '' : ` data-write-wait-ms="${writeWaitMs}"`}></script>`
     + scripts.map((src) => `\n<script type="module" src="${escapeHTML(src)}"></script>`).join('');
   const siteName = text(lang, 'site.name');
   const fullTitle = title === siteName ? siteName : `${title} · ${siteName}`;

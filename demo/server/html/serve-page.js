@@ -4,7 +4,7 @@ import { languageOfPath, text } from '../localisation.js';
 import { sendHTML, sendRedirect } from '../responses.js';
 import { toToolsManifest } from '../tools-manifest.js';
 import { escapeHTML } from './escape-html.js';
-import { renderDocument } from './render-document.js';
+import { renderDocument, writeWaitFrom } from './render-document.js';
 import { renderPageMain } from './page-main.js';
 
 /**
@@ -56,6 +56,7 @@ export function servePage(req, res, { path, searchParams, now, csrfToken, header
     graph: toPageGraph(page, lang, now),
     manifest: toToolsManifest(lang, { contact: page.key === 'contact' }),
     csrfToken,
+    writeWaitMs: writeWaitFrom(searchParams),
   });
   sendHTML(req, res, 200, html, headers);
 }

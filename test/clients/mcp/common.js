@@ -244,7 +244,8 @@ export async function agentRun({ call, textOf: answerText, browser, url, compani
   const writeId = JSON.parse(answerText(write) ?? '{}').writeId;
   const statusWhileAwaiting = writeId ? await call('capell.write.status', { writeId }) : null;
   const person = await personPresses(browser, url, 'Send');
-  const statusAfterSend = writeId ? await call('capell.write.status', { writeId, waitMs: 5_000 }) : null;
+  // At most the page's own write wait (the tests open it with ?write-wait-ms=2000): the status tool's bound.
+  const statusAfterSend = writeId ? await call('capell.write.status', { writeId, waitMs: 2_000 }) : null;
   const id = `${slug}-${Date.now()}`;
   const agentGate = await call('send_message', { id, message: `hello from ${label}` });
   return {
