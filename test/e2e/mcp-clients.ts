@@ -7,19 +7,16 @@
  * `npm ci --prefix test/clients/mcp`. A spec spawns that Node on a script with the demo's URLs and
  * the system Chromium's flags, and asserts on the JSON line the script prints.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromiumPath, QUIET_FLAGS } from '../support/chromium.js';
+import { clientFolder, runClientScript } from './client-script.ts';
 import type { Demo } from './demo-fixture.ts';
 
-const FOLDER = fileURLToPath(new URL('../clients/mcp/', import.meta.url));
-const NODE = `${FOLDER}node_modules/node/bin/node`;
+const CLIENT = clientFolder('mcp');
 const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'chrome-devtools-mcp', 'puppeteer-core'];
 
 /** Why the folder cannot run, or undefined when it is installed. */
 export function notInstalled(): string | undefined {
-  const missing = [NODE, ...PACKAGES.map((name) => `${FOLDER}node_modules/${name}/package.json`)].filter((path) => !existsSync(path));
+  const missing = [CLIENT.node, ...PACKAGES.map((name) => `${CLIENT.folder}node_modules/${name}/package.json`)].filter((path) => !existsSync(path));
   return missing.length ? `test/clients/mcp is not installed (${missing.join(', ')} missing): run \`npm ci --prefix test/clients/mcp\` (.ci/run does)` : undefined;
 }
 
@@ -34,28 +31,14 @@ export interface SiteLog {
 
 /**
  * Runs `script` of test/clients/mcp with `scenario` against the demo's /contact page (with a
- * write wait of WRITE_WAIT_MS); rejects
- * with the script's stderr when it exits non-zero; resolves with its last stdout line, parsed,
- * and what the demo site recorded meanwhile.
+ * write wait of WRITE_WAIT_MS), through runClientScript (client-script.ts).
+ * @returns its last stdout line, parsed, and what the demo site recorded meanwhile.
+ * @throws (rejects) with the script's stderr when it exits non-zero.
  */
-export function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo): Promise<{ run: T; site: SiteLog }> {
-  const argv = [`${FOLDER}${script}`, scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
+export async function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo): Promise<{ run: T; site: SiteLog }> {
   const before = { agentGate: demo.agentGateLog.length, subscriptions: demo.subscriptions.length };
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, argv, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the MCP client ${script} ${scenario} exited ${code}:\n${stderr}`));
-      resolve({
-        run: JSON.parse(stdout.trim().split('\n').at(-1)!) as T,
-        site: { agentGate: demo.agentGateLog.slice(before.agentGate), subscriptions: demo.subscriptions.slice(before.subscriptions) },
-      });
-    });
-  });
+  const run = await runClientScript<T>(CLIENT, script, [scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl], `the MCP client ${script} ${scenario}`);
+  return { run, site: { agentGate: demo.agentGateLog.slice(before.agentGate), subscriptions: demo.subscriptions.slice(before.subscriptions) } };
 }
 
 /**

@@ -10,15 +10,12 @@
  * agent-client.js, drives the page with the agent companion (`capell-webmcp/agent`, the built
  * dist/agent) attached to the Puppeteer page.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromiumPath, QUIET_FLAGS } from '../support/chromium.js';
+import { clientFolder, runClientScript } from './client-script.ts';
 import { expect, test } from './demo-fixture.ts';
 
-const FOLDER = fileURLToPath(new URL('../clients/puppeteer/', import.meta.url));
-const NODE = `${FOLDER}node_modules/node/bin/node`;
-const PUPPETEER = `${FOLDER}node_modules/puppeteer-core/package.json`;
+const CLIENT = clientFolder('puppeteer');
+const PUPPETEER = `${CLIENT.folder}node_modules/puppeteer-core/package.json`;
 
 /** The runtime's default `data-write-wait-ms`: a write call answers within it, in ms. */
 const WRITE_WAIT_MS = 10_000;
@@ -35,21 +32,9 @@ interface ClientRun {
   write: Seen & { panelShownMs: number; answeredAfterAbortMs: number; panelClosedAfterAbortMs: number; totalMs: number };
 }
 
-/** Runs a Puppeteer client script of the folder with `args`; rejects with its stderr when it exits non-zero; resolves with its last stdout line, parsed. */
+/** Runs a Puppeteer client script of the folder with `args` (client-script.ts). */
 function runScript<T>(script: string, args: string[]): Promise<T> {
-  const argv = [`${FOLDER}${script}`, ...args, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, argv, { cwd: FOLDER, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the Puppeteer client ${script} exited ${code}:\n${stderr}`));
-      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as T);
-    });
-  });
+  return runClientScript<T>(CLIENT, script, args, `the Puppeteer client ${script}`);
 }
 
 /** Runs the Puppeteer client on `url`. */
@@ -67,7 +52,7 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
 
   test('lists the tools; reads answer; bad input is an invocation Error naming the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
     // Not a skip: without the folder's install this client is not tested, and that must show.
-    expect(existsSync(NODE) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
     demo.subscriptions.length = 0;
     const run = await runClient(`${demo.url}/contact`);
 
@@ -118,7 +103,7 @@ test.describe('Puppeteer with the agent companion', () => {
   test.setTimeout(90_000);
 
   test('one call through agent.attach(page) is signed by the companion, verified by the site, and its receipt verified by the agent', async ({ demo }) => {
-    expect(existsSync(NODE) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
     const before = demo.agentGateLog.length;
     const run = await runScript<{ id: string; result: CallResult; receipts: { tool: string; verified: boolean; reason?: string; nonce: string }[] }>(
       'agent-client.js', [`${demo.url}/contact`, demo.agentKeysUrl],
