@@ -17,6 +17,16 @@ import { startCall, callResult, call, fieldValues, PROPOSAL } from './agent-call
 import { panel } from './panel-driver.ts';
 import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
+/**
+ * Nothing left for the site within half a second of the page's attempt, and the page did not
+ * navigate: no contact POST reached the demo server and the tab is still on /contact.
+ */
+async function expectNothingSent(page: Page, demo: { url: string; formPosts: unknown[] }): Promise<void> {
+  await page.waitForTimeout(500);
+  expect(demo.formPosts).toEqual([]);
+  expect(page.url()).toBe(`${demo.url}/contact`);
+}
+
 /** Installs the site's ordinary "submit when a field changes" handler on the contact form. */
 async function submitOnChange(page: Page, { defer = false } = {}): Promise<void> {
   await page.evaluate((defer) => {
@@ -43,9 +53,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await startCall(page, 'form.submit.contact', PROPOSAL);
       await panel(page).waitOpen();
       expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
       await panel(page).waitArmed();
       const outcome = callResult(page);
       await page.locator('#contact button[type="submit"]').click();
@@ -61,9 +69,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await panel(page).click('Cancel');
       expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
       expect((await fieldValues(page)).topic).toBe('order');
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
     });
 
     test('a change handler that defers requestSubmit (setTimeout 0) sends nothing, while filling or after the restore', async ({ page, demo }) => {
@@ -78,9 +84,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await panel(page).waitOpen();
       await panel(page).click('Cancel');
       expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
       expect(await fieldValues(page)).toMatchObject({ name: 'Grace Hopper', topic: 'order', message: 'Where is my order?' });
     });
 
@@ -88,9 +92,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await startCall(page, 'form.submit.contact', PROPOSAL);
       await panel(page).waitOpen();
       await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).submit());
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
       await panel(page).waitOpen();
       await panel(page).click('Cancel');
       expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
@@ -100,9 +102,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await startCall(page, 'form.submit.contact', PROPOSAL);
       await panel(page).waitOpen();
       await page.evaluate(() => HTMLFormElement.prototype.submit.call(document.getElementById('contact') as HTMLFormElement));
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
     });
 
     test('a site handler that stops propagation of submit does not open the native path', async ({ page, demo }) => {
@@ -111,9 +111,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await startCall(page, 'form.submit.contact', PROPOSAL);
       await panel(page).waitOpen();
       await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
     });
 
     test('a10: Enter for a new line in the message, which the page\'s keydown handler turns into requestSubmit, sends nothing', async ({ page, demo }) => {
@@ -127,9 +125,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       await page.locator('#contact-message').click();
       await page.keyboard.press('End');
       await page.keyboard.press('Enter');
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
       await panel(page).click('Cancel');
       expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
       expect(demo.formPosts).toEqual([]);
@@ -153,9 +149,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
       expect(await page.evaluate(() => document.activeElement === document.querySelector('#contact button[type="submit"]'))).toBe(true);
       await page.keyboard.press('Enter');
       await page.keyboard.press('Space');
-      await page.waitForTimeout(500);
-      expect(demo.formPosts).toEqual([]);
-      expect(page.url()).toBe(`${demo.url}/contact`);
+      await expectNothingSent(page, demo);
       await panel(page).click('Cancel');
       // The agent hears that the person's keyboard activation was refused, not only that they cancelled.
       expect(answerOf(await callResult(page))).toEqual({
@@ -194,9 +188,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
     await startCall(page, 'form.submit.contact', PROPOSAL);
     await panel(page).waitOpen();
     await page.evaluate(() => (window as unknown as { keptSubmit: () => void }).keptSubmit.call(document.getElementById('contact')));
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
+    await expectNothingSent(page, demo);
   });
 
   test('a window capture listener that stops submit before the runtime\'s does not open the native path either', async ({ page, demo }) => {
@@ -209,9 +201,7 @@ test.describe('form.submit.contact: nothing leaves before the person acts', () =
     // The navigate backstop cancels this submission. (Playwright then keeps waiting for the
     // navigation it saw requested, so no locator is used after it; the server count decides.)
     await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
-    await page.waitForTimeout(500);
-    expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
+    await expectNothingSent(page, demo);
     expect(await page.evaluate(() => (document.getElementById('contact-name') as HTMLInputElement).value)).toBe(PROPOSAL.name);
   });
 
