@@ -11,6 +11,8 @@
  * Checked in Chromium 156: about 1 ms to hold and 0.2 ms to let go, where a hidden about:blank
  * frame kept loading with `document.open()` took 8–18 ms, most of a small page's start-up.
  */
+import { primitives } from './primitives.js';
+
 /**
  * Longest hold of `load`, in ms: a registration that waits for the network (an AgentGate
  * manifest that is slow to answer) must not keep the page's `load` from the page for long.
@@ -35,10 +37,11 @@ export function holdLoad(doc: Document, until: Promise<unknown>): void {
     const setSource = Object.getOwnPropertyDescriptor(view.HTMLMediaElement.prototype, 'srcObject')!.set!;
     const media = doc.createElement('audio');
     const release = () => { try { setSource.call(media, null); } catch { /* already let go */ } };
-    // The bound first: where no timer can be set, nothing is held.
-    setTimeout(release, MAX_LOAD_HOLD_MS);
+    // The bound first: where no timer can be set, nothing is held. The realm's setTimeout, taken at
+    // start: a script that runs before DOMContentLoaded and replaces it cannot keep `load` waiting.
+    primitives.setTimeout(release, MAX_LOAD_HOLD_MS);
     // A task later, so that the ready event (dispatched in `until`'s reactions) comes before load.
-    until.then(() => setTimeout(release)).catch(release);
+    until.then(() => primitives.setTimeout(release)).catch(release);
     setSource.call(media, new view.MediaStream());
   } catch {
     // No hold: the tools still register, soon after load.

@@ -87,3 +87,21 @@ test('the hold adds nothing to the page: a detached audio element is given an em
     order: ['ready', 'load'],
   });
 });
+
+test('a deferred page script after the runtime\'s that makes setTimeout do nothing cannot keep load waiting: the hold still lets go once ready', async ({ page, demo }) => {
+  await page.addInitScript(() => {
+    const order: string[] = [];
+    (window as unknown as { order: string[] }).order = order;
+    document.addEventListener('capell-webmcp:ready', () => order.push('ready'));
+    addEventListener('load', () => order.push('load'));
+  });
+  // Runs after the runtime's entry (both deferred modules, in document order), before DOMContentLoaded.
+  await page.route((url) => url.pathname === '/page-breaks-timers.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'window.setTimeout = () => 0;' }));
+  await page.route((url) => url.pathname === '/contact', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: (await response.text()).replace('</head>', '<script type="module" src="/page-breaks-timers.js"></script></head>') });
+  });
+  await page.goto(`${demo.url}/contact`, { waitUntil: 'commit' });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['ready', 'load']);
+  expect(await page.evaluate(() => window.setTimeout.toString())).toContain('=> 0');
+});
