@@ -11,7 +11,8 @@ export const TIMED_SPECS = /confirm-panel\.on\.spec\.ts$/;
 
 /**
  * The Playwright MCP read timing (every read under 1.5 s, of which the client itself spends about
- * 1 s settling): it times a whole client process, so `npm test` runs its project last, alone.
+ * 1 s settling): it times a whole client process, so `npm test` runs its project after the timed one, at
+ * the normal priority beside the niced untimed projects, never beside another timed project.
  */
 export const ALONE_SPECS = /mcp-read-timing\.on\.spec\.ts$/;
 
@@ -23,12 +24,14 @@ export const ALONE_SPECS = /mcp-read-timing\.on\.spec\.ts$/;
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 30_000,
-  // Two workers for two cores: much of an e2e test is waiting (page loads, the panel's input
-  // protection, write timeouts). Each worker starts its own demo server and keeps one tab
+  // Four workers on two cores: much of an e2e test is waiting (a real client's settle, a write's
+  // wait, the panel's input protection); with two the cores stood a third idle once the unit and
+  // browser suites were done (npm test, 2026-12-02: 186.6 s in all with two workers, 177.6 with
+  // three, 166.2 with four, every core busy to the end). Each worker starts its own demo server and keeps one tab
   // (demo-fixture.ts, sharedTabTest). In the untimed projects tests, not files, are dealt to the
   // workers (fullyParallel), so no long file keeps one worker busy after the other is done; a
   // describe that needs one worker says so (test.describe.configure).
-  workers: 2,
+  workers: 4,
   reporter: 'list',
   projects: [
     { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, testIgnore: [TIMED_SPECS, ALONE_SPECS], fullyParallel: true, use: { launchOptions: launchOptions({ webmcp: true }) } },

@@ -17,9 +17,10 @@
  * 1. At once: the typecheck, the build, the unit files that need no build (nothing of dist/ in them
  *    or the test/support modules they import) and the timed browser group (the browser tests run
  *    the sources; the timed files load nothing of dist/).
- * 2. After the build: the other unit files and the untimed end-to-end projects and browser groups;
- *    the timed end-to-end project once the timed browser group is done too (the two timed suites
- *    never run at once: at one priority they would time their acts against each other).
+ * 2. After the build: the other unit files and the untimed end-to-end projects and browser
+ *    groups; the timed end-to-end project once the timed browser group is done
+ *    too, and the Playwright MCP read timing once that is done (the timed suites never run at once:
+ *    at one priority they would time their acts against each other).
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  */
 import { spawn } from 'node:child_process';
@@ -204,17 +205,18 @@ const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'un
 const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e);
 const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
 const e2eTimed = browserTimed.then(() => e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`));
+// The spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS) after the
+// timed project, at the same priority, so neither times its acts against the other.
+const e2eAlone = e2eTimed.then(() => e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.timed, `${RESULTS}/e2e-alone-output`));
 
 const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
 suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
 const browsers = await Promise.all([browserUntimed, browserTimed]);
 suites.push({ name: 'browser', ...sum(browsers, since()), order: 2 });
-const e2es = await Promise.all([e2eUntimed, e2eTimed]);
-// 3. Last, with nothing beside it: the spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS).
-const e2eAlone = await e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.timed, `${RESULTS}/e2e-alone-output`);
-suites.push({ name: 'e2e', ...sum([...e2es, e2eAlone], since() - afterBuild), order: 3 });
+const e2es = await Promise.all([e2eUntimed, e2eTimed, e2eAlone]);
+suites.push({ name: 'e2e', ...sum(e2es, since() - afterBuild), order: 3 });
 await typecheck;
-console.log(`\nsuite times (from the start; the build ended at ${afterBuild.toFixed(1)} s): unit ${units[0].seconds.toFixed(1)} s before the build, ${units[1].seconds.toFixed(1)} s after; browser untimed ${browsers[0].seconds.toFixed(1)} s, timed ${browsers[1].seconds.toFixed(1)} s; e2e untimed ${e2es[0].seconds.toFixed(1)} s, timed ${e2es[1].seconds.toFixed(1)} s, alone ${e2eAlone.seconds.toFixed(1)} s`);
+console.log(`\nsuite times (from the start; the build ended at ${afterBuild.toFixed(1)} s): unit ${units[0].seconds.toFixed(1)} s before the build, ${units[1].seconds.toFixed(1)} s after; browser untimed ${browsers[0].seconds.toFixed(1)} s, timed ${browsers[1].seconds.toFixed(1)} s; e2e untimed ${e2es[0].seconds.toFixed(1)} s, timed ${e2es[1].seconds.toFixed(1)} s, alone ${e2es[2].seconds.toFixed(1)} s`);
 
 // The failing tests by name, just above the counts: CI shows the end of the output, and the
 // quiet suites' own lines are far above it.
