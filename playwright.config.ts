@@ -34,8 +34,10 @@ export default defineConfig({
   workers: 4,
   reporter: 'list',
   projects: [
+    // One worker for WebMCP off (its few tests need a browser of their own), listed first so it
+    // runs beside the others from the start rather than as a tail of four fresh workers.
+    { name: 'webmcp-off', testMatch: /\.off\.spec\.ts$/, workers: 1, use: { launchOptions: launchOptions({ webmcp: false }) } },
     { name: 'webmcp-on', testMatch: /\.on\.spec\.ts$/, testIgnore: [TIMED_SPECS, ALONE_SPECS], fullyParallel: true, use: { launchOptions: launchOptions({ webmcp: true }) } },
-    { name: 'webmcp-off', testMatch: /\.off\.spec\.ts$/, fullyParallel: true, use: { launchOptions: launchOptions({ webmcp: false }) } },
     { name: 'webmcp-on-timed', testMatch: TIMED_SPECS, workers: 1, use: { launchOptions: launchOptions({ webmcp: true }) } },
     { name: 'webmcp-on-alone', testMatch: ALONE_SPECS, workers: 1, use: { launchOptions: launchOptions({ webmcp: true }) } },
   ],
