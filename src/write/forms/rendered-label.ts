@@ -28,10 +28,10 @@ const PICTURES = 'img, svg, canvas, picture, video, object, embed, iframe';
 const SHADOW_HOSTS: ReadonlySet<string> = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
 /** The distance between two points readClosedDrawing tests, in CSS px: finer than a glyph. */
-export const CARET_STEP_PX = 4;
+const CARET_STEP_PX = 4;
 
 /** The most points per axis readClosedDrawing tests (a larger control is tested more coarsely). */
-export const CARET_GRID_MAX = 48;
+const CARET_GRID_MAX = 48;
 
 /** What a person reads on a control (`label`), or why it cannot be read as one (`reason`). */
 type RenderedLabel = { label: string } | { reason: string };
