@@ -28,6 +28,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
@@ -108,16 +109,43 @@ function readJSON(path) {
 }
 
 /**
- * Whether a unit test file needs the build: its text, or that of a test/support module it imports,
- * names dist/ (the built CLI, the packed package, the served bundle). The others run during the build.
+ * Whether a unit test file's text, or that of a test/support module it imports, matches `pattern`.
  */
-function needsBuild(file, seen = new Set()) {
+function mentions(file, pattern, seen = new Set()) {
   if (seen.has(file) || !existsSync(file)) return false;
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  if (/\bdist\//.test(text)) return true;
+  if (pattern.test(text)) return true;
   const imports = [...text.matchAll(/from '(\.\.?\/[^']+)'/g)].map((match) => join(dirname(file), match[1]));
-  return imports.some((path) => path.startsWith(join('test', 'support')) && needsBuild(path, seen));
+  return imports.some((path) => path.startsWith(join('test', 'support')) && mentions(path, pattern, seen));
+}
+
+/**
+ * Whether a unit test file needs the build: it names dist/ (the built CLI, the packed package, the
+ * served bundle). The others run during the build.
+ */
+const needsBuild = (file) => mentions(file, /\bdist\//);
+
+/**
+ * What makes a unit test file run in a process of its own: it starts a server or a process, uses
+ * the demo server, or changes what the other files would then see (a global, the environment,
+ * node:test's mocks, the agent's fetch).
+ */
+const OWN_PROCESS = /demo\/server|createServer|listen\(|child_process|globalThis\.\w+\s*=[^=]|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|\bmock\.|installAgentFetch/;
+
+/**
+ * The unit files that may share one process, imported by one entry file written for the run: a
+ * process per file cost about 0.35 core-seconds each (tsx's loader and the runtime's modules loaded
+ * again), most of what these files cost. Each keeps its own tests and names; a failure still names
+ * its test.
+ * @returns the files to hand node:test: the shared entry (when any file shares), then the others.
+ */
+function unitEntries(files, name) {
+  const shared = files.filter((file) => !mentions(file, OWN_PROCESS));
+  if (shared.length < 2) return files;
+  const entry = `${RESULTS}/${name}-shared.test.mjs`;
+  writeFileSync(entry, shared.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};\n`).join(''));
+  return [entry, ...files.filter((file) => !shared.includes(file))];
 }
 
 /** A free TCP port on this machine, for a web-test-runner of its own beside another. */
@@ -132,11 +160,14 @@ function freePort() {
   });
 }
 
-/** Unit: node:test through tsx, two files at a time; the TAP copy (`<name>.tap`) carries the counts. */
+/**
+ * Unit: node:test through tsx, two processes at a time (the files that may share one in one,
+ * unitEntries); the TAP copy (`<name>.tap`) carries the counts.
+ */
 function unitRun(files, name, priority) {
   const tapFile = `${RESULTS}/${name}.tap`;
   return run('node', ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files], { quiet: true, priority }).then(({ status, seconds }) => {
+    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...unitEntries(files, name)], { quiet: true, priority }).then(({ status, seconds }) => {
     const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '';
     const tapCount = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
     const failed = tapCount('fail') + tapCount('cancelled');
