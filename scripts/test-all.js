@@ -21,6 +21,7 @@
  *    groups; the timed end-to-end project once the timed browser group is done
  *    too, and the Playwright MCP read timing once that is done (the timed suites never run at once:
  *    at one priority they would time their acts against each other).
+ * 3. Only when the read timing missed its bound beside the rest: that spec once more, alone.
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  */
 import { spawn } from 'node:child_process';
@@ -247,6 +248,13 @@ suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
 const browsers = await Promise.all([browserUntimed, browserTimed]);
 suites.push({ name: 'browser', ...sum(browsers, since()), order: 2 });
 const e2es = await Promise.all([e2eUntimed, e2eTimed, e2eAlone]);
+// 3. The read timing missed its bound beside the niced suites: once more with nothing beside it,
+// and that run is the verdict (the bound is the client's and the runtime's time, not our suites').
+// The first run's failures are printed, so a run that needed this says so.
+if (e2es[2].failed > 0) {
+  console.log(`\nthe Playwright MCP read timing failed beside the other suites; again, alone:\n${e2es[2].failures.map((name) => `  ${name}`).join('\n')}`);
+  e2es[2] = await e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone-again.json`, PRIORITY.alone, `${RESULTS}/e2e-alone-again-output`);
+}
 suites.push({ name: 'e2e', ...sum(e2es, since() - afterBuild), order: 3 });
 await typecheck;
 console.log(`\nsuite times (from the start; the build ended at ${afterBuild.toFixed(1)} s): unit ${units[0].seconds.toFixed(1)} s before the build, ${units[1].seconds.toFixed(1)} s after; browser untimed ${browsers[0].seconds.toFixed(1)} s, timed ${browsers[1].seconds.toFixed(1)} s; e2e untimed ${e2es[0].seconds.toFixed(1)} s, timed ${e2es[1].seconds.toFixed(1)} s, alone ${e2es[2].seconds.toFixed(1)} s`);
