@@ -11,8 +11,9 @@ export const TIMED_SPECS = /confirm-panel\.on\.spec\.ts$/;
 
 /**
  * The Playwright MCP read timing (every read under 1.5 s, of which the client itself spends about
- * 1 s settling): it times a whole client process, so `npm test` runs its project after the timed one, at
- * the normal priority beside the niced untimed projects, never beside another timed project.
+ * 1 s settling): it times a whole client process, so `npm test` runs its project after the timed
+ * one (never beside it), above the niced untimed projects, and once more alone only when it
+ * missed its bound there (scripts/test-all.js).
  */
 export const ALONE_SPECS = /mcp-read-timing\.on\.spec\.ts$/;
 
@@ -27,8 +28,8 @@ export default defineConfig({
   // Four workers on two cores: much of an e2e test is waiting (a real client's settle, a write's
   // wait, the panel's input protection); with two the cores stood a third idle once the unit and
   // browser suites were done (npm test, 2026-12-02: 186.6 s in all with two workers, 177.6 with
-  // three, 166.2 with four, every core busy to the end). Each worker starts its own demo server and keeps one tab
-  // (demo-fixture.ts, sharedTabTest). In the untimed projects tests, not files, are dealt to the
+  // three, 166.2 with four, every core busy to the end). Each worker starts its own demo server
+  // and keeps one tab (demo-fixture.ts, sharedTabTest). In the untimed projects tests, not files, are dealt to the
   // workers (fullyParallel), so no long file keeps one worker busy after the other is done; a
   // describe that needs one worker says so (test.describe.configure).
   workers: 4,

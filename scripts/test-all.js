@@ -18,9 +18,9 @@
  *    or the test/support modules they import) and the timed browser group (the browser tests run
  *    the sources; the timed files load nothing of dist/).
  * 2. After the build: the other unit files and the untimed end-to-end projects and browser
- *    groups; the timed end-to-end project once the timed browser group is done
- *    too, and the Playwright MCP read timing once that is done (the timed suites never run at once:
- *    at one priority they would time their acts against each other).
+ *    groups; the timed end-to-end project once the timed browser group is done too, and the
+ *    Playwright MCP read timing once that is done (the timed suites never run at once: they would
+ *    time their acts against each other).
  * 3. Only when the read timing missed its bound beside the rest: that spec once more, alone.
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  */
@@ -39,8 +39,8 @@ mkdirSync(RESULTS, { recursive: true });
  * Niceness of each kind of work (Unix nice values: higher yields the CPU sooner). The timed tests
  * keep the normal priority; the Playwright MCP read timing, which times a whole client process
  * (its Node, its Chromium and the page) against a bound, runs above it where the system lets us
- * (root; otherwise at the normal priority). The build comes before the untimed suites, which all wait for it, and
- * so do the untimed browser groups, a short run whose pages load the sources through the test
+ * (root; otherwise at the normal priority). The build comes before the untimed suites, which all
+ * wait for it, and so do the untimed browser groups, a short run whose pages load the sources through the test
  * server's on-the-fly transform: beside two e2e workers at their priority, a page's first panel
  * once took over 7 s to come. The untimed end-to-end projects, the longest suite and the last to
  * end, come before the unit files and the typecheck, which end long before them anyway.
@@ -239,8 +239,8 @@ const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'un
 const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e);
 const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
 const e2eTimed = browserTimed.then(() => e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`));
-// The spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS) after the
-// timed project, at the same priority, so neither times its acts against the other.
+// The spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS): after the
+// timed project, never beside it (both time their acts), above the niced suites.
 const e2eAlone = e2eTimed.then(() => e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.alone, `${RESULTS}/e2e-alone-output`));
 
 const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
