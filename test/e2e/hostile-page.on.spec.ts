@@ -26,6 +26,32 @@ async function armedProposal(page: Page): Promise<PanelDriver> {
   return panel;
 }
 
+/** A submit button the page adds: its id, text and attributes, and where it goes. */
+interface AddedButton {
+  id: string;
+  text: string;
+  attributes: Record<string, string>;
+  /** Beside the form's own send button, or at the end of the body (placed by `style`). */
+  place: 'before send' | 'after send' | 'body';
+  style?: string;
+}
+
+/** Adds a submit button to the page, as a page script would. */
+function addSubmitButton(page: Page, added: AddedButton): Promise<void> {
+  return page.evaluate(({ id, text, attributes, place, style }) => {
+    const button = document.createElement('button');
+    button.type = 'submit';
+    button.id = id;
+    for (const [name, value] of Object.entries(attributes)) button.setAttribute(name, value);
+    button.textContent = text;
+    if (style) button.style.cssText = style;
+    const send = document.querySelector('#contact button[type="submit"]')!;
+    if (place === 'before send') send.before(button);
+    else if (place === 'after send') send.after(button);
+    else document.body.append(button);
+  }, added);
+}
+
 /**
  * Clicks `control` as the person does and waits for the panel to refuse it with `reason`; then the
  * person edits the message (the panel shows the change: its refusal line goes and its input
@@ -85,14 +111,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     test('a second submit button "Cancel" sending elsewhere, added after the panel opened: the person who clicks it twice to cancel sends nothing, and the agent hears it was refused', async ({ page, demo }) => {
       const panel = await armedProposal(page);
       const outcome = callResult(page);
-      await page.evaluate(() => {
-        const cancel = document.createElement('button');
-        cancel.type = 'submit';
-        cancel.id = 'fake-cancel';
-        cancel.setAttribute('formaction', '/signups');
-        cancel.textContent = 'Cancel';
-        document.querySelector('#contact button[type="submit"]')!.after(cancel);
-      });
+      await addSubmitButton(page, { id: 'fake-cancel', text: 'Cancel', attributes: { formaction: '/signups' }, place: 'after send' });
       await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button was added after this panel showed the proposal, so it cannot send it');
       expect((await panel.state())!.text).not.toContain('own “Cancel”');
       await panel.click('Cancel');
@@ -103,15 +122,8 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     });
 
     test('a submit button "Cancel" sending elsewhere that was there from the start: the panel names the real send button, and every click on "Cancel" is refused', async ({ page, demo }) => {
-      await page.evaluate(() => {
-        const cancel = document.createElement('button');
-        cancel.type = 'submit';
-        cancel.id = 'fake-cancel';
-        cancel.setAttribute('formaction', '/signups');
-        cancel.textContent = 'Cancel';
-        // First in tree order: the form's default button, which implicit submission would press.
-        document.querySelector('#contact button[type="submit"]')!.before(cancel);
-      });
+      // First in tree order: the form's default button, which implicit submission would press.
+      await addSubmitButton(page, { id: 'fake-cancel', text: 'Cancel', attributes: { formaction: '/signups' }, place: 'before send' });
       const panel = await armedProposal(page);
       await panel.waitText('use the form’s own “Send message” button');
       await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button reads like not sending, so it does not send this proposal');
@@ -215,15 +227,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
   test('a submit button added under the pointer after the panel opened: every click on it is refused, however long it has been still', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     const outcome = callResult(page);
-    await page.evaluate(() => {
-      const button = document.createElement('button');
-      button.type = 'submit';
-      button.id = 'slid';
-      button.setAttribute('form', 'contact');
-      button.textContent = 'Send message';
-      button.style.cssText = 'position:fixed;bottom:8px;left:8px;z-index:5';
-      document.body.append(button);
-    });
+    await addSubmitButton(page, { id: 'slid', text: 'Send message', attributes: { form: 'contact' }, place: 'body', style: 'position:fixed;bottom:8px;left:8px;z-index:5' });
     // The panel's own wait has passed (the button's arrival did not restart it): refused because
     // the panel never named this button, now and after any wait.
     await panel.waitArmed();
