@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import { fetchChunkImportsTogether } from './vite.chunk-imports.ts';
 import { classicScriptDoor } from './vite.classic-script.ts';
+import { compileHints } from './vite.compile-hints.ts';
 import { linearFormatsOnly } from './vite.formats.ts';
 import { roomChunkGroups } from './vite.rooms.ts';
 
@@ -12,7 +13,11 @@ import { roomChunkGroups } from './vite.rooms.ts';
  * needed, so the first load stays small. The library entry is built by vite.lib.config.ts.
  */
 export default defineConfig({
-  plugins: [linearFormatsOnly(), fetchChunkImportsTogether(), classicScriptDoor()],
+  plugins: [
+    linearFormatsOnly(), fetchChunkImportsTogether(), classicScriptDoor(),
+    // The entry's and the registry's functions run at start-up: V8 compiles them while streaming.
+    compileHints((chunk) => chunk === 'capell-webmcp' || chunk === 'registry'),
+  ],
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { classicScriptBuild, exportFreeEntry, laterUnitsOfModuleBuild } from './vite.classic-script.ts';
+import { compileHints } from './vite.compile-hints.ts';
 
 /**
  * Classic-script build `dist/capell-webmcp.iife.js` for themes that cannot load modules: the
@@ -11,7 +12,7 @@ import { classicScriptBuild, exportFreeEntry, laterUnitsOfModuleBuild } from './
  * (`npm run build`).
  */
 export default defineConfig({
-  plugins: [exportFreeEntry(), laterUnitsOfModuleBuild()],
+  plugins: [exportFreeEntry(), laterUnitsOfModuleBuild(), compileHints(() => true)],
   // A classic script finds itself through document.currentScript; import.meta does not exist.
   define: { 'import.meta.url': 'undefined' },
   build: classicScriptBuild('capell-webmcp.iife.js'),

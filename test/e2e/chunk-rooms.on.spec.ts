@@ -8,7 +8,7 @@
  * own (the AgentGate room at start-up, never the write room or panel). The classic script
  * (`capell-webmcp.iife.js`) loads these same chunks.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { executeTool, expect, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { startCall } from './agent-calls.ts';
@@ -120,6 +120,18 @@ test.describe('chunks by room', () => {
     }
     expect(checked).toBeGreaterThan(5);
     expect(missing).toEqual([]);
+  });
+
+  test('the files whose functions run at start-up begin with V8\'s compile hint, their source maps shifted by its line; the chunks loaded on a call do not', () => {
+    // vite.compile-hints.ts: `//# allFunctionsCalledOnLoad` as the first line, and one empty line first in the map.
+    const files = ['capell-webmcp.js', 'capell-webmcp.iife.js', 'capell-webmcp.single.iife.js', ...readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => `chunks/${file}`)];
+    const hinted = files.filter((file) => readFileSync(`dist/${file}`, 'utf8').startsWith('//# allFunctionsCalledOnLoad\n'));
+    expect(hinted.map((file) => chunkName(file.startsWith('chunks/') ? `/${file}` : file))).toEqual(['capell-webmcp.js', 'capell-webmcp.iife.js', 'registry']);
+    // (The bundler's runtime chunk and the classic script's door have no source of their own to map.)
+    for (const file of files.filter((name) => existsSync(`dist/${name}.map`))) {
+      const { mappings } = JSON.parse(readFileSync(`dist/${file}.map`, 'utf8')) as { mappings: string };
+      expect(mappings.startsWith(';'), file).toBe(hinted.includes(file));
+    }
   });
 
   test('the chunks start-up needs are requested together, before any of them arrived', async ({ page, demo }) => {
