@@ -12,7 +12,8 @@ import { emptyReport, runtimeFailure, type Report } from './start/report.js';
 import { start, type Runtime } from './start/runtime.js';
 import { VERSION } from './start/version.js';
 import { primitives } from './start/primitives.js';
-import { loadInspector, loadRegistry } from './start/later-units.js';
+import { loadInspector } from './start/later-units.js';
+import { loadRegistryOnce } from './start/registry-once.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
 export const READY_EVENT = 'capell-webmcp:ready';
@@ -88,7 +89,7 @@ function boot(): void {
   // Where WebMCP exists start() will need the registry chunk: its fetch starts now, in parallel
   // with reading the options (and, for a classic script in the head, with parsing the page).
   try {
-    if (findHost(document).api !== 'none') loadRegistry().catch(() => {});
+    if (findHost(document).api !== 'none') loadRegistryOnce().catch(() => {});
   } catch {
     // Only the early fetch is lost (a page whose Promise.all throws breaks the build's chunk
     // groups); start() loads the registry itself and reports it if that fails too.

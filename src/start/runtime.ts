@@ -11,7 +11,8 @@ import { holdLoad } from './load-hold.js';
 import { emptyReport, runtimeFailure, type Report } from './report.js';
 import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './page-declarations.js';
-import { loadInspector, loadRegistry, loadSecondStart } from './later-units.js';
+import { loadInspector, loadSecondStart } from './later-units.js';
+import { loadRegistryOnce } from './registry-once.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -113,7 +114,7 @@ export function start(options: RuntimeOptions = {}): Runtime {
       holdLoad(config.document, ready);
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
       // browser without it fetches the entry alone.
-      loadRegistry().then((follow) => {
+      loadRegistryOnce().then((follow) => {
         if (!stopController.signal.aborted) follow(config, found, stopController.signal, publish, ready);
       }).catch((error: unknown) => failed('the registry did not load; nothing was registered', error));
     }

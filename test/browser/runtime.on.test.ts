@@ -53,6 +53,27 @@ describe('with WebMCP on: registration', () => {
     expect(search?.annotations).to.deep.include({ readOnlyHint: true });
   });
 
+  it('once the registry chunk has loaded, a later start() hands its tools to WebMCP without waiting for a task (no second import())', async () => {
+    // A second import() of a loaded module still waits for a task of its own in Chromium, which
+    // the page's first frame can come before (start/registry-once.ts). Microtasks alone must do.
+    await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
+    runtime!.stop();
+    const host = modelContext() as unknown as { registerTool: (tool: { name: string }, ...rest: unknown[]) => unknown };
+    const registered: string[] = [];
+    host.registerTool = function (this: unknown, tool: { name: string }, ...rest: unknown[]) {
+      registered.push(tool.name);
+      return Object.getPrototypeOf(host).registerTool.call(this, tool, ...rest);
+    };
+    try {
+      runtime = start();
+      for (let turn = 0; turn < 200 && registered.length === 0; turn++) await null;
+      expect(registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+      await runtime.ready;
+    } finally {
+      delete (host as { registerTool?: unknown }).registerTool;
+    }
+  });
+
   it('makes no request before ready', async () => {
     resetRequestCount();
     await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
