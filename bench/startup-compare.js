@@ -32,7 +32,8 @@ import { gzipSync } from 'node:zlib';
 const MCP_B_BUNDLE = createRequire(import.meta.url).resolve('@mcp-b/global/iife');
 const MCP_B_PATH = '/bench/mcp-b-global.js';
 
-const FLOOR_SCRIPT = `
+/** The floor's script: parse the island, register every tool, report when all settled. */
+export const FLOOR_SCRIPT = `
 const t0 = performance.now();
 const island = document.querySelector('script[data-capell-agent-tools]');
 const tools = JSON.parse(island.textContent).tools;
@@ -60,7 +61,8 @@ function island(count) {
   return JSON.stringify({ capellAgentSchema: 1, tools, messages: {} }).replace(/</g, '\\u003C');
 }
 
-function page(count, variant) {
+/** The bench page for `count` tools and a variant (floor, module, iife, single, mcp-b); its script from the bench origin. */
+export function page(count, variant) {
   const script = {
     floor: '<script type="module" src="/bench/floor.js"></script>',
     module: '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>',
@@ -89,8 +91,13 @@ function gzipBytes(path) {
   return gzipOf.get(path);
 }
 
-/** One load of `url` in `context` (one per variant, kept across loads: a returning visitor's warm cache). */
-async function load(context, url) {
+/**
+ * One load of `url` in `context` (one per variant, kept across loads: a returning visitor's warm cache).
+ * @returns the load's figures (ms from the script's bytes, `fromNavigation` ms, the longest task,
+ *   tools at load, settled before load) and, unless `bytes` is false, the gzip bytes of the scripts
+ *   fetched before ready (read from ./dist, so only for the build there).
+ */
+export async function load(context, url, { bytes = true } = {}) {
   const tab = await context.newPage();
   // Done is told by a console message: polling the page (waitForFunction) would inject Playwright's
   // script and run it on every frame, on the main thread the start-up is measured on.
@@ -116,7 +123,7 @@ async function load(context, url) {
     };
   });
   await tab.close();
-  return { ...figures, bytes: figures.before.reduce((sum, path) => sum + gzipBytes(path), 0) };
+  return { ...figures, bytes: bytes ? figures.before.reduce((sum, path) => sum + gzipBytes(path), 0) : undefined };
 }
 
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
