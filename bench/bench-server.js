@@ -12,9 +12,10 @@ import { listen } from '../demo/server/listen.js';
 /**
  * Starts the bench origin on 127.0.0.1 (a free port).
  * @param {{ handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): unknown }} app the demo app
- * @returns {Promise<{ url: string, page(html: string): string, script(path: string, body: string | Buffer): void, close(): Promise<void> }>}
+ * @returns {Promise<{ url: string, page(html: string): string, script(path: string, body: string | Buffer, options?: { immutable?: boolean }): void, close(): Promise<void> }>}
  *   `page(html)` serves the HTML (`no-store`) and returns its absolute URL; `script(path, body)`
- *   serves a script at `path` (`no-cache` with an ETag: revalidated, kept, as the runtime's entry).
+ *   serves a script at `path` (`no-cache` with an ETag: revalidated, kept, as the runtime's entry;
+ *   with `{ immutable: true }` kept a year without asking, as the runtime's hashed chunks).
  */
 export async function startBenchServer(app) {
   const pages = new Map();
@@ -28,7 +29,7 @@ export async function startBenchServer(app) {
     }
     const script = scripts.get(path);
     if (script) {
-      const caching = { 'Cache-Control': 'no-cache', ETag: script.etag };
+      const caching = { 'Cache-Control': script.immutable ? 'public, max-age=31536000, immutable' : 'no-cache', ETag: script.etag };
       if (req.headers['if-none-match'] === script.etag) res.writeHead(304, caching).end();
       else res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', ...caching }).end(script.body);
       return;
@@ -43,8 +44,8 @@ export async function startBenchServer(app) {
       pages.set(path, html);
       return `${url}${path}`;
     },
-    script(path, body) {
-      scripts.set(path, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+    script(path, body, { immutable = false } = {}) {
+      scripts.set(path, { body, immutable, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
     },
     async close() {
       server.closeAllConnections();

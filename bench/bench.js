@@ -6,8 +6,8 @@
  * 1. Start-up: a page declaring 500 tools on fresh visits; ms from the last file start-up fetched
  *    arriving to the ready event, the same with a no-op host (the runtime's own work), and the
  *    longest task (Long Tasks API). Then startup-compare.js: the runtime against the floor (a plain
- *    registerTool loop) at 10, 100 and 500 tools, interleaved. Goals: ≤ 1.3× the floor, no task
- *    over 50 ms.
+ *    registerTool loop) and the split floor (that loop in a second file) at 10, 100 and 500 tools,
+ *    interleaved. Goals: ≤ 1.3× the floor, no task over 50 ms.
  * 2. Calls (`site.navigation`): the first call of 10 fresh visits, 1 s after ready, interleaved
  *    with the floor's own tool on the same page without the runtime (goal: first call ≤ 1.5× a
  *    steady call); steady `executeTool` calls against the floor's tool (goal ≤ 1.05×) and against a

@@ -2,6 +2,10 @@
  * Start-up against the floor, measured in one run, interleaved, in real
  * Chromium with native WebMCP: the same island of N tools registered by
  * - floor: a plain loop that parses the island and calls `registerTool` for each tool;
+ * - split: the same loop in a second file, which a 0.1 KB first file imports where WebMCP exists:
+ *   the least a script does that, like this runtime, must not load its rules in a browser without
+ *   WebMCP; what it costs over the floor is the price of that shape, the rest of the runtime's is
+ *   its own (its size and its checks);
  * - module: this runtime's script-tag module build (`dist/capell-webmcp.js` and its chunks);
  * - iife: this runtime's classic script (`dist/capell-webmcp.iife.js`: the start code, loading the chunks);
  * - single: the classic script with everything inlined (`dist/capell-webmcp.single.iife.js`);
@@ -9,7 +13,7 @@
  *   that wraps the native `document.modelContext` in its MCP server when it runs), then the
  *   floor's loop registering through it (the way a site adopting that package registers tools).
  * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first two
- * loads warm it and are not counted; these contexts compile the scripts afresh on each load, where
+ * loads warm it and are not counted; the variants' order turns by one each round; these contexts compile the scripts afresh on each load, where
  * a real profile would keep a code cache). The pages and
  * scripts come over real HTTP from bench-server.js (routing would turn the cache off), the runtime
  * from the demo's /dist/ with the caching a site should serve it with (hashed chunks immutable,
@@ -44,6 +48,15 @@ Promise.allSettled(tools.map((tool) => document.modelContext.registerTool({
 }))).then(() => { window.doneAt = performance.now(); window.startedAt = t0; console.debug('capell-bench:done'); });
 `;
 
+/**
+ * The split floor: the floor's loop in a second file (`SPLIT_LOOP_PATH`, immutable as the
+ * runtime's chunks are), which a small first file imports where WebMCP exists: the least any
+ * script has to do that must not load its rules in a browser without WebMCP, as the runtime must
+ * not (a browser without WebMCP loads the entry alone).
+ */
+const SPLIT_ENTRY_SCRIPT = `if (document.modelContext) import('./split-loop.js');\n`;
+const SPLIT_LOOP_PATH = '/bench/split-loop.js';
+
 /** The bench page: N search tools sharing one shape (as a site's catalogue tools do). */
 function island(count) {
   const tools = Array.from({ length: count }, (_, index) => ({
@@ -65,6 +78,7 @@ function island(count) {
 export function page(count, variant) {
   const script = {
     floor: '<script type="module" src="/bench/floor.js"></script>',
+    split: '<script type="module" src="/bench/split-entry.js"></script>',
     module: '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>',
     iife: '<script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent"></script>',
     single: '<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>',
@@ -86,7 +100,8 @@ ${script}
 
 const gzipOf = new Map();
 function gzipBytes(path) {
-  const text = () => (path === '/bench/floor.js' ? FLOOR_SCRIPT : readFileSync(path === MCP_B_PATH ? MCP_B_BUNDLE : `.${path}`));
+  const bench = { '/bench/floor.js': FLOOR_SCRIPT, [SPLIT_LOOP_PATH]: FLOOR_SCRIPT, '/bench/split-entry.js': SPLIT_ENTRY_SCRIPT };
+  const text = () => bench[path] ?? readFileSync(path === MCP_B_PATH ? MCP_B_BUNDLE : `.${path}`);
   if (!gzipOf.has(path)) gzipOf.set(path, gzipSync(text(), { level: 9 }).length);
   return gzipOf.get(path);
 }
@@ -131,14 +146,16 @@ const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(value
 /**
  * Runs the comparison and prints one table per tool count.
  * @param browser a Playwright Chromium with WebMCP on; `app` the demo app (demo/server/app.js);
- *   `variants` a subset of floor, module, iife, single, mcp-b (floor first: the ratios need it).
+ *   `variants` a subset of floor, split, module, iife, single, mcp-b (floor first: the ratios need it).
  */
-export async function compareStartup(browser, app, { counts = [10, 100, 500], runs = 20, variants = ['floor', 'module', 'iife', 'single', 'mcp-b'] } = {}) {
+export async function compareStartup(browser, app, { counts = [10, 100, 500], runs = 20, variants = ['floor', 'split', 'module', 'iife', 'single', 'mcp-b'] } = {}) {
   const mcpB = JSON.parse(readFileSync(MCP_B_BUNDLE.replace(/dist\/index\.iife\.js$/, 'package.json'), 'utf8'));
   const server = await startBenchServer(app);
   server.script('/bench/floor.js', FLOOR_SCRIPT);
+  server.script('/bench/split-entry.js', SPLIT_ENTRY_SCRIPT);
+  server.script(SPLIT_LOOP_PATH, FLOOR_SCRIPT, { immutable: true });
   server.script(MCP_B_PATH, readFileSync(MCP_B_BUNDLE));
-  console.log(`\nfloor: a plain registerTool loop; module, iife, single: this runtime; mcp-b: ${mcpB.name} ${mcpB.version} (its IIFE) + the floor's loop`);
+  console.log(`\nfloor: a plain registerTool loop; split: the loop in a second file, imported where WebMCP exists; module, iife, single: this runtime; mcp-b: ${mcpB.name} ${mcpB.version} (its IIFE) + the floor's loop`);
   try {
     for (const count of counts) {
       const urls = Object.fromEntries(variants.map((variant) => [variant, server.page(page(count, variant))]));
@@ -146,8 +163,13 @@ export async function compareStartup(browser, app, { counts = [10, 100, 500], ru
       const contexts = Object.fromEntries(await Promise.all(variants.map(async (variant) => [variant, await browser.newContext()])));
       // Two warming loads: the HTTP cache, and a code cache where the browser keeps one.
       for (let warm = 0; warm < 2; warm++) for (const variant of variants) await load(contexts[variant], urls[variant]);
+      // The order turns by one each round: a fixed order would always put the floor after mcp-b's
+      // heavy load (startup-ab.js does the same).
       for (let run = 0; run < runs; run++) {
-        for (const variant of variants) results[variant].push(await load(contexts[variant], urls[variant]));
+        for (let step = 0; step < variants.length; step++) {
+          const variant = variants[(step + run) % variants.length];
+          results[variant].push(await load(contexts[variant], urls[variant]));
+        }
       }
       await Promise.all(Object.values(contexts).map((context) => context.close()));
       const floor = quantile(results.floor.map((result) => result.ms), 0.5);
