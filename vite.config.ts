@@ -15,8 +15,8 @@ import { roomChunkGroups } from './vite.rooms.ts';
 export default defineConfig({
   plugins: [
     linearFormatsOnly(), fetchChunkImportsTogether(), classicScriptDoor(),
-    // The entry's and the registry's functions run at start-up: V8 compiles them while streaming.
-    compileHints((chunk) => chunk === 'capell-webmcp' || chunk === 'registry'),
+    // The entry's functions all run at start-up: V8 compiles them with the file (vite.compile-hints.ts).
+    compileHints((chunk) => chunk === 'capell-webmcp'),
   ],
   build: {
     target: 'es2022',
