@@ -43,11 +43,10 @@ function policyAllowsTools(doc: Document): boolean {
   try {
     type Policy = { allowsFeature(feature: string): boolean; features(): string[] };
     const policy = builtIn<Policy | undefined>(doc, 'permissionsPolicy') ?? builtIn<Policy | undefined>(doc, 'featurePolicy');
-    if (!policy || policy.allowsFeature('tools')) return true;
     // An engine without WebMCP does not know the feature and answers false for it: a polyfill
-    // there is not governed by the header (the browser ignored it as unrecognised). The list of
-    // features is built only then: start-up asks this three times.
-    return !policy.features().includes('tools');
+    // there is not governed by the header (the browser ignored it as unrecognised). The list is
+    // read first: asking `allowsFeature` for a feature the engine does not know logs a warning.
+    return !policy?.features().includes('tools') || policy.allowsFeature('tools');
   } catch {
     return true;
   }
