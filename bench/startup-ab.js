@@ -4,8 +4,9 @@
  * judging a change to start-up: `node bench/startup-ab.js <dist> <dist> …` (each a folder built by
  * `npm run build`, e.g. a copy of dist/ from before the change, then dist/). Each build is served
  * by its own demo app on its own origin, with the caching a site should use; every round loads
- * the floor and each build once, in an order rotated by one each round (a fixed order favours
- * or penalises whichever comes after the heaviest), after two warming rounds. Prints, per tool
+ * the floor and each build once, in an order shuffled each round (startup-compare.js's
+ * roundOrder: a fixed order favours or penalises whichever comes after the heaviest), after two
+ * warming rounds. Prints, per tool
  * count, each variant's median ms from the navigation's start to every tool registered, its mean
  * over the middle half of the loads, and both as ratios to the floor's. A difference of a few ms
  * needs 80 rounds to stand out of the noise on a 2-core machine. Asserts nothing.
@@ -15,7 +16,7 @@ import { chromium } from 'playwright';
 import { createDemoApp } from '../demo/server/app.js';
 import { launchOptions } from '../test/support/chromium.js';
 import { startBenchServer } from './bench-server.js';
-import { FLOOR_SCRIPT, load, page } from './startup-compare.js';
+import { FLOOR_SCRIPT, load, page, roundOrder } from './startup-compare.js';
 
 const builds = process.argv.slice(2);
 if (builds.length === 0) {
@@ -42,8 +43,7 @@ try {
     const contexts = await Promise.all(variants.map(() => browser.newContext()));
     const ms = variants.map(() => []);
     for (let round = 0; round < rounds + 2; round++) {
-      for (let step = 0; step < variants.length; step++) {
-        const index = (step + round) % variants.length;
+      for (const index of roundOrder(variants.length, round)) {
         const { fromNavigation } = await load(contexts[index], variants[index][1], { bytes: false });
         if (round >= 2) ms[index].push(fromNavigation);
       }

@@ -13,7 +13,7 @@
  *   that wraps the native `document.modelContext` in its MCP server when it runs), then the
  *   floor's loop registering through it (the way a site adopting that package registers tools).
  * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first two
- * loads warm it and are not counted; the variants' order turns by one each round; these contexts compile the scripts afresh on each load, where
+ * loads warm it and are not counted; the variants' order is shuffled each round (roundOrder); these contexts compile the scripts afresh on each load, where
  * a real profile would keep a code cache). The pages and
  * scripts come over real HTTP from bench-server.js (routing would turn the cache off), the runtime
  * from the demo's /dist/ with the caching a site should serve it with (hashed chunks immutable,
@@ -74,7 +74,7 @@ function island(count) {
   return JSON.stringify({ capellAgentSchema: 1, tools, messages: {} }).replace(/</g, '\\u003C');
 }
 
-/** The bench page for `count` tools and a variant (floor, module, iife, single, mcp-b); its script from the bench origin. */
+/** The bench page for `count` tools and a variant (floor, split, module, iife, single, mcp-b); its script from the bench origin. */
 export function page(count, variant) {
   const script = {
     floor: '<script type="module" src="/bench/floor.js"></script>',
@@ -110,7 +110,8 @@ function gzipBytes(path) {
  * One load of `url` in `context` (one per variant, kept across loads: a returning visitor's warm cache).
  * @returns the load's figures (ms from the script's bytes, `fromNavigation` ms, the longest task,
  *   tools at load, settled before load) and, unless `bytes` is false, the gzip bytes of the scripts
- *   fetched before ready (read from ./dist, so only for the build there).
+ *   fetched before ready (read from ./dist relative to the working directory: run from the
+ *   repository root, and only for the build there).
  */
 export async function load(context, url, { bytes = true } = {}) {
   const tab = await context.newPage();
@@ -141,6 +142,28 @@ export async function load(context, url, { bytes = true } = {}) {
   return { ...figures, bytes: bytes ? figures.before.reduce((sum, path) => sum + gzipBytes(path), 0) : undefined };
 }
 
+/**
+ * The order of round `round` of `count` variants: a shuffle seeded by the round (mulberry32), so a
+ * run is repeatable and every variant follows every other about as often (turning a fixed order
+ * by one each round would keep each variant's predecessor).
+ * @returns the variants' indexes, e.g. [2, 0, 1]
+ */
+export function roundOrder(count, round) {
+  let seed = (round + 1) * 0x9e3779b9;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = Array.from({ length: count }, (_, index) => index);
+  for (let index = count - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [order[index], order[other]] = [order[other], order[index]];
+  }
+  return order;
+}
+
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
 
 /**
@@ -163,11 +186,10 @@ export async function compareStartup(browser, app, { counts = [10, 100, 500], ru
       const contexts = Object.fromEntries(await Promise.all(variants.map(async (variant) => [variant, await browser.newContext()])));
       // Two warming loads: the HTTP cache, and a code cache where the browser keeps one.
       for (let warm = 0; warm < 2; warm++) for (const variant of variants) await load(contexts[variant], urls[variant]);
-      // The order turns by one each round: a fixed order would always put the floor after mcp-b's
-      // heavy load (startup-ab.js does the same).
+      // A fixed order would always put the floor after mcp-b's heavy load: each round is shuffled.
       for (let run = 0; run < runs; run++) {
-        for (let step = 0; step < variants.length; step++) {
-          const variant = variants[(step + run) % variants.length];
+        for (const index of roundOrder(variants.length, run)) {
+          const variant = variants[index];
           results[variant].push(await load(contexts[variant], urls[variant]));
         }
       }
