@@ -16,7 +16,7 @@ import { chromium } from 'playwright';
 import { createDemoApp } from '../demo/server/app.js';
 import { launchOptions } from '../test/support/chromium.js';
 import { startBenchServer } from './bench-server.js';
-import { FLOOR_SCRIPT, load, page, roundOrder } from './startup-compare.js';
+import { FLOOR_SCRIPT, load, page, quantile, roundOrder } from './startup-compare.js';
 
 const builds = process.argv.slice(2);
 if (builds.length === 0) {
@@ -26,11 +26,10 @@ if (builds.length === 0) {
 const rounds = Number(process.env.AB_ROUNDS ?? 80);
 const counts = (process.env.AB_COUNTS ?? '10,500').split(',').map(Number);
 
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const median = (values) => sorted(values)[Math.floor(values.length / 2)];
+const median = (values) => quantile(values, 0.5);
 /** Mean of the middle half: steadier than the median when a few loads are far off. */
 const middleMean = (values) => {
-  const middle = sorted(values).slice(Math.floor(values.length / 4), Math.ceil((values.length * 3) / 4));
+  const middle = [...values].sort((a, b) => a - b).slice(Math.floor(values.length / 4), Math.ceil((values.length * 3) / 4));
   return middle.reduce((sum, value) => sum + value, 0) / middle.length;
 };
 

@@ -164,7 +164,8 @@ export function roundOrder(count, round) {
   return order;
 }
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
+/** The `q` quantile of `values` (0.5: the median), by rank. */
+export const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
 
 /**
  * Runs the comparison and prints one table per tool count.

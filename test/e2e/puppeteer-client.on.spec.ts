@@ -11,14 +11,13 @@
  * dist/agent) attached to the Puppeteer page.
  */
 import { existsSync } from 'node:fs';
+import { DEFAULT_WRITE_WAIT_MS } from '../../src/start/config.ts';
 import { clientFolder, runClientScript } from './client-script.ts';
 import { expect, test } from './demo-fixture.ts';
 
 const CLIENT = clientFolder('puppeteer');
 const PUPPETEER = `${CLIENT.folder}node_modules/puppeteer-core/package.json`;
 
-/** The runtime's default `data-write-wait-ms`: a write call answers within it, in ms. */
-const WRITE_WAIT_MS = 10_000;
 /** How long after the agent's abort the cancelled call and the closed panel may take, in ms (generous for a loaded machine). */
 const ABORT_BOUND_MS = 2_000;
 
@@ -93,7 +92,7 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
       expect(run.write.status).toBe('Canceled');
       expect(run.write.answeredAfterAbortMs).toBeLessThan(ABORT_BOUND_MS);
       expect(run.write.panelClosedAfterAbortMs).toBeLessThan(ABORT_BOUND_MS);
-      expect(run.write.totalMs).toBeLessThan(WRITE_WAIT_MS);
+      expect(run.write.totalMs).toBeLessThan(DEFAULT_WRITE_WAIT_MS);
       expect(demo.subscriptions).toEqual([]);
     });
   });
