@@ -1,10 +1,9 @@
 /**
- * Lazy chunks fetched in one round trip (no waterfall): a chunk loaded by `import()`
- * often imports other chunks statically (the registry chunk imports the bundler's runtime chunk;
- * the call chunk imports the registry's). The browser discovers those only once the chunk has
- * arrived and been parsed, one round trip after another. This plugin rewrites each
- * `import('./x.js')` of a built chunk into one that starts, at the same moment, the `import()` of
- * every chunk `x.js` needs statically and its importer does not already hold:
+ * Lazy chunks fetched in one round trip (no waterfall): a chunk loaded by `import()` often imports
+ * other chunks statically (the call chunk imports the registry's). The browser discovers those
+ * only once the chunk has arrived and been parsed, one round trip after another. This plugin
+ * rewrites each `import('./x.js')` of a built chunk into one that starts, at the same moment, the
+ * `import()` of every chunk `x.js` needs statically and its importer does not already hold:
  * `Promise.all([import('./x.js'), import('./y.js')]).then((modules) => modules[0])`.
  * A module is fetched and evaluated once per URL, so the extra `import()` only moves its fetch
  * earlier; evaluation order is still the module graph's. The module namespace of `x.js` is what
@@ -16,10 +15,12 @@ import { posix } from 'node:path';
 import { RolldownMagicString } from 'rolldown';
 import { Visitor } from 'rolldown/utils';
 import type { Plugin } from 'vite';
+import { isBundlerRuntimeChunk } from './vite.bundler-runtime.ts';
 
 interface ChunkGraphNode {
   fileName: string;
   imports: readonly string[];
+  moduleIds: readonly string[];
 }
 
 /** Every file `fileName` imports statically, transitively, itself excluded. */
@@ -53,7 +54,8 @@ export function fetchChunkImportsTogether(): Plugin {
           if (node.source.type !== 'Literal' || typeof node.source.value !== 'string' || node.options) return;
           const target = posix.join(posix.dirname(chunk.fileName), node.source.value);
           if (!chunks[target]) return;
-          const needed = [...staticClosure(target, chunks)].filter((file) => !held.has(file) && file !== target);
+          // The bundler's helpers are copied into each chunk that uses them (vite.bundler-runtime.ts).
+          const needed = [...staticClosure(target, chunks)].filter((file) => !held.has(file) && file !== target && !isBundlerRuntimeChunk(chunks[file]));
           if (needed.length === 0) return;
           const imports = [code.slice(node.start, node.end), ...needed.map((file) => `import(${JSON.stringify(relativeSpecifier(chunk.fileName, file))})`)];
           edits.push({ start: node.start, end: node.end, text: `Promise.all([${imports.join(', ')}]).then((modules) => modules[0])` });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { inlineBundlerRuntime } from './vite.bundler-runtime.ts';
 import { fetchChunkImportsTogether } from './vite.chunk-imports.ts';
 import { classicScriptDoor } from './vite.classic-script.ts';
 import { compileHints } from './vite.compile-hints.ts';
@@ -14,7 +15,7 @@ import { roomChunkGroups } from './vite.rooms.ts';
  */
 export default defineConfig({
   plugins: [
-    linearFormatsOnly(), fetchChunkImportsTogether(), classicScriptDoor(),
+    linearFormatsOnly(), fetchChunkImportsTogether(), inlineBundlerRuntime(), classicScriptDoor(),
     // The entry's functions all run at start-up: V8 compiles them with the file (vite.compile-hints.ts).
     compileHints((chunk) => chunk === 'capell-webmcp'),
   ],

@@ -87,7 +87,7 @@ test.describe('chunks by room', () => {
     const fromEntry = dynamicImports('dist/capell-webmcp.js');
     // Every chunk the module entry loads lazily, the classic script loads as the same file (one
     // set of chunks for both), with what those import statically: the rest of the start code
-    // from the module entry, and the bundler's runtime chunk.
+    // from the module entry.
     expect([...fromEntry].filter((path) => !fromIIFE.has(path))).toEqual([]);
     expect([...fromIIFE].map((path) => chunkName(path))).toEqual(expect.arrayContaining(['registry', 'inspector', './capell-webmcp.js']));
     const built = new Set(readdirSync('dist/chunks'));
@@ -122,31 +122,38 @@ test.describe('chunks by room', () => {
     expect(missing).toEqual([]);
   });
 
-  test('the start code (module entry, classic script) begins with V8\'s compile hint, its source map shifted by the hint\'s line; no chunk does', () => {
-    // vite.compile-hints.ts: `//# allFunctionsCalledOnLoad` as the first line, and one empty line first in the map.
+  test('the start code (module entry, classic script) begins with V8\'s compile hint; no chunk does; each source map moves down exactly the lines the build put first', () => {
+    // vite.compile-hints.ts: `//# allFunctionsCalledOnLoad` as the first line. vite.bundler-runtime.ts:
+    // the bundler's helpers copied in as a first line. Each adds one empty line first in the map.
     const files = ['capell-webmcp.js', 'capell-webmcp.iife.js', 'capell-webmcp.single.iife.js', ...readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => `chunks/${file}`)];
-    const hinted = files.filter((file) => readFileSync(`dist/${file}`, 'utf8').startsWith('//# allFunctionsCalledOnLoad\n'));
+    const text = new Map(files.map((file) => [file, readFileSync(`dist/${file}`, 'utf8')]));
+    const hinted = files.filter((file) => text.get(file)!.startsWith('//# allFunctionsCalledOnLoad\n'));
     expect(hinted).toEqual(['capell-webmcp.js', 'capell-webmcp.iife.js']);
-    // (The bundler's runtime chunk and the classic script's door have no source of their own to map.)
+    const withHelpers = files.filter((file) => /^var\{[^\n]*\}=\(\(\)=>\{[^\n]*\}\)\(\);\n/.test(text.get(file)!));
+    expect(withHelpers.map((file) => chunkName(`/${file}`))).toEqual(expect.arrayContaining(['registry', 'call', 'write-forms']));
+    // (The classic script's door has no source of its own to map.)
     for (const file of files.filter((name) => existsSync(`dist/${name}.map`))) {
       const { mappings } = JSON.parse(readFileSync(`dist/${file}.map`, 'utf8')) as { mappings: string };
-      expect(mappings.startsWith(';'), file).toBe(hinted.includes(file));
-      // Shifted once: the map has no more lines than the file (a second shift would add one).
-      expect(mappings.split(';').length, file).toBeLessThanOrEqual(readFileSync(`dist/${file}`, 'utf8').split('\n').length);
+      const prepended = (hinted.includes(file) ? 1 : 0) + (withHelpers.includes(file) ? 1 : 0);
+      expect(/^;*/.exec(mappings)![0].length, file).toBe(prepended);
     }
   });
 
-  test('the chunks start-up needs are requested together, before any of them arrived', async ({ page, demo }) => {
-    const events: string[] = [];
-    page.on('request', (request) => { if (request.url().includes('/dist/chunks/')) events.push(`request ${chunkName(request.url())}`); });
-    page.on('requestfinished', (request) => { if (request.url().includes('/dist/chunks/')) events.push(`finished ${chunkName(request.url())}`); });
+  test('the bundler\'s runtime helpers are copied into each chunk that uses them: no chunk of their own, and none imports one', () => {
+    // vite.bundler-runtime.ts: start-up fetches the registry chunk alone, not a helper chunk with it.
+    const files = readdirSync('dist/chunks').filter((file) => file.endsWith('.js'));
+    expect(files.filter((file) => file.startsWith('rolldown-'))).toEqual([]);
+    for (const file of ['capell-webmcp.js', 'capell-webmcp.iife.js', ...files.map((name) => `chunks/${name}`)]) {
+      expect(readFileSync(`dist/${file}`, 'utf8'), file).not.toContain('rolldown-runtime');
+    }
+  });
+
+  test('start-up requests one chunk, the registry\'s, with the bundler\'s helpers in it', async ({ page, demo }) => {
+    const requested = recordChunks(page);
     await holdIdleCallbacks(page); // the call chunk's prefetch after ready is not start-up
     await openContactWithoutAgentGate(page, demo.url);
-    await readyReport(page);
-    const requested = events.filter((event) => event.startsWith('request ')).map((event) => event.slice('request '.length));
-    expect(requested).toEqual(expect.arrayContaining(['registry', 'rolldown-runtime']));
-    const firstArrival = events.findIndex((event) => event.startsWith('finished '));
-    expect(events.slice(0, firstArrival === -1 ? events.length : firstArrival).filter((event) => event.startsWith('request ')).length).toBe(requested.length);
+    expect((await readyReport(page)).registered).toContain('site.search');
+    expect(requested).toEqual(['registry']);
   });
 
   test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {
