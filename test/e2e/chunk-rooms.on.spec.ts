@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { executeTool, expect, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { startCall } from './agent-calls.ts';
 
 /** Chunk name → its room, from the file name (`chunks/<name>-<hash>.js`). */
@@ -154,6 +154,18 @@ test.describe('chunks by room', () => {
     await openContactWithoutAgentGate(page, demo.url);
     expect((await readyReport(page)).registered).toContain('site.search');
     expect(requested).toEqual(['registry']);
+  });
+
+  test('a registry chunk that does not arrive: ready settles naming it, nothing is registered, nothing is thrown', async ({ page, demo }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.route(/\/dist\/chunks\/registry-[\w-]{8}\.js$/, (route) => route.abort('connectionreset'));
+    await openContactWithoutAgentGate(page, demo.url);
+    const report = await readyReport(page) as { registered: string[]; rejected: { name: string; source: string; reasons: string[] }[] };
+    expect(report.registered).toEqual([]);
+    expect(report.rejected).toEqual([{ name: '(runtime)', source: 'capell-webmcp', reasons: [expect.stringMatching(/^the registry did not load; nothing was registered \(.+\)$/)] }]);
+    expect(await listTools(page)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   test('a read call loads no write chunk and no panel chunk; a write call then loads both', async ({ page, demo }) => {
