@@ -15,7 +15,7 @@ import type { RuntimeConfig } from '../start/config.js';
 import type { CheckResult } from '../shared/declarations/check-declaration.js';
 import type { PendingRejection } from '../shared/declarations/reason.js';
 import type { ToolSpec } from '../shared/declarations/tool-spec.js';
-import { registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from '../start/host.js';
+import { registerEachWithHost, registerWithHost, type ModelContextHost, type RegistrationOutcome, type WebMCPTool } from '../start/host.js';
 import { NameClaims, registrationRefusal } from '../shared/registration-rules.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry } from '../start/report.js';
 import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
@@ -52,6 +52,12 @@ function emptySnapshot(): Snapshot {
  * not keep `ready` from settling). A tool that settles later brings a new update and Report.
  */
 export const REGISTRATION_SETTLE_MS = 3_000;
+
+/**
+ * Newly declared tools handed to WebMCP together, in ms of work about 5 at 100 tools: small
+ * enough to give the main thread back between batches on a page with thousands of tools.
+ */
+const REGISTRATION_BATCH = 100;
 
 /** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
 const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
@@ -200,24 +206,63 @@ export class LiveRegistry {
   }
 
   /**
-   * Hands a tool to WebMCP under `controller` (one per tool: no listener on the unit's signal,
-   * which at hundreds of tools cost more than the registrations' own work).
+   * Hands one tool to WebMCP under `controller` (one per tool: no listener on the unit's signal,
+   * which at hundreds of tools cost more than the registrations' own work). The runtime's own
+   * tools come this way; declared tools come in batches (`#registerDeclared`).
    */
   #register(tool: WebMCPTool, controller: AbortController, spec: ToolSpec | undefined, owner: AbortController | undefined): ToolState {
     const state: ToolState = { spec: spec!, controller, owner, settled: Promise.resolve() };
     tool = this.#shape(tool);
-    state.settled = registerWithHost(this.#host, tool, controller.signal).then(async (outcome) => {
-      // An engine that accepts only a subset of JSON Schema throws TypeError for the rest: it gets
-      // the reduced schema, and execute still validates against the full one.
-      const reduced = !outcome.ok && outcome.error === 'TypeError' && tool.inputSchema ? reduceInputSchema(tool.inputSchema) : undefined;
-      if (reduced && !controller.signal.aborted) {
-        const retried = await registerWithHost(this.#host, { ...tool, inputSchema: reduced }, controller.signal);
-        if (retried.ok) state.reduced = true;
-        if (retried.ok || retried.error !== 'TypeError') outcome = retried;
-      }
-      state.outcome = outcome;
-    });
+    this.#track(state, tool, registerWithHost(this.#host, tool, controller.signal));
     return state;
+  }
+
+  /**
+   * Registers newly declared tools in batches of REGISTRATION_BATCH, giving the main thread back
+   * between batches when a slice of work is used up; each batch's calls come from a promise job
+   * of their own (registerEachWithHost: a call from deep in this update costs Chromium more).
+   * Each tool is in `#tools` from the moment its batch is prepared, so a removal or `stop()`
+   * before its call withdraws it. Stops at `stop()`; skips the tools of a unit removed meanwhile.
+   */
+  async #registerDeclared(declared: ReadonlyMap<string, { spec: ToolSpec; unit: UnitState }>, slice: Slicer): Promise<void> {
+    const adding = [...declared].filter(([name]) => !this.#tools.has(name));
+    for (let first = 0; first < adding.length; first += REGISTRATION_BATCH) {
+      const pause = slice();
+      if (pause) await pause;
+      if (this.#stopSignal.aborted) return;
+      const batch: { state: ToolState; tool: WebMCPTool; signal: AbortSignal }[] = [];
+      for (const [name, { spec, unit }] of adding.slice(first, first + REGISTRATION_BATCH)) {
+        if (unit.controller.signal.aborted || this.#tools.has(name)) continue;
+        const controller = new AbortController();
+        const state: ToolState = { spec, controller, owner: unit.controller, settled: Promise.resolve() };
+        this.#tools.set(name, state);
+        batch.push({ state, tool: this.#shape(this.#toWebMCPTool(spec)), signal: controller.signal });
+      }
+      const outcomes = await registerEachWithHost(this.#host, batch);
+      batch.forEach(({ state, tool }, index) => this.#track(state, tool, outcomes[index]!));
+    }
+  }
+
+  /**
+   * Follows one registration to its end: `state.outcome` and `state.settled`. An engine that
+   * accepts only a subset of JSON Schema throws TypeError for the rest: the tool is registered
+   * again with the reduced schema (schema-reduction.ts), and `execute` still validates against the
+   * full one.
+   */
+  #track(state: ToolState, tool: WebMCPTool, registered: Promise<RegistrationOutcome>): void {
+    const { controller } = state;
+    // Not an async callback: at hundreds of tools, one more promise and job per tool shows.
+    state.settled = registered.then((outcome) => {
+      const reduced = !outcome.ok && outcome.error === 'TypeError' && tool.inputSchema ? reduceInputSchema(tool.inputSchema) : undefined;
+      if (!reduced || controller.signal.aborted) {
+        state.outcome = outcome;
+        return undefined;
+      }
+      return registerWithHost(this.#host, { ...tool, inputSchema: reduced }, controller.signal).then((retried) => {
+        if (retried.ok) state.reduced = true;
+        state.outcome = retried.ok || retried.error !== 'TypeError' ? retried : outcome;
+      });
+    });
   }
 
   /** A unit that is gone: aborts its controller and removes every tool it owns. */
@@ -321,14 +366,7 @@ export class LiveRegistry {
       tool.controller.abort(REMOVED);
       this.#tools.delete(name);
     }
-    for (const [name, { spec, unit }] of declared) {
-      if (this.#tools.has(name)) continue;
-      const pause = slice();
-      if (pause) await pause;
-      if (this.#stopSignal.aborted) break;
-      if (unit.controller.signal.aborted) continue;
-      this.#tools.set(name, this.#register(this.#toWebMCPTool(spec), new AbortController(), spec, unit.controller));
-    }
+    await this.#registerDeclared(declared, slice);
     const mine = [...declared.keys()].flatMap((name) => {
       const tool = this.#tools.get(name);
       return tool ? [tool] : [];
