@@ -1,11 +1,12 @@
 /**
- * Handing tools to the browser's WebMCP (src/start/host.ts) in real Chromium with WebMCP on:
+ * Handing tools to the browser's WebMCP (src/registry/registration.ts) in real Chromium with WebMCP on:
  * `registerEachWithHost` makes its calls in order from a promise job of its own and answers one
  * outcome per tool, each a registration or the platform's refusal as data; a tool withdrawn
  * before its turn never reaches WebMCP. Registrations are read back with `getTools()`.
  */
 import { expect } from 'chai';
-import { registerEachWithHost, type WebMCPTool } from '../../src/start/host.ts';
+import type { WebMCPTool } from '../../src/start/host.ts';
+import { registerEachWithHost } from '../../src/registry/registration.ts';
 import { modelContext, registeredNames } from './fixtures.ts';
 
 const controllers: AbortController[] = [];
