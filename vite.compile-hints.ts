@@ -13,6 +13,7 @@
  * lazy compilation too.
  */
 import type { Plugin } from 'vite';
+import { prependLines } from './vite.chunk-lines.ts';
 
 /** The hint, exactly as V8 recognises it: the file's first line. */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
@@ -32,16 +33,7 @@ export function compileHints(hinted: (chunkName: string) => boolean): Plugin {
     },
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !hinted(chunk.name)) continue;
-        chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
-        // A source map's mappings list the generated lines separated by ';': an empty one first.
-        if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;
-        const map = bundle[`${chunk.fileName}.map`];
-        if (map?.type !== 'asset') continue;
-        const text = typeof map.source === 'string' ? map.source : new TextDecoder().decode(map.source);
-        const parsed = JSON.parse(text) as { mappings: string };
-        parsed.mappings = `;${parsed.mappings}`;
-        map.source = JSON.stringify(parsed);
+        if (chunk.type === 'chunk' && hinted(chunk.name)) prependLines(bundle, chunk, `${COMPILE_HINT}\n`);
       }
     },
   };

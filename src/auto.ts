@@ -87,7 +87,8 @@ function startWith({ options, problems }: OptionReading): Runtime {
 function boot(): void {
   if (window.capellWebMCP) return; // loaded twice: the first copy owns the page
   // Where WebMCP exists start() will need the registry chunk: its fetch starts once this script
-  // has run, before DOMContentLoaded (and, for a classic script in the head, while the page is parsed).
+  // has run (for a deferred or module script, before DOMContentLoaded; for a classic script in the
+  // head, while the page is parsed).
   try {
     if (findHost(document).api !== 'none') loadRegistryOnce().catch(() => {});
   } catch {

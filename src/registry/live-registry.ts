@@ -55,10 +55,10 @@ function emptySnapshot(): Snapshot {
 export const REGISTRATION_SETTLE_MS = 3_000;
 
 /**
- * Newly declared tools handed to WebMCP together, in ms of work about 5 at 100 tools: small
- * enough to give the main thread back between batches on a page with thousands of tools.
+ * How many newly declared tools are handed to WebMCP in one go (about 5 ms of work for 100), so
+ * that a page with thousands of tools gets the main thread back between batches.
  */
-const REGISTRATION_BATCH = 100;
+const REGISTRATION_BATCH_TOOLS = 100;
 
 /** The Report's `apiReason` after a `NotAllowedError` from `registerTool`. */
 const REGISTRATION_NOT_ALLOWED = 'WebMCP refused to register tools here (NotAllowedError), so nothing was registered';
@@ -219,20 +219,21 @@ export class LiveRegistry {
   }
 
   /**
-   * Registers newly declared tools in batches of REGISTRATION_BATCH, giving the main thread back
-   * between batches when a slice of work is used up; each batch's calls come from a promise job
-   * of their own (registerEachWithHost: a call from deep in this update costs Chromium more).
+   * Registers newly declared tools in batches of REGISTRATION_BATCH_TOOLS, giving the main thread
+   * back between batches when a slice of work is used up; each batch's calls come from a promise
+   * job of their own (registerEachWithHost: a call from deep in this update costs Chromium more).
    * Each tool is in `#tools` from the moment its batch is prepared, so a removal or `stop()`
    * before its call withdraws it. Stops at `stop()`; skips the tools of a unit removed meanwhile.
    */
   async #registerDeclared(declared: ReadonlyMap<string, { spec: ToolSpec; unit: UnitState }>, slice: Slicer): Promise<void> {
     const adding = [...declared].filter(([name]) => !this.#tools.has(name));
-    for (let first = 0; first < adding.length; first += REGISTRATION_BATCH) {
+    for (let first = 0; first < adding.length; first += REGISTRATION_BATCH_TOOLS) {
       const pause = slice();
       if (pause) await pause;
-      if (this.#stopSignal.aborted) return;
+      // Stopped, or WebMCP refused the page while this update paused (an earlier one settled).
+      if (this.#stopSignal.aborted || this.#disallowed) return;
       const batch: { state: ToolState; tool: WebMCPTool; signal: AbortSignal }[] = [];
-      for (const [name, { spec, unit }] of adding.slice(first, first + REGISTRATION_BATCH)) {
+      for (const [name, { spec, unit }] of adding.slice(first, first + REGISTRATION_BATCH_TOOLS)) {
         if (unit.controller.signal.aborted || this.#tools.has(name)) continue;
         const controller = new AbortController();
         const state: ToolState = { spec, controller, owner: unit.controller, settled: Promise.resolve() };

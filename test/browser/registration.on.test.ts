@@ -63,6 +63,21 @@ describe('with WebMCP on: registerEachWithHost', () => {
     }
   });
 
+  it('a registerTool that throws instead of rejecting (older engines) is refused as data, and the rest of the batch still registers', async () => {
+    const real = modelContext() as unknown as { registerTool: (...args: unknown[]) => unknown };
+    // The real host, except that it throws synchronously for one tool, as older engines did.
+    const host = {
+      registerTool(tool: { name: string }, options: unknown) {
+        if (tool.name === 'batch.throws') throw new TypeError('unsupported schema keyword');
+        return real.registerTool(tool, options);
+      },
+    };
+    const outcomes = await Promise.all(await registerEachWithHost(host as never, [entry('batch.throws'), entry('batch.after')]));
+    expect(outcomes[0]).to.deep.equal({ ok: false, reason: 'WebMCP refused the tool: TypeError: unsupported schema keyword', error: 'TypeError' });
+    expect(outcomes[1]).to.deep.equal({ ok: true });
+    expect(await registeredNames()).to.include('batch.after');
+  });
+
   it('a tool whose signal aborted before its turn is never handed to WebMCP: its outcome says so, and the others register', async () => {
     const kept = entry('batch.kept');
     const withdrawn = entry('batch.withdrawn');

@@ -10,7 +10,6 @@
  * 304), never in IndexedDB or other storage: any script of the origin can write those, and a
  * manifest forged there under the real ETag would stand on every later visit.
  */
-import { errorMessage } from '../../shared/error-message.js';
 import type { RuntimeConfig } from '../../start/config.js';
 import { readAgentGateNamings, type AgentGateNaming } from './agentgate-naming.js';
 import type { SourceUnit } from '../../registry/sources/source.js';
@@ -132,22 +131,11 @@ const refusedMembers = new WeakMap<Element, object>();
  * The AgentGate source's units when something may name AgentGate (registry/sources/agentgate.ts): every
  * naming on the page (`readAgentGateNamings`: the options', then each island's member), one unit
  * per manifest named (`readAgentGateUnits`), followed by one unit per island whose `agentgate`
- * member is refused (no tools; its reason, `(manifest)` in the Report). Never rejects: where the
- * reading itself throws (a page that broke `Promise.all`), one unit without tools gives the reason,
- * so an update that failed first (the same `Promise.all`) leaves no rejection unhandled in the page.
+ * member is refused (no tools; its reason, `(manifest)` in the Report). Rejects only where a page
+ * broke a built-in it uses (`Promise.all`); the source (registry/sources/agentgate.ts) then gives
+ * the manifest's reason instead.
  */
 export async function readNamedManifests(root: ParentNode, config: RuntimeConfig): Promise<SourceUnit[]> {
-  try {
-    return await readNamedManifestsOrThrow(root, config);
-  } catch (error) {
-    return [{ owner: UNREAD, fingerprint: '', declarations: [], messages: {}, problem: ['manifest', 'agentgateFetch', errorMessage(error)] }];
-  }
-}
-
-/** The owner of the unit that says the manifests could not be read at all (readNamedManifests). */
-const UNREAD = { agentgateUnread: true };
-
-async function readNamedManifestsOrThrow(root: ParentNode, config: RuntimeConfig): Promise<SourceUnit[]> {
   const namings: AgentGateNaming[] = [];
   const refused: SourceUnit[] = [];
   for (const entry of readAgentGateNamings(root, config)) {

@@ -26,13 +26,15 @@ export const agentGateManifests: ToolSource = {
   selector: 'script[data-agentgate]',
   read(root, config) {
     if (!config || (!config.agentgate && !readIslands(root).some((island) => island.agentgate !== undefined && island.agentgate !== false))) return [];
-    return import('../../agentgate/discover/manifest-fetch.js').then(
-      ({ readNamedManifests }) => readNamedManifests(root, config),
-      (error: unknown) => [{
+    // A chunk that does not load, or a reading that fails (a page that broke `Promise.all`), is
+    // the manifest's reason: never a rejection, which an update that failed first would leave
+    // unhandled in the page.
+    return import('../../agentgate/discover/manifest-fetch.js')
+      .then(({ readNamedManifests }) => readNamedManifests(root, config))
+      .catch((error: unknown) => [{
         owner: agentGateManifests, fingerprint: '', declarations: [], messages: {},
         problem: ['manifest', 'agentgateFetch', String(error)],
-      }],
-    );
+      }]);
   },
   normaliser: async () => (await import('../../agentgate/discover/manifest-rules.js')).normaliseAgentGateTool,
 };
