@@ -13,8 +13,9 @@
  *   that wraps the native `document.modelContext` in its MCP server when it runs), then the
  *   floor's loop registering through it (the way a site adopting that package registers tools).
  * Each variant keeps one browser context (a returning visitor's warm HTTP cache; the first two
- * loads warm it and are not counted; the variants' order is shuffled each round (roundOrder); these contexts compile the scripts afresh on each load, where
- * a real profile would keep a code cache). The pages and
+ * loads warm it and are not counted; these contexts compile the scripts afresh on each load, where
+ * a real profile would keep a code cache); the variants' order is shuffled each round
+ * (roundOrder). The pages and
  * scripts come over real HTTP from bench-server.js (routing would turn the cache off), the runtime
  * from the demo's /dist/ with the caching a site should serve it with (hashed chunks immutable,
  * the entry revalidated by ETag). For each: gzip bytes of the scripts fetched before everything was registered, ms from the

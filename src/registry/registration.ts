@@ -50,7 +50,8 @@ const WITHDRAWN: RegistrationOutcome = { ok: false, reason: 'withdrawn before it
 
 /**
  * Registers each tool of `batch` with `host` (WebMCP: `registerTool(tool, { signal })`), in order,
- * every call made from one promise job of its own, whose stack holds that job alone. Chromium records where each tool was registered
+ * every call made from one promise job of its own, whose stack holds that job alone (so the calls
+ * are made here, not through registerWithHost). Chromium records where each tool was registered
  * (the call's stack trace, which DevTools reports as the tool's `stackTrace`), and that made each
  * call dearer from deep in the live registry's update, a stack of awaited and optimised frames,
  * than from a fresh job: in Chromium 156, 500 registrations took 28.9 ms there against 18.4 ms
