@@ -16,8 +16,10 @@ import { roomChunkGroups } from './vite.rooms.ts';
 export default defineConfig({
   plugins: [
     linearFormatsOnly(), fetchChunkImportsTogether(), inlineBundlerRuntime(), classicScriptDoor(),
-    // The entry's functions all run at start-up: V8 compiles them with the file (vite.compile-hints.ts).
-    compileHints((chunk) => chunk === 'capell-webmcp'),
+    // The entry's and the registry's functions run at start-up: V8 compiles them with the file,
+    // off the main thread where it is streamed (vite.compile-hints.ts). Last: the hint must stay the
+    // first line, before the helpers inlineBundlerRuntime puts first.
+    compileHints((chunk) => chunk === 'capell-webmcp' || chunk === 'registry'),
   ],
   build: {
     target: 'es2022',

@@ -122,21 +122,26 @@ test.describe('chunks by room', () => {
     expect(missing).toEqual([]);
   });
 
-  test('the start code (module entry, classic script) begins with V8\'s compile hint; no chunk does; each source map moves down exactly the lines the build put first', () => {
+  test('the start code (module entry, classic script) and the registry chunk begin with V8\'s compile hint; no other chunk does; each source map moves down exactly the lines the build put first', () => {
     // vite.compile-hints.ts: `//# allFunctionsCalledOnLoad` as the first line. vite.bundler-runtime.ts:
     // the bundler's helpers copied in as the first lines. Each line adds one empty line first in the map.
     const files = ['capell-webmcp.js', 'capell-webmcp.iife.js', 'capell-webmcp.single.iife.js', ...readdirSync('dist/chunks').filter((file) => file.endsWith('.js')).map((file) => `chunks/${file}`)];
     const text = new Map(files.map((file) => [file, readFileSync(`dist/${file}`, 'utf8')]));
-    const hinted = files.filter((file) => text.get(file)!.startsWith('//# allFunctionsCalledOnLoad\n'));
-    expect(hinted).toEqual(['capell-webmcp.js', 'capell-webmcp.iife.js']);
-    // The copy's lines: from `var{…}=(()=>{` to the line that ends it, `;return{…}})();`.
-    const helperLines = (code: string) => (/^var\{[^\n]*\}=\(\(\)=>\{/.test(code) ? code.slice(0, code.indexOf('}})();\n')).split('\n').length : 0);
-    const withHelpers = files.filter((file) => helperLines(text.get(file)!) > 0);
+    const HINT = '//# allFunctionsCalledOnLoad\n';
+    const hinted = files.filter((file) => text.get(file)!.startsWith(HINT));
+    expect(hinted.map((file) => (file.startsWith('chunks/') ? chunkName(`/${file}`) : file))).toEqual(['capell-webmcp.js', 'capell-webmcp.iife.js', 'registry']);
+    // The copy's lines (after the hint, which stays first): from `var{…}=(()=>{` to the line that
+    // ends it, `;return{…}})();`.
+    const helperLines = (file: string) => {
+      const code = text.get(file)!.slice(hinted.includes(file) ? HINT.length : 0);
+      return /^var\{[^\n]*\}=\(\(\)=>\{/.test(code) ? code.slice(0, code.indexOf('}})();\n')).split('\n').length : 0;
+    };
+    const withHelpers = files.filter((file) => helperLines(file) > 0);
     expect(withHelpers.map((file) => chunkName(`/${file}`))).toEqual(expect.arrayContaining(['registry', 'call', 'write-forms']));
     // (The classic script's door has no source of its own to map.)
     for (const file of files.filter((name) => existsSync(`dist/${name}.map`))) {
       const { mappings } = JSON.parse(readFileSync(`dist/${file}.map`, 'utf8')) as { mappings: string };
-      const prepended = (hinted.includes(file) ? 1 : 0) + helperLines(text.get(file)!);
+      const prepended = (hinted.includes(file) ? 1 : 0) + helperLines(file);
       expect(/^;*/.exec(mappings)![0].length, file).toBe(prepended);
     }
   });
