@@ -13,8 +13,9 @@ import { resolveDescription, type Messages } from './i18n.js';
 import { validateCapellName } from './names.js';
 import { checkOutputSchema, normaliseInputSchema, RefChecksNeeded, type RefChecks } from './schema-policy.js';
 import type { Reason } from './reason.js';
-import type { Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
+import type { Binding, Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
+import { primitives } from '../../start/primitives.js';
 
 /** Core's normaliser: the keys a declaration may have. */
 export const ALLOWED_DECLARATION_KEYS: ReadonlySet<string> = new Set([
@@ -53,6 +54,100 @@ function annotationsFor(effect: Effect): ToolAnnotations {
 }
 
 /**
+ * What a declaration's shape yields: its `effect`, `binding`, `inputSchema` and `outputSchema`
+ * checked under one context (origin, admin registry or not). The same for every declaration that
+ * shares the shape, so a catalogue's tools (500 search tools with one schema) are checked once
+ * per shape (ShapeMemo). Read-only once made: a memo hands the same verdict to many tools.
+ */
+interface ShapeVerdict {
+  effect?: Effect;
+  effectReasons: readonly Reason[];
+  binding?: Binding;
+  bindingReasons: readonly Reason[];
+  /** The normalised `inputSchema`, with the pagination inputs added where they apply. */
+  inputSchema: JSONSchema;
+  inputReasons: readonly Reason[];
+  outputReasons: readonly Reason[];
+}
+
+/** Checks a declaration's shape (ShapeVerdict). @throws as checkCapellDeclaration does. */
+function checkShape(raw: Record<string, unknown>, context: NormaliseContext, refChecks?: RefChecks): ShapeVerdict {
+  const effect = raw.effect === 'read' || raw.effect === 'write' ? raw.effect : undefined;
+  const binding = normaliseBinding(raw.binding, effect, context.origin, context.adminRegistry === true);
+  const input = normaliseInputSchema(raw.inputSchema, refChecks);
+  const outputReasons = checkOutputSchema(raw.outputSchema, refChecks);
+  let inputSchema = input.schema;
+  // Not for a root built from $ref or combinators: the page keys would be "additional" there.
+  const paginated = binding.binding?.type === 'search' || binding.binding?.type === 'property-query';
+  if (paginated && input.reasons.length === 0 && !PAGINATION_EXEMPT.some((keyword) => keyword in inputSchema)) {
+    const properties = isPlainObject(inputSchema.properties) ? { ...inputSchema.properties } : {};
+    for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
+    inputSchema = { ...inputSchema, properties };
+  }
+  return {
+    effect,
+    effectReasons: effect ? [] : [['effect', 'effect', raw.effect]],
+    binding: binding.binding,
+    bindingReasons: binding.reasons ?? [],
+    inputSchema,
+    inputReasons: input.reasons,
+    outputReasons,
+  };
+}
+
+/** The root keywords under which the pagination inputs are not added. */
+const PAGINATION_EXEMPT = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not'];
+
+/** Distinct shapes a ShapeMemo keeps; later ones are checked each time. */
+const SHAPE_MEMO_ENTRIES = 256;
+/** Longest shape text, in UTF-16 code units, a ShapeMemo keys on; a longer shape is checked each time. */
+const SHAPE_KEY_MAX_CHARS = 8192;
+/**
+ * A `null` outside a string in JSON text: JSON.stringify writes `null` for Infinity too (JSON.parse
+ * reads `1e400` as Infinity), so a shape that holds a bare null is not memoised.
+ */
+const BARE_NULL = /[[:,]null/;
+
+/**
+ * Verdicts of declaration shapes already checked in one page's declarations (checkShape), keyed
+ * by the shape's JSON text and the context. Only for declarations parsed from JSON text, which
+ * every source reads (an island's text, a fetched manifest): their JSON text is exact, but for
+ * Infinity (read as `null`, so not memoised) and -0 (read as 0, which no rule tells apart). Not
+ * used while a page's script gives objects or arrays a `toJSON` (their text would not be
+ * theirs). Bounded: SHAPE_MEMO_ENTRIES shapes of at most SHAPE_KEY_MAX_CHARS each.
+ */
+export class ShapeMemo {
+  readonly #verdicts = new Map<string, ShapeVerdict>();
+
+  /** The verdict of `raw`'s shape under `context`: remembered, or checked now. @throws as checkShape. */
+  verdict(raw: Record<string, unknown>, context: NormaliseContext, refChecks?: RefChecks): ShapeVerdict {
+    const key = shapeKey(raw, context);
+    if (key === undefined) return checkShape(raw, context, refChecks);
+    let verdict = this.#verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = checkShape(raw, context, refChecks);
+      if (this.#verdicts.size < SHAPE_MEMO_ENTRIES) this.#verdicts.set(key, verdict);
+    }
+    return verdict;
+  }
+}
+
+/** The memo key of `raw`'s shape under `context`, or undefined when it must be checked afresh. */
+function shapeKey(raw: Record<string, unknown>, context: NormaliseContext): string | undefined {
+  // Object.prototype and Array.prototype are the only prototypes JSON.parse gives.
+  if ('toJSON' in Object.prototype || 'toJSON' in Array.prototype) return undefined;
+  let text: string | undefined;
+  try {
+    // An absent member is left out, a present null written: they are told apart.
+    text = primitives.stringify({ e: raw.effect, b: raw.binding, i: raw.inputSchema, o: raw.outputSchema });
+  } catch {
+    return undefined;
+  }
+  if (text === undefined || text.length > SHAPE_KEY_MAX_CHARS || BARE_NULL.test(text)) return undefined;
+  return `${context.adminRegistry === true ? 'admin' : 'page'} ${context.origin} ${text}`;
+}
+
+/**
  * Checks and normalises one Capell tool declaration (Capell Agent Schema, "Tool declarations", and Core's
  * normaliser rules): allowed keys; `name` (Core's pattern and WebMCP's); `description` or a
  * translated `descriptionKey`, 1–500 code points; `effect` `read` | `write`; `binding` rules;
@@ -61,6 +156,9 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  * root is a `$ref` or a combinator (every paginated tool accepts them).
  * @param refChecks the `$ref` graph checks (`REF_CHECKS` of ref-checks.ts, or `await
  *   loadRefChecks()`); needed only when `needsRefChecks(raw)`.
+ * @param memo verdicts of shapes already checked on this page (ShapeMemo); the verdict is the
+ *   same with or without it. Tools that share a shape then share its normalised `inputSchema`
+ *   object, which nothing changes after.
  * @throws TypeError when a schema has a local `$ref` and `refChecks` is missing (a caller's
  *   mistake; every rule's own verdict is a reason, never a throw).
  * @example
@@ -68,43 +166,30 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  *   binding: { type: 'inline', target: 'page' } }, { source: 'capell-island[0]', origin, messages: {} })
  * // → { ok: true, spec: { name: 'page.lookup', inputSchema: { type: 'object', additionalProperties: false }, … } }
  */
-export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, refChecks?: RefChecks): CheckResult {
+export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, refChecks?: RefChecks, memo?: ShapeMemo): CheckResult {
   if (!isPlainObject(raw)) return { ok: false, name: '', reasons: [['declaration', 'declarationObject']] };
   const name = typeof raw.name === 'string' ? raw.name : '';
   const reasons: Reason[] = [];
-  for (const key of Object.keys(raw)) {
-    if (!ALLOWED_DECLARATION_KEYS.has(key)) reasons.push([key, 'declarationKey', [...ALLOWED_DECLARATION_KEYS].join(', ')]);
+  for (const key in raw) {
+    if (Object.hasOwn(raw, key) && !ALLOWED_DECLARATION_KEYS.has(key)) reasons.push([key, 'declarationKey', [...ALLOWED_DECLARATION_KEYS].join(', ')]);
   }
   reasons.push(...validateCapellName(raw.name));
   const description = resolveDescription(raw, context.messages);
   if (description.reasons) reasons.push(...description.reasons);
-  let effect: Effect | undefined;
-  if (raw.effect === 'read' || raw.effect === 'write') effect = raw.effect;
-  else reasons.push(['effect', 'effect', raw.effect]);
+  const shape = memo ? memo.verdict(raw, context, refChecks) : checkShape(raw, context, refChecks);
+  reasons.push(...shape.effectReasons);
   if (raw.ownerPackage !== undefined && typeof raw.ownerPackage !== 'string') reasons.push(['ownerPackage', 'string']);
-  const binding = normaliseBinding(raw.binding, effect, context.origin, context.adminRegistry === true);
-  if (binding.reasons) reasons.push(...binding.reasons);
-  const input = normaliseInputSchema(raw.inputSchema, refChecks);
-  reasons.push(...input.reasons);
-  reasons.push(...checkOutputSchema(raw.outputSchema, refChecks));
-  if (reasons.length > 0 || !effect || !binding.binding || description.description === undefined) {
+  reasons.push(...shape.bindingReasons, ...shape.inputReasons, ...shape.outputReasons);
+  if (reasons.length > 0 || !shape.effect || !shape.binding || description.description === undefined) {
     return { ok: false, name, reasons };
-  }
-  let inputSchema = input.schema;
-  // Not for a root built from $ref or combinators: the page keys would be "additional" there.
-  const paginated = binding.binding.type === 'search' || binding.binding.type === 'property-query';
-  if (paginated && !['$ref', 'anyOf', 'oneOf', 'allOf', 'not'].some((keyword) => keyword in inputSchema)) {
-    const properties = isPlainObject(inputSchema.properties) ? { ...inputSchema.properties } : {};
-    for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
-    inputSchema = { ...inputSchema, properties };
   }
   const spec: ToolSpec = {
     name,
     description: description.description,
-    inputSchema,
-    annotations: annotationsFor(effect),
-    effect,
-    binding: binding.binding,
+    inputSchema: shape.inputSchema,
+    annotations: annotationsFor(shape.effect),
+    effect: shape.effect,
+    binding: shape.binding,
     source: context.source,
     messages: context.messages,
   };
@@ -170,13 +255,15 @@ export function checkWithRefChecksLoaded<T>(check: (refChecks?: RefChecks) => T)
 /**
  * The runtime's entry: `checkCapellDeclaration` with the `$ref` graph checks loaded first when
  * the declaration needs them, so a page without `$ref` never loads them.
+ * @param memo the page's ShapeMemo, if any (see checkCapellDeclaration).
  * @returns the same verdict as `checkCapellDeclaration(raw, context, REF_CHECKS)`: synchronously
  *   when no schema has a `$ref` (or the checks are already loaded), else a promise.
  * @throws (rejects) only when the `$ref` checks chunk cannot be loaded.
  */
-export function checkCapellDeclarationLazily(raw: unknown, context: NormaliseContext): CheckResult | Promise<CheckResult> {
-  return checkWithRefChecksLoaded((refChecks) => checkCapellDeclaration(raw, context, refChecks));
+export function checkCapellDeclarationLazily(raw: unknown, context: NormaliseContext, memo?: ShapeMemo): CheckResult | Promise<CheckResult> {
+  return checkWithRefChecksLoaded((refChecks) => checkCapellDeclaration(raw, context, refChecks, memo));
 }
+
 
 /**
  * `checkCapellDeclarationLazily`, always as a promise.
