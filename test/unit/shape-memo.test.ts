@@ -74,6 +74,19 @@ describe('ShapeMemo', () => {
     assert.deepEqual(throughMemo([...cases].reverse()), [...expected].reverse());
   });
 
+  it('freezes what tools of one shape share: a script that changes one tool\'s inputSchema or binding (a wrapped registerTool sees it) changes no other tool\'s', () => {
+    const tool = (name: string) => parsed({ name, description: 'A tool.', effect: 'read', binding: { type: 'search', target: 'pages' }, inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '^a' } } } });
+    const [first, second] = throughMemo([[tool('site.one'), context()], [tool('site.two'), context()]]);
+    if (!first?.ok || !second?.ok) return assert.fail('each tool is accepted');
+    const schema = first.spec.inputSchema as { properties: Record<string, { pattern?: string }> };
+    assert.throws(() => { schema.properties.q!.pattern = '(a)\\1'; }, TypeError);
+    assert.throws(() => { (schema.properties as Record<string, unknown>).extra = {}; }, TypeError);
+    assert.throws(() => { (first.spec.binding as { target: string }).target = 'https://evil.example/'; }, TypeError);
+    const alone = checkCapellDeclaration(tool('site.two'), context(), REF_CHECKS);
+    assert.ok(alone.ok);
+    assert.deepEqual(second.spec.inputSchema, alone.spec.inputSchema);
+  });
+
   it('is not used while a script gives objects a toJSON: each shape is checked for itself', () => {
     const good = parsed({ name: 'site.good', description: 'A tool.', effect: 'read', binding: { type: 'search', target: 'pages' } });
     const bad = parsed({ name: 'site.bad', description: 'A tool.', effect: 'read', binding: { type: 'search', target: 'https://evil.example/' } });

@@ -57,7 +57,9 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  * What a declaration's shape yields: its `effect`, `binding`, `inputSchema` and `outputSchema`
  * checked under one context (origin, admin registry or not). The same for every declaration that
  * shares the shape, so a catalogue's tools (500 search tools with one schema) are checked once
- * per shape (ShapeMemo). Read-only once made: a memo hands the same verdict to many tools.
+ * per shape (ShapeMemo). Frozen, with the normalised binding and inputSchema all the way down: a
+ * memo hands it to many tools, and the inputSchema goes to `registerTool`, which a page's script
+ * can wrap; what it changes there must not become another tool's checked schema.
  */
 interface ShapeVerdict {
   effect?: Effect;
@@ -84,7 +86,7 @@ function checkShape(raw: Record<string, unknown>, context: NormaliseContext, ref
     for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
     inputSchema = { ...inputSchema, properties };
   }
-  return {
+  return freezeDeep({
     effect,
     effectReasons: effect ? [] : [['effect', 'effect', raw.effect]],
     binding: binding.binding,
@@ -92,7 +94,18 @@ function checkShape(raw: Record<string, unknown>, context: NormaliseContext, ref
     inputSchema,
     inputReasons: input.reasons,
     outputReasons,
-  };
+  });
+}
+
+/**
+ * Freezes a JSON value and every object and array in it (`Object.freeze`, own enumerable keys),
+ * once: a value already frozen is left as it is. @returns the value.
+ */
+function freezeDeep<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) freezeDeep((value as Record<string, unknown>)[key]);
+  return value;
 }
 
 /** The root keywords under which the pagination inputs are not added. */
