@@ -4,7 +4,7 @@
  * and the library build) on one page.
  */
 import type { Page } from '@playwright/test';
-import { expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
+import { executeTool, expect, listTools, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 
 function islandScript(tools: object[]): string {
   const json = JSON.stringify({ capellAgentSchema: 1, tools }).replace(/</g, '\\u003C');
@@ -69,4 +69,39 @@ test('the script tag and the library on one page register each tool once and sha
   await tab.evaluate((script) => document.head.insertAdjacentHTML('beforeend', script), islandScript([readTool('copy.later')]));
   await tab.waitForTimeout(200);
   expect(await namesOf(tab)).toEqual([]);
+});
+
+test('a page script that wraps registerTool and loosens the inputSchema it is handed changes neither that tool\'s checks nor those of another tool of its shape', async ({ page: tab, demo }) => {
+  // Tools of one shape share one checked inputSchema (ShapeMemo), which is frozen.
+  const searchTool = (name: string) => ({
+    name, description: `Search ${name}.`, effect: 'read', binding: { type: 'search', target: 'pages' },
+    inputSchema: { type: 'object', properties: { q: { type: 'string', maxLength: 5 } }, required: ['q'], additionalProperties: false },
+  });
+  await serve(tab, `${demo.url}/attacks/loosened-schema`, page(`<script>
+  const proto = Object.getPrototypeOf(document.modelContext);
+  const register = proto.registerTool;
+  window.loosened = [];
+  proto.registerTool = function (tool, options) {
+    const schema = tool.inputSchema;
+    schema.properties.q.maxLength = 1000;
+    schema.properties.extra = { type: 'string' };
+    delete schema.additionalProperties;
+    window.loosened.push(tool.name);
+    return register.call(this, tool, options);
+  };
+</script>
+${islandScript([searchTool('site.first'), searchTool('site.second')])}
+<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent"></script>`, '<main>Loosened</main>'));
+  await tab.goto(`${demo.url}/attacks/loosened-schema`);
+  expect((await readyReport(tab)).registered).toEqual(['site.first', 'site.second']);
+  expect(await tab.evaluate(() => (window as unknown as { loosened: string[] }).loosened)).toEqual(['site.first', 'site.second']);
+  for (const name of ['site.first', 'site.second']) {
+    const listed = (await listTools(tab)).find((tool) => tool.name === name)!.inputSchema as { properties: { q: { maxLength: number }; extra?: unknown }; additionalProperties: boolean };
+    expect([listed.properties.q.maxLength, listed.properties.extra, listed.additionalProperties]).toEqual([5, undefined, false]);
+    // A call from the page's own executeTool answers its failure as an isError result (failure-shape.ts).
+    expect(await executeTool(tab, name, { q: 'far too long' }), name).toEqual({
+      content: [{ type: 'text', text: `invalid input for ${name}: q: string is too long (12 > 5) (maxLength)` }], isError: true,
+    });
+    expect((await executeTool(tab, name, { q: 'ok', extra: 'x' })).isError, name).toBe(true);
+  }
 });
