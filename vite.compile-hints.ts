@@ -10,8 +10,9 @@
  * thread. Measured in Chromium 156 (bench/startup-ab.js, 80 rounds, ms from the navigation's
  * start to every tool registered): at 500 tools 91.3 → 87.7 ms; at 10 tools no change (51.8 and
  * 52.8 ms medians, 51.9 and 51.7 middle-half means): there the main thread's lazy compiling of
- * the registry's start-up path (about 3.5 ms in a Chromium trace) is traded for waiting on the
- * background compile of the whole chunk, which starts only once the page's first frame is drawn.
+ * the registry's start-up path (about 3.5 ms in a Chromium trace) is traded for the background
+ * compile of the whole chunk, which on a 2-core machine runs beside the page's first frame and
+ * slows it about as much (docs/performance.md).
  * (When the chunk was requested from the entry's top level, its eager compile ran on the main
  * thread before `DOMContentLoaded`, and the hint cost more than it saved.) The chunks loaded on a
  * call, and the single-file classic script that inlines them, keep lazy compilation.

@@ -125,7 +125,8 @@ const BARE_NULL = /[[:,]null/;
  * Verdicts of declaration shapes already checked in one page's declarations (checkShape), keyed
  * by the shape's JSON text and the context. Only for declarations parsed from JSON text, which
  * every source reads (an island's text, a fetched manifest): their JSON text is exact, but for
- * Infinity (read as `null`, so not memoised) and -0 (read as 0, which no rule tells apart). Not
+ * Infinity (written as `null`, so not memoised) and -0 (written as 0, which the rules and their
+ * texts treat alike: a reason may quote 0 for -0). Not
  * used while a page's script gives objects or arrays a `toJSON` (their text would not be
  * theirs). Bounded: SHAPE_MEMO_ENTRIES shapes of at most SHAPE_KEY_MAX_CHARS each.
  */
@@ -171,7 +172,7 @@ function shapeKey(raw: Record<string, unknown>, context: NormaliseContext): stri
  *   loadRefChecks()`); needed only when `needsRefChecks(raw)`.
  * @param memo verdicts of shapes already checked on this page (ShapeMemo); the verdict is the
  *   same with or without it. Tools that share a shape then share its normalised `inputSchema`
- *   object, which nothing changes after.
+ *   object, which is frozen (ShapeVerdict).
  * @throws TypeError when a schema has a local `$ref` and `refChecks` is missing (a caller's
  *   mistake; every rule's own verdict is a reason, never a throw).
  * @example
@@ -276,7 +277,6 @@ export function checkWithRefChecksLoaded<T>(check: (refChecks?: RefChecks) => T)
 export function checkCapellDeclarationLazily(raw: unknown, context: NormaliseContext, memo?: ShapeMemo): CheckResult | Promise<CheckResult> {
   return checkWithRefChecksLoaded((refChecks) => checkCapellDeclaration(raw, context, refChecks, memo));
 }
-
 
 /**
  * `checkCapellDeclarationLazily`, always as a promise.
