@@ -26,7 +26,10 @@
  * before the page's `load` event (goal: 19 of 20 or better; agent clients read the tool list at
  * load): listed by `getTools()` called at load, and every `registerTool` settled before it
  * (Chromium lists a tool at once but settles its promise a few ms later, after load even for the
- * floor's loop). Prints figures and ratios to the floor; asserts nothing.
+ * floor's loop). Those loads each open a new tab, so each gets a fresh renderer, as an agent's
+ * first page of a site does; then the same again, without mcp-b, in one tab per variant navigated
+ * from visit to visit, as an agent's next pages of the site are (the renderer, and what V8
+ * compiled in it, stay). Prints figures and ratios to the floor; asserts nothing.
  */
 import { readFileSync } from 'node:fs';
 import { startBenchServer } from './bench-server.js';
@@ -108,17 +111,23 @@ function gzipBytes(path) {
 }
 
 /**
- * One load of `url` in `context` (one per variant, kept across loads: a returning visitor's warm cache).
+ * One load of `url` in `context` (one per variant, kept across loads: a returning visitor's warm cache),
+ * in a new tab (a fresh renderer, as an agent's first page of a site gets), or in `tab`, navigated
+ * (its renderer kept, as an agent's next page of the site gets).
  * @returns the load's figures (ms from the script's bytes, `fromNavigation` ms, the longest task,
  *   tools at load, settled before load) and, unless `bytes` is false, the gzip bytes of the scripts
  *   fetched before ready (read from ./dist relative to the working directory: run from the
  *   repository root, and only for the build there).
  */
-export async function load(context, url, { bytes = true } = {}) {
-  const tab = await context.newPage();
+export async function load(context, url, { bytes = true, tab: kept = undefined } = {}) {
+  const tab = kept ?? await context.newPage();
   // Done is told by a console message: polling the page (waitForFunction) would inject Playwright's
   // script and run it on every frame, on the main thread the start-up is measured on.
-  const done = new Promise((resolve) => tab.on('console', (message) => { if (message.text() === 'capell-bench:done') resolve(undefined); }));
+  let onConsole;
+  const done = new Promise((resolve) => {
+    onConsole = (message) => { if (message.text() === 'capell-bench:done') resolve(undefined); };
+    tab.on('console', onConsole);
+  });
   await tab.goto(url, { waitUntil: 'commit' });
   // @mcp-b/global at 500 tools takes seconds (each registerTool awaits its re-sync of every native tool).
   await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`${url} not done in 180 s`)), 180_000).unref())]);
@@ -139,7 +148,8 @@ export async function load(context, url, { bytes = true } = {}) {
       settledBeforeLoad: window.doneAt <= navigation.loadEventStart,
     };
   });
-  await tab.close();
+  tab.off('console', onConsole);
+  if (!kept) await tab.close();
   return { ...figures, bytes: bytes ? figures.before.reduce((sum, path) => sum + gzipBytes(path), 0) : undefined };
 }
 
@@ -195,6 +205,19 @@ export async function compareStartup(browser, app, { counts = [10, 100, 500], ru
           results[variant].push(await load(contexts[variant], urls[variant]));
         }
       }
+      // An agent's next pages of a site: one tab per variant, navigated from visit to visit, so its
+      // renderer (and what V8 compiled in it) stays, as it does for a same-site navigation.
+      // mcp-b is left out: at 500 tools its loads take seconds each.
+      const sameTab = variants.filter((variant) => variant !== 'mcp-b');
+      const navigated = Object.fromEntries(sameTab.map((variant) => [variant, []]));
+      const tabs = Object.fromEntries(await Promise.all(sameTab.map(async (variant) => [variant, await contexts[variant].newPage()])));
+      for (let visit = -2; visit < runs; visit++) {
+        for (const index of roundOrder(sameTab.length, visit + 2)) {
+          const variant = sameTab[index];
+          const result = await load(contexts[variant], `${urls[variant]}?visit=${visit}`, { bytes: false, tab: tabs[variant] });
+          if (visit >= 0) navigated[variant].push(result);
+        }
+      }
       await Promise.all(Object.values(contexts).map((context) => context.close()));
       const floor = quantile(results.floor.map((result) => result.ms), 0.5);
       const floorFromNavigation = quantile(results.floor.map((result) => result.fromNavigation), 0.5);
@@ -209,6 +232,16 @@ export async function compareStartup(browser, app, { counts = [10, 100, 500], ru
           + `${Math.max(...rows.map((result) => result.longest)).toFixed(0).padStart(10)} ms`
           + `${String(rows.filter((result) => result.over50).length).padStart(14)} of ${rows.length}`
           + `${quantile(rows.map((result) => result.fromNavigation), 0.5).toFixed(1).padStart(16)} ms (${(quantile(rows.map((result) => result.fromNavigation), 0.5) / floorFromNavigation).toFixed(2)}×)`
+          + `${String(rows.filter((result) => result.toolsAtLoad === count).length).padStart(11)} of ${rows.length}`
+          + `${String(rows.filter((result) => result.settledBeforeLoad).length).padStart(13)} of ${rows.length}`);
+      }
+      const navigatedFloor = quantile(navigated.floor.map((result) => result.fromNavigation), 0.5);
+      console.log(`  the same, navigating one tab from visit to visit (an agent's next pages of a site; its renderer stays), ${runs} loads each:`);
+      console.log('  variant  from navigation (ratio)   listed at load   settled before load');
+      for (const variant of sameTab) {
+        const rows = navigated[variant];
+        const median = quantile(rows.map((result) => result.fromNavigation), 0.5);
+        console.log(`  ${variant.padEnd(7)}${median.toFixed(1).padStart(10)} ms (${(median / navigatedFloor).toFixed(2)}×)`
           + `${String(rows.filter((result) => result.toolsAtLoad === count).length).padStart(11)} of ${rows.length}`
           + `${String(rows.filter((result) => result.settledBeforeLoad).length).padStart(13)} of ${rows.length}`);
       }
