@@ -7,8 +7,8 @@
  *    arriving to the ready event, the same with a no-op host (the runtime's own work), and the
  *    longest task (Long Tasks API). Then startup-compare.js: the runtime against the floor (a plain
  *    registerTool loop) and the split floor (that loop in a second file) at 10, 100 and 500 tools,
- *    interleaved, each load in a new tab (an agent's first page of a site), then in one tab
- *    navigated from visit to visit (its next pages). Goals: ≤ 1.3× the floor, no task over 50 ms.
+ *    interleaved, each load in a new tab (an agent's first page of a site), then in one tab per
+ *    variant (mcp-b left out) navigated from visit to visit (its next pages). Goals: ≤ 1.3× the floor, no task over 50 ms.
  * 2. Calls (`site.navigation`): the first call of 10 fresh visits, 1 s after ready, interleaved
  *    with the floor's own tool on the same page without the runtime (goal: first call ≤ 1.5× a
  *    steady call); steady `executeTool` calls against the floor's tool (goal ≤ 1.05×) and against a

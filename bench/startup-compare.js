@@ -128,28 +128,32 @@ export async function load(context, url, { bytes = true, tab: kept = undefined }
     onConsole = (message) => { if (message.text() === 'capell-bench:done') resolve(undefined); };
     tab.on('console', onConsole);
   });
-  await tab.goto(url, { waitUntil: 'commit' });
-  // @mcp-b/global at 500 tools takes seconds (each registerTool awaits its re-sync of every native tool).
-  await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`${url} not done in 180 s`)), 180_000).unref())]);
-  // Agent clients read the tool list at load (Playwright MCP snapshots then): were all settled by then?
-  await tab.waitForLoadState('load');
-  await tab.waitForFunction(() => window.toolsAtLoad !== undefined);
-  await tab.waitForTimeout(30); // let the long-task observer deliver
-  const figures = await tab.evaluate(() => {
-    const [navigation] = performance.getEntriesByType('navigation');
-    const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/') || entry.name.includes('/bench/'));
-    const first = Math.min(...scripts.map((entry) => entry.responseEnd));
-    const before = scripts.filter((entry) => entry.startTime <= window.doneAt).map((entry) => new URL(entry.name).pathname);
-    // performance.now() counts from the navigation's start: what an agent waits for after it navigates.
-    return {
-      ms: window.doneAt - first, fromNavigation: window.doneAt, before, longest: Math.max(0, ...window.longTasks), over50: window.longTasks.some((duration) => duration > 50),
-      toolsAtLoad: window.toolsAtLoad,
-      // doneAt is when every registerTool had settled (the floor) or the ready event (the runtime, later still).
-      settledBeforeLoad: window.doneAt <= navigation.loadEventStart,
-    };
-  });
-  tab.off('console', onConsole);
-  if (!kept) await tab.close();
+  let figures;
+  try {
+    await tab.goto(url, { waitUntil: 'commit' });
+    // @mcp-b/global at 500 tools takes seconds (each registerTool awaits its re-sync of every native tool).
+    await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`${url} not done in 180 s`)), 180_000).unref())]);
+    // Agent clients read the tool list at load (Playwright MCP snapshots then): were all settled by then?
+    await tab.waitForLoadState('load');
+    await tab.waitForFunction(() => window.toolsAtLoad !== undefined);
+    await tab.waitForTimeout(30); // let the long-task observer deliver
+    figures = await tab.evaluate(() => {
+      const [navigation] = performance.getEntriesByType('navigation');
+      const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/dist/') || entry.name.includes('/bench/'));
+      const first = Math.min(...scripts.map((entry) => entry.responseEnd));
+      const before = scripts.filter((entry) => entry.startTime <= window.doneAt).map((entry) => new URL(entry.name).pathname);
+      // performance.now() counts from the navigation's start: what an agent waits for after it navigates.
+      return {
+        ms: window.doneAt - first, fromNavigation: window.doneAt, before, longest: Math.max(0, ...window.longTasks), over50: window.longTasks.some((duration) => duration > 50),
+        toolsAtLoad: window.toolsAtLoad,
+        // doneAt is when every registerTool had settled (the floor) or the ready event (the runtime, later still).
+        settledBeforeLoad: window.doneAt <= navigation.loadEventStart,
+      };
+    });
+  } finally {
+    tab.off('console', onConsole);
+    if (!kept) await tab.close();
+  }
   return { ...figures, bytes: bytes ? figures.before.reduce((sum, path) => sum + gzipBytes(path), 0) : undefined };
 }
 
@@ -214,6 +218,7 @@ export async function compareStartup(browser, app, { counts = [10, 100, 500], ru
       for (let visit = -2; visit < runs; visit++) {
         for (const index of roundOrder(sameTab.length, visit + 2)) {
           const variant = sameTab[index];
+          // A new address per visit (the bench server routes on the path): a navigation, never a reload.
           const result = await load(contexts[variant], `${urls[variant]}?visit=${visit}`, { bytes: false, tab: tabs[variant] });
           if (visit >= 0) navigated[variant].push(result);
         }

@@ -87,6 +87,19 @@ describe('ShapeMemo', () => {
     assert.deepEqual(second.spec.inputSchema, alone.spec.inputSchema);
   });
 
+  it('leaves the caller\'s declaration unfrozen and unshared, and a deeply nested value is still one reason', () => {
+    const raw = parsed({ name: 'site.tool', description: 'A tool.', effect: 'read', binding: { type: 'search', target: 'pages' }, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } });
+    const result = checkCapellDeclaration(raw, context(), REF_CHECKS, new ShapeMemo());
+    if (!result.ok) return assert.fail('accepted');
+    assert.equal(Object.isFrozen((raw.inputSchema as { properties: object }).properties), false);
+    assert.notEqual(result.spec.inputSchema.properties, (raw.inputSchema as { properties: object }).properties);
+    let deep: unknown = 'x';
+    for (let level = 0; level < 10_000; level++) deep = { deep };
+    const nested = checkCapellDeclaration({ ...raw, effect: deep }, context(), REF_CHECKS, new ShapeMemo());
+    assert.equal(nested.ok, false);
+    assert.deepEqual(!nested.ok && nested.reasons.map((reason) => reason[1]), ['effect']);
+  });
+
   it('is not used while a script gives objects a toJSON: each shape is checked for itself', () => {
     const good = parsed({ name: 'site.good', description: 'A tool.', effect: 'read', binding: { type: 'search', target: 'pages' } });
     const bad = parsed({ name: 'site.bad', description: 'A tool.', effect: 'read', binding: { type: 'search', target: 'https://evil.example/' } });

@@ -57,9 +57,9 @@ function annotationsFor(effect: Effect): ToolAnnotations {
  * What a declaration's shape yields: its `effect`, `binding`, `inputSchema` and `outputSchema`
  * checked under one context (origin, admin registry or not). The same for every declaration that
  * shares the shape, so a catalogue's tools (500 search tools with one schema) are checked once
- * per shape (ShapeMemo). Frozen, with the normalised binding and inputSchema all the way down: a
+ * per shape (ShapeMemo). Frozen, with its binding and a frozen copy of a valid inputSchema: a
  * memo hands it to many tools, and the inputSchema goes to `registerTool`, which a page's script
- * can wrap; what it changes there must not become another tool's checked schema.
+ * can wrap; what it changes there must become neither that tool's nor another tool's checked schema.
  */
 interface ShapeVerdict {
   effect?: Effect;
@@ -86,26 +86,27 @@ function checkShape(raw: Record<string, unknown>, context: NormaliseContext, ref
     for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
     inputSchema = { ...inputSchema, properties };
   }
-  return freezeDeep({
+  return Object.freeze({
     effect,
-    effectReasons: effect ? [] : [['effect', 'effect', raw.effect]],
-    binding: binding.binding,
-    bindingReasons: binding.reasons ?? [],
-    inputSchema,
-    inputReasons: input.reasons,
-    outputReasons,
+    effectReasons: Object.freeze<Reason[]>(effect ? [] : [['effect', 'effect', raw.effect]]),
+    binding: binding.binding && Object.freeze(binding.binding),
+    bindingReasons: Object.freeze(binding.reasons ?? []),
+    // A schema that passed the policy nests at most 32 levels: copying it cannot overflow.
+    inputSchema: input.reasons.length === 0 ? frozenCopy(inputSchema) : inputSchema,
+    inputReasons: Object.freeze(input.reasons),
+    outputReasons: Object.freeze(outputReasons),
   });
 }
 
 /**
- * Freezes a JSON value and every object and array in it (`Object.freeze`, own enumerable keys),
- * once: a value already frozen is left as it is. @returns the value.
+ * A frozen copy of a JSON value, every object and array in it copied and frozen: the caller's
+ * own objects (the page's declaration, or a library caller's) are neither shared nor frozen.
+ * Keys are copied as data properties (`__proto__` included). @returns the copy.
  */
-function freezeDeep<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) freezeDeep((value as Record<string, unknown>)[key]);
-  return value;
+function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  return Object.freeze(Object.fromEntries(Object.keys(value).map((key) => [key, frozenCopy((value as Record<string, unknown>)[key])]))) as T;
 }
 
 /** The root keywords under which the pagination inputs are not added. */
@@ -123,8 +124,8 @@ const BARE_NULL = /[[:,]null/;
 
 /**
  * Verdicts of declaration shapes already checked in one page's declarations (checkShape), keyed
- * by the shape's JSON text and the context. Only for declarations parsed from JSON text, which
- * every source reads (an island's text, a fetched manifest): their JSON text is exact, but for
+ * by the shape's JSON text and the context. Only for declarations parsed from JSON text, as the
+ * tools islands' are (registry/sources/capell-islands.ts): their JSON text is exact, but for
  * Infinity (written as `null`, so not memoised) and -0 (written as 0, which the rules and their
  * texts treat alike: a reason may quote 0 for -0). Not
  * used while a page's script gives objects or arrays a `toJSON` (their text would not be
@@ -171,8 +172,9 @@ function shapeKey(raw: Record<string, unknown>, context: NormaliseContext): stri
  * @param refChecks the `$ref` graph checks (`REF_CHECKS` of ref-checks.ts, or `await
  *   loadRefChecks()`); needed only when `needsRefChecks(raw)`.
  * @param memo verdicts of shapes already checked on this page (ShapeMemo); the verdict is the
- *   same with or without it. Tools that share a shape then share its normalised `inputSchema`
- *   object, which is frozen (ShapeVerdict).
+ *   same with or without it (but that a reason may quote 0 for -0). Tools that share a shape then
+ *   share its normalised `inputSchema` object. With or without a memo, a valid declaration's
+ *   `inputSchema` and `binding` are frozen copies (ShapeVerdict); `raw` is left as it was.
  * @throws TypeError when a schema has a local `$ref` and `refChecks` is missing (a caller's
  *   mistake; every rule's own verdict is a reason, never a throw).
  * @example
