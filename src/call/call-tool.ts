@@ -38,7 +38,8 @@ export async function loadExecutorOnce(load: ExecutorLoader): Promise<BindingExe
 
 /**
  * Runs one tool call: the input is validated against `inputSchema` before any request; the
- * binding runs; the answer's `data` is checked against `outputSchema` when there is one.
+ * binding runs; the answer (`BindingOutcome.data`: Core's whole envelope for a Core read) is
+ * checked against `outputSchema` when there is one.
  * @param stopSignal aborts the call when the runtime stops; `options.signal` when the agent does.
  * @returns a CallToolResult: `isError: true` with a one-line reason for bad input, a failed
  *   request or an answer that breaks `outputSchema`. Never throws.

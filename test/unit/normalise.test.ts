@@ -43,7 +43,7 @@ describe('normaliseCapellDeclaration: the normalised shape', () => {
   const context = { source: 'capell-island[0]', origin: ORIGIN, messages: {} };
 
   it('treats an inputSchema that only names $schema as "no arguments"', () => {
-    const result = normaliseCapellDeclaration({ ...base, inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } }, context);
+    const result = normaliseCapellDeclaration({ ...base, ...withBinding('inline', 'page'), inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } }, context);
     assert.ok(result.ok);
     assert.deepEqual(result.spec.inputSchema, { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', additionalProperties: false });
   });
@@ -56,29 +56,45 @@ describe('normaliseCapellDeclaration: the normalised shape', () => {
     assert.deepEqual(write.spec.annotations, { readOnlyHint: false, consequentialHint: true });
   });
 
-  it('adds optional cursor and limit to search and property-query tools that lack them', () => {
-    const result = normaliseCapellDeclaration({ ...base, ...withBinding('search', 'pages'), inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false } }, context);
-    assert.ok(result.ok);
-    const properties = result.spec.inputSchema.properties as Record<string, unknown>;
-    assert.deepEqual(Object.keys(properties), ['q', 'cursor', 'limit']);
-    assert.deepEqual(result.spec.inputSchema.required, ['q']);
+  // Core's paginated reads answer Laravel's paginator links, whose query site.search's inputSchema
+  // (only q) cannot say: every Core API read accepts the runtime's cursor (a link it handed out).
+  it('adds the optional cursor, and a sentence on it, to every read of a Core API binding', () => {
+    for (const [type, target] of [['endpoint', '/agent/v1/search'], ['search', 'pages'], ['property-query', 'product']] as const) {
+      const result = normaliseCapellDeclaration({ ...base, ...withBinding(type, target), inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false } }, context);
+      assert.ok(result.ok, type);
+      const properties = result.spec.inputSchema.properties as Record<string, Record<string, unknown>>;
+      assert.deepEqual(Object.keys(properties), ['q', 'cursor'], type);
+      assert.equal(properties.cursor!.type, 'string');
+      assert.deepEqual(result.spec.inputSchema.required, ['q']);
+      assert.equal(result.spec.pagesByLinks, true);
+      assert.match(result.spec.description, /call again with only cursor set to one of them\.$/);
+    }
   });
 
-  it('adds cursor and limit to a search tool that declares no properties at all', () => {
+  it('adds cursor to a Core API read that declares no properties at all', () => {
     for (const inputSchema of [undefined, { type: 'object', additionalProperties: false }]) {
       const declaration: Record<string, unknown> = { ...base, ...withBinding('search', 'pages'), inputSchema };
       if (inputSchema === undefined) delete declaration.inputSchema;
       const result = normaliseCapellDeclaration(declaration, context);
       assert.ok(result.ok);
-      assert.deepEqual(Object.keys(result.spec.inputSchema.properties as object), ['cursor', 'limit']);
+      assert.deepEqual(Object.keys(result.spec.inputSchema.properties as object), ['cursor']);
     }
   });
 
-  it('keeps a site-declared limit as it is', () => {
-    const limit = { type: 'integer', minimum: 1, maximum: 20 };
-    const result = normaliseCapellDeclaration({ ...base, ...withBinding('search', 'pages'), inputSchema: { type: 'object', properties: { q: { type: 'string' }, limit } } }, context);
-    assert.ok(result.ok);
-    assert.deepEqual((result.spec.inputSchema.properties as Record<string, unknown>).limit, limit);
+  it('adds no cursor to inline reads, writes, or a tool that declares its own cursor', () => {
+    const own = { type: 'string', maxLength: 40 };
+    const cases = [
+      normaliseCapellDeclaration({ ...base, ...withBinding('inline', 'page') }, context),
+      normaliseCapellDeclaration({ ...base, ...withBinding('endpoint', '/agent/v1/newsletter', 'write'), inputSchema: { type: 'object', properties: { email: { type: 'string' } } } }, context),
+      normaliseCapellDeclaration({ ...base, ...withBinding('search', 'pages'), inputSchema: { type: 'object', properties: { cursor: own } } }, context),
+    ];
+    for (const result of cases) {
+      assert.ok(result.ok);
+      assert.equal(result.spec.pagesByLinks, undefined);
+      assert.doesNotMatch(result.spec.description, /cursor/);
+    }
+    assert.ok(cases[2]!.ok);
+    assert.deepEqual((cases[2]!.spec.inputSchema.properties as Record<string, unknown>).cursor, own);
   });
 
   it('collects every reason instead of stopping at the first', () => {

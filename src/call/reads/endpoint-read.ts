@@ -8,4 +8,4 @@ import { readFromCore } from './core-read.js';
  * `admin.content.read`), whose read goes with the editor's session ("the existing session").
  */
 export const executeEndpoint: BindingExecutor = (spec, input, context) =>
-  readFromCore(new URL(spec.binding.target, context.config.origin), input, context, [], spec.session ? 'same-origin' : 'omit');
+  readFromCore(spec, new URL(spec.binding.target, context.config.origin), input, context);

@@ -6,4 +6,4 @@ import { readFromCore } from './core-read.js';
  * Core allows only agent-visible definitions and indexed constraints; it runs no request code.
  */
 export const executePropertyQuery: BindingExecutor = (spec, input, context) =>
-  readFromCore(new URL(`${context.config.apiBase.href}/properties/${encodeURIComponent(spec.binding.target)}`), input, context);
+  readFromCore(spec, new URL(`${context.config.apiBase.href}/properties/${encodeURIComponent(spec.binding.target)}`), input, context);

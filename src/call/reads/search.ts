@@ -8,5 +8,5 @@ import { readFromCore } from './core-read.js';
 export const executeSearch: BindingExecutor = (spec, input, context) => {
   const url = new URL(`${context.config.apiBase.href}/search`);
   url.searchParams.set('scope', spec.binding.target);
-  return readFromCore(url, input, context, ['scope']);
+  return readFromCore(spec, url, input, context, ['scope']);
 };

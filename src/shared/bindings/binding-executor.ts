@@ -19,7 +19,9 @@ export interface CallContext {
 
 /**
  * An executor's outcome; never thrown. `answer` is what the agent receives (the whole envelope
- * for Core API bindings, the page graph for inline); `data` is what `outputSchema` describes;
+ * for Core API bindings, the page graph for inline); `data` is what `outputSchema` describes: the
+ * same as `answer` for Capell bindings (Core's envelope, or the page graph), the site's own answer
+ * for an AgentGate call whose `answer` wraps it with the payment it made;
  * `added`, what the runtime adds beside the answer (an AgentGate call's `receipt`), becomes the
  * result's `structuredContent`. `runtimeStatus: true` marks an answer that is the runtime's own
  * status of an unfinished call (an AgentGate handoff still pending), not the site's result:

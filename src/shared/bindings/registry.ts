@@ -47,7 +47,9 @@ export type ExecutorLoader = () => Promise<BindingExecutor>;
  *   a page's tools island that does is rejected with `adminOnlyBinding` (`admin-action`);
  * - `personConfirms`: its writes wait for the person's confirmation (their answer is the runtime's
  *   status, followed by `capell.write.status`); otherwise a call's answer is the site's own,
- *   checked against `outputSchema` whatever the effect.
+ *   checked against `outputSchema` whatever the effect;
+ * - `pagesByLinks`: its reads answer Core's envelope, whose `links` page the list: they accept the
+ *   runtime's `cursor` input (shared/declarations/paging.ts).
  */
 export interface BindingRow {
   readonly policy: BindingPolicy;
@@ -56,6 +58,7 @@ export interface BindingRow {
   readonly capell: boolean;
   readonly adminOnly?: boolean;
   readonly personConfirms: boolean;
+  readonly pagesByLinks: boolean;
 }
 
 /** A read-only binding type: declaring effect `write` breaks the rule `readOnlyBinding`. */
@@ -114,6 +117,7 @@ export const BINDINGS = {
     reasonCodes: ['inlineTarget', 'readOnlyBinding'],
     capell: true,
     personConfirms: false,
+    pagesByLinks: false,
   },
   endpoint: {
     policy: ENDPOINT,
@@ -124,6 +128,7 @@ export const BINDINGS = {
     reasonCodes: ['notOriginRelative', 'whitespace', 'fragment', 'backslash', 'dotSegments', 'badPath', 'otherOrigin'],
     capell: true,
     personConfirms: true,
+    pagesByLinks: true,
   },
   search: {
     policy: SEARCH,
@@ -131,6 +136,7 @@ export const BINDINGS = {
     reasonCodes: ['identifier', 'readOnlyBinding'],
     capell: true,
     personConfirms: false,
+    pagesByLinks: true,
   },
   'property-query': {
     policy: PROPERTY_QUERY,
@@ -138,6 +144,7 @@ export const BINDINGS = {
     reasonCodes: ['identifier', 'readOnlyBinding'],
     capell: true,
     personConfirms: false,
+    pagesByLinks: true,
   },
   form: {
     policy: FORM,
@@ -145,6 +152,7 @@ export const BINDINGS = {
     reasonCodes: ['identifier', 'formRead'],
     capell: true,
     personConfirms: true,
+    pagesByLinks: false,
   },
   agentgate: {
     policy: AGENTGATE,
@@ -155,6 +163,7 @@ export const BINDINGS = {
     reasonCodes: ['endpointUrl', 'endpointOrigin', 'endpointRoute'],
     capell: false,
     personConfirms: false,
+    pagesByLinks: false,
   },
   'admin-action': {
     policy: ADMIN_ACTION,
@@ -163,6 +172,7 @@ export const BINDINGS = {
     capell: false,
     adminOnly: true,
     personConfirms: true,
+    pagesByLinks: false,
   },
 } as const;
 

@@ -9,6 +9,8 @@
  * (`checkCapellDeclarationAsync`); the CLI, the library and the tests pass `REF_CHECKS`.
  */
 import { normaliseBinding } from './binding-policy.js';
+import { bindingRow } from '../bindings/registry.js';
+import { CURSOR_HINT, CURSOR_INPUT, CURSOR_SCHEMA } from './paging.js';
 import { resolveDescription, type Messages } from './i18n.js';
 import { validateCapellName } from './names.js';
 import { checkOutputSchema, normaliseInputSchema, RefChecksNeeded, type RefChecks } from './schema-policy.js';
@@ -42,11 +44,6 @@ export type CheckResult =
   | { ok: true; spec: ToolSpec }
   | { ok: false; name: string; reasons: Reason[] };
 
-/** Core API bindings are paginated; their tools accept these even when the site left them out. */
-const PAGINATION_PROPERTIES: Readonly<Record<string, JSONSchema>> = {
-  cursor: { type: 'string', description: 'Opaque cursor from links.next or links.previous of an earlier answer.' },
-  limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Items per page.' },
-};
 
 function annotationsFor(effect: Effect): ToolAnnotations {
   // Capell Agent Schema: public tools are read-only unless they declare effect: write.
@@ -66,8 +63,10 @@ interface ShapeVerdict {
   effectReasons: readonly Reason[];
   binding?: Binding;
   bindingReasons: readonly Reason[];
-  /** The normalised `inputSchema`, with the pagination inputs added where they apply. */
+  /** The normalised `inputSchema`, with the runtime's `cursor` added where it applies (paging.ts). */
   inputSchema: JSONSchema;
+  /** The runtime added `cursor`: a call with it follows a link an earlier answer handed out. */
+  pagesByLinks: boolean;
   inputReasons: readonly Reason[];
   outputReasons: readonly Reason[];
 }
@@ -79,12 +78,17 @@ function checkShape(raw: Record<string, unknown>, context: NormaliseContext, ref
   const input = normaliseInputSchema(raw.inputSchema, refChecks);
   const outputReasons = checkOutputSchema(raw.outputSchema, refChecks);
   let inputSchema = input.schema;
-  // Not for a root built from $ref or combinators: the page keys would be "additional" there.
-  const paginated = binding.binding?.type === 'search' || binding.binding?.type === 'property-query';
-  if (paginated && input.reasons.length === 0 && !PAGINATION_EXEMPT.some((keyword) => keyword in inputSchema)) {
+  let pagesByLinks = false;
+  // Not for a root built from $ref or combinators (cursor would be "additional" there), nor where
+  // the site declares a `cursor` of its own (then it is the site's query parameter).
+  const paged = effect === 'read' && binding.binding !== undefined && bindingRow(binding.binding.type)?.pagesByLinks === true;
+  if (paged && input.reasons.length === 0 && !PAGINATION_EXEMPT.some((keyword) => keyword in inputSchema)) {
     const properties = isPlainObject(inputSchema.properties) ? { ...inputSchema.properties } : {};
-    for (const [key, schema] of Object.entries(PAGINATION_PROPERTIES)) if (!Object.hasOwn(properties, key)) properties[key] = schema;
-    inputSchema = { ...inputSchema, properties };
+    if (!Object.hasOwn(properties, CURSOR_INPUT)) {
+      properties[CURSOR_INPUT] = CURSOR_SCHEMA;
+      inputSchema = { ...inputSchema, properties };
+      pagesByLinks = true;
+    }
   }
   return Object.freeze({
     effect,
@@ -93,6 +97,7 @@ function checkShape(raw: Record<string, unknown>, context: NormaliseContext, ref
     bindingReasons: Object.freeze(binding.reasons ?? []),
     // A schema that passed the policy nests at most 32 levels: copying it cannot overflow.
     inputSchema: input.reasons.length === 0 ? frozenCopy(inputSchema) : inputSchema,
+    pagesByLinks,
     inputReasons: Object.freeze(input.reasons),
     outputReasons: Object.freeze(outputReasons),
   });
@@ -109,7 +114,7 @@ function frozenCopy<T>(value: T): T {
   return Object.freeze(Object.fromEntries(Object.keys(value).map((key) => [key, frozenCopy((value as Record<string, unknown>)[key])]))) as T;
 }
 
-/** The root keywords under which the pagination inputs are not added. */
+/** The root keywords under which the runtime's `cursor` is not added. */
 const PAGINATION_EXEMPT = ['$ref', 'anyOf', 'oneOf', 'allOf', 'not'];
 
 /** Distinct shapes a ShapeMemo keeps; later ones are checked each time. */
@@ -167,8 +172,9 @@ function shapeKey(raw: Record<string, unknown>, context: NormaliseContext): stri
  * normaliser rules): allowed keys; `name` (Core's pattern and WebMCP's); `description` or a
  * translated `descriptionKey`, 1–500 code points; `effect` `read` | `write`; `binding` rules;
  * `inputSchema` / `outputSchema` under the schema policy. Collects every reason (coded), never throws.
- * Search and property-query tools get optional `cursor` and `limit` inputs they lack, unless their
- * root is a `$ref` or a combinator (every paginated tool accepts them).
+ * Reads of a binding whose row says `pagesByLinks` (Core's API: endpoint, search, property-query)
+ * get the runtime's optional `cursor` input and a sentence on it in their description
+ * (paging.ts), unless their root is a `$ref` or a combinator or they declare a `cursor` themselves.
  * @param refChecks the `$ref` graph checks (`REF_CHECKS` of ref-checks.ts, or `await
  *   loadRefChecks()`); needed only when `needsRefChecks(raw)`.
  * @param memo verdicts of shapes already checked on this page (ShapeMemo); the verdict is the
@@ -201,7 +207,7 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, 
   }
   const spec: ToolSpec = {
     name,
-    description: description.description,
+    description: shape.pagesByLinks ? `${description.description} ${CURSOR_HINT}` : description.description,
     inputSchema: shape.inputSchema,
     annotations: annotationsFor(shape.effect),
     effect: shape.effect,
@@ -211,6 +217,7 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, 
   };
   if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
   if (context.adminRegistry === true) spec.session = true;
+  if (shape.pagesByLinks) spec.pagesByLinks = true;
   return { ok: true, spec };
 }
 

@@ -114,4 +114,10 @@ export interface ToolSpec {
    * anonymous, so a signed-in editor's session never widens a public tool.
    */
   session?: true;
+  /**
+   * Set when normalisation added the runtime's optional `cursor` input (declarations/paging.ts):
+   * a call with `cursor` reads that link, which must be one an earlier answer of this tool handed
+   * out (call/reads/page-links.ts).
+   */
+  pagesByLinks?: true;
 }

@@ -1,0 +1,82 @@
+/**
+ * Paging by the links Core hands out. Core's lists answer with Laravel's paginator links
+ * (`links.next` = `…/agent/v1/search?q=boots&page=2`, `…/agent/v1/pages?set=product&page[number]=2`),
+ * which carry query parameters a tool's `inputSchema` may not have (`site.search` declares only
+ * `q`). So every Core API read accepts the runtime's optional `cursor` input
+ * (shared/declarations/paging.ts): a link an earlier answer of the same tool handed out, read as
+ * it is. A link this runtime did not hand out for that tool is refused, so `cursor` never becomes
+ * a way to send the site a query the `inputSchema` would have refused.
+ */
+import type { RuntimeConfig } from '../../start/config.js';
+import { CURSOR_INPUT } from '../../shared/declarations/paging.js';
+import { isPlainObject } from '../../shared/is-plain-object.js';
+
+/** Links kept per tool; the oldest go first past it (an agent follows the newest). */
+export const MAX_LINKS_PER_TOOL = 512;
+
+/** Links handed out per runtime (its config) and tool name, as absolute URLs, oldest first. */
+const handedOut = new WeakMap<RuntimeConfig, Map<string, Set<string>>>();
+
+/** `href` when `link` is an absolute or relative URL on `request`'s origin and path; else undefined. */
+function sameRoute(link: string, request: URL): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(link, request);
+  } catch {
+    return undefined;
+  }
+  return url.origin === request.origin && url.pathname === request.pathname && url.hash === '' ? url.href : undefined;
+}
+
+/**
+ * Remembers the `links.next` and `links.previous` of one answer of `tool`, so that a later call
+ * may pass either as `cursor`. Only links on the request's own origin and path are kept (a link
+ * elsewhere stays in the answer, but no call follows it). Bounded by MAX_LINKS_PER_TOOL.
+ * @param envelope the checked envelope (`links` is an object of URL strings or null).
+ * @param request the URL the answer came from.
+ */
+export function rememberPageLinks(config: RuntimeConfig, tool: string, envelope: unknown, request: URL): void {
+  if (!isPlainObject(envelope) || !isPlainObject(envelope.links)) return;
+  let tools = handedOut.get(config);
+  if (!tools) handedOut.set(config, tools = new Map());
+  let links = tools.get(tool);
+  for (const key of ['next', 'previous'] as const) {
+    const link = envelope.links[key];
+    const href = typeof link === 'string' ? sameRoute(link, request) : undefined;
+    if (href === undefined) continue;
+    if (!links) tools.set(tool, links = new Set());
+    links.delete(href); // kept as the newest
+    links.add(href);
+    if (links.size > MAX_LINKS_PER_TOOL) links.delete(links.values().next().value!);
+  }
+}
+
+/**
+ * The URL a call with `cursor` reads: the link itself, when it is one an answer of `tool` handed
+ * out in this runtime and it is on `route`'s origin and path.
+ * @param input the validated input; `cursor` must be its only key (the link carries the query).
+ * @param route the URL the tool reads without a cursor (its target), e.g. `…/agent/v1/search`.
+ * @returns `{ url }`, or `{ reason }`, one line naming the rule, e.g. `cursor … was not handed out
+ *   by an earlier answer of site.search on this page: call site.search without cursor first`.
+ */
+export function resolveCursor(
+  config: RuntimeConfig, tool: string, input: Record<string, unknown>, route: URL,
+): { url: URL } | { reason: string } {
+  const cursor = input[CURSOR_INPUT];
+  const others = Object.keys(input).filter((key) => key !== CURSOR_INPUT);
+  if (others.length > 0) {
+    return { reason: `invalid input for ${tool}: give cursor alone (the link already carries the query), not with ${others.join(', ')}` };
+  }
+  if (typeof cursor !== 'string') return { reason: `invalid input for ${tool}: cursor: expected string` };
+  const shown = cursor.length > 120 ? `${cursor.slice(0, 117)}...` : cursor;
+  const href = sameRoute(cursor, route);
+  if (href === undefined) {
+    return { reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} is not a link to ${route.origin}${route.pathname}` };
+  }
+  if (!handedOut.get(config)?.get(tool)?.has(href)) {
+    return {
+      reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} was not handed out by an earlier answer of ${tool} on this page: call ${tool} without cursor first`,
+    };
+  }
+  return { url: new URL(href) };
+}
