@@ -292,6 +292,8 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
   const { document } = parseHTML(await readPage(target));
   let rejected = 0;
   let valid = 0;
+  // Registered tools' declaration warnings: the runtime puts them in the Report's audit, after the surfaces.
+  const warnings: string[] = [];
   const claims = new NameClaims();
   readIslands(document as unknown as ParentNode).forEach((unit, index) => {
     const label = `capell-island[${index}]`;
@@ -312,6 +314,7 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
       const refusal = registrationRefusal(result.spec, label, claims, document as unknown as Document);
       if (!refusal) {
         valid++;
+        for (const warning of result.warnings) warnings.push(`warning: tool ${result.spec.name}: ${warning}`);
         continue;
       }
       rejected++;
@@ -323,7 +326,9 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
   for (const problem of page.problems) output.err(`capell-webmcp: ${target}: ${problem.message}; using its default`);
   const entries = auditSurfaces(root, coverageOf(readPageDeclarations(root)), values.strict ? 'error' : page.settings.audit);
   for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);
-  output.err(`${target}: ${valid} ${valid === 1 ? 'tool' : 'tools'} would register, ${rejected} rejected, ${entries.length} audit ${entries.length === 1 ? 'entry' : 'entries'}`);
+  for (const warning of warnings) output.out(warning);
+  const audited = entries.length + warnings.length;
+  output.err(`${target}: ${valid} ${valid === 1 ? 'tool' : 'tools'} would register, ${rejected} rejected, ${audited} audit ${audited === 1 ? 'entry' : 'entries'}`);
   return rejected > 0 || entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
 }
 

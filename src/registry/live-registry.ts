@@ -13,7 +13,7 @@
 import { auditSurfaces, coverageOf } from '../start/audit.js';
 import type { RuntimeConfig } from '../start/config.js';
 import type { CheckResult } from '../shared/declarations/check-declaration.js';
-import type { PendingRejection } from '../shared/declarations/reason.js';
+import type { PendingRejection, PendingWarning } from '../shared/declarations/reason.js';
 import type { ToolSpec } from '../shared/declarations/tool-spec.js';
 import type { ModelContextHost, WebMCPTool } from '../start/host.js';
 import { registerEachWithHost, registerWithHost, type RegistrationOutcome } from './registration.js';
@@ -36,6 +36,8 @@ export interface Snapshot {
   registered: string[];
   rejected: PendingRejection[];
   audit: AuditEntry[];
+  /** Registered tools' declaration warnings, still coded (rendered into `audit` after the notes). */
+  warnings?: PendingWarning[];
   /** Set once WebMCP refused a registration with `NotAllowedError`: nothing is registered from then on. */
   disallowed?: string;
   /** Tools whose `registerTool` had not settled within REGISTRATION_SETTLE_MS. */
@@ -388,12 +390,14 @@ export class LiveRegistry {
     const registered: string[] = [];
     const pending: ToolState[] = [];
     const notes: AuditEntry[] = [];
+    const warnings: PendingWarning[] = [];
     for (const tool of tools) {
       // A registration a later update already withdrew belongs to neither Report.
       if (tool.controller.signal.aborted) continue;
       if (!tool.outcome) pending.push(tool);
       else if (tool.outcome.ok) registered.push(tool.spec.name);
       else rejected.push({ name: tool.spec.name, source: tool.spec.source, reasons: [tool.outcome.reason] });
+      if (tool.outcome?.ok && tool.spec.warnings) warnings.push({ name: tool.spec.name, warnings: tool.spec.warnings });
       if (tool.outcome?.ok && tool.reduced) {
         notes.push({ level: 'warning', surface: `tool ${tool.spec.name}`, message: 'WebMCP took this tool only with its inputSchema reduced to the keywords the engine accepts; the runtime still checks every input against the full schema' });
       }
@@ -404,6 +408,7 @@ export class LiveRegistry {
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
     const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
     if (pending.length > 0) snapshot.pending = pending.map((tool) => tool.spec.name);
+    if (warnings.length > 0) snapshot.warnings = warnings;
     return snapshot;
   }
 

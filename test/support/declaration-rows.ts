@@ -25,10 +25,12 @@ export const BASE_DECLARATION = {
  * One rule: `source` is the source rule it checks (a citation of the rule catalogue,
  * src/shared/declarations/rules.ts; a rejecting row's matching reason cites it, test/unit/rules.test.ts);
  * `change` is applied to BASE_DECLARATION (a key set to `undefined` is removed);
- * `messages` are the translations; `rejects` matches one of the reasons when the rule rejects.
+ * `messages` are the translations; `rejects` matches one of the reasons when the rule rejects;
+ * `warns` matches one of the warnings of a declaration that is accepted with warnings (and an
+ * accepted row without `warns` has none).
  */
 export type DeclarationRow = {
-  rule: string; source: RuleSource; change: Record<string, unknown>; messages?: Record<string, string>; rejects?: RegExp;
+  rule: string; source: RuleSource; change: Record<string, unknown>; messages?: Record<string, string>; rejects?: RegExp; warns?: RegExp;
 };
 
 function withBinding(type: string, target: string, effect = 'read'): Record<string, unknown> {
@@ -47,6 +49,10 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a name without a dot is rejected', source: SOURCES.name, change: { name: 'lookup' }, rejects: /^name: "lookup" is not a lowercase dotted name/ },
   { rule: 'a name with a zero-width space is rejected', source: SOURCES.name, change: { name: 'tool\u200bname' }, rejects: /^name: / },
   { rule: 'a name with a colon is rejected', source: SOURCES.name, change: { name: 'form:submit' }, rejects: /^name: / },
+  { rule: 'a "-" inside a segment (form-builder\'s form.submit.capell-form-<uuid>) is accepted with a warning', source: SOURCES.capellPackages, change: { name: 'form.submit.capell-form-3f2b9c1e-8d4a-4b7e-9c1f-2a6d5e8b7c40', ...withBinding('form', 'capell-form-3f2b9c1e-8d4a-4b7e-9c1f-2a6d5e8b7c40', 'write') }, warns: /^name: "form\.submit\.capell-form-3f2b9c1e[^"]*" has "-" or "_" inside a segment/ },
+  { rule: 'a "_" inside a segment (the admin\'s admin.page.agent_readiness.read) is accepted with a warning', source: SOURCES.capellPackages, change: { name: 'admin.page.agent_readiness.read' }, warns: /^name: "admin\.page\.agent_readiness\.read" has "-" or "_" inside a segment/ },
+  { rule: 'a "-" at the end of a segment is rejected', source: SOURCES.name, change: { name: 'form.submit-' }, rejects: /^name: "form\.submit-" is not a lowercase dotted name/ },
+  { rule: 'an upper-case name is rejected', source: SOURCES.name, change: { name: 'Site.Search' }, rejects: /^name: "Site\.Search" is not a lowercase dotted name/ },
   { rule: 'a name of 129 characters is rejected', source: SOURCES.webmcpName, change: { name: `a.${'b'.repeat(127)}` }, rejects: /^name: 129 characters, at most 128/ },
   { rule: 'a name of 128 characters is accepted', source: SOURCES.webmcpName, change: { name: `a.${'b'.repeat(126)}` } },
   { rule: 'a missing name is rejected', source: SOURCES.name, change: { name: undefined }, rejects: /^name: required/ },
@@ -98,7 +104,14 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a missing inputSchema means no arguments', source: SOURCES.rootObject, change: { inputSchema: undefined } },
   { rule: 'an inputSchema with a non-object root is rejected', source: SOURCES.rootObject, change: { inputSchema: { type: 'string' } }, rejects: /^inputSchema\/type: the root must be "object"/ },
   { rule: 'an unsupported schema keyword is rejected', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', patternProperties: { '^x': {} } } }, rejects: /^inputSchema\/patternProperties: unsupported schema keyword/ },
-  { rule: 'an unsupported nested keyword is rejected', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } }, rejects: /^inputSchema\/properties\/a\/uniqueItems: unsupported/ },
+  { rule: 'an unsupported nested keyword is rejected', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', contains: { type: 'string' } } } } }, rejects: /^inputSchema\/properties\/a\/contains: unsupported/ },
+  // What Capell's own packages write beside the seed: registered, with a warning.
+  { rule: 'uniqueItems (the admin\'s) is accepted with a warning', source: SOURCES.capellPackages, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: true, maxItems: 20 } } } }, warns: /^inputSchema\/properties\/a\/uniqueItems: uniqueItems is not in Core's keyword allow-list/ },
+  { rule: 'a uniqueItems that is not a boolean is rejected', source: SOURCES.schemaValues, change: { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: 'yes' } } } }, rejects: /^inputSchema\/properties\/a\/uniqueItems: must be true or false/ },
+  { rule: 'PHP\'s [] as the whole inputSchema is read as {} with a warning', source: SOURCES.capellPackages, change: { inputSchema: [] }, warns: /^inputSchema: \[\] \(PHP's empty array\)/ },
+  { rule: 'PHP\'s [] as properties is read as {} with a warning', source: SOURCES.capellPackages, change: { inputSchema: { type: 'object', properties: [], required: [], additionalProperties: false } }, warns: /^inputSchema\/properties: \[\] \(PHP's empty array\)/ },
+  { rule: 'PHP\'s [] as the outputSchema is read as {} with a warning', source: SOURCES.capellPackages, change: { outputSchema: [] }, warns: /^outputSchema: \[\] \(PHP's empty array\)/ },
+  { rule: 'a non-empty array where a schema is expected is still rejected', source: SOURCES.schemaValues, change: { inputSchema: { type: 'object', properties: { a: [{ type: 'string' }] } } }, rejects: /^inputSchema\/properties\/a: / },
   { rule: 'a property named like a keyword is not a keyword', source: SOURCES.schemaKeywords, change: { inputSchema: { type: 'object', properties: { uniqueItems: { type: 'boolean' } } } } },
   { rule: 'a remote $ref is rejected', source: SOURCES.localRefs, change: { inputSchema: { type: 'object', properties: { a: { $ref: 'https://evil.example/s.json' } } } }, rejects: /not a local reference/ },
   { rule: 'a local $ref that does not resolve is rejected', source: SOURCES.refResolution, change: { inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } } }, rejects: /does not resolve/ },

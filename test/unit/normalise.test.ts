@@ -26,6 +26,9 @@ describe('normaliseCapellDeclaration: one row per rule', () => {
         if (!result.ok) assert.ok(result.reasons.some((reason) => row.rejects!.test(reason)), `reasons were: ${result.reasons.join(' | ')}`);
       } else {
         assert.equal(result.ok, true, result.ok ? '' : result.reasons.join(' | '));
+        if (!result.ok) return;
+        if (row.warns) assert.ok(result.warnings.some((warning) => row.warns!.test(warning)), `warnings were: ${result.warnings.join(' | ')}`);
+        else assert.deepEqual(result.warnings, []);
       }
     });
   }

@@ -26,6 +26,16 @@ describe('declaration rows cite the rule catalogue', () => {
     });
   }
 
+  for (const row of DECLARATION_ROWS.filter((candidate) => candidate.warns)) {
+    it(`${row.rule}: accepted with a warning citing ${JSON.stringify(row.source.split(':')[0])}`, () => {
+      const result = checkCapellDeclaration(declarationFor(row.change), { source: 'test', origin: ORIGIN, messages: row.messages ?? {} }, REF_CHECKS);
+      if (!result.ok) return assert.fail(result.reasons.map(renderReason).join(' | '));
+      const matching = (result.spec.warnings ?? []).filter((warning) => row.warns!.test(renderReason(warning)));
+      assert.ok(matching.length > 0, `no warning matches ${row.warns}`);
+      assert.ok(matching.every((warning) => RULES[warning[1]].source === row.source));
+    });
+  }
+
   it('every row, accepted or rejected, cites a source of the catalogue', () => {
     for (const row of DECLARATION_ROWS) assert.ok(sources.has(row.source), `${row.rule}: ${row.source}`);
   });
@@ -42,6 +52,6 @@ describe('the rule catalogue', () => {
   });
 
   it('names the source document first in every citation', () => {
-    for (const source of sources) assert.match(source, /^(Capell Agent Schema, [^:]+|AgentGate declared tools, [^:]+|Core normaliser|Capell frontend|WebMCP|MCP Tool|JSON Schema 2020-12[^:]*|capell-webmcp validator): \S/);
+    for (const source of sources) assert.match(source, /^(Capell Agent Schema, [^:]+|AgentGate declared tools, [^:]+|Core normaliser|Capell frontend|Capell packages \([^)]+\), beside the Capell Agent Schema|WebMCP|MCP Tool|JSON Schema 2020-12[^:]*|capell-webmcp validator): \S/);
   });
 });

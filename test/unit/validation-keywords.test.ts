@@ -28,6 +28,7 @@ const ROWS: Record<string, Row> = {
   items: { schema: wrap({ type: 'array', items: { type: 'integer' } }), accepts: { v: [1, 2] }, rejects: { v: [1, 'x'] } },
   minItems: { schema: wrap({ type: 'array', minItems: 2 }), accepts: { v: [1, 2] }, rejects: { v: [1] } },
   maxItems: { schema: wrap({ type: 'array', maxItems: 1 }), accepts: { v: [1] }, rejects: { v: [1, 2] } },
+  uniqueItems: { schema: wrap({ type: 'array', uniqueItems: true }), accepts: { v: [{ a: 1 }, { a: 2 }] }, rejects: { v: [{ a: 1 }, { a: 1 }] } },
   minProperties: { schema: wrap({ type: 'object', minProperties: 1 }), accepts: { v: { a: 1 } }, rejects: { v: {} } },
   maxProperties: { schema: wrap({ type: 'object', maxProperties: 1 }), accepts: { v: { a: 1 } }, rejects: { v: { a: 1, b: 2 } } },
   minLength: { schema: wrap({ type: 'string', minLength: 2 }), accepts: { v: '😀😀' }, rejects: { v: '😀' } },

@@ -202,7 +202,8 @@ export function checkAgentGateTool(raw: unknown, context: NormaliseContext, refC
     ? { schema: {}, reasons: [['inputSchema', 'schemaObject'] as Reason] }
     : normaliseInputSchema(raw.inputSchema, refChecks);
   reasons.push(...input.reasons);
-  reasons.push(...checkOutputSchema(raw.outputSchema, refChecks));
+  // Warnings are about Core's allow-list, which an AgentGate (MCP Tool) schema is not held to.
+  reasons.push(...checkOutputSchema(raw.outputSchema, refChecks).reasons);
   const { annotations, hints } = readAnnotations(raw.annotations, reasons);
   // A priced tool's call can be answered 402 and then paid (up to the page's cap): it spends the
   // person's money even when it changes nothing on the site, which is what consequentialHint

@@ -1,11 +1,14 @@
 /**
  * Paging by the links Core hands out. Core's lists answer with Laravel's paginator links
- * (`links.next` = `…/agent/v1/search?q=boots&page=2`, `…/agent/v1/pages?set=product&page[number]=2`),
- * which carry query parameters a tool's `inputSchema` may not have (`site.search` declares only
- * `q`). So every Core API read accepts the runtime's optional `cursor` input
- * (shared/declarations/paging.ts): a link an earlier answer of the same tool handed out, read as
- * it is. A link this runtime did not hand out for that tool is refused, so `cursor` never becomes
- * a way to send the site a query the `inputSchema` would have refused.
+ * (`…/agent/v1/pages?set=product&page%5Bnumber%5D=2`, `…/agent/v1/navigation?page=2`), which carry
+ * query parameters a tool's `inputSchema` may not have: `site.search` declares only `q`, and its
+ * links, built by a paginator without a path, point at the site's root (`/?q=boots&page=2`;
+ * capell-app/frontend @ 83fd9244, test/fixtures/capell/SOURCES.md). So every Core API read
+ * accepts the runtime's optional `cursor` input (shared/declarations/paging.ts): a link an earlier
+ * answer of the same tool handed out. The call reads the link's query, byte for byte, on the
+ * tool's own route (its target's origin and path), never the link's path: a link names the page
+ * of the list, the declaration names where the list is. A link this runtime did not hand out for
+ * that tool is refused, so `cursor` never becomes a way to send the site a query of the agent's.
  */
 import type { RuntimeConfig } from '../../start/config.js';
 import { CURSOR_INPUT } from '../../shared/declarations/paging.js';
@@ -17,21 +20,22 @@ export const MAX_LINKS_PER_TOOL = 512;
 /** Links handed out per runtime (its config) and tool name, as absolute URLs, oldest first. */
 const handedOut = new WeakMap<RuntimeConfig, Map<string, Set<string>>>();
 
-/** `href` when `link` is an absolute or relative URL on `request`'s origin and path; else undefined. */
-function sameRoute(link: string, request: URL): string | undefined {
+/** `link` resolved against `request`, when it is on `request`'s origin and has no fragment; else undefined. */
+function sameOrigin(link: string, request: URL): URL | undefined {
   let url: URL;
   try {
     url = new URL(link, request);
   } catch {
     return undefined;
   }
-  return url.origin === request.origin && url.pathname === request.pathname && url.hash === '' ? url.href : undefined;
+  return url.origin === request.origin && url.hash === '' && url.search !== '' ? url : undefined;
 }
 
 /**
  * Remembers the `links.next` and `links.previous` of one answer of `tool`, so that a later call
- * may pass either as `cursor`. Only links on the request's own origin and path are kept (a link
- * elsewhere stays in the answer, but no call follows it). Bounded by MAX_LINKS_PER_TOOL.
+ * may pass either as `cursor`. Only links on the request's own origin, with a query and no
+ * fragment, are kept (another stays in the answer, but no call follows it). Bounded by
+ * MAX_LINKS_PER_TOOL.
  * @param envelope the checked envelope (`links` is an object of URL strings or null).
  * @param request the URL the answer came from.
  */
@@ -42,7 +46,7 @@ export function rememberPageLinks(config: RuntimeConfig, tool: string, envelope:
   let links = tools.get(tool);
   for (const key of ['next', 'previous'] as const) {
     const link = envelope.links[key];
-    const href = typeof link === 'string' ? sameRoute(link, request) : undefined;
+    const href = typeof link === 'string' ? sameOrigin(link, request)?.href : undefined;
     if (href === undefined) continue;
     if (!links) tools.set(tool, links = new Set());
     links.delete(href); // kept as the newest
@@ -52,8 +56,9 @@ export function rememberPageLinks(config: RuntimeConfig, tool: string, envelope:
 }
 
 /**
- * The URL a call with `cursor` reads: the link itself, when it is one an answer of `tool` handed
- * out in this runtime and it is on `route`'s origin and path.
+ * The URL a call with `cursor` reads: the link's query on `route`'s origin and path, when the link
+ * is one an answer of `tool` handed out in this runtime. A parameter `route` itself carries (the
+ * search binding's `scope`) keeps the route's value.
  * @param input the validated input; `cursor` must be its only key (the link carries the query).
  * @param route the URL the tool reads without a cursor (its target), e.g. `…/agent/v1/search`.
  * @returns `{ url }`, or `{ reason }`, one line naming the rule, e.g. `cursor … was not handed out
@@ -69,14 +74,17 @@ export function resolveCursor(
   }
   if (typeof cursor !== 'string') return { reason: `invalid input for ${tool}: cursor: expected string` };
   const shown = cursor.length > 120 ? `${cursor.slice(0, 117)}...` : cursor;
-  const href = sameRoute(cursor, route);
-  if (href === undefined) {
-    return { reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} is not a link to ${route.origin}${route.pathname}` };
+  const link = sameOrigin(cursor, route);
+  if (link === undefined) {
+    return { reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} is not a link with a query on ${route.origin}` };
   }
-  if (!handedOut.get(config)?.get(tool)?.has(href)) {
+  if (!handedOut.get(config)?.get(tool)?.has(link.href)) {
     return {
       reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} was not handed out by an earlier answer of ${tool} on this page: call ${tool} without cursor first`,
     };
   }
-  return { url: new URL(href) };
+  const url = new URL(route);
+  url.search = link.search;
+  for (const [key, value] of route.searchParams) url.searchParams.set(key, value);
+  return { url };
 }

@@ -5,7 +5,7 @@
  * here: every subschema applied to every part of the value it reaches (`$ref` expanded, every
  * `anyOf`/`oneOf`/`allOf`/`not` branch, every array item, every property), and what each
  * application costs beyond that: `enum` comparisons, `const`/`enum` deep comparisons of arrays and
- * objects, the loops over an object's keys and a string's code units. The walk follows exactly the
+ * objects, `uniqueItems`' comparisons of every pair of items, the loops over an object's keys and a string's code units. The walk follows exactly the
  * pairs @cfworker/json-schema visits with `shortCircuit` off (it never stops early on failure), so
  * the count is that work, not a product of sizes; it is iterative (no recursion, nothing to
  * overflow) and stops as soon as the count passes the limit.
@@ -113,6 +113,12 @@ export function validationWork(schema: unknown, value: unknown, limit: number): 
       if (node.minLength !== undefined || node.maxLength !== undefined) extra += instance.length;
     } else if (Array.isArray(instance)) {
       extra += instance.length;
+      // uniqueItems: the validator compares every ordered pair (each comparison as deep as the
+      // smaller item, so all of them together at most twice (length - 1) × the array's nodes) and
+      // writes an error for each equal pair.
+      if (node.uniqueItems === true && instance.length > 1) {
+        extra += instance.length * (instance.length - 1) * (1 + ERROR_UNITS) + 2 * (instance.length - 1) * nodes(instance);
+      }
       const { items } = node;
       if (Array.isArray(items)) {
         for (let i = 0; i < Math.min(items.length, instance.length); i++) stack.push([items[i], instance[i], next, speculative]);

@@ -13,7 +13,7 @@ import { bindingRow } from '../bindings/registry.js';
 import { CURSOR_HINT, CURSOR_INPUT, CURSOR_SCHEMA } from './paging.js';
 import { resolveDescription, type Messages } from './i18n.js';
 import { validateCapellName } from './names.js';
-import { checkOutputSchema, normaliseInputSchema, RefChecksNeeded, type RefChecks } from './schema-policy.js';
+import { checkOutputSchema, normaliseInputSchema, readEmptyArrays, RefChecksNeeded, type RefChecks } from './schema-policy.js';
 import type { Reason } from './reason.js';
 import type { Binding, Effect, JSONSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
 import { isPlainObject } from '../is-plain-object.js';
@@ -68,15 +68,21 @@ interface ShapeVerdict {
   /** The runtime added `cursor`: a call with it follows a link an earlier answer handed out. */
   pagesByLinks: boolean;
   inputReasons: readonly Reason[];
+  /** The `outputSchema` as checked (PHP's `[]` read as `{}`), or undefined when absent. */
+  outputSchema: unknown;
   outputReasons: readonly Reason[];
+  /** What the shape has beside the seed that Capell's packages write (rules.ts, "Warnings"). */
+  warnings: readonly Reason[];
 }
 
 /** Checks a declaration's shape (ShapeVerdict). @throws as checkCapellDeclaration does. */
 function checkShape(raw: Record<string, unknown>, context: NormaliseContext, refChecks?: RefChecks): ShapeVerdict {
   const effect = raw.effect === 'read' || raw.effect === 'write' ? raw.effect : undefined;
   const binding = normaliseBinding(raw.binding, effect, context.origin, context.adminRegistry === true);
-  const input = normaliseInputSchema(raw.inputSchema, refChecks);
-  const outputReasons = checkOutputSchema(raw.outputSchema, refChecks);
+  const inputRead = readEmptyArrays(raw.inputSchema, 'inputSchema');
+  const outputRead = readEmptyArrays(raw.outputSchema, 'outputSchema');
+  const input = normaliseInputSchema(inputRead.schema, refChecks);
+  const output = checkOutputSchema(outputRead.schema, refChecks);
   let inputSchema = input.schema;
   let pagesByLinks = false;
   // Not for a root built from $ref or combinators (cursor would be "additional" there), nor where
@@ -99,7 +105,9 @@ function checkShape(raw: Record<string, unknown>, context: NormaliseContext, ref
     inputSchema: input.reasons.length === 0 ? frozenCopy(inputSchema) : inputSchema,
     pagesByLinks,
     inputReasons: Object.freeze(input.reasons),
-    outputReasons: Object.freeze(outputReasons),
+    outputSchema: output.reasons.length === 0 ? frozenCopy(outputRead.schema) : outputRead.schema,
+    outputReasons: Object.freeze(output.reasons),
+    warnings: Object.freeze([...inputRead.warnings, ...input.warnings, ...outputRead.warnings, ...output.warnings]),
   });
 }
 
@@ -195,7 +203,8 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, 
   for (const key in raw) {
     if (Object.hasOwn(raw, key) && !ALLOWED_DECLARATION_KEYS.has(key)) reasons.push([key, 'declarationKey', [...ALLOWED_DECLARATION_KEYS].join(', ')]);
   }
-  reasons.push(...validateCapellName(raw.name));
+  const naming = validateCapellName(raw.name);
+  reasons.push(...naming.reasons);
   const description = resolveDescription(raw, context.messages);
   if (description.reasons) reasons.push(...description.reasons);
   const shape = memo ? memo.verdict(raw, context, refChecks) : checkShape(raw, context, refChecks);
@@ -215,7 +224,9 @@ export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, 
     source: context.source,
     messages: context.messages,
   };
-  if (raw.outputSchema !== undefined) spec.outputSchema = raw.outputSchema as JSONSchema;
+  if (shape.outputSchema !== undefined) spec.outputSchema = shape.outputSchema as JSONSchema;
+  const warnings = [...naming.warnings, ...shape.warnings];
+  if (warnings.length > 0) spec.warnings = Object.freeze(warnings);
   if (context.adminRegistry === true) spec.session = true;
   if (shape.pagesByLinks) spec.pagesByLinks = true;
   return { ok: true, spec };

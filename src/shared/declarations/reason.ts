@@ -19,3 +19,9 @@ export interface PendingRejection {
   source: string;
   reasons: (string | Reason)[];
 }
+
+/** A registered tool's declaration warnings (ToolSpec.warnings), still coded, by tool name. */
+export interface PendingWarning {
+  name: string;
+  warnings: readonly Reason[];
+}

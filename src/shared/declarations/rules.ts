@@ -14,7 +14,7 @@
  */
 export type KeywordKind =
   | 'schema' | 'schemas' | 'schemaMap' | 'items'
-  | 'count' | 'number' | 'string' | 'format' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
+  | 'count' | 'number' | 'string' | 'boolean' | 'format' | 'array' | 'strings' | 'type' | 'pattern' | 'dialect' | 'ref' | 'any';
 
 /**
  * The source rules the codes cite: the Capell Agent Schema (26 August 2026 draft), what Core's
@@ -57,6 +57,7 @@ export const SOURCES = {
   mcpName: 'MCP Tool: a name is 1 to 128 of A-Za-z0-9_-. (WebMCP registerTool allows the same)',
   islandAgentGate: 'AgentGate declared tools, Find the manifest: a tools island names AgentGate with a top-level member "agentgate": true or {"siteKey": "<1-128 of A-Za-z0-9_->"}, which stands for the same page-origin manifest as the script tag\'s data-agentgate and data-agentgate-site-key (the Capell Agent Schema has no field for it)',
   adminTools: 'Capell Agent Schema, Navigation, forms, and admin tools: authenticated admin tools use a separate registry (fetched with the editor\'s session, never written into HTML) and the existing session, policy, and permission boundary; admin declarations never enter public HTML or the anonymous registry; an admin-action target is an action identifier, the admin API builds its preview and confirm URLs',
+  capellPackages: 'Capell packages (capell-app/form-builder, capell-app/capell packages/admin), beside the Capell Agent Schema: form-builder names its tools form.submit.capell-form-<uuid> and the admin admin.page.agent_readiness.read ("-" or "_" inside a segment), PHP writes an empty schema or properties object as [], the admin uses uniqueItems; such a declaration registers with a warning when it breaks no safety rule',
   toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
 } as const;
 
@@ -76,7 +77,11 @@ function rule<Args extends readonly unknown[] = []>(source: RuleSource): Rule<Ar
   return { source };
 }
 
-/** Reason code → the arguments its reason carries and the source rule it cites. */
+/**
+ * Reason code → the arguments its reason carries and the source rule it cites. The codes under
+ * "Warnings" are never a rejection: a declaration that has them registers, and the Report's audit
+ * (and `check`) says so (ToolSpec.warnings).
+ */
 export const RULES = {
   // Declarations (Core's normaliser).
   declarationObject: rule(SOURCES.declarationKeys),
@@ -89,6 +94,10 @@ export const RULES = {
   nameLength: rule<[length: number]>(SOURCES.webmcpName),
   webmcpName: rule<[name: string]>(SOURCES.webmcpName),
   duplicate: rule<[name: string, owner: string]>(SOURCES.duplicateName),
+  // Warnings: what Capell's own packages write beside the seed; the tool still registers.
+  nameSeparator: rule<[name: string]>(SOURCES.capellPackages),
+  emptyArraySchema: rule(SOURCES.capellPackages),
+  beyondCoreKeyword: rule<[keyword: string]>(SOURCES.capellPackages),
   // Descriptions.
   nonEmptyString: rule(SOURCES.description),
   noTranslation: rule<[key: string]>(SOURCES.description),

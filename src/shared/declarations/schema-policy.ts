@@ -50,10 +50,17 @@ function missingRefChecks(): TypeError {
   return new RefChecksNeeded();
 }
 
-/** A policy verdict kept by schema text: whether the schema has a `$ref`, and its reasons. */
+/** A policy verdict kept by schema text: whether the schema has a `$ref`, its reasons and its warnings. */
 interface PolicyVerdict {
   refs: boolean;
   reasons: readonly Reason[];
+  warnings: readonly Reason[];
+}
+
+/** What a policy check finds: `reasons` refuse the schema; `warnings` do not (rules.ts, "Warnings"). */
+export interface PolicyFindings {
+  reasons: Reason[];
+  warnings: Reason[];
 }
 
 /**
@@ -72,10 +79,16 @@ const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
   minProperties: 'count', maxProperties: 'count', minLength: 'count', maxLength: 'count',
   minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number',
   pattern: 'pattern', format: 'format', anyOf: 'schemas', oneOf: 'schemas', allOf: 'schemas', not: 'schema',
-  definitions: 'schemaMap', $defs: 'schemaMap',
+  definitions: 'schemaMap', $defs: 'schemaMap', uniqueItems: 'boolean',
 };
 
-/** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use. */
+/**
+ * Keywords beyond Core's allow-list that Capell's own packages write (the admin's `uniqueItems`):
+ * allowed, validated at call time within the work bound, and reported as a warning.
+ */
+const BEYOND_CORE_KEYWORDS: ReadonlySet<string> = new Set(['uniqueItems']);
+
+/** The JSON Schema keywords a declaration may use: Core's allow-list and BEYOND_CORE_KEYWORDS. */
 export const ALLOWED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(Object.keys(KEYWORD_KINDS));
 
 /** The `$schema` values accepted, and the validator dialect each selects. */
@@ -119,14 +132,14 @@ const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'str
  * @returns reasons, each naming the JSON Pointer of the offending keyword; empty when allowed.
  * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing (see RefChecks).
  */
-function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks): Reason[] {
+function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks): PolicyFindings {
   let text: string;
   try {
     text = JSON.stringify(schema) ?? '';
   } catch {
-    return [[field, 'notSerialisable']];
+    return { reasons: [[field, 'notSerialisable']], warnings: [] };
   }
-  if (text.length > MAX_SCHEMA_SIZE) return [[field, 'schemaSize', text.length]];
+  if (text.length > MAX_SCHEMA_SIZE) return { reasons: [[field, 'schemaSize', text.length]], warnings: [] };
   const key = `${field}\u0000${text}`;
   let verdict = verdicts.get(key);
   if (!verdict) {
@@ -142,12 +155,12 @@ function checkSchemaPolicy(schema: unknown, field: string, refChecks?: RefChecks
   } else if (verdict.refs && !refChecks) {
     throw missingRefChecks();
   }
-  return [...verdict.reasons];
+  return { reasons: [...verdict.reasons], warnings: [...verdict.warnings] };
 }
 
 /** The policy walk and work count of one schema; undefined when it has a `$ref` and `refChecks` is missing. */
 function judge(schema: unknown, field: string, refChecks: RefChecks | undefined): PolicyVerdict | undefined {
-  const state: WalkState = { root: schema, reasons: [], schemas: new Set(), refs: [], patterns: new Map(), patternStatesLeft: MAX_SCHEMA_PATTERN_STATES };
+  const state: WalkState = { root: schema, reasons: [], warnings: [], schemas: new Set(), refs: [], patterns: new Map(), patternStatesLeft: MAX_SCHEMA_PATTERN_STATES };
   walk(schema, `${field}`, 0, state);
   const { reasons } = state;
   // Without a $ref a schema is a finite tree of at most MAX_SCHEMA_SIZE characters: nothing to
@@ -159,7 +172,7 @@ function judge(schema: unknown, field: string, refChecks: RefChecks | undefined)
     resolve = refChecks.resolve;
   }
   if (reasons.length === 0 && valueWork(schema, resolve) > MAX_VALIDATION_WORK) reasons.push([field, 'schemaWork']);
-  return { refs: state.refs.length > 0, reasons };
+  return { refs: state.refs.length > 0, reasons, warnings: state.warnings };
 }
 
 /**
@@ -206,6 +219,7 @@ function valueWork(root: unknown, resolve: RefChecks['resolve']): number {
 interface WalkState {
   root: unknown;
   reasons: Reason[];
+  warnings: Reason[];
   schemas: Set<object>;
   refs: [at: string, ref: string][];
   /** Each distinct pattern's compile outcome (undefined: it compiled), so a repeated one is compiled and charged once. */
@@ -227,7 +241,9 @@ function walk(node: unknown, at: string, depth: number, state: WalkState): void 
     const here = `${at}/${keyword}`;
     const kind = Object.hasOwn(KEYWORD_KINDS, keyword) ? KEYWORD_KINDS[keyword] : undefined;
     if (!kind) reasons.push([here, 'keyword', keyword]);
-    else if (!checkKeyword(kind, value, here, depth + 1, state, node === state.root)) reasons.push([here, 'mustBe', kind]);
+    else if (BEYOND_CORE_KEYWORDS.has(keyword)) state.warnings.push([here, 'beyondCoreKeyword', keyword]);
+    if (!kind) continue;
+    if (!checkKeyword(kind, value, here, depth + 1, state, node === state.root)) reasons.push([here, 'mustBe', kind]);
   }
 }
 
@@ -259,6 +275,8 @@ function checkKeyword(
       return typeof value === 'number' && Number.isFinite(value);
     case 'string':
       return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
     case 'format':
       // The validator looks formats up in a plain object: `constructor`, `__proto__`… would match.
       if (typeof value === 'string' && value in Object.prototype) reasons.push([here, 'formatName', value]);
@@ -359,10 +377,10 @@ const COMPOSITION_KEYWORDS = ['properties', 'additionalProperties', '$ref', 'any
  * @returns the normalised copy, or reasons (policy violations, or a root that is not an object).
  * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing.
  */
-export function normaliseInputSchema(schema: unknown, refChecks?: RefChecks): { schema: JSONSchema; reasons: Reason[] } {
-  if (schema === undefined) return { schema: { type: 'object', additionalProperties: false }, reasons: [] };
-  if (!isPlainObject(schema)) return { schema: {}, reasons: [['inputSchema', 'schemaObject']] };
-  const reasons = checkSchemaPolicy(schema, 'inputSchema', refChecks);
+export function normaliseInputSchema(schema: unknown, refChecks?: RefChecks): { schema: JSONSchema } & PolicyFindings {
+  if (schema === undefined) return { schema: { type: 'object', additionalProperties: false }, reasons: [], warnings: [] };
+  if (!isPlainObject(schema)) return { schema: {}, reasons: [['inputSchema', 'schemaObject']], warnings: [] };
+  const { reasons, warnings } = checkSchemaPolicy(schema, 'inputSchema', refChecks);
   if (schema.type !== undefined && schema.type !== 'object') {
     reasons.push(['inputSchema/type', 'rootObject']);
   } else if (reasons.length === 0 && typeof schema.$ref === 'string') {
@@ -373,20 +391,79 @@ export function normaliseInputSchema(schema: unknown, refChecks?: RefChecks): { 
     const types = isPlainObject(target) ? target.type : undefined;
     if (types !== undefined && !(Array.isArray(types) ? types : [types]).includes('object')) reasons.push(['inputSchema/$ref', 'rootObject']);
   }
-  if (reasons.length > 0) return { schema: {}, reasons };
+  if (reasons.length > 0) return { schema: {}, reasons, warnings };
   const normalised: JSONSchema = { ...schema, type: 'object' };
   if (!COMPOSITION_KEYWORDS.some((keyword) => keyword in schema)) normalised.additionalProperties = false;
-  return { schema: normalised, reasons };
+  return { schema: normalised, reasons, warnings };
 }
 
 /**
  * Checks an `outputSchema` against the policy (any root type is allowed).
  * @param refChecks the `$ref` graph checks; required when the schema has a local `$ref`.
- * @returns reasons; empty when allowed or absent.
+ * @returns reasons (empty when allowed or absent) and warnings.
  * @throws TypeError when the schema has a local `$ref` and `refChecks` is missing.
  */
-export function checkOutputSchema(schema: unknown, refChecks?: RefChecks): Reason[] {
-  if (schema === undefined) return [];
-  if (!isPlainObject(schema) && typeof schema !== 'boolean') return [['outputSchema', 'schemaObject']];
+export function checkOutputSchema(schema: unknown, refChecks?: RefChecks): PolicyFindings {
+  if (schema === undefined) return { reasons: [], warnings: [] };
+  if (!isPlainObject(schema) && typeof schema !== 'boolean') return { reasons: [['outputSchema', 'schemaObject']], warnings: [] };
   return checkSchemaPolicy(schema, 'outputSchema', refChecks);
+}
+
+/** Keywords whose value is one schema, and those whose value maps names to schemas. */
+const SCHEMA_VALUED = ['additionalProperties', 'not', 'items'];
+const SCHEMA_MAP_VALUED = ['properties', '$defs', 'definitions'];
+const SCHEMA_LIST_VALUED = ['anyOf', 'oneOf', 'allOf'];
+
+/**
+ * Reads PHP's empty array as the empty object it stands for: `json_encode([])` is `[]`, so a
+ * Capell package that builds a schema, or its `properties`, from an empty PHP array writes `[]`
+ * where JSON Schema expects an object. Such a `[]` (the schema itself, a value of a schema-valued
+ * keyword other than `items`, whose `[]` is draft-07's empty tuple, a `properties`/`$defs`/
+ * `definitions` map or one of its entries, a combinator's branch) becomes `{}`, with a warning
+ * (`emptyArraySchema`) naming where. Copies only what it changes; depth-bounded like the policy walk.
+ * @param field the schema's field, e.g. `inputSchema`, for the warnings' JSON Pointers.
+ * @returns the schema to check (`schema` itself when nothing changed) and the warnings.
+ */
+export function readEmptyArrays(schema: unknown, field: string): { schema: unknown; warnings: Reason[] } {
+  const warnings: Reason[] = [];
+  const isEmptyArray = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
+  const visit = (node: unknown, at: string, depth: number): unknown => {
+    if (isEmptyArray(node)) {
+      warnings.push([at, 'emptyArraySchema']);
+      return {};
+    }
+    if (!isPlainObject(node) || depth > MAX_SCHEMA_DEPTH) return node;
+    let copy: Record<string, unknown> | undefined;
+    const set = (key: string, value: unknown) => {
+      if (value === node[key]) return;
+      copy ??= { ...node };
+      copy[key] = value;
+    };
+    for (const key of SCHEMA_VALUED) {
+      if (key === 'items' ? isPlainObject(node.items) : Object.hasOwn(node, key)) set(key, visit(node[key], `${at}/${key}`, depth + 1));
+    }
+    for (const key of SCHEMA_MAP_VALUED) {
+      const map = node[key];
+      if (isEmptyArray(map)) {
+        warnings.push([`${at}/${key}`, 'emptyArraySchema']);
+        set(key, {});
+      } else if (isPlainObject(map)) {
+        let mapCopy: Record<string, unknown> | undefined;
+        for (const [name, entry] of Object.entries(map)) {
+          const read = visit(entry, `${at}/${key}/${name}`, depth + 1);
+          if (read !== entry) (mapCopy ??= { ...map })[name] = read;
+        }
+        if (mapCopy) set(key, mapCopy);
+      }
+    }
+    for (const key of SCHEMA_LIST_VALUED) {
+      const list = node[key];
+      if (!Array.isArray(list)) continue;
+      const read = list.map((branch, index) => visit(branch, `${at}/${key}/${index}`, depth + 1));
+      if (read.some((branch, index) => branch !== list[index])) set(key, read);
+    }
+    return copy ?? node;
+  };
+  const read = visit(schema, field, 0);
+  return { schema: read, warnings };
 }

@@ -5,6 +5,7 @@
 import type { BindingType } from '../bindings/registry.js';
 import type { AgentGateReceipts } from '../../agentgate/discover/receipt-rules.js';
 import type { Messages } from './i18n.js';
+import type { Reason } from './reason.js';
 
 /** A JSON Schema object (JSON Schema 2020-12 or draft-07 dialect), as parsed JSON. */
 export type JSONSchema = { [keyword: string]: unknown };
@@ -120,4 +121,10 @@ export interface ToolSpec {
    * out (call/reads/page-links.ts).
    */
   pagesByLinks?: true;
+  /**
+   * What the declaration has beside the Capell Agent Schema that Capell's own packages write and
+   * the runtime accepts (a `-` in a name segment, PHP's `[]` for `{}`, `uniqueItems`): coded,
+   * rendered into the Report's audit as warnings (rules.ts, "Warnings"). Absent when none.
+   */
+  warnings?: readonly Reason[];
 }
