@@ -16,6 +16,7 @@ import { parseBoundedJSON, readBoundedText } from '../registry/bounded-json.js';
 import { checkEnvelope, type Envelope } from './reads/fetch-envelope.js';
 import { findBracketKey, withQuery } from './reads/query-string.js';
 import { errorMessage } from '../shared/error-message.js';
+import { CURSOR_INPUT, CURSOR_ONLY_SCHEMA } from '../shared/declarations/paging.js';
 
 /**
  * Executors already loaded, by their registry loader: a dynamic `import()` costs a task's share
@@ -37,7 +38,8 @@ export async function loadExecutorOnce(load: ExecutorLoader): Promise<BindingExe
 }
 
 /**
- * Runs one tool call: the input is validated against `inputSchema` before any request; the
+ * Runs one tool call: the input is validated against `inputSchema` (a call of a paged read that
+ * gives only `cursor`, against CURSOR_ONLY_SCHEMA) before any request; the
  * binding runs; the answer (`BindingOutcome.data`: Core's whole envelope for a Core read) is
  * checked against `outputSchema` when there is one.
  * @param stopSignal aborts the call when the runtime stops; `options.signal` when the agent does.
@@ -54,7 +56,10 @@ export async function callTool(
     if (!loadExecutor) return errorResult(`${spec.name}: binding type "${spec.binding.type}" has no ${spec.effect} executor`);
     const parsed = parseToolInput(rawInput);
     if ('reason' in parsed) return errorResult(`invalid input for ${spec.name}: ${parsed.reason}`);
-    const inputIssues = validateValue(spec.inputSchema, parsed.input);
+    // A call that gives only the runtime's cursor (declarations/paging.ts) is checked against
+    // that alone: the link carries the query the declared `required` asks for.
+    const cursorOnly = spec.pagesByLinks === true && Object.keys(parsed.input).length === 1 && Object.hasOwn(parsed.input, CURSOR_INPUT);
+    const inputIssues = validateValue(cursorOnly ? CURSOR_ONLY_SCHEMA : spec.inputSchema, parsed.input);
     if (inputIssues.some((issue) => issue.schemaError)) {
       return errorResult(`${spec.name}'s inputSchema could not be checked (a site error, not the agent's): ${formatIssues(inputIssues)}`);
     }

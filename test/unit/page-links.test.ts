@@ -62,13 +62,25 @@ describe('page links', () => {
     assert.ok('reason' in resolveCursor(runtime(), 'site.navigation', { cursor: `${ORIGIN}/agent/v1/navigation?page=2` }, route('/agent/v1/navigation')));
   });
 
+  it('takes a cursor with the input of the call that handed it out (what the link already says)', () => {
+    const config = runtime();
+    const first = answer('pages-page1.json') as { links: { next: string } };
+    rememberPageLinks(config, 'site.pages.query', first, route('/agent/v1/pages?set=commerce.product&page%5Bsize%5D=2'));
+    const again = resolveCursor(config, 'site.pages.query', { set: 'commerce.product', page: { size: 2 }, cursor: first.links.next }, route('/agent/v1/pages'));
+    assert.ok('url' in again, JSON.stringify(again));
+    assert.equal(again.url.href, first.links.next);
+    const otherSet = resolveCursor(config, 'site.pages.query', { set: 'content.article', cursor: first.links.next }, route('/agent/v1/pages'));
+    assert.ok('reason' in otherSet);
+    assert.match(otherSet.reason, /^invalid input for site\.pages\.query: set=content\.article is not in the query of cursor /);
+  });
+
   it('refuses a cursor given with other inputs, on another origin, or with a fragment', () => {
     const config = runtime();
     const link = `${ORIGIN}/agent/v1/navigation?page=2`;
     rememberPageLinks(config, 'site.navigation', { links: { next: link, previous: null } }, route('/agent/v1/navigation'));
     const mixed = resolveCursor(config, 'site.navigation', { cursor: link, page: 3 }, route('/agent/v1/navigation'));
     assert.ok('reason' in mixed);
-    assert.match(mixed.reason, /give cursor alone .*not with page$/);
+    assert.equal(mixed.reason, `invalid input for site.navigation: page=3 is not in the query of cursor "${link}": give cursor alone, or with the input of the call that answered it`.replace('answered it', 'handed it out'));
     for (const cursor of ['https://evil.example/agent/v1/navigation?page=2', `${link}#x`, '//evil.example/?page=2']) {
       const refused = resolveCursor(config, 'site.navigation', { cursor }, route('/agent/v1/navigation'));
       assert.ok('reason' in refused, cursor);

@@ -13,6 +13,7 @@
 import type { RuntimeConfig } from '../../start/config.js';
 import { CURSOR_INPUT } from '../../shared/declarations/paging.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
+import { toQueryPairs } from './query-string.js';
 
 /** Links kept per tool; the oldest go first past it (an agent follows the newest). */
 export const MAX_LINKS_PER_TOOL = 512;
@@ -58,8 +59,11 @@ export function rememberPageLinks(config: RuntimeConfig, tool: string, envelope:
 /**
  * The URL a call with `cursor` reads: the link's query on `route`'s origin and path, when the link
  * is one an answer of `tool` handed out in this runtime. A parameter `route` itself carries (the
- * search binding's `scope`) keeps the route's value.
- * @param input the validated input; `cursor` must be its only key (the link carries the query).
+ * search binding's `scope`) keeps the route's value. The other inputs, if any, may only repeat
+ * what the link's query already says (an agent that calls again with its first input and the
+ * cursor); an input the link does not carry (another query, another page number) is refused, so
+ * the answer is never a page of a query the agent did not ask for.
+ * @param input the validated input, with `cursor`.
  * @param route the URL the tool reads without a cursor (its target), e.g. `…/agent/v1/search`.
  * @returns `{ url }`, or `{ reason }`, one line naming the rule, e.g. `cursor … was not handed out
  *   by an earlier answer of site.search on this page: call site.search without cursor first`.
@@ -68,10 +72,6 @@ export function resolveCursor(
   config: RuntimeConfig, tool: string, input: Record<string, unknown>, route: URL,
 ): { url: URL } | { reason: string } {
   const cursor = input[CURSOR_INPUT];
-  const others = Object.keys(input).filter((key) => key !== CURSOR_INPUT);
-  if (others.length > 0) {
-    return { reason: `invalid input for ${tool}: give cursor alone (the link already carries the query), not with ${others.join(', ')}` };
-  }
   if (typeof cursor !== 'string') return { reason: `invalid input for ${tool}: cursor: expected string` };
   const shown = cursor.length > 120 ? `${cursor.slice(0, 117)}...` : cursor;
   const link = sameOrigin(cursor, route);
@@ -82,6 +82,13 @@ export function resolveCursor(
     return {
       reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} was not handed out by an earlier answer of ${tool} on this page: call ${tool} without cursor first`,
     };
+  }
+  const { [CURSOR_INPUT]: _cursor, ...others } = input;
+  const carried = new URLSearchParams(link.search);
+  for (const [key, value] of toQueryPairs(others)) {
+    if (!carried.getAll(key).includes(value)) {
+      return { reason: `invalid input for ${tool}: ${key}=${value} is not in the query of cursor ${JSON.stringify(shown)}: give cursor alone, or with the input of the call that handed it out` };
+    }
   }
   const url = new URL(route);
   url.search = link.search;
