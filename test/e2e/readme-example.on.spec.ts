@@ -2,9 +2,10 @@
  * The README's example page, exactly as the README shows it (its first `html` block that is a
  * whole document), served on the demo origin with the built bundle where the page's script tag
  * looks for it (`/vendor/capell-webmcp/`), in Chromium with WebMCP on: a site owner who copies
- * it gets three working tools. The Report registers the search read, the inline read and the form
- * write and rejects nothing; the reads answer as the README says; the write fills the form, shows
- * the person the panel, and the person's Cancel puts the form back and answers `cancelled`.
+ * it gets four working tools. The Report registers the form write and Core's three reads, rejects
+ * nothing, and warns once about form-builder's name; the reads answer as the README says (Core's
+ * envelope, paged by its links); the write fills the form, shows the person the panel, and the
+ * person's Cancel puts the form back and answers `cancelled`.
  */
 import { readFileSync } from 'node:fs';
 import { callResult, startCall } from './agent-calls.ts';
@@ -33,24 +34,35 @@ test.beforeEach(async ({ page, demo }) => {
   await page.goto(`${demo.url}/readme-example`);
 });
 
-test('the README example registers its three tools, rejects nothing and audits nothing', async ({ page }) => {
+test('the README example registers its four tools, rejects nothing and warns about the form tool\'s name', async ({ page }) => {
   const report = await readyReport(page);
-  expect(report).toEqual({ api: 'document.modelContext', registered: ['site.search', 'page.lookup', 'form.submit.contact'], rejected: [], audit: [] });
+  expect(report.registered).toEqual(['form.submit.capell-form-contact', 'page.get', 'site.navigation', 'site.search']);
+  expect(report.rejected).toEqual([]);
+  expect(report.audit).toEqual([{
+    level: 'warning',
+    surface: 'tool form.submit.capell-form-contact',
+    message: expect.stringMatching(/^name: "form\.submit\.capell-form-contact" has "-" or "_" inside a segment/),
+  }]);
 });
 
-test('the README example\'s reads answer as the README says: the search envelope and the page graph', async ({ page, demo }) => {
+test('the README example\'s reads answer as the README says: Core\'s envelope, paged by its links, and the page graph', async ({ page, demo }) => {
   await readyReport(page);
   demo.requests.length = 0;
   const search = await executeTool(page, 'site.search', { q: 'boots' });
   expect(search.isError).toBeUndefined();
-  const envelope = JSON.parse(search.content[0]!.text) as { capellAgentSchema: number; data: { url: string }[]; links: { next: unknown; previous: unknown } };
+  const envelope = JSON.parse(search.content[0]!.text) as { capellAgentSchema: number; data: { url: string }[]; links: { next: string | null; previous: unknown } };
   expect(envelope.capellAgentSchema).toBe(1);
   expect(envelope.data.length).toBeGreaterThan(0);
-  expect(envelope.links).toHaveProperty('next');
-  expect(demo.requests.map((request) => `${request.path}${request.query}`)).toEqual(['/agent/v1/search?scope=pages&q=boots']);
+  expect(demo.requests.map((request) => `${request.path}${request.query}`)).toEqual(['/agent/v1/search?q=boots']);
 
-  const lookup = await executeTool(page, 'page.lookup', {});
-  expect(JSON.parse(lookup.content[0]!.text)).toEqual({ '@context': 'https://schema.org', '@type': 'ContactPage', name: 'Contact us', url: '/contact' });
+  const navigation = JSON.parse((await executeTool(page, 'site.navigation', {})).content[0]!.text) as { links: { next: string | null } };
+  expect(navigation.links.next).not.toBeNull();
+  const second = await executeTool(page, 'site.navigation', { cursor: navigation.links.next! });
+  expect(second.isError).toBeUndefined();
+  expect(demo.requests.at(-1)).toMatchObject({ path: '/agent/v1/navigation', query: '?page=2' });
+
+  const graph = await executeTool(page, 'page.get', {});
+  expect(JSON.parse(graph.content[0]!.text)).toEqual({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebPage', name: 'Contact us', url: '/contact' }] });
 
   const refused = await executeTool(page, 'site.search', { q: 5 });
   expect(refused).toEqual({ content: [{ type: 'text', text: 'invalid input for site.search: q: expected string, got integer' }], isError: true });
@@ -58,7 +70,7 @@ test('the README example\'s reads answer as the README says: the search envelope
 
 test('the README example\'s form write fills the form for the person, and their Cancel answers cancelled', async ({ page }) => {
   await readyReport(page);
-  await startCall(page, 'form.submit.contact', { name: 'Ada Lovelace', email: 'ada@example.test', message: 'Do you repair boots?' });
+  await startCall(page, 'form.submit.capell-form-contact', { name: 'Ada Lovelace', email: 'ada@example.test', message: 'Do you repair boots?' });
   await panel(page).waitOpen();
   await panel(page).waitText('Ada Lovelace');
   expect(await page.evaluate(() => (document.querySelector('textarea[name="message"]') as HTMLTextAreaElement).value)).toBe('Do you repair boots?');
