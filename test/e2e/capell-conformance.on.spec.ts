@@ -88,7 +88,7 @@ test("the tools carry Core's descriptions and input schemas; the four reads add 
       continue;
     }
     expect(tool.description.startsWith(`${CORE_DESCRIPTIONS[tool.name]} `)).toBe(true);
-    expect(tool.description).toMatch(/call again with cursor set to one of them \(alone, or with the same input\)\.$/);
+    expect(tool.description).toMatch(/call again with cursor set to links\.next or links\.previous \(alone, or with the same input\)\.$/);
     expect(Object.keys(properties)).toEqual([...Object.keys(declared.inputSchema.properties), 'cursor']);
   }
 });
@@ -158,7 +158,7 @@ test("an agent follows links.previous of site.navigation and site.taxonomies.bro
   expect(answerOf(await executeTool(page, 'site.taxonomies.browse', { cursor: terms.links.previous! }))).toEqual(recorded('taxonomies-key-categories-page1.json', demo.url));
 });
 
-test('a cursor no answer of that tool handed out is refused in one line, and nothing is requested', async ({ page, demo }) => {
+test('a cursor no answer of that tool handed out is refused in one line, and nothing is requested', async ({ page }) => {
   await readyReport(page);
   const search = answerOf(await executeTool(page, 'site.search', { q: 'trail' }));
   requests.length = 0;
@@ -173,7 +173,7 @@ test('a cursor no answer of that tool handed out is refused in one line, and not
   const mixed = await executeTool(page, 'site.search', { q: 'other', cursor: search.links.next! });
   expect(mixed.content[0]!.text).toBe('invalid input for site.search: q=other is not in the query of cursor "/?q=trail&page=2": give cursor alone, or with the input of the call that handed it out');
   const elsewhere = await executeTool(page, 'site.search', { cursor: `https://evil.example/?q=trail&page=2` });
-  expect(elsewhere.content[0]!.text).toBe(`invalid input for site.search: cursor "https://evil.example/?q=trail&page=2" is not a link with a query on ${demo.url}`);
+  expect(elsewhere.content[0]!.text).toBe('invalid input for site.search: cursor "https://evil.example/?q=trail&page=2" was not handed out by an earlier answer of site.search on this page: call site.search without cursor first');
   expect(requests).toEqual([]);
 });
 

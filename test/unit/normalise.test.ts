@@ -70,7 +70,7 @@ describe('normaliseCapellDeclaration: the normalised shape', () => {
       assert.equal(properties.cursor!.type, 'string');
       assert.deepEqual(result.spec.inputSchema.required, ['q']);
       assert.equal(result.spec.pagesByLinks, true);
-      assert.match(result.spec.description, /call again with cursor set to one of them \(alone, or with the same input\)\.$/);
+      assert.match(result.spec.description, /call again with cursor set to links\.next or links\.previous \(alone, or with the same input\)\.$/);
     }
   });
 

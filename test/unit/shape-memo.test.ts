@@ -40,7 +40,7 @@ describe('ShapeMemo', () => {
     assert.equal(second.spec.inputSchema, first.spec.inputSchema);
     assert.notEqual(other.spec.inputSchema, first.spec.inputSchema);
     assert.deepEqual([first.spec.name, second.spec.name], ['site.one', 'site.two']);
-    assert.match(second.spec.description, /^Search site\.two\. Answers carry links\.next/);
+    assert.match(second.spec.description, /^Search site\.two\. To read another page, call again with cursor/);
     // Search tools get the pagination inputs (Capell Agent Schema: paginated lists); `limit` is the site's own.
     assert.deepEqual(Object.keys(first.spec.inputSchema.properties as object), ['q', 'limit', 'cursor']);
   });

@@ -63,7 +63,7 @@ export function rememberPageLinks(config: RuntimeConfig, tool: string, envelope:
  * what the link's query already says (an agent that calls again with its first input and the
  * cursor); an input the link does not carry (another query, another page number) is refused, so
  * the answer is never a page of a query the agent did not ask for.
- * @param input the validated input, with `cursor`.
+ * @param input the validated input, with `cursor` (a string: the schema says so).
  * @param route the URL the tool reads without a cursor (its target), e.g. `…/agent/v1/search`.
  * @returns `{ url }`, or `{ reason }`, one line naming the rule, e.g. `cursor … was not handed out
  *   by an earlier answer of site.search on this page: call site.search without cursor first`.
@@ -71,23 +71,18 @@ export function rememberPageLinks(config: RuntimeConfig, tool: string, envelope:
 export function resolveCursor(
   config: RuntimeConfig, tool: string, input: Record<string, unknown>, route: URL,
 ): { url: URL } | { reason: string } {
-  const cursor = input[CURSOR_INPUT];
-  if (typeof cursor !== 'string') return { reason: `invalid input for ${tool}: cursor: expected string` };
-  const shown = cursor.length > 120 ? `${cursor.slice(0, 117)}...` : cursor;
+  const cursor = String(input[CURSOR_INPUT]);
+  const shown = JSON.stringify(cursor.length > 120 ? `${cursor.slice(0, 117)}...` : cursor);
+  // Only links on the route's origin are ever kept: one elsewhere was not handed out either.
   const link = sameOrigin(cursor, route);
-  if (link === undefined) {
-    return { reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} is not a link with a query on ${route.origin}` };
-  }
-  if (!handedOut.get(config)?.get(tool)?.has(link.href)) {
-    return {
-      reason: `invalid input for ${tool}: cursor ${JSON.stringify(shown)} was not handed out by an earlier answer of ${tool} on this page: call ${tool} without cursor first`,
-    };
+  if (!link || !handedOut.get(config)?.get(tool)?.has(link.href)) {
+    return { reason: `invalid input for ${tool}: cursor ${shown} was not handed out by an earlier answer of ${tool} on this page: call ${tool} without cursor first` };
   }
   const { [CURSOR_INPUT]: _cursor, ...others } = input;
   const carried = new URLSearchParams(link.search);
   for (const [key, value] of toQueryPairs(others)) {
     if (!carried.getAll(key).includes(value)) {
-      return { reason: `invalid input for ${tool}: ${key}=${value} is not in the query of cursor ${JSON.stringify(shown)}: give cursor alone, or with the input of the call that handed it out` };
+      return { reason: `invalid input for ${tool}: ${key}=${value} is not in the query of cursor ${shown}: give cursor alone, or with the input of the call that handed it out` };
     }
   }
   const url = new URL(route);

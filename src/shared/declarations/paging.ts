@@ -22,11 +22,11 @@ export const CURSOR_SCHEMA: JSONSchema = Object.freeze({
   type: 'string',
   minLength: 1,
   maxLength: MAX_CURSOR_LENGTH,
-  description: 'links.next or links.previous of an earlier answer of this tool, to read that page: alone, or with the input of the call that answered it.',
+  description: 'links.next or links.previous of an earlier answer of this tool: reads that page.',
 });
 
 /** What the runtime appends to a paged tool's description, so the agent knows how to page. */
-export const CURSOR_HINT = 'Answers carry links.next and links.previous: to read another page, call again with cursor set to one of them (alone, or with the same input).';
+export const CURSOR_HINT = 'To read another page, call again with cursor set to links.next or links.previous (alone, or with the same input).';
 
 /**
  * What a call that gives `cursor` alone is validated against, instead of the declared

@@ -409,61 +409,43 @@ export function checkOutputSchema(schema: unknown, refChecks?: RefChecks): Polic
   return checkSchemaPolicy(schema, 'outputSchema', refChecks);
 }
 
-/** Keywords whose value is one schema, and those whose value maps names to schemas. */
+/** Keywords whose value is a schema; `items` only when not draft-07's tuple form (`[]` there is an empty tuple). */
 const SCHEMA_VALUED = ['additionalProperties', 'not', 'items'];
-const SCHEMA_MAP_VALUED = ['properties', '$defs', 'definitions'];
-const SCHEMA_LIST_VALUED = ['anyOf', 'oneOf', 'allOf'];
+/** Keywords whose value maps names to schemas, and those whose value lists schemas. */
+const SCHEMA_MAPS = ['properties', '$defs', 'definitions'];
+const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
 
 /**
  * Reads PHP's empty array as the empty object it stands for: `json_encode([])` is `[]`, so a
  * Capell package that builds a schema, or its `properties`, from an empty PHP array writes `[]`
- * where JSON Schema expects an object. Such a `[]` (the schema itself, a value of a schema-valued
- * keyword other than `items`, whose `[]` is draft-07's empty tuple, a `properties`/`$defs`/
- * `definitions` map or one of its entries, a combinator's branch) becomes `{}`, with a warning
+ * where JSON Schema expects an object. Such a `[]` (the schema itself, the value of a keyword in
+ * SCHEMA_VALUED or SCHEMA_MAPS, an entry of a schema map or list) becomes `{}`, with a warning
  * (`emptyArraySchema`) naming where. Copies only what it changes; depth-bounded like the policy walk.
  * @param field the schema's field, e.g. `inputSchema`, for the warnings' JSON Pointers.
  * @returns the schema to check (`schema` itself when nothing changed) and the warnings.
  */
 export function readEmptyArrays(schema: unknown, field: string): { schema: unknown; warnings: Reason[] } {
   const warnings: Reason[] = [];
-  const isEmptyArray = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
-  const visit = (node: unknown, at: string, depth: number): unknown => {
-    if (isEmptyArray(node)) {
+  // `map`: the node is a schema map, whose values are schemas (and which may itself be `[]`).
+  const visit = (node: unknown, at: string, depth: number, map?: boolean): unknown => {
+    if (Array.isArray(node) && node.length === 0) {
       warnings.push([at, 'emptyArraySchema']);
       return {};
     }
     if (!isPlainObject(node) || depth > MAX_SCHEMA_DEPTH) return node;
     let copy: Record<string, unknown> | undefined;
-    const set = (key: string, value: unknown) => {
-      if (value === node[key]) return;
-      copy ??= { ...node };
-      copy[key] = value;
-    };
-    for (const key of SCHEMA_VALUED) {
-      if (key === 'items' ? isPlainObject(node.items) : Object.hasOwn(node, key)) set(key, visit(node[key], `${at}/${key}`, depth + 1));
-    }
-    for (const key of SCHEMA_MAP_VALUED) {
-      const map = node[key];
-      if (isEmptyArray(map)) {
-        warnings.push([`${at}/${key}`, 'emptyArraySchema']);
-        set(key, {});
-      } else if (isPlainObject(map)) {
-        let mapCopy: Record<string, unknown> | undefined;
-        for (const [name, entry] of Object.entries(map)) {
-          const read = visit(entry, `${at}/${key}/${name}`, depth + 1);
-          if (read !== entry) (mapCopy ??= { ...map })[name] = read;
-        }
-        if (mapCopy) set(key, mapCopy);
+    for (const [key, value] of Object.entries(node)) {
+      const here = `${at}/${key}`;
+      let read = value;
+      if (map || (SCHEMA_VALUED.includes(key) && !(key === 'items' && Array.isArray(value) && value.length > 0))) read = visit(value, here, depth + 1);
+      else if (SCHEMA_MAPS.includes(key)) read = visit(value, here, depth + 1, true);
+      else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) {
+        const list = value.map((branch, index) => visit(branch, `${here}/${index}`, depth + 1));
+        if (list.some((branch, index) => branch !== value[index])) read = list;
       }
-    }
-    for (const key of SCHEMA_LIST_VALUED) {
-      const list = node[key];
-      if (!Array.isArray(list)) continue;
-      const read = list.map((branch, index) => visit(branch, `${at}/${key}/${index}`, depth + 1));
-      if (read.some((branch, index) => branch !== list[index])) set(key, read);
+      if (read !== value) (copy ??= { ...node })[key] = read;
     }
     return copy ?? node;
   };
-  const read = visit(schema, field, 0);
-  return { schema: read, warnings };
+  return { schema: visit(schema, field, 0), warnings };
 }
