@@ -12,7 +12,7 @@ import { clientFolder, runClientScript } from './client-script.ts';
 import type { Demo } from './demo-fixture.ts';
 
 const CLIENT = clientFolder('mcp');
-const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'chrome-devtools-mcp', 'puppeteer-core'];
+const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'playwright-mcp-newest', 'chrome-devtools-mcp', 'puppeteer-core'];
 
 /** Why the folder cannot run, or undefined when it is installed. */
 export function notInstalled(): string | undefined {
@@ -32,12 +32,13 @@ export interface SiteLog {
 /**
  * Runs `script` of test/clients/mcp with `scenario` against the demo's /contact page (with a
  * write wait of WRITE_WAIT_MS), through runClientScript (client-script.ts).
+ * @param env variables added to the script's environment (`PLAYWRIGHT_MCP: 'newest'`: playwright-mcp.js).
  * @returns its last stdout line, parsed, and what the demo site recorded meanwhile.
  * @throws (rejects) with the script's stderr when it exits non-zero.
  */
-export async function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo): Promise<{ run: T; site: SiteLog }> {
+export async function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo, env: Record<string, string> = {}): Promise<{ run: T; site: SiteLog }> {
   const before = { agentGate: demo.agentGateLog.length, subscriptions: demo.subscriptions.length };
-  const run = await runClientScript<T>(CLIENT, script, [scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl], `the MCP client ${script} ${scenario}`);
+  const run = await runClientScript<T>(CLIENT, script, [scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl], `the MCP client ${script} ${scenario}`, env);
   return { run, site: { agentGate: demo.agentGateLog.slice(before.agentGate), subscriptions: demo.subscriptions.slice(before.subscriptions) } };
 }
 

@@ -49,7 +49,7 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
   // Spawning Node 22 and a Chromium of its own: more than the default 30 s on a loaded machine.
   test.setTimeout(90_000);
 
-  test('lists the tools; reads answer; bad input is an invocation Error naming the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
+  test('lists the tools; reads answer; bad input is a Completed invocation whose isError output names the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
     // Not a skip: without the folder's install this client is not tested, and that must show.
     expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
     demo.subscriptions.length = 0;
@@ -76,15 +76,18 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
       expect(JSON.parse(text(run.reads.lookup))).toMatchObject({ '@type': 'ContactPage', url: '/contact' });
     });
 
-    await test.step('bad input is an invocation Error whose one-line description names the field', () => {
+    await test.step('bad input is a Completed invocation whose isError output is one line naming the field', () => {
+      // The runtime answers every failure as an isError result (src/registry/result.ts): the
+      // DevTools domain reports it Completed, with the reason in its output.
       for (const [seen, pattern] of [
-        [run.bad.searchLimit, /^Error: invalid input for site\.search: limit: [^\n]+$/],
-        [run.bad.searchUnknown, /^Error: invalid input for site\.search: colour: [^\n]+$/],
-        [run.bad.subscribeEmail, /^Error: invalid input for newsletter\.subscribe: email: [^\n]+$/],
+        [run.bad.searchLimit, /^invalid input for site\.search: limit: [^\n]+$/],
+        [run.bad.searchUnknown, /^invalid input for site\.search: colour: [^\n]+$/],
+        [run.bad.subscribeEmail, /^invalid input for newsletter\.subscribe: email: [^\n]+$/],
       ] as const) {
-        expect(seen.status).toBe('Error');
-        expect(seen.output).toBeNull();
-        expect(seen.error).toMatch(pattern);
+        expect(seen.status).toBe('Completed');
+        expect(seen.error).toBeNull();
+        expect(seen.output?.isError).toBe(true);
+        expect(text(seen)).toMatch(pattern);
       }
     });
 
