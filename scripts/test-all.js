@@ -23,6 +23,10 @@
  *    time their acts against each other).
  * 3. Only when the read timing missed its bound beside the rest: that spec once more, alone.
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
+ *
+ * Set-up: the real clients' folders (test/clients/puppeteer, test/clients/mcp) are installed from
+ * their lockfiles beside the build when their node_modules is missing or out of date
+ * (scripts/client-folders.js), one line each saying so; the end-to-end suite waits for them.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +34,7 @@ import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { installClientFolders } from './client-folders.js';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
@@ -216,6 +221,9 @@ const suites = [];
 const started = performance.now();
 const since = () => (performance.now() - started) / 1000;
 
+// The clients' folders, beside the build: the end-to-end suite is the first to need them.
+const clients = installClientFolders({ priority: PRIORITY.build });
+
 // 1. At once. Types: a type error fails the run as one failure.
 const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
   suites.push({ name: 'typecheck', passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, status, seconds, order: 0 });
@@ -227,21 +235,21 @@ const browserTimed = browserRun(['webmcp-on-timed'], PRIORITY.timed);
 // The same build as `npm run build` (every output), so what is tested is what ships.
 const build = await run('npm', ['run', 'build'], { priority: PRIORITY.build });
 if (build.status !== 0) {
-  await Promise.all([typecheck, unitBeforeBuild, browserTimed]);
+  await Promise.all([typecheck, unitBeforeBuild, browserTimed, clients]);
   writeFileSync(`${RESULTS}/summary.txt`, 'build: failed\n0 passed, 1 failed\n');
   console.log('\nthe build failed; no suite can run\n0 passed, 1 failed');
   process.exit(1);
 }
 
-// 2. After the build.
+// 2. After the build; the end-to-end projects that run a client's folder also after that is installed.
 const afterBuild = since();
 const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'unit', PRIORITY.untimed);
-const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e);
+const e2eUntimed = clients.then(() => e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e));
 const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
 const e2eTimed = browserTimed.then(() => e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`));
 // The spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS): after the
 // timed project, never beside it (both time their acts), above the niced suites.
-const e2eAlone = e2eTimed.then(() => e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.alone, `${RESULTS}/e2e-alone-output`));
+const e2eAlone = Promise.all([e2eTimed, clients]).then(() => e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.alone, `${RESULTS}/e2e-alone-output`));
 
 const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
 suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
