@@ -27,6 +27,9 @@
  * Set-up: the real clients' folders (test/clients/puppeteer, test/clients/mcp) are installed from
  * their lockfiles beside the build when their node_modules is missing or out of date
  * (scripts/client-folders.js), one line each saying so; the end-to-end suite waits for them.
+ * The machine's load is printed at the start and at the end (scripts/machine-load.js), and the
+ * summary's line before the last says how busy the machine was, and whether other work may have
+ * slowed the results.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +38,7 @@ import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installClientFolders } from './client-folders.js';
+import { loadLine, startLoadMeasure } from './machine-load.js';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
@@ -220,6 +224,8 @@ function sum(runs, seconds) {
 const suites = [];
 const started = performance.now();
 const since = () => (performance.now() - started) / 1000;
+console.log(loadLine('at the start'));
+const endLoad = startLoadMeasure();
 
 // The clients' folders, beside the build: the end-to-end suite is the first to need them.
 const clients = installClientFolders({ priority: PRIORITY.build });
@@ -236,8 +242,10 @@ const browserTimed = browserRun(['webmcp-on-timed'], PRIORITY.timed);
 const build = await run('npm', ['run', 'build'], { priority: PRIORITY.build });
 if (build.status !== 0) {
   await Promise.all([typecheck, unitBeforeBuild, browserTimed, clients]);
-  writeFileSync(`${RESULTS}/summary.txt`, 'build: failed\n0 passed, 1 failed\n');
-  console.log('\nthe build failed; no suite can run\n0 passed, 1 failed');
+  console.log(loadLine('at the end'));
+  const load = endLoad().line;
+  writeFileSync(`${RESULTS}/summary.txt`, `build: failed\n${load}\n0 passed, 1 failed\n`);
+  console.log(`\nthe build failed; no suite can run\n${load}\n0 passed, 1 failed`);
   process.exit(1);
 }
 
@@ -282,6 +290,8 @@ for (const suite of suites.sort((a, b) => a.order - b.order)) {
   passed += suite.passed;
   failed += suiteFailed;
 }
+console.log(`\n${loadLine('at the end')}`);
+lines.push(endLoad().line);
 lines.push(`${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
 writeFileSync(`${RESULTS}/summary.txt`, `${lines.join('\n')}\n`);
 console.log(`\n${lines.join('\n')}`);
