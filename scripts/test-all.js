@@ -23,6 +23,13 @@
  *    time their acts against each other).
  * 3. Only when the read timing missed its bound beside the rest: that spec once more, alone.
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
+ *
+ * Set-up: the real clients' folders (test/clients/puppeteer, test/clients/mcp) are installed from
+ * their lockfiles beside the build when their node_modules is missing or out of date
+ * (scripts/client-folders.js), one line each saying so; the end-to-end suite waits for them.
+ * The machine's load is printed at the start and at the end (scripts/machine-load.js), and the
+ * summary's line before the last says how busy the machine was, and whether other work may have
+ * slowed the results.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +37,8 @@ import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { installClientFolders } from './client-folders.js';
+import { loadLine, startLoadMeasure } from './machine-load.js';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
@@ -215,6 +224,11 @@ function sum(runs, seconds) {
 const suites = [];
 const started = performance.now();
 const since = () => (performance.now() - started) / 1000;
+console.log(loadLine('at the start'));
+const endLoad = startLoadMeasure();
+
+// The clients' folders, beside the build: the end-to-end suite is the first to need them.
+const clients = installClientFolders({ priority: PRIORITY.build });
 
 // 1. At once. Types: a type error fails the run as one failure.
 const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
@@ -227,21 +241,23 @@ const browserTimed = browserRun(['webmcp-on-timed'], PRIORITY.timed);
 // The same build as `npm run build` (every output), so what is tested is what ships.
 const build = await run('npm', ['run', 'build'], { priority: PRIORITY.build });
 if (build.status !== 0) {
-  await Promise.all([typecheck, unitBeforeBuild, browserTimed]);
-  writeFileSync(`${RESULTS}/summary.txt`, 'build: failed\n0 passed, 1 failed\n');
-  console.log('\nthe build failed; no suite can run\n0 passed, 1 failed');
+  await Promise.all([typecheck, unitBeforeBuild, browserTimed, clients]);
+  console.log(loadLine('at the end'));
+  const load = endLoad().line;
+  writeFileSync(`${RESULTS}/summary.txt`, `build: failed\n${load}\n0 passed, 1 failed\n`);
+  console.log(`\nthe build failed; no suite can run\n${load}\n0 passed, 1 failed`);
   process.exit(1);
 }
 
-// 2. After the build.
+// 2. After the build; the end-to-end projects that run a client's folder also after that is installed.
 const afterBuild = since();
 const unitAfterBuild = unitRun(unitFiles.filter((file) => needsBuild(file)), 'unit', PRIORITY.untimed);
-const e2eUntimed = e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e);
+const e2eUntimed = clients.then(() => e2eRun(['webmcp-on', 'webmcp-off'], `${RESULTS}/e2e.json`, PRIORITY.e2e));
 const browserUntimed = browserRun(['webmcp-on', 'webmcp-off'], PRIORITY.browser);
 const e2eTimed = browserTimed.then(() => e2eRun(['webmcp-on-timed'], `${RESULTS}/e2e-timed.json`, PRIORITY.timed, `${RESULTS}/e2e-timed-output`));
 // The spec that times a whole MCP client's reads (playwright.config.ts, ALONE_SPECS): after the
 // timed project, never beside it (both time their acts), above the niced suites.
-const e2eAlone = e2eTimed.then(() => e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.alone, `${RESULTS}/e2e-alone-output`));
+const e2eAlone = Promise.all([e2eTimed, clients]).then(() => e2eRun(['webmcp-on-alone'], `${RESULTS}/e2e-alone.json`, PRIORITY.alone, `${RESULTS}/e2e-alone-output`));
 
 const units = await Promise.all([unitBeforeBuild, unitAfterBuild]);
 suites.push({ name: 'unit', ...sum(units, since()), order: 1 });
@@ -274,6 +290,8 @@ for (const suite of suites.sort((a, b) => a.order - b.order)) {
   passed += suite.passed;
   failed += suiteFailed;
 }
+console.log(`\n${loadLine('at the end')}`);
+lines.push(endLoad().line);
 lines.push(`${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
 writeFileSync(`${RESULTS}/summary.txt`, `${lines.join('\n')}\n`);
 console.log(`\n${lines.join('\n')}`);

@@ -20,13 +20,16 @@ import { readOptions, SCRIPT_MARKER } from '../start/config.js';
 import type { Messages } from '../shared/declarations/i18n.js';
 import type { Reason } from '../shared/declarations/reason.js';
 import { normaliseCapellDeclaration } from '../shared/declarations/normalise.js';
-import { renderReason } from '../shared/declarations/reason-text.js';
+import { REASON_TEXT, renderReason } from '../shared/declarations/reason-text.js';
 import { NameClaims, registrationRefusal } from '../shared/registration-rules.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from '../start/report.js';
 import { readAgentGateMember } from '../agentgate/discover/agentgate-naming.js';
 import { readPageDeclarations } from '../registry/sources/index.js';
 import { readIslands } from '../start/read-islands.js';
+import { findJSONError, lineColumnAt } from './json-error.js';
+import { findNearMissIslands, TOOLS_ISLAND_ATTRIBUTE } from './near-miss-islands.js';
+import { readScriptTags } from './script-tags.js';
 
 /** Exit code: the manifest is valid, or the audit found nothing at level error. */
 const EXIT_OK = 0;
@@ -84,9 +87,11 @@ audit     lists the page's forms and [data-capell-action] elements that no decla
 
 check     reads the page's Capell tools islands as the runtime does (no WebMCP browser needed):
           prints "<island>: (manifest): <reason>" for an island that cannot be read (invalid JSON
-          with its line and column), "<island>: <name>: <reason>" for every rejected declaration
-          (the runtime's rules, first name wins across islands, a form already a native tool),
-          every form tool whose form or named control is missing, then the audit lines.
+          with its line and column in the page's file), "<island>: <name>: <reason>" for every
+          rejected declaration (the runtime's rules, first name wins across islands, a form
+          already a native tool), every form tool whose form or named control is missing, a
+          script whose attribute is a misspelling of data-capell-agent-tools (an error when the
+          page has no island), then the audit lines.
           --origin: the site origin (default: the URL's, or https://site.invalid for a file).
 
 Exit codes: 0 ok, 1 rejected (any file) / audit error, 2 usage or read error.`;
@@ -228,7 +233,7 @@ function validateFile(file: string, text: string, context: ValidateContext, out:
   try {
     manifest = JSON.parse(text);
   } catch (error) {
-    out(`${MANIFEST_LINE_NAME}: not valid JSON (${(error as Error).message})`);
+    out(`${MANIFEST_LINE_NAME}: ${jsonErrorText(text, 0, text, (error as Error).message)}`);
     return EXIT_REJECTED;
   }
   const lines = validateManifest(manifest, context);
@@ -258,23 +263,46 @@ async function audit(args: string[], output: CLIOutput): Promise<number> {
   return entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
 }
 
-/** `position N` of a JSON.parse message as `line L, column C` of `text` (1-based), or ''. */
-function jsonPosition(text: string, message: string): string {
-  const at = /position (\d+)/.exec(message);
-  if (!at) return '';
-  const before = text.slice(0, Number(at[1]));
-  const lines = before.split('\n');
-  return ` at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+/**
+ * A JSON text's error as a line: `not valid JSON (<what>) at line L, column C`, the line and
+ * column counted in `file`, where the JSON text starts at `start` (an island's content in its
+ * page, or 0 for a whole file). The error is found by json-error.ts, which names a trailing comma
+ * or a missing one at its own place; `JSON.parse`'s message stands where that finds none.
+ * @param json the JSON text; `parseMessage` what `JSON.parse` said of it
+ */
+function jsonErrorText(file: string, start: number, json: string, parseMessage: string): string {
+  const error = findJSONError(json);
+  if (!error) return REASON_TEXT.manifestJSON(parseMessage);
+  const { line, column } = lineColumnAt(file, start + error.offset);
+  return `${REASON_TEXT.manifestJSON(error.message)} at line ${line}, column ${column}`;
+}
+
+/**
+ * Where each tools island's content starts in the page's text, in `readIslands` order: the n-th
+ * island is the n-th script tag carrying `data-capell-agent-tools` whose content is the island's
+ * text; undefined for an island the text does not show there (then its JSON error is counted from
+ * the island's own first line, and says so).
+ */
+function islandStarts(html: string, islands: readonly { fingerprint: string }[]): (number | undefined)[] {
+  const tags = readScriptTags(html).filter((tag) => tag.attributes.includes(TOOLS_ISLAND_ATTRIBUTE));
+  return islands.map((island, index) => {
+    const tag = tags[index];
+    return tag && html.startsWith(island.fingerprint, tag.contentStart) ? tag.contentStart : undefined;
+  });
 }
 
 /**
  * `check <page>`: what the runtime would register from the page's Capell tools islands, and why
  * not the rest, without a WebMCP browser: each island read as the runtime reads it
- * (start/read-islands.ts), each declaration through the runtime's rules
+ * (start/read-islands.ts; an island that is not JSON named with the line and column of its error
+ * in the page's file, json-error.ts), each declaration through the runtime's rules
  * (`normaliseCapellDeclaration`, `registrationRefusal` with the page, so a form already a native
- * `toolname` tool counts), form tools against their form and controls (form-tool-check.ts), then
- * the audit. AgentGate manifests the page names are not fetched.
- * @returns EXIT_REJECTED when anything is rejected or an audit entry is an error, else EXIT_OK.
+ * `toolname` tool counts), form tools against their form and controls (form-tool-check.ts), the
+ * scripts whose attribute is a near miss of `data-capell-agent-tools` (near-miss-islands.ts: an
+ * error on a page with no island, else a warning), then the audit. AgentGate manifests the page
+ * names are not fetched.
+ * @returns EXIT_REJECTED when anything is rejected, a near miss is an error, or an audit entry is
+ *   an error, else EXIT_OK.
  */
 async function check(args: string[], output: CLIOutput): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -289,19 +317,28 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
     origin = new URL(values.origin).origin;
   }
   const extra = values.translations === undefined ? {} : await readTranslations(values.translations);
-  const { document } = parseHTML(await readPage(target));
+  const html = await readPage(target);
+  const { document } = parseHTML(html);
   let rejected = 0;
   let valid = 0;
   // Registered tools' declaration warnings: the runtime puts them in the Report's audit, after the surfaces.
   const warnings: string[] = [];
   const claims = new NameClaims();
-  readIslands(document as unknown as ParentNode).forEach((unit, index) => {
+  const islands = readIslands(document as unknown as ParentNode);
+  const starts = islandStarts(html, islands);
+  islands.forEach((unit, index) => {
     const label = `capell-island[${index}]`;
     if (unit.problem) {
       rejected++;
       const [, code, detail] = unit.problem;
-      const where = code === 'manifestJSON' ? jsonPosition(unit.fingerprint, String(detail)) : '';
-      output.out(`${label}: ${MANIFEST_LINE_NAME}: ${renderReason(unit.problem)}${where}`);
+      let text = renderReason(unit.problem);
+      if (code === 'manifestJSON') {
+        const start = starts[index];
+        text = `manifest: ${start === undefined
+          ? `${jsonErrorText(unit.fingerprint, 0, unit.fingerprint, String(detail))} (counted from the island's first line)`
+          : jsonErrorText(html, start, unit.fingerprint, String(detail))}`;
+      }
+      output.out(`${label}: ${MANIFEST_LINE_NAME}: ${text}`);
       return;
     }
     for (const declaration of unit.declarations) {
@@ -321,6 +358,15 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
       output.out(`${label}: ${result.spec.name}: ${typeof refusal === 'string' ? refusal : renderReason(refusal)}`);
     }
   });
+  // A misspelt island attribute registers nothing, silently: an error where the page has no
+  // island at all (nothing would register), a warning beside islands that are read.
+  const misses = findNearMissIslands(document as unknown as ParentNode, html, readScriptTags(html));
+  const missLevel = islands.length === 0 || values.strict ? 'error' : 'warning';
+  for (const miss of misses) {
+    const where = miss.line === undefined ? '' : ` (line ${miss.line})`;
+    const none = islands.length === 0 ? 'this page has no tools island: ' : '';
+    output.out(`${missLevel}: script[${miss.attribute}]${where}: ${none}the runtime reads only <script ${TOOLS_ISLAND_ATTRIBUTE}>; this script carries ${miss.attribute}, so nothing in it registers (did you mean ${TOOLS_ISLAND_ATTRIBUTE}?)`);
+  }
   const root = document as unknown as AuditRoot & ParentNode;
   const page = readOptions({ script: root.querySelector<HTMLScriptElement>(`script[${SCRIPT_MARKER}]`) }, origin);
   for (const problem of page.problems) output.err(`capell-webmcp: ${target}: ${problem.message}; using its default`);
@@ -328,8 +374,9 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
   for (const entry of entries) output.out(`${entry.level}: ${entry.surface}: ${entry.message}`);
   for (const warning of warnings) output.out(warning);
   const audited = entries.length + warnings.length;
-  output.err(`${target}: ${valid} ${valid === 1 ? 'tool' : 'tools'} would register, ${rejected} rejected, ${audited} audit ${audited === 1 ? 'entry' : 'entries'}`);
-  return rejected > 0 || entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
+  const missCount = misses.length === 0 ? '' : `, ${misses.length} misspelt island ${misses.length === 1 ? 'attribute' : 'attributes'}`;
+  output.err(`${target}: ${valid} ${valid === 1 ? 'tool' : 'tools'} would register, ${rejected} rejected, ${audited} audit ${audited === 1 ? 'entry' : 'entries'}${missCount}`);
+  return rejected > 0 || (misses.length > 0 && missLevel === 'error') || entries.some((entry) => entry.level === 'error') ? EXIT_REJECTED : EXIT_OK;
 }
 
 /**

@@ -26,7 +26,6 @@ import { declarationName, SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { callBuiltIn } from '../start/dom-builtin.js';
 import { createExecute } from './tool-execute.js';
 import { errorMessage } from '../shared/error-message.js';
-import { failureShape } from './failure-shape.js';
 
 /** Gives the main thread back when a slice of work is used up (runtime.ts); undefined when not due. */
 export type Slicer = () => Promise<void> | undefined;
@@ -142,8 +141,6 @@ function normaliseSafely(normalise: Normalise, declaration: unknown, label: stri
 export class LiveRegistry {
   readonly #config: RuntimeConfig;
   readonly #host: ModelContextHost;
-  /** How a failed call reaches the agent through this host (failure-shape.ts). */
-  readonly #shape: (tool: WebMCPTool) => WebMCPTool;
   readonly #stopSignal: AbortSignal;
   readonly #units = new Map<object, UnitState>();
   readonly #tools = new Map<string, ToolState>();
@@ -162,7 +159,6 @@ export class LiveRegistry {
   constructor(config: RuntimeConfig, host: ModelContextHost, stopSignal: AbortSignal) {
     this.#config = config;
     this.#host = host;
-    this.#shape = failureShape(host);
     this.#stopSignal = stopSignal;
     stopSignal.addEventListener('abort', () => this.#clear(), { once: true });
   }
@@ -215,7 +211,6 @@ export class LiveRegistry {
    */
   #register(tool: WebMCPTool, controller: AbortController, spec: ToolSpec | undefined, owner: AbortController | undefined): ToolState {
     const state: ToolState = { spec: spec!, controller, owner, settled: Promise.resolve() };
-    tool = this.#shape(tool);
     this.#track(state, tool, registerWithHost(this.#host, tool, controller.signal));
     return state;
   }
@@ -240,7 +235,7 @@ export class LiveRegistry {
         const controller = new AbortController();
         const state: ToolState = { spec, controller, owner: unit.controller, settled: Promise.resolve() };
         this.#tools.set(name, state);
-        batch.push({ state, tool: this.#shape(this.#toWebMCPTool(spec)), signal: controller.signal });
+        batch.push({ state, tool: this.#toWebMCPTool(spec), signal: controller.signal });
       }
       const outcomes = await registerEachWithHost(this.#host, batch);
       batch.forEach(({ state, tool }, index) => this.#track(state, tool, outcomes[index]!));

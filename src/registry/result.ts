@@ -35,8 +35,15 @@ export function toolResult(answer: JSONValue, added?: { [key: string]: JSONValue
 
 /**
  * A failed call: `isError: true` and a one-line reason (line breaks collapsed, at most
- * MAX_REASON_LENGTH). Executors answer failures as results, never throws; where the browser's own
- * WebMCP invoked the call, failure-shape.ts turns this into a rejection carrying the same line.
+ * MAX_REASON_LENGTH). Executors answer failures as results and never throw, and `execute` hands
+ * this result to WebMCP as it is, however the call came in: it is the one shape whose reason
+ * reaches every client. A rejection's reason survives only where the caller reads the DevTools
+ * `WebMCP` domain (Puppeteer, chrome-devtools-mcp: `status: "Error"`); every caller of
+ * `document.modelContext.executeTool` outside the page's own script (Playwright's `page.webmcp`,
+ * Playwright MCP 0.0.86, which call it from a world of their own) gets a bare `UnknownError`
+ * instead, and the page cannot tell those calls from the DevTools ones. The DevTools clients
+ * report this result `Completed`, with `isError: true` and the reason in its output
+ * (docs/agent-clients.md has the table per client and version).
  */
 export function errorResult(reason: string): CallToolResult {
   let line = reason.replace(/\s+/g, ' ').trim();

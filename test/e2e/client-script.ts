@@ -17,12 +17,13 @@ export function clientFolder(name: 'mcp' | 'puppeteer'): { folder: string; node:
  * Spawns `script` of the client folder with `args`, then the Chromium path and its flags
  * (`--no-sandbox`, the quiet flags, `WebMCPTesting,WebMCP`).
  * @param name what the rejection calls the script, e.g. `the MCP client playwright-mcp.js tools`.
+ * @param env variables added to the script's environment (e.g. `PLAYWRIGHT_MCP: 'newest'`).
  * @returns its last stdout line, parsed. @throws (rejects) with its stderr when it exits non-zero.
  */
-export function runClientScript<T>(client: { folder: string; node: string }, script: string, args: string[], name: string): Promise<T> {
+export function runClientScript<T>(client: { folder: string; node: string }, script: string, args: string[], name: string, env: Record<string, string> = {}): Promise<T> {
   const argv = [`${client.folder}${script}`, ...args, chromiumPath(), '--no-sandbox', ...QUIET_FLAGS, '--enable-features=WebMCPTesting,WebMCP'];
   return new Promise((resolve, reject) => {
-    const child = spawn(client.node, argv, { cwd: client.folder, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(client.node, argv, { cwd: client.folder, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });

@@ -6,8 +6,8 @@
  * input); `agent`, where the server connects to the agent's own Chromium (`--wsEndpoint`),
  * beside the agent companion in `'origins'` mode and a person who presses Send (the write, the
  * AgentGate call). chrome-devtools-mcp reads the DevTools WebMCP domain and answers
- * `{ status, output, error }` as text, so a failed call reaches it as `status: "Error"` with the
- * reason in `error` (the runtime's call rejects: docs/agent-clients.md).
+ * `{ status, output, error }` as text, so a failed call reaches it as `status: "Completed"` with
+ * the runtime's isError result, the reason its text, as `output` (docs/agent-clients.md).
  */
 import { expect, test } from './demo-fixture.ts';
 import { answerOf, notInstalled, SERVER_OVERHEAD_MS, sharedRuns, WRITE_WAIT_MS, type CallResult, type AgentRun } from './mcp-clients.ts';
@@ -66,15 +66,16 @@ test.describe('chrome-devtools-mcp as the agent client', () => {
     expect(answerOf(completed(run.reads.lookup))).toMatchObject({ '@type': 'ContactPage', url: '/contact' });
   });
 
-  test('bad input answers status Error whose one-line error names the field', async ({ demo }) => {
+  test('bad input answers Completed with an isError output whose one-line text names the field', async ({ demo }) => {
     const { run } = await runOnce('tools', demo);
     for (const [seen, reason] of [
-      [run.bad.searchLimit, /^Error: invalid input for site\.search: limit: [^\n]+$/],
-      [run.bad.subscribeEmail, /^Error: invalid input for newsletter\.subscribe: email: [^\n]+$/],
+      [run.bad.searchLimit, /^invalid input for site\.search: limit: [^\n]+$/],
+      [run.bad.subscribeEmail, /^invalid input for newsletter\.subscribe: email: [^\n]+$/],
     ] as const) {
-      expect(seen.answer?.status, seen.text).toBe('Error');
-      expect(seen.answer?.output).toBeUndefined();
-      expect(seen.answer?.error).toMatch(reason);
+      expect(seen.answer?.status, seen.text).toBe('Completed');
+      expect(seen.answer?.error).toBeUndefined();
+      expect(seen.answer?.output?.isError, seen.text).toBe(true);
+      expect(seen.answer?.output?.content[0]?.text).toMatch(reason);
     }
   });
 

@@ -3,7 +3,7 @@
  * mcp-read-timing.on.spec.ts): Playwright MCP and chrome-devtools-mcp run as MCP servers over
  * stdio, driven with `@modelcontextprotocol/sdk` by the scripts in test/clients/mcp. That folder
  * has its own lockfile and Node 22 (the npm package `node`; puppeteer-core 25 there needs Node
- * >= 22.12 and the project runs Node 20); .ci/run installs it with
+ * >= 22.12 and the project runs Node 20); npm test installs it (scripts/client-folders.js) with
  * `npm ci --prefix test/clients/mcp`. A spec spawns that Node on a script with the demo's URLs and
  * the system Chromium's flags, and asserts on the JSON line the script prints.
  */
@@ -12,12 +12,12 @@ import { clientFolder, runClientScript } from './client-script.ts';
 import type { Demo } from './demo-fixture.ts';
 
 const CLIENT = clientFolder('mcp');
-const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'chrome-devtools-mcp', 'puppeteer-core'];
+const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'playwright-mcp-newest', 'chrome-devtools-mcp', 'puppeteer-core'];
 
 /** Why the folder cannot run, or undefined when it is installed. */
 export function notInstalled(): string | undefined {
   const missing = [CLIENT.node, ...PACKAGES.map((name) => `${CLIENT.folder}node_modules/${name}/package.json`)].filter((path) => !existsSync(path));
-  return missing.length ? `test/clients/mcp is not installed (${missing.join(', ')} missing): run \`npm ci --prefix test/clients/mcp\` (.ci/run does)` : undefined;
+  return missing.length ? `test/clients/mcp is not installed (${missing.join(', ')} missing): run \`npm ci --prefix test/clients/mcp\` (npm test does it itself)` : undefined;
 }
 
 /** A page tool's MCP CallToolResult, as the page answered it. */
@@ -32,12 +32,13 @@ export interface SiteLog {
 /**
  * Runs `script` of test/clients/mcp with `scenario` against the demo's /contact page (with a
  * write wait of WRITE_WAIT_MS), through runClientScript (client-script.ts).
+ * @param env variables added to the script's environment (`PLAYWRIGHT_MCP: 'newest'`: playwright-mcp.js).
  * @returns its last stdout line, parsed, and what the demo site recorded meanwhile.
  * @throws (rejects) with the script's stderr when it exits non-zero.
  */
-export async function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo): Promise<{ run: T; site: SiteLog }> {
+export async function runMcpClient<T>(script: 'playwright-mcp.js' | 'chrome-devtools-mcp.js', scenario: string, demo: Demo, env: Record<string, string> = {}): Promise<{ run: T; site: SiteLog }> {
   const before = { agentGate: demo.agentGateLog.length, subscriptions: demo.subscriptions.length };
-  const run = await runClientScript<T>(CLIENT, script, [scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl], `the MCP client ${script} ${scenario}`);
+  const run = await runClientScript<T>(CLIENT, script, [scenario, `${demo.url}/contact?write-wait-ms=${WRITE_WAIT_MS}`, demo.agentKeysUrl], `the MCP client ${script} ${scenario}`, env);
   return { run, site: { agentGate: demo.agentGateLog.slice(before.agentGate), subscriptions: demo.subscriptions.slice(before.subscriptions) } };
 }
 

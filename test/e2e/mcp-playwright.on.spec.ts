@@ -4,11 +4,14 @@
  * that read it: `tools`, where the server launches Chromium from its config file (listing, reads,
  * bad input); `agent`, where the server connects to the agent's own Chromium over CDP, beside the
  * agent companion in `'origins'` mode and a person who presses Send (the write, the AgentGate call).
- * Playwright MCP calls page tools through the page's `document.modelContext.executeTool`, so a
- * failed call reaches it as the `isError` result, which it answers as an MCP error.
+ * Playwright MCP calls page tools through the page's `document.modelContext.executeTool` (0.0.86
+ * from a world of its own, which the page does not see), so a failed call reaches it as the
+ * `isError` result, which it answers as an MCP error. The newest version the folder holds
+ * (`playwright-mcp-newest`) runs the `bad` scenario alone: a rejection reached it as a bare
+ * `UnknownError`, so every version is held to the reason.
  */
 import { expect, test } from './demo-fixture.ts';
-import { answerOf, notInstalled, SERVER_OVERHEAD_MS, sharedRuns, webmcpName, WRITE_WAIT_MS, type CallResult, type AgentRun } from './mcp-clients.ts';
+import { answerOf, notInstalled, runMcpClient, SERVER_OVERHEAD_MS, sharedRuns, webmcpName, WRITE_WAIT_MS, type CallResult, type AgentRun } from './mcp-clients.ts';
 
 /** What the script observed of one `webmcp_*` call. */
 interface Seen { ms: number; isError: boolean; text: string; page: CallResult | null }
@@ -23,6 +26,9 @@ interface Runs extends Record<string, unknown> {
   };
   agent: AgentRun<Seen>;
 }
+
+/** What the `bad` scenario observed: the server's version and three failed calls. */
+interface BadRun { version: string; bad: { searchLimit: Seen; subscribeEmail: Seen; unknownWrite: Seen } }
 
 const runOnce = sharedRuns<Runs>('playwright-mcp.js');
 
@@ -100,5 +106,24 @@ test.describe('Playwright MCP as the agent client', () => {
       expect.objectContaining({ path: '/agent/submit', tool: 'send_message', outcome: 'verified', status: 200, keyid: directory.keys[0]!.kid, agent: demo.agentKeysUrl }),
     ]);
     expect(run.receipts).toEqual([expect.objectContaining({ tool: 'send_message', verified: true, status: 200 })]);
+  });
+});
+
+test.describe('the newest Playwright MCP as the agent client', () => {
+  test.setTimeout(90_000);
+
+  test('bad input and an unknown writeId answer an MCP error whose text is the page\'s one-line reason', async ({ demo }) => {
+    expect(notInstalled()).toBeUndefined();
+    const { run } = await runMcpClient<BadRun>('playwright-mcp.js', 'bad', demo, { PLAYWRIGHT_MCP: 'newest' });
+    for (const [seen, reason] of [
+      [run.bad.searchLimit, /^invalid input for site\.search: limit: [^\n]+$/],
+      [run.bad.subscribeEmail, /^invalid input for newsletter\.subscribe: email: [^\n]+$/],
+      [run.bad.unknownWrite, /w-never-issued|writeId/],
+    ] as const) {
+      expect(seen.isError, `${run.version}: ${seen.text}`).toBe(true);
+      expect(seen.text, run.version).not.toContain('UnknownError');
+      expect(seen.page?.isError, `${run.version}: ${seen.text}`).toBe(true);
+      expect(seen.page?.content[0]?.text).toMatch(reason);
+    }
   });
 });

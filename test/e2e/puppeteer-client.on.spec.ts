@@ -2,7 +2,7 @@
  * A second real agent client: Puppeteer 25's `page.webmcp` (puppeteer-core's WebMCP class over
  * the DevTools WebMCP domain), beside Playwright's in real-client.on.spec.ts. puppeteer-core 25
  * needs Node >= 22.12 and the project runs on Node 20, so it lives in test/clients/puppeteer with
- * its own lockfile and the npm package `node` (a Node 22 binary in that folder); .ci/run installs
+ * its own lockfile and the npm package `node` (a Node 22 binary in that folder); npm test installs
  * it with `npm ci --prefix test/clients/puppeteer`. This spec starts the real demo server
  * (demo-fixture.ts) and spawns that Node 22 on test/clients/puppeteer/client.js, which launches
  * the system Chromium itself with WebMCP on, lists and calls the tools of /contact, and prints
@@ -49,9 +49,9 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
   // Spawning Node 22 and a Chromium of its own: more than the default 30 s on a loaded machine.
   test.setTimeout(90_000);
 
-  test('lists the tools; reads answer; bad input is an invocation Error naming the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
+  test('lists the tools; reads answer; bad input is a Completed invocation whose isError output names the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
     // Not a skip: without the folder's install this client is not tested, and that must show.
-    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (npm test does it itself)').toBe(true);
     demo.subscriptions.length = 0;
     const run = await runClient(`${demo.url}/contact`);
 
@@ -76,15 +76,18 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
       expect(JSON.parse(text(run.reads.lookup))).toMatchObject({ '@type': 'ContactPage', url: '/contact' });
     });
 
-    await test.step('bad input is an invocation Error whose one-line description names the field', () => {
+    await test.step('bad input is a Completed invocation whose isError output is one line naming the field', () => {
+      // The runtime answers every failure as an isError result (src/registry/result.ts): the
+      // DevTools domain reports it Completed, with the reason in its output.
       for (const [seen, pattern] of [
-        [run.bad.searchLimit, /^Error: invalid input for site\.search: limit: [^\n]+$/],
-        [run.bad.searchUnknown, /^Error: invalid input for site\.search: colour: [^\n]+$/],
-        [run.bad.subscribeEmail, /^Error: invalid input for newsletter\.subscribe: email: [^\n]+$/],
+        [run.bad.searchLimit, /^invalid input for site\.search: limit: [^\n]+$/],
+        [run.bad.searchUnknown, /^invalid input for site\.search: colour: [^\n]+$/],
+        [run.bad.subscribeEmail, /^invalid input for newsletter\.subscribe: email: [^\n]+$/],
       ] as const) {
-        expect(seen.status).toBe('Error');
-        expect(seen.output).toBeNull();
-        expect(seen.error).toMatch(pattern);
+        expect(seen.status).toBe('Completed');
+        expect(seen.error).toBeNull();
+        expect(seen.output?.isError).toBe(true);
+        expect(text(seen)).toMatch(pattern);
       }
     });
 
@@ -102,7 +105,7 @@ test.describe('Puppeteer with the agent companion', () => {
   test.setTimeout(90_000);
 
   test('one call through agent.attach(page) is signed by the companion, verified by the site, and its receipt verified by the agent', async ({ demo }) => {
-    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (.ci/run does)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (npm test does it itself)').toBe(true);
     const before = demo.agentGateLog.length;
     const run = await runScript<{ id: string; result: CallResult; receipts: { tool: string; verified: boolean; reason?: string; nonce: string }[] }>(
       'agent-client.js', [`${demo.url}/contact`, demo.agentKeysUrl],

@@ -44,6 +44,65 @@ describe('capell-webmcp check', () => {
     assert.match(result.stdout[0]!, /^capell-island\[0\]: \(manifest\): manifest: not valid JSON .* at line 3, column 3$/);
   });
 
+  // The island starts on line 4 of its file, its JSON one line further down: every error is placed
+  // in the file a site owner edits, not in the island.
+  const LATE_ISLAND = (json: string) => `<!doctype html>\n<html>\n<head>\n<title>Late</title><script type="application/json" data-capell-agent-tools>\n${json}\n</script>\n</head><body></body></html>\n`;
+  for (const { what, json, line, column, message } of [
+    { what: 'a trailing comma in an object', json: '{"capellAgentSchema": 1,\n  "tools": [],\n}', line: 6, column: 14, message: /trailing comma before "\}"/ },
+    { what: 'a trailing comma in an array', json: '{"capellAgentSchema": 1, "tools": [\n  {"name": "a"},\n]}', line: 6, column: 16, message: /trailing comma before "\]"/ },
+    { what: 'a missing comma at the end of a line', json: '{"capellAgentSchema": 1\n  "tools": []}', line: 6, column: 3, message: /expected "," or "\}" after a property value, found "tools" \(a comma missing at the end of the line before\?\)/ },
+    { what: 'a property name without quotes', json: '{"capellAgentSchema": 1,\n\n   tools: []}', line: 7, column: 4, message: /property name in double quotes, found "tools"/ },
+  ]) {
+    it(`${what}: the line and column counted in the page's file`, async () => {
+      const file = join(DIR, `late-${line}-${column}.html`);
+      writeFileSync(file, LATE_ISLAND(json));
+      const result = await cli('check', file);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout.length, 1, result.stdout.join('\n'));
+      assert.match(result.stdout[0]!, /^capell-island\[0\]: \(manifest\): manifest: not valid JSON \(/);
+      assert.match(result.stdout[0]!, message);
+      assert.ok(result.stdout[0]!.endsWith(` at line ${line}, column ${column}`), result.stdout[0]);
+    });
+  }
+
+  it('a second island is placed after the first, and a commented-out island does not count', async () => {
+    const file = join(DIR, 'two-islands.html');
+    writeFileSync(file, `<!doctype html>\n<!-- <script type="application/json" data-capell-agent-tools>{"x": 1,}</script> -->\n${island({ capellAgentSchema: 1, tools: [] })}\n${island('{"capellAgentSchema": 1,\n "tools": [1,]}')}\n`);
+    const result = await cli('check', file);
+    assert.deepEqual(result.stdout, ['capell-island[1]: (manifest): manifest: not valid JSON (trailing comma before "]") at line 5, column 13']);
+  });
+
+  for (const attribute of ['data-capell-agent-tool', 'data-capell-tools', 'data-capel-agent-tools']) {
+    it(`a page with no tools island but a script carrying ${attribute} is an error naming data-capell-agent-tools (exit 1)`, async () => {
+      const file = join(DIR, `near-miss-${attribute}.html`);
+      writeFileSync(file, `<!doctype html>\n<html><head>\n<script type="application/json" ${attribute}>{"capellAgentSchema": 1, "tools": []}</script>\n</head><body></body></html>\n`);
+      const result = await cli('check', file);
+      assert.equal(result.code, 1);
+      assert.deepEqual(result.stdout, [
+        `error: script[${attribute}] (line 3): this page has no tools island: the runtime reads only <script data-capell-agent-tools>; this script carries ${attribute}, so nothing in it registers (did you mean data-capell-agent-tools?)`,
+      ]);
+      assert.match(result.stderr, /0 tools would register, 0 rejected, 0 audit entries, 1 misspelt island attribute/);
+    });
+  }
+
+  it('beside a tools island that is read, a near miss is a warning (exit 0); Capell\'s other data-capell-* attributes are not near misses', async () => {
+    const result = await cli('check', page('near-miss-beside.html', island({ capellAgentSchema: 1, tools: [] })
+      + '<script type="application/json" data-capell-tools>{}</script>'
+      + '<script type="application/ld+json" data-capell-agent-schema>{}</script>'
+      + '<script data-capell-widget-tooltip data-capell-stylesheet-recovery-runtime src="/x.js"></script>'));
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout.length, 1);
+    assert.match(result.stdout[0]!, /^warning: script\[data-capell-tools\] \(line 1\): the runtime reads only <script data-capell-agent-tools>/);
+    const strict = await cli('check', '--strict', page('near-miss-beside.html', island({ capellAgentSchema: 1, tools: [] }) + '<script type="application/json" data-capell-tools>{}</script>'));
+    assert.equal(strict.code, 1);
+  });
+
+  it('a page without any island or near miss: nothing would register, exit 0', async () => {
+    const result = await cli('check', page('plain.html', '<script src="/app.js"></script>'));
+    assert.equal(result.code, 0);
+    assert.deepEqual(result.stdout, []);
+  });
+
   it('every rule a declaration breaks is one line, and the other islands still count', async () => {
     const result = await cli('check', page('rules.html', island({ capellAgentSchema: 1, tools: [{ name: 'Bad Name', effect: 'read', binding: { type: 'endpoint', target: 'https://evil.example/x' } }] })
       + island({ capellAgentSchema: 1, tools: [{ name: 'site.search', description: 'Search.', effect: 'read', binding: { type: 'search', target: 'pages' } }] })));

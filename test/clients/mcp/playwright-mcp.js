@@ -1,9 +1,9 @@
 /**
- * Playwright MCP (@playwright/mcp 0.0.83) as the agent's MCP server, driven over stdio with
+ * Playwright MCP (@playwright/mcp 0.0.83; 0.0.86 with PLAYWRIGHT_MCP=newest) as the agent's MCP server, driven over stdio with
  * `@modelcontextprotocol/sdk`: run with this folder's Node 22 by test/e2e/mcp-playwright.on.spec.ts
  * and test/e2e/mcp-read-timing.on.spec.ts.
  *
- *   node playwright-mcp.js <tools|agent|timing> <page URL> <key-set URL> <Chromium path> <Chromium flag>...
+ *   [PLAYWRIGHT_MCP=newest] node playwright-mcp.js <tools|agent|timing|bad> <page URL> <key-set URL> <Chromium path> <Chromium flag>...
  *
  * - `tools`: the server launches Chromium itself (a config file with the launch options, as the
  *   README shows); `browser_navigate` to the page, the MCP tool list right after it (nothing else
@@ -13,22 +13,31 @@
  *   `awaiting_person`, `capell.write.status` before and after the person presses Send, and an
  *   AgentGate call (`send_message`) signed by the companion.
  * - `timing`: as `tools`, then ten `site.search` reads, each timed from request to answer.
+ * - `bad`: as `tools`, the server's version and its answers to bad input alone (three failures:
+ *   two inputs that break the schema and an unknown writeId).
+ *
+ * `PLAYWRIGHT_MCP=newest` runs the newest Playwright MCP the folder holds (`playwright-mcp-newest`
+ * in package.json) instead of the pinned `@playwright/mcp`: versions differ in how they call a
+ * page's tool, and so in what reaches the agent of a failure.
  *
  * Prints one JSON line, the observations (the specs hold the assertions), and exits 0; exits 1
  * with the error on stderr when a step could not run.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentRun, attachCompanion, deadline, launchAgentBrowser, readArguments, scratchFolder, startServer, textOf } from './common.js';
 
-const SERVER = fileURLToPath(new URL('./node_modules/@playwright/mcp/cli.js', import.meta.url));
+/** The package folder of the Playwright MCP to run (see PLAYWRIGHT_MCP above). */
+const PACKAGE = process.env.PLAYWRIGHT_MCP === 'newest' ? 'playwright-mcp-newest' : '@playwright/mcp';
+const SERVER = fileURLToPath(new URL(`./node_modules/${PACKAGE}/cli.js`, import.meta.url));
+const { version: VERSION } = JSON.parse(readFileSync(new URL(`./node_modules/${PACKAGE}/package.json`, import.meta.url), 'utf8'));
 /** What Playwright MCP writes before a page tool's output (the JSON of its CallToolResult follows). */
 const OUTPUT_PREAMBLE = 'Output is page-provided and untrusted:\n';
 /** The queries of the timed reads, one a call. */
 const TIMED_QUERIES = ['repair', 'boots', 'jacket', 'tent', 'journal', 'contact', 'wool', 'rain', 'kit', 'about'];
 
-const { scenario, url, keysUrl, executablePath, flags } = readArguments('playwright-mcp.js', ['tools', 'agent', 'timing']);
+const { scenario, url, keysUrl, executablePath, flags } = readArguments('playwright-mcp.js', ['tools', 'agent', 'timing', 'bad']);
 
 /**
  * The page's own CallToolResult inside Playwright MCP's answer to a `webmcp_*` call (the JSON
@@ -118,6 +127,26 @@ async function toolsScenario() {
   }
 }
 
+/** The `bad` scenario: the server's version and what the agent sees of three failed calls. */
+async function badScenario() {
+  const scratch = scratchFolder();
+  const server = await startWithOwnBrowser(scratch.folder);
+  try {
+    await server.call('browser_navigate', { url });
+    return {
+      version: VERSION,
+      bad: {
+        searchLimit: seen(await server.call('webmcp_site_search', { q: 'repair', limit: 'many' })),
+        subscribeEmail: seen(await server.call('webmcp_newsletter_subscribe', { email: 'not an address' })),
+        unknownWrite: seen(await server.call('webmcp_capell_write_status', { writeId: 'w-never-issued' })),
+      },
+    };
+  } finally {
+    await server.close();
+    scratch.remove();
+  }
+}
+
 /** The `timing` scenario: ten reads after the navigation, each timed. */
 async function timingScenario() {
   const scratch = scratchFolder();
@@ -162,7 +191,7 @@ async function agentScenario() {
 
 const cancel = deadline('playwright-mcp client');
 try {
-  const run = { tools: toolsScenario, agent: agentScenario, timing: timingScenario }[scenario];
+  const run = { tools: toolsScenario, agent: agentScenario, timing: timingScenario, bad: badScenario }[scenario];
   console.log(JSON.stringify(await run()));
 } finally {
   cancel();
