@@ -7,16 +7,18 @@
  */
 import { ACTION_ATTRIBUTE } from '../start/audit.js';
 import { builtIn, callBuiltIn } from '../start/dom-builtin.js';
+import { PAGE_ELEMENTS } from '../shared/bindings/registry.js';
 
 /**
- * Attributes whose change can change a tool: a native form tool, a form's id, an island marker,
- * and a control's `name` or `form` (a form tool is registered only while its form has a control
- * for every input it names: registration-rules.ts).
+ * Attributes whose change can change a tool: a native form tool, an element's id, an island
+ * marker, an action surface, and the attributes that tie a control to a page element binding's
+ * element (a form tool is registered only while its form has a control for every input it names:
+ * registration-rules.ts; the elements and their controls are their binding rows': PageElement).
  */
-const WATCHED_ATTRIBUTES = ['toolname', 'id', 'data-capell-agent-tools', ACTION_ATTRIBUTE, 'name', 'form'];
+const WATCHED_ATTRIBUTES = [...new Set(['toolname', 'id', 'data-capell-agent-tools', ACTION_ATTRIBUTE, ...PAGE_ELEMENTS.flatMap((element) => element.controlAttributes)])];
 
-/** Form controls: one added, removed or renamed can complete or break a form tool. */
-const CONTROLS = 'input, select, textarea, button';
+/** The elements binding targets name, and their controls: one added, removed or renamed can complete or break a tool. */
+const ELEMENTS_AND_CONTROLS = PAGE_ELEMENTS.flatMap((element) => [element.tag, element.controls]).join(', ');
 
 /**
  * Calls `onChange` once per task in which a relevant change happened, and after a restore from
@@ -27,7 +29,7 @@ const CONTROLS = 'input, select, textarea, button';
 export function observePage(doc: Document, unitSelectors: readonly string[], onChange: () => void, signal: AbortSignal): void {
   if (signal.aborted) return;
   const unitSelector = unitSelectors.join(', ');
-  const relevant = `${unitSelector}, form, [${ACTION_ATTRIBUTE}], ${CONTROLS}`;
+  const relevant = `${unitSelector}, ${ELEMENTS_AND_CONTROLS}, [${ACTION_ATTRIBUTE}]`;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = () => {
     // A macrotask, not a microtask: changes a script makes across several microtasks of one

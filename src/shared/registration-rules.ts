@@ -7,6 +7,7 @@
 import { WEBMCP_NAME_PATTERN } from './declarations/names.js';
 import { builtIn, callBuiltIn } from '../start/dom-builtin.js';
 import { formToolProblems } from './form-tool-check.js';
+import { bindingRow } from './bindings/registry.js';
 import type { Reason } from './declarations/reason.js';
 import type { ToolSpec } from './declarations/tool-spec.js';
 
@@ -102,10 +103,11 @@ export function registrationRefusal(
  *   capell-webmcp does not register it a second time`.
  */
 export function nativeFormToolReason(spec: ToolSpec, doc: Pick<Document, 'getElementById'>): string | undefined {
-  if (spec.binding.type !== 'form') return undefined;
+  const tag = bindingRow(spec.binding.type)?.pageElement?.tag;
+  if (tag === undefined) return undefined;
   // Past DOM clobbering (dom-builtin.ts): a named element may shadow getElementById, a field localName.
   const form = callBuiltIn<Element | null>(doc, 'getElementById', spec.binding.target);
-  const toolname = form && builtIn<string>(form, 'localName') === 'form' ? callBuiltIn<string | null>(form, 'getAttribute', 'toolname') : null;
+  const toolname = form && builtIn<string>(form, 'localName') === tag ? callBuiltIn<string | null>(form, 'getAttribute', 'toolname') : null;
   if (toolname === null || toolname === undefined) return undefined;
-  return `form #${spec.binding.target} carries toolname=${JSON.stringify(toolname)}: the browser registers it natively, so capell-webmcp does not register it a second time`;
+  return `${tag} #${spec.binding.target} carries toolname=${JSON.stringify(toolname)}: the browser registers it natively, so capell-webmcp does not register it a second time`;
 }

@@ -84,8 +84,8 @@ describe('Schema work other than patterns has a bound', () => {
       fixtureTool('fixture.enum', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'array', items: { type: 'string', enum: ENUM } } } } }),
       fixtureTool('fixture.anyof', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { type: 'array', items: { anyOf: ENUM.slice(0, 2500).map((c) => ({ const: c })) } } } } }),
       fixtureTool('fixture.objenum', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { q: { enum: [Array(6000).fill(0), [...Array(5999).fill(0), 1]] } } } }),
-      fixtureTool('fixture.output', '/test-fixtures/many-items', { inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string', enum: ENUM } } }),
-      fixtureTool('fixture.listed', '/test-fixtures/few-items', { inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string', enum: ENUM } } }),
+      fixtureTool('fixture.output', '/test-fixtures/many-items', { inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { data: { type: 'array', items: { type: 'string', enum: ENUM } } } } }),
+      fixtureTool('fixture.listed', '/test-fixtures/few-items', { inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { data: { type: 'array', items: { type: 'string', enum: ENUM } } } } }),
     ]).ready;
     resetRequestCount();
     longTasks.length = 0;

@@ -128,7 +128,11 @@ describe('hosts other than native WebMCP', () => {
     expect(report.registered).to.deep.equal(['site.navigation']);
     expect(report.audit.find((entry) => entry.surface === 'tool site.navigation')?.message).to.match(/inputSchema reduced/);
     const tool = tools.get('site.navigation')!;
-    expect(tool.inputSchema).to.deep.equal({ type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 50 }, since: { type: 'string' }, kind: {} }, additionalProperties: false });
+    const { cursor, ...declared } = (tool.inputSchema as { properties: Record<string, unknown> }).properties;
+    expect(declared).to.deep.equal({ limit: { type: 'integer', minimum: 1, maximum: 50 }, since: { type: 'string' }, kind: {} });
+    // The runtime's paging input (a Core API read) is within the subset as it is.
+    expect(cursor).to.include({ type: 'string', maxLength: 8192 });
+    expect(tool.inputSchema).to.include({ type: 'object', additionalProperties: false });
     const refused = await tool.execute({ since: 'not a date' });
     expect(refused.isError).to.equal(true);
     expect(refused.content[0]!.text).to.match(/since/);

@@ -237,7 +237,8 @@ describe('with WebMCP on: calls', () => {
         fixtureTool('fixture.error', '/test-fixtures/server-error'),
         fixtureTool('fixture.redirect', '/test-fixtures/redirect'),
         fixtureTool('fixture.slow', '/test-fixtures/slow'),
-        fixtureTool('fixture.output', '/test-fixtures/output-mismatch', { outputSchema: { type: 'object', properties: { sku: { type: 'string' } } } }),
+        // outputSchema describes the whole answer, the envelope (Capell Agent Schema, "What is public").
+        fixtureTool('fixture.output', '/test-fixtures/output-mismatch', { outputSchema: { type: 'object', properties: { data: { type: 'object', properties: { sku: { type: 'string' } } } } } }),
         fixtureTool('fixture.open', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { filter: { type: 'object', properties: { price: { type: 'number', maximum: 100 } }, additionalProperties: false } } } }),
         fixtureTool('fixture.fixed', '/test-fixtures/echo?limit=1', { inputSchema: { type: 'object', properties: { limit: { type: 'integer' } } } }),
         fixtureTool('fixture.default', '/test-fixtures/echo', { inputSchema: { type: 'object', properties: { page: { type: 'integer', default: 1 } } } }),
@@ -362,7 +363,7 @@ describe('with WebMCP on: calls', () => {
 
   it('says so when the site\'s answer breaks outputSchema', async () => {
     const result = await callTool('fixture.output', {});
-    expect(result.content[0]!.text).to.match(/does not match fixture\.output's outputSchema \(a site error, not the agent's\): sku: expected string, got integer/);
+    expect(result.content[0]!.text).to.match(/does not match fixture\.output's outputSchema \(a site error, not the agent's\): data\.sku: expected string, got integer/);
   });
 
   it('resolves isError, not a hang, when the runtime stops during a call', async () => {

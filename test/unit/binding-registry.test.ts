@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { BINDINGS, BINDING_TYPES, READ_BINDING_TYPES, WRITE_BINDING_TYPES, type BindingRow } from '../../src/shared/bindings/registry.ts';
 import { REASON_TEXT } from '../../src/shared/declarations/reason-text.ts';
 import type { Effect } from '../../src/shared/declarations/tool-spec.ts';
+import { coverageOf } from '../../src/start/audit.ts';
 
 const EFFECTS: readonly Effect[] = ['read', 'write'];
 const ORIGIN = 'https://shop.example';
@@ -23,6 +24,13 @@ describe('binding registry', () => {
     assert.deepEqual(BINDING_TYPES, ['inline', 'endpoint', 'search', 'property-query', 'form']);
     assert.deepEqual(READ_BINDING_TYPES, ['inline', 'endpoint', 'search', 'property-query']);
     assert.deepEqual(WRITE_BINDING_TYPES, ['endpoint', 'form']);
+  });
+
+  it("the audit counts a form covered by exactly the binding types whose row's page element is a form", () => {
+    for (const [type, row] of rows) {
+      const { formIds } = coverageOf([{ name: 'x.y', binding: { type, target: 'capell-form-contact' } }]);
+      assert.equal(formIds.has('capell-form-contact'), row.pageElement?.tag === 'form', type);
+    }
   });
 
   for (const [type, row] of rows) {

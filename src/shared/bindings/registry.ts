@@ -35,6 +35,24 @@ interface BindingPolicy<Allowed extends Effect = Effect> {
   check(target: string, effect: Effect | undefined, origin: string): Reason[];
 }
 
+/**
+ * What the runtime reads of the page for a binding whose target is the id of one of its elements
+ * (a form tool's `<form id>`):
+ * - `tag`: the element's local name: the target must name one (shared/form-tool-check.ts); a
+ *   `toolname` on it means the browser registers it natively (shared/registration-rules.ts); a
+ *   declaration of the binding covers it in the audit (start/audit.ts, checked against this row by
+ *   test/unit/binding-registry.test.ts: the audit runs in the 5 KB first load, which cannot hold
+ *   this table);
+ * - `controls`: the elements that take a tool's inputs, inside it or joined to it;
+ * - `controlAttributes`: the attributes that tie a control to it and to an input (`name`, `form`).
+ * The page observer (registry/page-observer.ts) follows all three.
+ */
+export interface PageElement {
+  readonly tag: string;
+  readonly controls: string;
+  readonly controlAttributes: readonly string[];
+}
+
 /** Loads a binding's executor module (a chunk of its own in the browser build) and returns its executor. */
 export type ExecutorLoader = () => Promise<BindingExecutor>;
 
@@ -49,7 +67,8 @@ export type ExecutorLoader = () => Promise<BindingExecutor>;
  *   status, followed by `capell.write.status`); otherwise a call's answer is the site's own,
  *   checked against `outputSchema` whatever the effect;
  * - `pagesByLinks`: its reads answer Core's envelope, whose `links` page the list: they accept the
- *   runtime's `cursor` input (shared/declarations/paging.ts).
+ *   runtime's `cursor` input (shared/declarations/paging.ts);
+ * - `pageElement`: its target is the id of an element of the page (PageElement).
  */
 export interface BindingRow {
   readonly policy: BindingPolicy;
@@ -59,6 +78,7 @@ export interface BindingRow {
   readonly adminOnly?: boolean;
   readonly personConfirms: boolean;
   readonly pagesByLinks: boolean;
+  readonly pageElement?: PageElement;
 }
 
 /** A read-only binding type: declaring effect `write` breaks the rule `readOnlyBinding`. */
@@ -101,6 +121,9 @@ const AGENTGATE: BindingPolicy<'read' | 'write'> = {
   effects: ['read', 'write'],
   check: (target, _effect, origin) => validateAgentGateEndpoint(target, origin),
 };
+
+/** A form tool's element: its `<form>`, and the controls named after the tool's inputs. */
+const FORM_ELEMENT: PageElement = { tag: 'form', controls: 'input, select, textarea, button', controlAttributes: ['name', 'form'] };
 
 // Capell Agent Schema, "Navigation, forms, and admin tools": admin writes go through a one-use
 // confirmation the server binds to the preview; the target names the action, never a URL.
@@ -153,6 +176,7 @@ export const BINDINGS = {
     capell: true,
     personConfirms: true,
     pagesByLinks: false,
+    pageElement: FORM_ELEMENT,
   },
   agentgate: {
     policy: AGENTGATE,
@@ -203,6 +227,9 @@ export const READ_BINDING_TYPES = bindingTypesFor('read') as ReadBindingType[];
 
 /** Binding types a declaration may use with effect `write`. */
 export const WRITE_BINDING_TYPES = bindingTypesFor('write') as WriteBindingType[];
+
+/** The page elements binding targets may name (PageElement), one per kind, in table order. */
+export const PAGE_ELEMENTS: readonly PageElement[] = [...new Set(Object.values(ROWS).flatMap((row) => (row.pageElement ? [row.pageElement] : [])))];
 
 /**
  * The row of a binding type, or `undefined` for a name that is not one (e.g. `"graphql"`).
