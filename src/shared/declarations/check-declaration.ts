@@ -44,7 +44,6 @@ export type CheckResult =
   | { ok: true; spec: ToolSpec }
   | { ok: false; name: string; reasons: Reason[] };
 
-
 function annotationsFor(effect: Effect): ToolAnnotations {
   // Capell Agent Schema: public tools are read-only unless they declare effect: write.
   return effect === 'read' ? { readOnlyHint: true } : { readOnlyHint: false, consequentialHint: true };
