@@ -17,6 +17,7 @@ import { serveStaticFile } from './static-files.js';
 import { runWithPages } from './page-store.js';
 import { SIGNUP_ACTION } from './html/signup-forms.js';
 import { createSessions, SESSION_COOKIE } from './session.js';
+import { createRateLimiter, DEMO_AGENT_RATE_LIMIT } from './api/rate-limit.js';
 import { readSignup } from './signup.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -80,6 +81,10 @@ function matchApiBase(path) {
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
  * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
+ * @param {number} [options.agentRateLimit] requests a minute the agent read API answers per host and
+ *   address, as Core's `capell.agent.rate_limit` (default DEMO_AGENT_RATE_LIMIT; Core's own default is 60)
+ * @param {boolean} [options.agentReadApi] Core's `capell.agent.read_api`: false answers every agent
+ *   read route with a bare 404 (default true)
  * @returns {{
  *   handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>,
  *   requests: AgentRequestRecord[],
@@ -108,7 +113,7 @@ function matchApiBase(path) {
  * const app = createDemoApp();
  * http.createServer(app.handle).listen(5173);
  */
-export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), adminConfirmationTtlMs = undefined } = {}) {
+export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date(), adminConfirmationTtlMs = undefined, agentRateLimit = DEMO_AGENT_RATE_LIMIT, agentReadApi = true } = {}) {
   /** @type {AgentRequestRecord[]} */
   const requests = [];
   /** @type {import('./contact-submission.js').ContactSubmission[]} */
@@ -124,6 +129,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const sessions = createSessions();
   const root = resolve(distDir);
   const agentGate = createAgentGate({ now: () => now().getTime() });
+  const limiter = createRateLimiter({ limit: agentRateLimit, now: () => now().getTime() });
   const admin = createAdmin({ publicSessions: sessions, now, ...(adminConfirmationTtlMs === undefined ? {} : { confirmationTtlMs: adminConfirmationTtlMs }) });
 
   /**
@@ -135,6 +141,8 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     // Prefixing the origin keeps a target like `//x` a path instead of a host.
     const url = new URL(target.startsWith('/') ? `http://demo.invalid${target}` : 'http://demo.invalid/');
     const path = url.pathname;
+    // The site's origin as the browser reached it: Core's full URLs (page graph, API items and links) start with it.
+    const origin = `http://${req.headers.host ?? 'localhost'}`;
 
     const api = matchApiBase(path);
     if (api) {
@@ -156,7 +164,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
 
     if (api) {
       if (api.subpath === '/newsletter') return handleNewsletter(req, res, isSessionToken, subscriptions);
-      handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now() });
+      handleAgentRequest(req, res, { lang: api.lang, path, subpath: api.subpath, search: url.search, now: now(), origin, limiter, readApi: agentReadApi });
       return;
     }
     // The build names chunks by their content hash (vite.config.ts `chunks/[name]-[hash].js`).
@@ -220,11 +228,10 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     }
     const agentsLang = path === AGENTS_PATHS.en ? 'en' : path === AGENTS_PATHS.de ? 'de' : undefined;
     if (agentsLang) {
-      const origin = `http://${req.headers.host ?? 'localhost'}`;
       sendHTML(req, res, 200, renderAgentsPage(agentsLang, now(), csrfToken, origin), headers);
       return;
     }
-    servePage(req, res, { path, searchParams: url.searchParams, now: now(), csrfToken, headers });
+    servePage(req, res, { path, searchParams: url.searchParams, now: now(), origin, csrfToken, headers });
   }
 
   return {

@@ -37,8 +37,10 @@
  * @property {number} id storage id
  * @property {string} slug stable, language-neutral key
  * @property {Record<Language, string>} name
- * @property {string} landingPage key of the page that presents the term (its public URL)
- * @property {Record<string, Record<string, unknown>>} [properties] values pages inherit
+ * @property {string} [parent] slug of the parent term (hierarchical taxonomies)
+ * @property {string} [landingPage] key of the page that presents the term (its public URL)
+ * @property {Record<string, Record<string, unknown>>} [properties] values pages inherit, by set
+ *   (only the taxonomy's own property set counts)
  */
 
 /**
@@ -46,13 +48,19 @@
  * @property {number} id storage id
  * @property {string} key
  * @property {string} site site key
- * @property {number} position tie-breaker for inherited values
+ * @property {number} position order in the API and tie-breaker for inherited values
  * @property {Record<Language, string>} name
- * @property {Term[]} terms
+ * @property {boolean} hierarchical whether its terms have parents
+ * @property {string | null} propertySet key of the property set its terms carry values of
+ * @property {Term[]} terms in position order
  */
 
 /**
- * @typedef {'string' | 'localised' | 'money' | 'quantity' | 'duration' | 'boolean'
+ * Core's property types (capell-app/core `src/Enums/PropertyType.php`) as the demo stores them:
+ * `string` (text), `localised` (text per language), `money` (`{amount, currency}`), `dimension` and
+ * `duration` (`{value, unit}`), `boolean`, `term-reference` (`{taxonomy, term}`) and
+ * `page-reference` (Core's entry reference: page keys).
+ * @typedef {'string' | 'localised' | 'money' | 'dimension' | 'duration' | 'boolean'
  *   | 'term-reference' | 'page-reference'} PropertyType
  */
 
@@ -61,17 +69,22 @@
  * @property {number} id storage id
  * @property {PropertyType} type
  * @property {boolean} agentVisible only agent-visible definitions are projected or filterable
- * @property {string | null} schemaKey schema.org key, or null for `capell:<set>.<property>`
+ * @property {string | null} semantic `schema:<term>` when the value maps to schema.org (it then
+ *   enters the page graph, keyed `<term>`), or null (`capell:<set>.<property>` in API items only)
+ * @property {string[]} [units] for `dimension` and `duration`: the units a query may name
  * @property {string} [taxonomy] for `term-reference`: the taxonomy of the referenced term
+ * @property {'description'} [fromTranslation] the value is the page translation's own field (an
+ *   editor writes it as the page's description), not a stored property value
  * @property {Record<Language, string>} label
  */
 
 /**
  * @typedef {object} PropertySet
  * @property {number} id storage id
- * @property {string} key
+ * @property {string} key qualified as Core's are (`commerce.product`): the prefixes
+ *   `commerce.product.`, `events.event.` and `content.article.` give a page graph its `@type`
  * @property {string[]} blueprints blueprints whose pages carry this set
- * @property {Record<string, PropertyDefinition>} properties
+ * @property {Record<string, PropertyDefinition>} properties in entry order
  */
 
 /**
@@ -90,9 +103,8 @@
  * @property {string} key stable key used for references inside the catalogue
  * @property {string} site site key
  * @property {string} blueprint blueprint key
- * @property {string} schemaType JSON-LD `@type`
  * @property {'home' | 'text' | 'products' | 'category' | 'product' | 'journal' | 'topic'
- *   | 'article' | 'contact'} view how the HTML route renders `<main>`
+ *   | 'article' | 'contact' | 'stockists'} view how the HTML route renders `<main>`
  * @property {'published' | 'draft'} visibility
  * @property {string | null} publishAt ISO 8601 instant; the page is public from then on
  * @property {string | null} parent key of the parent page
@@ -134,6 +146,28 @@ export const BLUEPRINTS = [
   { id: 810203, key: 'article', enabled: true, access: 'public' },
   { id: 810204, key: 'category', enabled: true, access: 'public' },
   { id: 810205, key: 'internal-sheet', enabled: true, access: 'private' },
+  { id: 810206, key: 'stockist', enabled: true, access: 'public' },
+];
+
+/** A warranty as Core stores a duration: a number of days (`P730D` once projected). */
+const YEAR_DAYS = 365;
+
+/**
+ * The stockists: towns where a shop carries the kit, by region. Each is a public page (a
+ * stockist page, `/stockists/<slug>` and `/de/haendler/<slug>`) and a term of the hierarchical
+ * `stockists` taxonomy under its region, so the site map and that taxonomy are longer than one
+ * of Core's pages (50 items) and an agent pages through them.
+ * @type {{ slug: string, name: Record<Language, string>, towns: [slug: string, name: string][] }[]}
+ */
+export const STOCKIST_REGIONS = [
+  { slug: 'lake-district', name: { en: 'Lake District', de: 'Lake District' }, towns: [['keswick', 'Keswick'], ['ambleside', 'Ambleside'], ['windermere', 'Windermere'], ['kendal', 'Kendal'], ['coniston', 'Coniston'], ['penrith', 'Penrith']] },
+  { slug: 'peak-district', name: { en: 'Peak District', de: 'Peak District' }, towns: [['hathersage', 'Hathersage'], ['castleton', 'Castleton'], ['bakewell', 'Bakewell'], ['buxton', 'Buxton'], ['edale', 'Edale'], ['matlock', 'Matlock']] },
+  { slug: 'eryri', name: { en: 'Eryri', de: 'Eryri' }, towns: [['betws-y-coed', 'Betws-y-Coed'], ['llanberis', 'Llanberis'], ['capel-curig', 'Capel Curig'], ['bala', 'Bala'], ['dolgellau', 'Dolgellau'], ['beddgelert', 'Beddgelert']] },
+  { slug: 'highlands', name: { en: 'Scottish Highlands', de: 'Schottische Highlands' }, towns: [['fort-william', 'Fort William'], ['aviemore', 'Aviemore'], ['glencoe', 'Glencoe'], ['kingussie', 'Kingussie'], ['ullapool', 'Ullapool'], ['inverness', 'Inverness']] },
+  { slug: 'yorkshire-dales', name: { en: 'Yorkshire Dales', de: 'Yorkshire Dales' }, towns: [['hawes', 'Hawes'], ['settle', 'Settle'], ['grassington', 'Grassington'], ['reeth', 'Reeth'], ['malham', 'Malham'], ['ingleton', 'Ingleton']] },
+  { slug: 'bavarian-alps', name: { en: 'Bavarian Alps', de: 'Bayerische Alpen' }, towns: [['garmisch-partenkirchen', 'Garmisch-Partenkirchen'], ['berchtesgaden', 'Berchtesgaden'], ['oberstdorf', 'Oberstdorf'], ['mittenwald', 'Mittenwald'], ['fuessen', 'Füssen'], ['sonthofen', 'Sonthofen']] },
+  { slug: 'black-forest', name: { en: 'Black Forest', de: 'Schwarzwald' }, towns: [['freiburg', 'Freiburg'], ['titisee', 'Titisee'], ['todtnau', 'Todtnau'], ['triberg', 'Triberg'], ['feldberg', 'Feldberg']] },
+  { slug: 'saxon-switzerland', name: { en: 'Saxon Switzerland', de: 'Sächsische Schweiz' }, towns: [['bad-schandau', 'Bad Schandau'], ['koenigstein', 'Königstein'], ['pirna', 'Pirna'], ['rathen', 'Rathen'], ['hohnstein', 'Hohnstein']] },
 ];
 
 /** @type {Taxonomy[]} */
@@ -144,20 +178,22 @@ export const TAXONOMIES = [
     site: 'outfitters',
     position: 1,
     name: { en: 'Product categories', de: 'Produktkategorien' },
+    hierarchical: false,
+    propertySet: 'catalogue.details',
     terms: [
       {
         id: 810401,
         slug: 'shoes',
         name: { en: 'Shoes', de: 'Schuhe' },
         landingPage: 'category-shoes',
-        properties: { specs: { warranty: { value: 2, unit: 'year' } } },
+        properties: { 'catalogue.details': { warranty: { value: 2 * YEAR_DAYS, unit: 'day' } } },
       },
       {
         id: 810402,
         slug: 'bags',
         name: { en: 'Bags', de: 'Taschen' },
         landingPage: 'category-bags',
-        properties: { specs: { warranty: { value: 5, unit: 'year' } } },
+        properties: { 'catalogue.details': { warranty: { value: 5 * YEAR_DAYS, unit: 'day' } } },
       },
       {
         id: 810403,
@@ -173,10 +209,26 @@ export const TAXONOMIES = [
     site: 'outfitters',
     position: 2,
     name: { en: 'Journal topics', de: 'Journal-Themen' },
+    hierarchical: false,
+    propertySet: null,
     terms: [
       { id: 810404, slug: 'care', name: { en: 'Care', de: 'Pflege' }, landingPage: 'topic-care' },
       { id: 810405, slug: 'trails', name: { en: 'Trails', de: 'Wege' }, landingPage: 'topic-trails' },
     ],
+  },
+  {
+    id: 810304,
+    key: 'stockists',
+    site: 'outfitters',
+    position: 3,
+    name: { en: 'Stockists', de: 'Händler' },
+    hierarchical: true,
+    propertySet: null,
+    // Ids from 811000: regions, then their towns, in order.
+    terms: STOCKIST_REGIONS.flatMap((region, index) => [
+      { id: 811000 + index * 10, slug: region.slug, name: region.name },
+      ...region.towns.map(([slug, town], at) => ({ id: 811000 + index * 10 + at + 1, slug, name: { en: town, de: town }, parent: region.slug })),
+    ]),
   },
   {
     // Another site's taxonomy: its terms and values must never reach this site's results.
@@ -185,65 +237,88 @@ export const TAXONOMIES = [
     site: 'archive',
     position: 1,
     name: { en: 'Archivolt collections', de: 'Archivolt-Sammlungen' },
+    hierarchical: false,
+    propertySet: 'catalogue.details',
     terms: [
       {
         id: 810406,
         slug: 'lanterns',
         name: { en: 'Archivolt lanterns', de: 'Archivolt-Laternen' },
         landingPage: 'archive-lantern',
-        properties: { specs: { warranty: { value: 99, unit: 'year' } } },
+        properties: { 'catalogue.details': { warranty: { value: 99 * YEAR_DAYS, unit: 'day' } } },
       },
     ],
   },
 ];
 
-/** @type {PropertySet[]} */
+/**
+ * The property sets, keyed as Core keys them (test/fixtures/capell/SOURCES.md §3 and §4.1):
+ * `schema:`-mapped values enter the page graph under their schema.org term (money as a
+ * PriceSpecification, a dimension as a QuantitativeValue with its UN/CEFACT unit code, a duration
+ * as ISO 8601); the others appear in `/agent/v1/pages` items as `capell:<set>.<property>`.
+ * @type {PropertySet[]}
+ */
 export const PROPERTY_SETS = [
   {
     id: 810501,
-    key: 'product',
+    key: 'commerce.product',
     blueprints: ['product'],
     properties: {
-      sku: { id: 810601, type: 'string', agentVisible: true, schemaKey: 'sku', label: { en: 'SKU', de: 'Artikelnummer' } },
-      price: { id: 810602, type: 'money', agentVisible: true, schemaKey: 'offers', label: { en: 'Price', de: 'Preis' } },
-      colour: { id: 810603, type: 'localised', agentVisible: true, schemaKey: 'color', label: { en: 'Colour', de: 'Farbe' } },
-      weight: { id: 810604, type: 'quantity', agentVisible: true, schemaKey: 'weight', label: { en: 'Weight', de: 'Gewicht' } },
+      price: { id: 810602, type: 'money', agentVisible: true, semantic: 'schema:price', label: { en: 'Price', de: 'Preis' } },
+      colour: { id: 810603, type: 'localised', agentVisible: true, semantic: null, label: { en: 'Colour', de: 'Farbe' } },
+      weight: { id: 810604, type: 'dimension', agentVisible: true, semantic: 'schema:weight', units: ['kg'], label: { en: 'Weight', de: 'Gewicht' } },
+      sku: { id: 810601, type: 'string', agentVisible: true, semantic: 'schema:sku', label: { en: 'SKU', de: 'Artikelnummer' } },
+      in_stock: { id: 810606, type: 'boolean', agentVisible: true, semantic: null, label: { en: 'In stock', de: 'Auf Lager' } },
       category: {
         id: 810605,
         type: 'term-reference',
         taxonomy: 'categories',
         agentVisible: true,
-        schemaKey: 'category',
+        semantic: 'schema:category',
         label: { en: 'Category', de: 'Kategorie' },
       },
-      in_stock: { id: 810606, type: 'boolean', agentVisible: true, schemaKey: null, label: { en: 'In stock', de: 'Auf Lager' } },
-      related: { id: 810607, type: 'page-reference', agentVisible: true, schemaKey: 'isRelatedTo', label: { en: 'Goes well with', de: 'Passt zu' } },
-      cost_price: { id: 810608, type: 'money', agentVisible: false, schemaKey: null, label: { en: 'Cost price', de: 'Einkaufspreis' } },
+      related: { id: 810607, type: 'page-reference', agentVisible: true, semantic: 'schema:isRelatedTo', label: { en: 'Goes well with', de: 'Passt zu' } },
+      cost_price: { id: 810608, type: 'money', agentVisible: false, semantic: null, label: { en: 'Cost price', de: 'Einkaufspreis' } },
     },
   },
   {
     id: 810502,
-    key: 'specs',
+    key: 'catalogue.details',
     blueprints: ['product'],
     properties: {
-      warranty: { id: 810609, type: 'duration', agentVisible: true, schemaKey: null, label: { en: 'Warranty', de: 'Garantie' } },
-      material: { id: 810610, type: 'localised', agentVisible: true, schemaKey: null, label: { en: 'Material', de: 'Material' } },
-      supplier_code: { id: 810611, type: 'string', agentVisible: false, schemaKey: null, label: { en: 'Supplier code', de: 'Lieferantencode' } },
+      warranty: { id: 810609, type: 'duration', agentVisible: true, semantic: null, units: ['day'], label: { en: 'Warranty', de: 'Garantie' } },
+      material: { id: 810610, type: 'localised', agentVisible: true, semantic: 'schema:material', label: { en: 'Material', de: 'Material' } },
+      supplier_code: { id: 810611, type: 'string', agentVisible: false, semantic: null, label: { en: 'Supplier code', de: 'Lieferantencode' } },
     },
   },
   {
     id: 810503,
-    key: 'article',
+    key: 'content.article',
     blueprints: ['article'],
     properties: {
-      reading_time: { id: 810612, type: 'duration', agentVisible: true, schemaKey: null, label: { en: 'Reading time', de: 'Lesezeit' } },
+      reading_time: { id: 810612, type: 'duration', agentVisible: true, semantic: 'schema:timeRequired', units: ['minute'], label: { en: 'Reading time', de: 'Lesezeit' } },
       topic: {
         id: 810613,
         type: 'term-reference',
         taxonomy: 'topics',
         agentVisible: true,
-        schemaKey: 'about',
+        semantic: 'schema:about',
         label: { en: 'Topic', de: 'Thema' },
+      },
+    },
+  },
+  {
+    id: 810504,
+    key: 'content.page',
+    blueprints: ['page', 'product', 'article', 'category', 'stockist'],
+    properties: {
+      description: {
+        id: 810614,
+        type: 'localised',
+        agentVisible: true,
+        semantic: 'schema:description',
+        fromTranslation: 'description',
+        label: { en: 'Description', de: 'Beschreibung' },
       },
     },
   },
@@ -262,15 +337,14 @@ const PUBLISHED = '2025-04-01T08:00:00Z';
  */
 function product(spec) {
   /** @type {Record<string, unknown>} */
-  const specs = { material: spec.material, supplier_code: `SUP-${spec.sku}` };
-  if (spec.warrantyYears !== undefined) specs.warranty = { value: spec.warrantyYears, unit: 'year' };
+  const details = { material: spec.material, supplier_code: `SUP-${spec.sku}` };
+  if (spec.warrantyYears !== undefined) details.warranty = { value: spec.warrantyYears * YEAR_DAYS, unit: 'day' };
   /** @type {Page} */
   const page = {
     id: spec.id,
     key: spec.key,
     site: 'outfitters',
     blueprint: 'product',
-    schemaType: 'Product',
     view: 'product',
     visibility: spec.visibility ?? 'published',
     publishAt: PUBLISHED,
@@ -278,17 +352,17 @@ function product(spec) {
     position: spec.position,
     terms: [{ taxonomy: 'categories', term: spec.category }],
     properties: {
-      product: {
-        sku: spec.sku,
+      'commerce.product': {
         price: { amount: spec.price, currency: 'EUR' },
         colour: spec.colour,
         weight: { value: spec.weightKg, unit: 'kg' },
-        category: { taxonomy: 'categories', term: spec.category },
+        sku: spec.sku,
         in_stock: spec.inStock,
+        category: { taxonomy: 'categories', term: spec.category },
         related: spec.related ?? [],
         cost_price: { amount: spec.cost, currency: 'EUR' },
       },
-      specs,
+      'catalogue.details': details,
     },
     translations: spec.de ? { en: spec.en, de: spec.de } : { en: spec.en },
   };
@@ -308,7 +382,6 @@ function article(spec) {
     key: spec.key,
     site: 'outfitters',
     blueprint: 'article',
-    schemaType: 'Article',
     view: 'article',
     visibility: 'published',
     publishAt: spec.publishAt ?? PUBLISHED,
@@ -316,7 +389,7 @@ function article(spec) {
     position: spec.position,
     terms: [{ taxonomy: 'topics', term: spec.topic }],
     properties: {
-      article: {
+      'content.article': {
         reading_time: { value: spec.minutes, unit: 'minute' },
         topic: { taxonomy: 'topics', term: spec.topic },
       },
@@ -327,7 +400,7 @@ function article(spec) {
 
 /**
  * A plain page record (home, about, listings, landing pages, contact).
- * @param {Pick<Page, 'id' | 'key' | 'schemaType' | 'view' | 'parent' | 'position' | 'translations'>
+ * @param {Pick<Page, 'id' | 'key' | 'view' | 'parent' | 'position' | 'translations'>
  *   & Partial<Page>} spec
  * @returns {Page}
  */
@@ -355,12 +428,39 @@ function at(url, title, description, body) {
   return { url, urlStatus: 'active', title, description, body };
 }
 
+/**
+ * A stockist page: a shop in a town, assigned to the town's term of the `stockists` taxonomy.
+ * @param {number} id
+ * @param {string} slug
+ * @param {string} town
+ * @param {(typeof STOCKIST_REGIONS)[number]} region
+ * @returns {Page}
+ */
+function stockist(id, slug, town, region) {
+  return page({
+    id,
+    key: `stockist-${slug}`,
+    blueprint: 'stockist',
+    view: 'text',
+    parent: 'stockists',
+    position: id % 1000,
+    terms: [{ taxonomy: 'stockists', term: slug }],
+    translations: {
+      en: at(`/stockists/${slug}`, `Stockist in ${town}`, `Try on our boots and packs in ${town} (${region.name.en}), and drop off repairs there.`, [
+        `The shop in ${town} keeps the whole range in stock.`,
+      ]),
+      de: at(`/de/haendler/${slug}`, `Händler in ${town}`, `Stiefel und Rucksäcke in ${town} (${region.name.de}) anprobieren und Reparaturen dort abgeben.`, [
+        `Das Geschäft in ${town} führt das ganze Sortiment.`,
+      ]),
+    },
+  });
+}
+
 /** @type {Page[]} */
 export const PAGES = [
   page({
     id: 810701,
     key: 'home',
-    schemaType: 'WebPage',
     view: 'home',
     parent: null,
     position: 0,
@@ -378,7 +478,6 @@ export const PAGES = [
   page({
     id: 810702,
     key: 'about',
-    schemaType: 'AboutPage',
     view: 'text',
     parent: 'home',
     position: 4,
@@ -396,7 +495,6 @@ export const PAGES = [
   page({
     id: 810703,
     key: 'products',
-    schemaType: 'CollectionPage',
     view: 'products',
     parent: 'home',
     position: 1,
@@ -413,7 +511,6 @@ export const PAGES = [
     id: 810704,
     key: 'category-shoes',
     blueprint: 'category',
-    schemaType: 'CollectionPage',
     view: 'category',
     parent: 'products',
     position: 1,
@@ -427,7 +524,6 @@ export const PAGES = [
     id: 810705,
     key: 'category-bags',
     blueprint: 'category',
-    schemaType: 'CollectionPage',
     view: 'category',
     parent: 'products',
     position: 2,
@@ -440,7 +536,6 @@ export const PAGES = [
     id: 810706,
     key: 'category-outerwear',
     blueprint: 'category',
-    schemaType: 'CollectionPage',
     view: 'category',
     parent: 'products',
     position: 3,
@@ -586,7 +681,7 @@ export const PAGES = [
     sku: 'CW-3002',
     price: 99,
     cost: 31,
-    colour: { en: 'Blue', de: 'Blau' },
+    colour: { en: 'Green', de: 'Grün' },
     weightKg: 0.31,
     inStock: true,
     material: { en: 'Recycled down', de: 'Recycelte Daunen' },
@@ -617,7 +712,6 @@ export const PAGES = [
   page({
     id: 810720,
     key: 'journal',
-    schemaType: 'Blog',
     view: 'journal',
     parent: 'home',
     position: 2,
@@ -630,7 +724,6 @@ export const PAGES = [
     id: 810721,
     key: 'topic-care',
     blueprint: 'category',
-    schemaType: 'CollectionPage',
     view: 'topic',
     parent: 'journal',
     position: 10,
@@ -643,7 +736,6 @@ export const PAGES = [
     id: 810722,
     key: 'topic-trails',
     blueprint: 'category',
-    schemaType: 'CollectionPage',
     view: 'topic',
     parent: 'journal',
     position: 11,
@@ -705,7 +797,6 @@ export const PAGES = [
   page({
     id: 810740,
     key: 'contact',
-    schemaType: 'ContactPage',
     view: 'contact',
     parent: 'home',
     position: 5,
@@ -719,10 +810,25 @@ export const PAGES = [
     },
   }),
   page({
+    id: 810760,
+    key: 'stockists',
+    view: 'stockists',
+    parent: 'home',
+    position: 3,
+    translations: {
+      en: at('/stockists', 'Stockists', 'Shops where you can try our kit on, and leave it with us for repair.', [
+        'Every stockist takes repairs and sends them to our workshop.',
+      ]),
+      de: at('/de/haendler', 'Händler', 'Geschäfte, in denen Sie unsere Ausrüstung anprobieren und zur Reparatur abgeben können.', [
+        'Jeder Händler nimmt Reparaturen an und schickt sie in unsere Werkstatt.',
+      ]),
+    },
+  }),
+  ...STOCKIST_REGIONS.flatMap((region, index) => region.towns.map(([slug, town], at) => stockist(812000 + index * 10 + at, slug, town, region))),
+  page({
     // Never public: a redirect (its URL answers 301, it is no page result).
     id: 810750,
     key: 'old-products',
-    schemaType: 'WebPage',
     view: 'text',
     parent: 'home',
     position: 9,
@@ -736,7 +842,6 @@ export const PAGES = [
     id: 810751,
     key: 'pricing-sheet',
     blueprint: 'internal-sheet',
-    schemaType: 'WebPage',
     view: 'text',
     parent: 'home',
     position: 10,
@@ -751,7 +856,6 @@ export const PAGES = [
     key: 'archive-lantern',
     site: 'archive',
     blueprint: 'product',
-    schemaType: 'Product',
     view: 'text',
     parent: null,
     position: 1,

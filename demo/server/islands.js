@@ -1,55 +1,37 @@
 /**
- * JSON islands: JSON written inside `<script>` elements the way Capell's frontend writes them.
- *
- * Inside a string, `<`, `>`, `&`, `'` and `"` are written as `\u003C`, `\u003E`, `\u0026`,
- * `\u0027` and `\u0022` (PHP's JSON_HEX_TAG | JSON_HEX_AMP | JSON_HEX_APOS | JSON_HEX_QUOT), so
- * no data can close the script element (`</script>`) or open a comment (`<!--`), and the text
- * still parses with `JSON.parse` to exactly the original value.
+ * JSON islands: the page graph and the tools manifest written inside `<script>` elements exactly
+ * as Capell's frontend writes them (capell-app/frontend `resources/views/partials/agent-data.blade.php`,
+ * test/fixtures/capell/SOURCES.md §3): `json_encode` with JSON_HEX_TAG | JSON_HEX_AMP |
+ * JSON_HEX_APOS | JSON_HEX_QUOT and PHP's defaults (`/` as `\/`, non-ASCII as `\uXXXX`), each
+ * `<script>` with its attributes spread over lines as the partial writes them, the graph island
+ * first. No data can close the script element (`</script>`) or open a comment (`<!--`), and the
+ * text still parses with `JSON.parse` to exactly the original value.
  */
-
-const HEX_ESCAPES = /** @type {Record<string, string>} */ ({
-  '<': '\\u003C',
-  '>': '\\u003E',
-  '&': '\\u0026',
-  "'": '\\u0027',
-  '\\"': '\\u0022',
-});
+import { encodePHPJSON } from './php-json.js';
 
 /**
- * One JSON string literal with the island escapes. JSON.stringify does the JSON escaping; the
- * regular expression then walks its output escape by escape (`\\` is consumed as one token, so the
- * backslash of an escaped backslash is never mistaken for the start of `\"`).
- * @param {string} text
- * @returns {string}
- */
-function toIslandString(text) {
-  return JSON.stringify(text).replace(/\\(?:u[0-9a-fA-F]{4}|.)|[<>&']/g, (token) => HEX_ESCAPES[token] ?? token);
-}
-
-/**
- * Serialise a JSON value for a script island. Same result as `JSON.stringify(value)` when parsed
- * back, but every string (keys included) carries the island escapes. Like JSON.stringify,
- * `undefined` and function members of objects are left out, and non-finite numbers become null.
+ * Serialise a JSON value for a script island, as Blade's partial does:
+ * `json_encode($value, JSON_HEX_TAG | JSON_HEX_AMP | JSON_HEX_APOS | JSON_HEX_QUOT)`.
  *
  * @param {unknown} value a JSON-compatible value (no cycles)
  * @returns {string} JSON text safe to place between `<script …>` and `</script>`
- * @throws {TypeError} for a bigint or a symbol, which JSON cannot represent
- * @example toIslandJSON({ name: "</script>" }) // '{"name":"\\u003C/script\\u003E"}'
+ * @throws {TypeError} for a value JSON cannot hold (encodePHPJSON)
+ * @example toIslandJSON({ name: "</script>" }) // '{"name":"\\u003C\\/script\\u003E"}'
  */
 export function toIslandJSON(value) {
-  if (value === null || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-  if (typeof value === 'string') return toIslandString(value);
-  if (Array.isArray(value)) {
-    return `[${value.map((item) => (item === undefined || typeof item === 'function' ? 'null' : toIslandJSON(item))).join(',')}]`;
-  }
-  if (typeof value === 'object') {
-    const members = Object.entries(value)
-      .filter(([, member]) => member !== undefined && typeof member !== 'function')
-      .map(([key, member]) => `${toIslandString(key)}:${toIslandJSON(member)}`);
-    return `{${members.join(',')}}`;
-  }
-  throw new TypeError(`toIslandJSON: a ${typeof value} cannot be written as JSON`);
+  return encodePHPJSON(value, { hex: true });
+}
+
+/**
+ * One island as the Blade partial prints it: four spaces, `<script`, each attribute on a line of
+ * its own indented by eight, `>` on a line indented by four, the JSON, `</script>` and a newline.
+ * @param {string} type
+ * @param {string} marker
+ * @param {unknown} value
+ * @returns {string} HTML
+ */
+function renderIsland(type, marker, value) {
+  return `    <script\n        type="${type}"\n        ${marker}\n    >${toIslandJSON(value)}</script>\n`;
 }
 
 /**
@@ -58,7 +40,7 @@ export function toIslandJSON(value) {
  * @returns {string} HTML
  */
 export function renderPageGraphIsland(graph) {
-  return `<script type="application/ld+json" data-capell-agent-schema>${toIslandJSON(graph)}</script>`;
+  return renderIsland('application/ld+json', 'data-capell-agent-schema', graph);
 }
 
 /**
@@ -67,5 +49,16 @@ export function renderPageGraphIsland(graph) {
  * @returns {string} HTML
  */
 export function renderToolsIsland(manifest) {
-  return `<script type="application/json" data-capell-agent-tools>${toIslandJSON(manifest)}</script>`;
+  return renderIsland('application/json', 'data-capell-agent-tools', manifest);
+}
+
+/**
+ * What the partial prints at the end of `<body>`: the graph island when there is a graph, then
+ * the tools island when the manifest is not empty (it never is on a page Core renders).
+ * @param {Record<string, unknown> | null} graph
+ * @param {Record<string, unknown> | null} manifest
+ * @returns {string} HTML, empty when there is neither
+ */
+export function renderAgentData(graph, manifest) {
+  return `${graph ? renderPageGraphIsland(graph) : ''}${manifest ? renderToolsIsland(manifest) : ''}`;
 }

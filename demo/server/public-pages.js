@@ -1,4 +1,4 @@
-import { BLUEPRINTS, PROPERTY_SETS, SITE, TAXONOMIES } from './catalogue.js';
+import { BLUEPRINTS, SITE, TAXONOMIES } from './catalogue.js';
 import { isPublic } from './is-public.js';
 import { readPages } from './page-store.js';
 
@@ -84,14 +84,4 @@ export function findSiteTerm(taxonomyKey, slug) {
  */
 export function listPublicPageTypes() {
   return BLUEPRINTS.filter((blueprint) => blueprint.enabled && blueprint.access === 'public').map((blueprint) => blueprint.key);
-}
-
-/**
- * Whether a property set applies to a page (through the page's blueprint).
- * @param {string} setKey
- * @param {Page} page
- * @returns {boolean}
- */
-export function hasPropertySet(setKey, page) {
-  return PROPERTY_SETS.some((set) => set.key === setKey && set.blueprints.includes(page.blueprint));
 }

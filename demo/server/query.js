@@ -29,11 +29,20 @@ export function parseQuery(search) {
 }
 
 /**
- * Write query parameters back in bracket notation, values encoded and brackets kept readable.
- * @param {Record<string, unknown>} params
- * @returns {string} without the leading `?` (empty when there is nothing to write)
- * @example toQueryString({ filter: { colour: 'red' }, cursor: 'x' }) // 'filter[colour]=red&cursor=x'
+ * Parse an agent API query as PHP does (`parse_str`): like parseQuery, but of a key given twice
+ * the last counts, so the `previous` link Core writes for `/agent/v1/pages`
+ * (`page[number]=2&page[number]=1`) reads page 1 (test/fixtures/capell/SOURCES.md §4.1).
+ * @param {string} search the raw query string, with or without the leading `?`
+ * @returns {Record<string, unknown>}
+ * @example parseAgentQuery('?page[number]=2&page[number]=1') // { page: { number: '1' } }
  */
-export function toQueryString(params) {
-  return qs.stringify(params, { encodeValuesOnly: true, arrayFormat: 'indices' });
+export function parseAgentQuery(search) {
+  return qs.parse(search, {
+    ignoreQueryPrefix: true,
+    depth: MAX_QUERY_DEPTH,
+    parameterLimit: MAX_QUERY_PARAMETERS,
+    arrayLimit: MAX_ARRAY_INDEX,
+    plainObjects: true,
+    duplicates: 'last',
+  });
 }

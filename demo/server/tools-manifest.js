@@ -1,6 +1,5 @@
-import { listSiteTaxonomies, listPublicPageTypes } from './public-pages.js';
 import { API_BASES, text } from './localisation.js';
-import { MAX_LIMIT, MAX_QUERY_LENGTH, SKU_PATTERN, TERM_SLUG_PATTERN } from './limits.js';
+import { SKU_PATTERN } from './limits.js';
 import { CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
 
 /** @typedef {import('./catalogue.js').Language} Language */
@@ -8,15 +7,62 @@ import { CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH }
 /** Key of the catalogue extension's description in the island's `messages`. */
 export const CATALOGUE_LOOKUP_KEY = 'vendor-catalogue::agent.lookup';
 
+/** Core's built-in tools, in the order Core declares them (test/fixtures/capell/SOURCES.md §2). */
+export const CORE_TOOL_NAMES = Object.freeze(['page.get', 'site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search']);
+
 /**
- * `cursor` and `limit`, which every paginated tool accepts.
+ * Core's five built-in tools exactly as capell-app/core `BuildAgentToolManifestAction` declares
+ * them (test/fixtures/capell/SOURCES.md §2; `test/fixtures/capell/core-tools-island.json`): names,
+ * input schemas (key order included), `outputSchema: {"type": "object"}` (the whole envelope),
+ * effect `read`, `page.get` bound inline to the page graph, the four reads to Core's endpoints.
+ * Descriptions are Core's (`capell-core::agent.tools.*`) in the page's language. `page.get` is
+ * declared only when the page has a graph (Core's `$hasInlineData`).
  * @param {Language} lang
+ * @param {boolean} hasInlineData the page carries a page graph island
  */
-function paginationProperties(lang) {
-  return {
-    cursor: { type: 'string', description: text(lang, 'tool.cursor') },
-    limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: text(lang, 'tool.limit') },
-  };
+function coreTools(lang, hasInlineData) {
+  const base = API_BASES[lang];
+  const string = { type: 'string', maxLength: 100 };
+  const scalar = { anyOf: [string, { type: 'number' }, { type: 'boolean' }] };
+  const pageNumber = { type: 'integer', minimum: 1, maximum: 1000 };
+  /**
+   * @param {string} name
+   * @param {Record<string, unknown>} properties
+   * @param {string[]} required
+   * @param {{ type: string, target: string }} binding
+   */
+  const tool = (name, properties, required, binding) => ({
+    name,
+    description: text(lang, /** @type {import('./localisation.js').TextKey} */ (`capell-core::agent.tools.${name.replaceAll('.', '_')}`)),
+    inputSchema: { type: 'object', properties, required, additionalProperties: false },
+    outputSchema: { type: 'object' },
+    effect: /** @type {const} */ ('read'),
+    binding,
+  });
+  return [
+    ...(hasInlineData ? [tool('page.get', {}, [], { type: 'inline', target: 'page' })] : []),
+    tool('site.pages.query', {
+      set: string,
+      sort: string,
+      filter: {
+        type: 'object',
+        maxProperties: 10,
+        additionalProperties: {
+          type: 'object',
+          properties: { eq: scalar, lt: scalar, lte: scalar, gt: scalar, gte: scalar, in: { type: 'array', items: scalar, maxItems: 20 }, currency: string, unit: string },
+          additionalProperties: false,
+        },
+      },
+      page: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { size: { type: 'integer', minimum: 1, maximum: 50 }, number: { type: 'integer', minimum: 1, maximum: 1000 } },
+      },
+    }, ['set'], { type: 'endpoint', target: `${base}/pages` }),
+    tool('site.taxonomies.browse', { key: string, page: pageNumber }, [], { type: 'endpoint', target: `${base}/taxonomies` }),
+    tool('site.navigation', { page: pageNumber }, [], { type: 'endpoint', target: `${base}/navigation` }),
+    tool('site.search', { q: { type: 'string', maxLength: 200 } }, ['q'], { type: 'endpoint', target: `${base}/search` }),
+  ];
 }
 
 /**
@@ -30,6 +76,98 @@ function rangeSchema(description) {
     properties: { min: { type: 'number', minimum: 0 }, max: { type: 'number', minimum: 0 } },
     additionalProperties: false,
   };
+}
+
+/**
+ * The catalogue extension's `catalogue.lookup` (the seed's extension example: an endpoint
+ * binding and a `descriptionKey`). Its outputSchema describes its whole answer, Core's envelope.
+ * @param {Language} lang
+ */
+function catalogueLookupTool(lang) {
+  return {
+    name: 'catalogue.lookup',
+    descriptionKey: CATALOGUE_LOOKUP_KEY,
+    inputSchema: {
+      type: 'object',
+      properties: { sku: { type: 'string', pattern: SKU_PATTERN, description: text(lang, 'tool.catalogue.lookup.sku') } },
+      required: ['sku'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      required: ['capellAgentSchema', 'data', 'links'],
+      properties: {
+        capellAgentSchema: { const: 1 },
+        data: {
+          type: 'object',
+          required: ['sku', 'url', 'name', 'price', 'inStock'],
+          properties: {
+            sku: { type: 'string' },
+            url: { type: 'string' },
+            name: { type: 'string' },
+            price: {
+              type: 'object',
+              required: ['@type', 'price', 'priceCurrency'],
+              properties: { '@type': { const: 'PriceSpecification' }, price: { type: 'number' }, priceCurrency: { type: 'string', minLength: 3, maxLength: 3 } },
+            },
+            inStock: { type: 'boolean' },
+          },
+        },
+        links: { type: 'object', required: ['next', 'previous'] },
+      },
+    },
+    effect: /** @type {const} */ ('read'),
+    binding: { type: 'endpoint', target: `${API_BASES[lang]}/catalogue/lookup` },
+  };
+}
+
+/**
+ * The catalogue extension's declarations of the two binding types no Capell package declares
+ * (`search` and `property-query`), on the products page only, so the runtime's executors for them
+ * stay tested: `catalogue.search` reads Core's search through the search binding
+ * (`/agent/v1/search?scope=pages&q=…`; Core ignores `scope`), `catalogue.properties` the
+ * extension's `/agent/v1/properties/commerce.product` (api/properties.js).
+ * @param {Language} lang
+ */
+function catalogueQueryTools(lang) {
+  const read = /** @type {const} */ ('read');
+  return [
+    {
+      name: 'catalogue.search',
+      description: text(lang, 'tool.catalogue.search'),
+      inputSchema: {
+        type: 'object',
+        properties: { q: { type: 'string', minLength: 1, maxLength: 200, description: text(lang, 'tool.catalogue.search.q') } },
+        required: ['q'],
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object' },
+      effect: read,
+      binding: { type: 'search', target: 'pages' },
+    },
+    {
+      name: 'catalogue.properties',
+      description: text(lang, 'tool.catalogue.properties'),
+      inputSchema: {
+        type: 'object',
+        properties: {
+          filter: {
+            type: 'object',
+            properties: {
+              colour: { type: 'string', minLength: 1, maxLength: 50, description: text(lang, 'tool.catalogue.properties.colour') },
+              price: rangeSchema(text(lang, 'tool.catalogue.properties.price')),
+              weight: rangeSchema(text(lang, 'tool.catalogue.properties.weight')),
+            },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object' },
+      effect: read,
+      binding: { type: 'property-query', target: 'commerce.product' },
+    },
+  ];
 }
 
 /** Keys of the confirmation panel's text in the island's `messages` (capell-webmcp's panel). */
@@ -108,132 +246,34 @@ export function newsletterTool(lang) {
 }
 
 /**
- * The tools manifest Core writes into every page of the demo site (the
- * `data-capell-agent-tools` island), in declaration order: `page.lookup`, `site.search`,
- * `site.navigation`, `taxonomy.browse`, `properties.query`, `catalogue.lookup`. Descriptions are
- * in the page's language; endpoint targets use the language's API base. `messages` holds the
- * text for `descriptionKey` declarations and the confirmation panel (`confirm*`). The contact page
- * also declares the write tools `form.submit.contact` and `newsletter.subscribe`. Source: Capell
- * Agent Schema, "Tool declarations"; the demo site's tool names are fixed (other checks depend on them).
+ * The tools manifest of a demo page (the `data-capell-agent-tools` island), as Core builds it
+ * (capell-app/core `BuildAgentToolManifestAction`): Core's five built-ins first (coreTools; no
+ * `page.get` on a page without a graph), then the extensions' declarations: `catalogue.lookup`
+ * on every page, `catalogue.search` and `catalogue.properties` on the products page, the contact
+ * form's `form.submit.contact` and `newsletter.subscribe` on the contact page. Descriptions are in
+ * the page's language; endpoint targets use the language's API base. `messages` holds Core's
+ * `confirmForm`, the catalogue's `descriptionKey` text and the confirmation panel's (`confirm*`).
+ * The demo site's tool names are fixed (../shared/DESIGN.md §4; other checks depend on them).
  *
  * @param {Language} lang
- * @param {{ contact?: boolean }} [options] `contact`: the page carries the contact form
+ * @param {{ hasInlineData?: boolean, catalogue?: boolean, contact?: boolean }} [options]
+ *   `hasInlineData`: the page has a page graph (default true); `catalogue`: the page is the
+ *   products page; `contact`: the page carries the contact form
  * @returns {{ capellAgentSchema: 1, tools: Record<string, unknown>[], messages: Record<string, string> }}
  */
-export function toToolsManifest(lang, { contact = false } = {}) {
-  const base = API_BASES[lang];
-  const read = /** @type {const} */ ('read');
-  // outputSchema describes the envelope's `data` (what the runtime checks each answer against).
-  const pageGraph = { type: 'object', required: ['@type', 'url'], properties: { url: { type: 'string' } } };
-  const pageList = { type: 'array', items: { type: 'object', required: ['url'], properties: { url: { type: 'string', pattern: '^/' } } } };
-  const anyList = { type: 'array', items: { type: 'object' } };
-  const catalogueItem = {
-    type: 'object',
-    required: ['sku', 'url', 'price'],
-    properties: {
-      sku: { type: 'string' },
-      url: { type: 'string' },
-      price: { type: 'object', required: ['amount', 'currency'], properties: { currency: { type: 'string', minLength: 3, maxLength: 3 } } },
-    },
-  };
+export function toToolsManifest(lang, { hasInlineData = true, catalogue = false, contact = false } = {}) {
   return {
     capellAgentSchema: 1,
     tools: [
-      {
-        name: 'page.lookup',
-        description: text(lang, 'tool.page.lookup'),
-        inputSchema: { type: 'object', additionalProperties: false },
-        outputSchema: pageGraph,
-        effect: read,
-        binding: { type: 'inline', target: 'page' },
-      },
-      {
-        name: 'site.search',
-        description: text(lang, 'tool.site.search'),
-        inputSchema: {
-          type: 'object',
-          properties: {
-            q: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH, description: text(lang, 'tool.site.search.q') },
-            type: { type: 'string', enum: listPublicPageTypes(), description: text(lang, 'tool.site.search.type') },
-            ...paginationProperties(lang),
-          },
-          required: ['q'],
-          additionalProperties: false,
-        },
-        outputSchema: pageList,
-        effect: read,
-        binding: { type: 'search', target: 'pages' },
-      },
-      {
-        name: 'site.navigation',
-        description: text(lang, 'tool.site.navigation'),
-        inputSchema: { type: 'object', properties: paginationProperties(lang), additionalProperties: false },
-        outputSchema: pageList,
-        effect: read,
-        binding: { type: 'endpoint', target: `${base}/navigation` },
-      },
-      {
-        name: 'taxonomy.browse',
-        description: text(lang, 'tool.taxonomy.browse'),
-        inputSchema: {
-          type: 'object',
-          properties: {
-            taxonomy: {
-              type: 'string',
-              enum: listSiteTaxonomies().map((taxonomy) => taxonomy.key),
-              description: text(lang, 'tool.taxonomy.browse.taxonomy'),
-            },
-            term: { type: 'string', pattern: TERM_SLUG_PATTERN, maxLength: 100, description: text(lang, 'tool.taxonomy.browse.term') },
-            ...paginationProperties(lang),
-          },
-          additionalProperties: false,
-        },
-        outputSchema: anyList,
-        effect: read,
-        binding: { type: 'endpoint', target: `${base}/taxonomies` },
-      },
-      {
-        name: 'properties.query',
-        description: text(lang, 'tool.properties.query'),
-        inputSchema: {
-          type: 'object',
-          properties: {
-            filter: {
-              type: 'object',
-              properties: {
-                colour: { type: 'string', minLength: 1, maxLength: 50, description: text(lang, 'tool.properties.query.colour') },
-                price: rangeSchema(text(lang, 'tool.properties.query.price')),
-                weight: rangeSchema(text(lang, 'tool.properties.query.weight')),
-                category: { type: 'string', pattern: TERM_SLUG_PATTERN, description: text(lang, 'tool.properties.query.category') },
-              },
-              additionalProperties: false,
-            },
-            ...paginationProperties(lang),
-          },
-          additionalProperties: false,
-        },
-        outputSchema: pageList,
-        effect: read,
-        binding: { type: 'property-query', target: 'product' },
-      },
-      {
-        name: 'catalogue.lookup',
-        descriptionKey: CATALOGUE_LOOKUP_KEY,
-        inputSchema: {
-          type: 'object',
-          properties: { sku: { type: 'string', pattern: SKU_PATTERN, description: text(lang, 'tool.catalogue.lookup.sku') } },
-          required: ['sku'],
-          additionalProperties: false,
-        },
-        outputSchema: catalogueItem,
-        effect: read,
-        binding: { type: 'endpoint', target: `${base}/catalogue/lookup` },
-      },
+      ...coreTools(lang, hasInlineData),
+      catalogueLookupTool(lang),
+      ...(catalogue ? catalogueQueryTools(lang) : []),
       ...(contact ? [contactFormTool(lang), newsletterTool(lang)] : []),
     ],
     messages: {
+      confirmForm: text(lang, 'confirmForm'),
       [CATALOGUE_LOOKUP_KEY]: text(lang, CATALOGUE_LOOKUP_KEY),
-      ...Object.fromEntries(CONFIRM_MESSAGE_KEYS.map((key) => [key, text(lang, key)])),
+      ...Object.fromEntries(CONFIRM_MESSAGE_KEYS.filter((key) => key !== 'confirmForm').map((key) => [key, text(lang, key)])),
     },
   };
 }

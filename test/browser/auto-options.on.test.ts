@@ -24,7 +24,7 @@ describe('the script tag with a bad data-* value, WebMCP on', () => {
       script.setAttribute('data-audit', 'error');
       document.head.append(script);
       const report = (await ready).detail;
-      expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+      expect(report.registered).to.deep.equal(['page.get', 'site.search', 'site.navigation']);
       expect(report.audit).to.deep.equal([{ level: 'error', surface: 'form#undeclared', message: report.audit[0].message }]);
     } finally {
       console.warn = warn;

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
-import { CORE_READ_TOOLS, callTool, modelContext, mountPageGraph, mountToolsIsland } from './fixtures.ts';
+import { CATALOGUE_SEARCH_TOOL, CORE_READ_TOOLS, callTool, modelContext, mountPageGraph, mountToolsIsland } from './fixtures.ts';
 
 function loadScript(src: string, attributes: Record<string, string> = {}, module = true): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -23,7 +23,10 @@ describe('the script-tag bundle with WebMCP on', () => {
   it('registers the page\'s tools once although both builds are loaded', async () => {
     mountToolsIsland({
       capellAgentSchema: 1,
-      tools: CORE_READ_TOOLS.map((tool) => (tool.name === 'site.navigation' ? { ...tool, binding: { type: 'endpoint', target: '/de/agent/v1/navigation' } } : tool)),
+      tools: [
+        ...CORE_READ_TOOLS.map((tool) => (tool.name === 'site.navigation' ? { ...tool, binding: { type: 'endpoint', target: '/de/agent/v1/navigation' } } : tool)),
+        CATALOGUE_SEARCH_TOOL,
+      ],
     });
     mountPageGraph({ '@type': 'WebPage', name: 'Startseite' });
     const ready = new Promise<CustomEvent>((resolve) => document.addEventListener('capell-webmcp:ready', (event) => resolve(event as CustomEvent), { once: true }));
@@ -31,18 +34,19 @@ describe('the script-tag bundle with WebMCP on', () => {
     await loadScript('/dist/capell-webmcp.iife.js', {}, false);
     const report = (await ready).detail;
     expect(report).to.deep.equal({
-      api: 'document.modelContext', registered: ['page.lookup', 'site.search', 'site.navigation'], rejected: [], audit: [],
+      api: 'document.modelContext', registered: ['page.get', 'site.search', 'site.navigation', 'catalogue.search'], rejected: [], audit: [],
     });
     expect(await window.capellWebMCP!.ready).to.deep.equal(report);
     const names = (await modelContext().getTools()).map((tool) => tool.name);
     expect(names.filter((name) => name === 'site.search')).to.have.length(1);
-    expect(names).to.have.length(3);
+    expect(names).to.have.length(4);
   });
 
   it('honours data-api-base for the search binding', async () => {
-    const result = await callTool('site.search', { q: 'a' });
+    const result = await callTool('catalogue.search', { q: 'Rucksack' });
     expect(result.isError, result.content[0]!.text).to.equal(undefined);
-    const direct = await (await fetch('/de/agent/v1/search?scope=pages&q=a')).json();
+    const direct = await (await fetch('/de/agent/v1/search?scope=pages&q=Rucksack')).json();
+    expect(direct.data.length).to.be.greaterThan(0);
     expect(answerOf(result)).to.deep.equal(direct);
   });
 
@@ -51,7 +55,7 @@ describe('the script-tag bundle with WebMCP on', () => {
     const report = await start().ready;
     expect(report).to.deep.equal(await window.capellWebMCP!.ready);
     const names = (await modelContext().getTools()).map((tool) => tool.name);
-    expect(names).to.have.length(3);
+    expect(names).to.have.length(4);
   });
 
   it('keeps window.capellWebMCP from being overwritten', () => {

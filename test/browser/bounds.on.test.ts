@@ -152,7 +152,7 @@ describe('Answers have a size and depth bound', () => {
       fixtureTool('fixture.huge', '/test-fixtures/huge'),
       fixtureTool('fixture.declared', '/test-fixtures/large-declared'),
       fixtureTool('fixture.deep', '/test-fixtures/deep'),
-      { name: 'page.lookup', description: 'Return this page.', inputSchema: { type: 'object' }, effect: 'read', binding: { type: 'inline', target: 'page' } },
+      { name: 'page.get', description: 'Return this page.', inputSchema: { type: 'object' }, effect: 'read', binding: { type: 'inline', target: 'page' } },
     ], `{"@type":"WebPage","hasPart":${'['.repeat(5000)}${']'.repeat(5000)}}`).ready;
   });
 
@@ -178,7 +178,7 @@ describe('Answers have a size and depth bound', () => {
   });
 
   it('a page graph nested 5,000 deep is an isError with its reason', async () => {
-    const result = await callTool('page.lookup', {});
+    const result = await callTool('page.get', {});
     expect(result.isError).to.equal(true);
     expect(result.content[0]!.text).to.equal('the page payload is nested deeper than 64 levels');
   });

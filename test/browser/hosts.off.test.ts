@@ -42,7 +42,7 @@ describe('hosts other than native WebMCP', () => {
     const report = await runtime.ready;
     expect(report.api).to.equal('document.modelContext');
     expect(report.registered).to.deep.equal(CORE_READ_TOOLS.map((tool) => tool.name));
-    const answer = await tools.get('site.navigation')!.execute({ limit: 2 });
+    const answer = await tools.get('site.navigation')!.execute({ page: 2 });
     expect(answer.isError).to.equal(undefined);
     expect(JSON.parse(answer.content[0]!.text)).to.have.property('data').that.is.an('array');
   });

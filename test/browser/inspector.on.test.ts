@@ -80,11 +80,11 @@ describe('with WebMCP on: the inspector', () => {
     const inspector = await openedInspector();
     await until(() => rootOf(inspector).querySelector('.tool .binding') !== null);
     const root = rootOf(inspector);
-    expect(report.registered).to.deep.equal(['page.lookup', 'site.search']);
+    expect(report.registered).to.deep.equal(['page.get', 'site.search']);
     expect(textOf(root, '.api p')[0]).to.contain('document.modelContext');
     expect(textOf(root, '#registered')).to.deep.equal(['Registered tools (2)']);
     const search = root.querySelector('.tool[data-tool="site.search"]')!;
-    expect(textOf(search, '.binding')).to.deep.equal(['search → pages']);
+    expect(textOf(search, '.binding')).to.deep.equal(['endpoint → /agent/v1/search']);
     expect(textOf(search, '.annotations')[0]).to.contain('readOnlyHint: true');
     expect(JSON.parse(search.querySelector('.schema')!.textContent!)).to.deep.include({ required: ['q'] });
     expect(textOf(root, '#rejected')).to.deep.equal(['Rejected (1)']);
@@ -120,7 +120,7 @@ describe('with WebMCP on: the inspector', () => {
     const fake: Report = { api: 'document.modelContext', registered: ['fake.tool'], rejected: [], audit: [] };
     document.dispatchEvent(new CustomEvent('capell-webmcp:change', { detail: fake }));
     await inspector.updateComplete;
-    expect(inspector.report?.registered).to.deep.equal(['page.lookup', 'site.search']);
+    expect(inspector.report?.registered).to.deep.equal(['page.get', 'site.search']);
     expect(rootOf(inspector).querySelector('.tool[data-tool="fake.tool"]')).to.equal(null);
   });
 

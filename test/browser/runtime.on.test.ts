@@ -41,9 +41,9 @@ describe('with WebMCP on: registration', () => {
   it('registers the Core read tools with document.modelContext and reports them', async () => {
     const report = await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
     expect(report.api).to.equal('document.modelContext');
-    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.registered).to.deep.equal(['page.get', 'site.search', 'site.navigation']);
     expect(report.rejected).to.deep.equal([]);
-    expect(await toolNames()).to.deep.equal(['page.lookup', 'site.navigation', 'site.search']);
+    expect(await toolNames()).to.deep.equal(['page.get', 'site.navigation', 'site.search']);
   });
 
   it('registers the normalised inputSchema and read-only annotations', async () => {
@@ -67,7 +67,7 @@ describe('with WebMCP on: registration', () => {
     try {
       runtime = start();
       for (let turn = 0; turn < 200 && registered.length < 3; turn++) await null;
-      expect(registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+      expect(registered).to.deep.equal(['page.get', 'site.search', 'site.navigation']);
       await runtime.ready;
     } finally {
       delete (host as { registerTool?: unknown }).registerTool;
@@ -105,7 +105,7 @@ describe('with WebMCP on: registration', () => {
 
   it('rejects an island with capellAgentSchema 2', async () => {
     const report = await startWith({ capellAgentSchema: 2, tools: CORE_READ_TOOLS }, { capellAgentSchema: 1, tools: [CORE_READ_TOOLS[0]] }).ready;
-    expect(report.registered).to.deep.equal(['page.lookup']);
+    expect(report.registered).to.deep.equal(['page.get']);
     expect(report.rejected[0]!.reasons[0]).to.match(/^manifest\.capellAgentSchema: 2 is not a supported version/);
   });
 
@@ -119,7 +119,7 @@ describe('with WebMCP on: registration', () => {
         ...CORE_READ_TOOLS,
       ],
     }).ready;
-    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.registered).to.deep.equal(['page.get', 'site.search', 'site.navigation']);
     const byName = Object.fromEntries(report.rejected.map((rejection) => [rejection.name, rejection.reasons.join(' | ')]));
     expect(byName['Catalogue Lookup']).to.match(/^name: "Catalogue Lookup" is not a lowercase dotted name/);
     expect(byName['evil.lookup']).to.match(/^binding\.target: "\/\/evil\.example\/x" is not an origin-relative path/);
@@ -132,7 +132,7 @@ describe('with WebMCP on: registration', () => {
       capellAgentSchema: 1,
       tools: [...badNames.map((name) => ({ ...CORE_READ_TOOLS[0], name })), ...CORE_READ_TOOLS],
     }).ready;
-    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.registered).to.deep.equal(['page.get', 'site.search', 'site.navigation']);
     expect(report.rejected.map((rejection) => rejection.name)).to.deep.equal(badNames);
     for (const rejection of report.rejected) expect(rejection.reasons.join(' | ')).to.match(/^name: /);
   });
@@ -149,7 +149,8 @@ describe('with WebMCP on: registration', () => {
       reasons: ['name: "site.search" is already declared by capell-island[0] (the first declaration wins)'],
     }]);
     const search = (await modelContext().getTools()).find((tool) => tool.name === 'site.search');
-    expect(search?.description).to.equal(CORE_READ_TOOLS[1]!.description);
+    // The first declaration's description, with the runtime's sentence on paging (shared/declarations/paging.ts).
+    expect(search?.description).to.equal(`${CORE_READ_TOOLS[1]!.description} Answers carry links.next and links.previous: to read another page, call again with only cursor set to one of them.`);
   });
 
   it('reports a name another script already registered, keeping the platform error name', async () => {
@@ -157,7 +158,7 @@ describe('with WebMCP on: registration', () => {
     await modelContext().registerTool({ name: 'site.navigation', description: 'someone else', execute: async () => '' }, { signal: other.signal });
     try {
       const report = await startWith({ capellAgentSchema: 1, tools: CORE_READ_TOOLS }).ready;
-      expect(report.registered).to.deep.equal(['page.lookup', 'site.search']);
+      expect(report.registered).to.deep.equal(['page.get', 'site.search']);
       expect(report.rejected[0]!.reasons[0]).to.match(/^WebMCP refused the tool: InvalidStateError: /);
     } finally {
       other.abort();
@@ -219,7 +220,7 @@ describe('with WebMCP on: options and robustness', () => {
       tools: [...CORE_READ_TOOLS, { ...CORE_READ_TOOLS[0], name: 'bad.ref', inputSchema: { type: 'object', properties: { a: { $ref: '#/%E0' } } } }],
     }).ready;
     expect(report.api).to.equal('document.modelContext');
-    expect(report.registered).to.deep.equal(['page.lookup', 'site.search', 'site.navigation']);
+    expect(report.registered).to.deep.equal(['page.get', 'site.search', 'site.navigation']);
     expect(report.rejected.map((rejection) => rejection.name)).to.deep.equal(['bad.ref']);
   });
 });
@@ -264,8 +265,8 @@ describe('with WebMCP on: calls', () => {
     expect((answerOf(result) as { data: { query: string } }).data.query).to.equal('?limit=1');
   });
 
-  it('page.lookup answers with the page graph from the island, without a request', async () => {
-    const result = await callTool('page.lookup');
+  it('page.get answers with the page graph from the island, without a request', async () => {
+    const result = await callTool('page.get');
     expect(result.isError).to.equal(undefined);
     expect(answerOf(result)).to.deep.equal(PAGE_GRAPH);
     expect(JSON.parse(result.content[0]!.text)).to.deep.equal(PAGE_GRAPH);
@@ -273,20 +274,21 @@ describe('with WebMCP on: calls', () => {
   });
 
   it('site.search answers with the same envelope the API gives for the same request', async () => {
-    const result = await callTool('site.search', { q: 'trail', limit: 2 });
-    const direct = await (await fetch('/agent/v1/search?scope=pages&q=trail&limit=2', { headers: { Accept: 'application/json' } })).json();
+    const result = await callTool('site.search', { q: 'trail' });
+    const direct = await (await fetch('/agent/v1/search?q=trail', { headers: { Accept: 'application/json' } })).json();
     expect(result.isError).to.equal(undefined);
     expect(answerOf(result)).to.deep.equal(direct);
-    expect(requestsTo('/agent/v1/search')).to.include('/agent/v1/search?scope=pages&q=trail&limit=2');
+    expect(requestsTo('/agent/v1/search')).to.include('/agent/v1/search?q=trail');
   });
 
-  it('site.navigation follows links.next with the cursor the agent passes back', async () => {
-    const first = await callTool('site.navigation', { limit: 3 });
+  it('site.navigation reads the next page when the agent passes links.next back as cursor (Core\'s paginator link, SOURCES.md §4.2)', async () => {
+    const first = await callTool('site.navigation', {});
     const envelope = answerOf(first) as { data: unknown[]; links: { next: string } };
-    expect(envelope.data).to.have.length(3);
-    const cursor = new URL(envelope.links.next, location.href).searchParams.get('cursor')!;
-    const second = await callTool('site.navigation', { limit: 3, cursor });
-    const direct = await (await fetch(envelope.links.next)).json();
+    expect(envelope.data).to.have.length(50);
+    expect(envelope.links.next).to.equal(`${location.origin}/agent/v1/navigation?page=2`);
+    const second = await callTool('site.navigation', { cursor: envelope.links.next });
+    expect(requestsTo('/agent/v1/navigation')).to.deep.equal(['/agent/v1/navigation', '/agent/v1/navigation?page=2']);
+    const direct = await (await fetch(envelope.links.next, { headers: { Accept: 'application/json' } })).json();
     expect(answerOf(second)).to.deep.equal(direct);
   });
 
@@ -349,10 +351,10 @@ describe('with WebMCP on: calls', () => {
     expect(result.content[0]!.text).to.equal('HTTP 500 from /test-fixtures/server-error: Server Error');
   });
 
-  it('returns the API\'s 422 reason for a limit out of range', async () => {
-    const result = await callTool('site.navigation', { limit: 50, cursor: '!!!' });
+  it('returns Core\'s 422 message for a q of blanks only (TrimStrings makes it missing; SOURCES.md §4.4)', async () => {
+    const result = await callTool('site.search', { q: '   ' });
     expect(result.isError).to.equal(true);
-    expect(result.content[0]!.text).to.match(/^HTTP 422 from \/agent\/v1\/navigation: /);
+    expect(result.content[0]!.text).to.equal('HTTP 422 from /agent/v1/search: The q field is required.');
   });
 
   it('refuses a redirect', async () => {

@@ -2,12 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoServer } from '../../demo/server/start.js';
 import { listStorageIds } from '../../demo/server/catalogue.js';
-import { toIslandJSON } from '../../demo/server/islands.js';
-import { parseCursor, toCursor } from '../../demo/server/pagination.js';
+import { renderAgentData, toIslandJSON } from '../../demo/server/islands.js';
 import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -91,29 +91,42 @@ async function getJSON(path: string): Promise<{ status: number; body: Json; head
   return { status: answer.status, body: JSON.parse(answer.text), headers: answer.headers };
 }
 
-/** Follow links.next from `path` and return every item. */
+/**
+ * Follow links.next from `path` and return every item. Core's links are absolute, search's
+ * root-relative (`/?q=…&page=2`, read on the search route): test/fixtures/capell/SOURCES.md §4.
+ */
 async function collectAll(path: string): Promise<Json[]> {
   const items: Json[] = [];
   let next: string | null = path;
   for (let pages = 0; next !== null; pages += 1) {
     assert.ok(pages < 100, 'pagination does not end');
-    const { status, body }: { status: number; body: Json } = await getJSON(next);
-    assert.equal(status, 200, next);
+    const url: URL = new URL(next, demo.url);
+    const target: string = url.pathname === '/' ? `${new URL(path, demo.url).pathname}${url.search}` : `${url.pathname}${url.search}`;
+    const { status, body }: { status: number; body: Json } = await getJSON(target);
+    assert.equal(status, 200, target);
     items.push(...body.data);
     next = body.links.next;
   }
   return items;
 }
 
-/** The text of the `<script …marker…>` island in an HTML document. */
+/** The text of the `<script …marker…>` island in an HTML document, written as Blade writes it. */
 function readIsland(html: string, marker: string): string {
-  const match = new RegExp(`<script type="[^"]+" ${marker}>([\\s\\S]*?)</script>`).exec(html);
+  const match = new RegExp(`<script\\n {8}type="[^"]+"\\n {8}${marker}\\n {4}>(.*?)</script>`).exec(html);
   assert.ok(match, `no ${marker} island`);
   return match[1] as string;
 }
 
+/** The page node of a page's graph island (`{"@context", "@graph": [node]}`). */
+function readGraphNode(html: string): Json {
+  const graph = JSON.parse(readIsland(html, 'data-capell-agent-schema'));
+  assert.equal(graph['@context'], 'https://schema.org');
+  assert.equal(graph['@graph'].length, 1);
+  return graph['@graph'][0];
+}
+
 async function navigationUrls(base: string): Promise<string[]> {
-  return (await collectAll(`${base}/navigation?limit=50`)).map((item) => item.url);
+  return (await collectAll(`${base}/navigation`)).map((item) => item.url);
 }
 
 before(async () => {
@@ -163,257 +176,7 @@ describe('demo server: the runtime tag', () => {
   });
 });
 
-describe('demo server: agent API envelope', () => {
-  const endpoints = [
-    '/agent/v1/pages?url=/',
-    '/agent/v1/search?q=boot',
-    '/agent/v1/navigation',
-    '/agent/v1/taxonomies',
-    '/agent/v1/taxonomies?taxonomy=categories&term=shoes',
-    '/agent/v1/taxonomies/topics/terms',
-    '/agent/v1/properties/product?filter[colour]=red',
-    '/agent/v1/catalogue/lookup?sku=CW-1001',
-    '/de/agent/v1/navigation',
-  ];
-  for (const path of endpoints) {
-    test(`answers ${path} with capellAgentSchema 1, data and links as application/json; charset=utf-8`, async () => {
-      const { status, body, headers } = await getJSON(path);
-      assert.equal(status, 200);
-      assert.equal(headers['content-type'], 'application/json; charset=utf-8');
-      assert.deepEqual(Object.keys(body), ['capellAgentSchema', 'data', 'links']);
-      assert.equal(body.capellAgentSchema, 1);
-      assert.deepEqual(Object.keys(body.links), ['next', 'previous']);
-    });
-  }
-
-  test('gives every page item in a list its root-relative public url', async () => {
-    const lists = [
-      await getJSON('/agent/v1/search?q=the&limit=50'),
-      await getJSON('/agent/v1/navigation?limit=50'),
-      await getJSON('/agent/v1/taxonomies?taxonomy=topics&term=trails'),
-      await getJSON('/agent/v1/properties/product?limit=50'),
-    ];
-    for (const { body } of lists) {
-      assert.ok(body.data.length > 0);
-      for (const item of body.data) assert.match(item.url, /^\/(?!\/)/);
-    }
-  });
-
-  test('answers an unknown API path with 404 JSON', async () => {
-    for (const path of ['/agent/v1/nope', '/agent/v1', '/de/agent/v1/pages/extra', '/agent/v1/requests']) {
-      const { status, body, headers } = await getJSON(path);
-      assert.equal(status, 404, path);
-      assert.equal(headers['content-type'], 'application/json; charset=utf-8');
-      assert.equal(typeof body.message, 'string');
-    }
-  });
-
-  test('answers non-GET methods on read endpoints with 405', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE']) {
-      const answer = await send('/agent/v1/navigation', { method, headers: sameOrigin() });
-      assert.equal(answer.status, 405, method);
-      assert.match(String(answer.headers.allow), /GET/);
-      assert.equal(typeof JSON.parse(answer.text).message, 'string');
-    }
-  });
-});
-
-describe('demo server: pagination', () => {
-  test('follows links.next to the end and back with links.previous, repeating the other params', async () => {
-    const all = (await getJSON('/agent/v1/navigation?limit=50')).body.data;
-    assert.ok(all.length >= 12);
-    const first = await getJSON('/agent/v1/navigation?limit=5');
-    assert.equal(first.body.data.length, 5);
-    assert.equal(first.body.links.previous, null);
-    assert.match(first.body.links.next, /^\/agent\/v1\/navigation\?limit=5&cursor=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-    assert.deepEqual(await collectAll('/agent/v1/navigation?limit=5'), all);
-
-    const second = await getJSON(first.body.links.next);
-    const back = await getJSON(second.body.links.previous);
-    assert.deepEqual(back.body.data, first.body.data);
-  });
-
-  test('keeps bracket-notation filters in pagination links', async () => {
-    const first = await getJSON('/agent/v1/properties/product?filter[price][max]=200&limit=2');
-    assert.match(first.body.links.next, /filter\[price\]\[max\]=200/);
-    const all = await collectAll('/agent/v1/properties/product?filter[price][max]=200&limit=2');
-    assert.ok(all.length > 2);
-    assert.ok(all.every((item) => item.properties.price.amount <= 200));
-  });
-
-  test('pages the terms of one taxonomy at /taxonomies/{key}/terms, in both languages', async () => {
-    const { body } = await getJSON('/agent/v1/taxonomies/categories/terms?limit=2');
-    assert.deepEqual(body.data, [
-      { slug: 'shoes', name: 'Shoes', url: '/categories/shoes' },
-      { slug: 'bags', name: 'Bags', url: '/categories/bags' },
-    ]);
-    assert.match(body.links.next, /^\/agent\/v1\/taxonomies\/categories\/terms\?limit=2&cursor=/);
-    assert.deepEqual((await collectAll('/agent/v1/taxonomies/categories/terms?limit=2')).map((term) => term.slug), ['shoes', 'bags', 'outerwear']);
-    const german = await getJSON('/de/agent/v1/taxonomies/topics/terms');
-    assert.deepEqual(german.body.data.map((term: Json) => term.name), ['Pflege', 'Wege']);
-    // The same terms the taxonomy.browse endpoint lists under the taxonomy.
-    const browsed = await getJSON('/agent/v1/taxonomies?taxonomy=categories');
-    assert.deepEqual(await collectAll('/agent/v1/taxonomies/categories/terms'), browsed.body.data[0].terms);
-  });
-
-  test('takes its own cursor back with the query written in another order, or another limit', async () => {
-    const all = await collectAll('/agent/v1/properties/product?filter[price][max]=200&limit=50');
-    const first = await getJSON('/agent/v1/properties/product?filter[price][max]=200&limit=2');
-    const cursor = new URL(first.body.links.next, demo.url).searchParams.get('cursor');
-    const reordered = await getJSON(`/agent/v1/properties/product?limit=3&cursor=${cursor}&filter[price][max]=200`);
-    assert.equal(reordered.status, 200, JSON.stringify(reordered.body));
-    assert.deepEqual(reordered.body.data, all.slice(2, 5));
-  });
-});
-
-describe('demo server: cursors it can tell it issued', () => {
-  /** The cursor of `links.next` of a first page. */
-  async function nextCursor(path: string): Promise<string> {
-    const { body } = await getJSON(path);
-    assert.ok(body.links.next, `${path} has one page only`);
-    return new URL(body.links.next, demo.url).searchParams.get('cursor') as string;
-  }
-
-  /** A 422 naming only `cursor`, whose one-line reason matches `reason`, and no rows. */
-  async function assertRefusedCursor(path: string, reason: RegExp): Promise<void> {
-    const { status, body } = await getJSON(path);
-    assert.equal(status, 422, `${path}: ${JSON.stringify(body)}`);
-    assert.deepEqual(Object.keys(body), ['message', 'errors']);
-    assert.deepEqual(Object.keys(body.errors), ['cursor']);
-    assert.match(body.message, reason);
-    assert.doesNotMatch(body.message, /\n/);
-  }
-
-  test('refuses a forged cursor: a position written by hand, with or without a made-up signature', async () => {
-    const position = Buffer.from('{"o":3}').toString('base64url');
-    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${position}`, /must be a cursor from links\.next or links\.previous/);
-    const issued = await nextCursor('/agent/v1/navigation?limit=2');
-    const payload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(issued.split('.')[0]!, 'base64url').toString()), o: 3 })).toString('base64url');
-    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${payload}.${'A'.repeat(22)}`, /not issued by this server or was changed/);
-  });
-
-  test('refuses an edited cursor: its position or its signature changed', async () => {
-    const issued = await nextCursor('/agent/v1/navigation?limit=2');
-    const [payload, signature] = issued.split('.') as [string, string];
-    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    assert.equal(decoded.o, 2);
-    const moved = Buffer.from(JSON.stringify({ ...decoded, o: 10 })).toString('base64url');
-    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${moved}.${signature}`, /not issued by this server or was changed/);
-    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
-    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${payload}.${flipped}`, /not issued by this server or was changed/);
-    // The cursor as issued is served: the refusals above are about the edit.
-    assert.equal((await getJSON(`/agent/v1/navigation?limit=2&cursor=${issued}`)).status, 200);
-  });
-
-  test('refuses a cursor of another query: other parameters, another endpoint', async () => {
-    const ofE = await nextCursor('/agent/v1/search?q=e&limit=2');
-    assert.equal((await getJSON(`/agent/v1/search?q=e&limit=2&cursor=${ofE}`)).status, 200);
-    await assertRefusedCursor(`/agent/v1/search?q=a&limit=2&cursor=${ofE}`, /belongs to another query/);
-    await assertRefusedCursor(`/agent/v1/search?q=e&type=product&limit=2&cursor=${ofE}`, /belongs to another query/);
-    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${ofE}`, /belongs to another query/);
-    const shoes = await nextCursor('/agent/v1/taxonomies/categories/terms?limit=1');
-    await assertRefusedCursor(`/agent/v1/taxonomies/topics/terms?limit=1&cursor=${shoes}`, /belongs to another query/);
-  });
-
-  test('refuses a cursor of another site (the server delivers one site, so the cursor module is asked directly)', () => {
-    const archive = { site: 'archive', lang: 'en', path: '/agent/v1/navigation', params: { limit: '2' } };
-    const cursor = toCursor(2, archive);
-    assert.equal(parseCursor(cursor, archive), 2);
-    assert.throws(() => parseCursor(cursor, { ...archive, site: 'outfitters' }), (error: Json) => {
-      assert.equal(error.status, 422);
-      assert.deepEqual(Object.keys(error.errors), ['cursor']);
-      assert.match(error.message, /belongs to a list of another site/);
-      return true;
-    });
-  });
-
-  test('refuses a cursor of another language', async () => {
-    const german = await nextCursor('/de/agent/v1/navigation?limit=2');
-    assert.equal((await getJSON(`/de/agent/v1/navigation?limit=2&cursor=${german}`)).status, 200);
-    await assertRefusedCursor(`/agent/v1/navigation?limit=2&cursor=${german}`, /belongs to a list in another language \(de\)/);
-  });
-});
-
-describe('demo server: request validation', () => {
-  const negativeCursor = Buffer.from('{"o":-1}').toString('base64url');
-  const rows: [string, string][] = [
-    ['/agent/v1/navigation?limit=0', 'limit'],
-    ['/agent/v1/navigation?limit=51', 'limit'],
-    ['/agent/v1/navigation?limit=abc', 'limit'],
-    ['/agent/v1/navigation?limit=2.5', 'limit'],
-    ['/agent/v1/navigation?limit[0]=2', 'limit'],
-    ['/agent/v1/navigation?cursor=%%%', 'cursor'],
-    ['/agent/v1/navigation?cursor=bm90LWpzb24', 'cursor'],
-    [`/agent/v1/navigation?cursor=${negativeCursor}`, 'cursor'],
-    ['/agent/v1/search?limit=0&q=boot', 'limit'],
-    ['/agent/v1/search', 'q'],
-    ['/agent/v1/search?q=', 'q'],
-    ['/agent/v1/search?q=%20%20', 'q'],
-    [`/agent/v1/search?q=${'a'.repeat(201)}`, 'q'],
-    ['/agent/v1/search?q=boot&scope=users', 'scope'],
-    ['/agent/v1/search?q=boot&type=internal-sheet', 'type'],
-    ['/agent/v1/pages', 'url'],
-    ['/agent/v1/pages?url=products', 'url'],
-    ['/agent/v1/taxonomies?taxonomy=colours', 'taxonomy'],
-    ['/agent/v1/taxonomies?term=shoes', 'taxonomy'],
-    ['/agent/v1/taxonomies?taxonomy=categories&term=Shoes!', 'term'],
-    ['/agent/v1/taxonomies?limit=0', 'limit'],
-    ['/agent/v1/taxonomies/topics/terms?limit=51', 'limit'],
-    ['/agent/v1/taxonomies/topics/terms?cursor=bm90LWpzb24', 'cursor'],
-    ['/agent/v1/properties/product?filter[cost_price][max]=50', 'filter.cost_price'],
-    ['/agent/v1/properties/product?filter[flavour]=mint', 'filter.flavour'],
-    ['/agent/v1/properties/product?filter[price]=100', 'filter.price'],
-    ['/agent/v1/properties/product?filter[price][max]=cheap', 'filter.price.max'],
-    ['/agent/v1/properties/product?filter[related]=x', 'filter.related'],
-    ['/agent/v1/properties/product?filter=red', 'filter'],
-    ['/agent/v1/properties/product?limit=99', 'limit'],
-    ['/agent/v1/catalogue/lookup', 'sku'],
-    ['/agent/v1/catalogue/lookup?sku=cw-1001', 'sku'],
-    ['/agent/v1/catalogue/lookup?sku=CW-1001%3Cscript%3E', 'sku'],
-  ];
-  for (const [path, field] of rows) {
-    test(`answers ${path} with 422 naming ${field}`, async () => {
-      const { status, body } = await getJSON(path);
-      assert.equal(status, 422);
-      assert.equal(typeof body.message, 'string');
-      assert.deepEqual(Object.keys(body.errors), [field]);
-      assert.equal(typeof body.errors[field][0], 'string');
-    });
-  }
-
-  test('names the hidden property in the reason for refusing its filter', async () => {
-    const { body } = await getJSON('/agent/v1/properties/product?filter[cost_price][max]=50');
-    assert.match(body.message, /cost_price/);
-  });
-
-  const missing: string[] = [
-    '/agent/v1/pages?url=/no-such-page',
-    '/agent/v1/properties/unknown-set',
-    '/agent/v1/taxonomies?taxonomy=categories&term=hats',
-    '/agent/v1/taxonomies/colours/terms',
-    // Another site's taxonomy does not exist on this one.
-    '/agent/v1/taxonomies/collections/terms',
-    '/agent/v1/catalogue/lookup?sku=CW-9999',
-  ];
-  for (const path of missing) {
-    test(`answers ${path} with 404 JSON`, async () => {
-      const { status, body } = await getJSON(path);
-      assert.equal(status, 404);
-      assert.deepEqual(Object.keys(body), ['message']);
-    });
-  }
-});
-
 describe('demo server: what is public', () => {
-  test('never returns a non-public page from pages, in either language', async () => {
-    for (const url of NEVER_PUBLIC_URLS) {
-      for (const base of ['/agent/v1', '/de/agent/v1']) {
-        const { status } = await getJSON(`${base}/pages?url=${encodeURIComponent(url)}`);
-        assert.equal(status, 404, `${base} ${url}`);
-      }
-    }
-  });
-
   test('answers the HTML routes of non-public pages with 404, except redirects with 301', async () => {
     for (const url of NEVER_PUBLIC_URLS) {
       const answer = await send(url);
@@ -432,26 +195,27 @@ describe('demo server: what is public', () => {
     }
   });
 
-  test('keeps non-public pages out of navigation, taxonomy and property results', async () => {
+  test('keeps non-public pages out of navigation, taxonomy, page query and search results', async () => {
     for (const base of ['/agent/v1', '/de/agent/v1']) {
       const listed = [
-        ...(await collectAll(`${base}/navigation?limit=50`)),
-        ...(await collectAll(`${base}/taxonomies?taxonomy=categories&term=shoes`)),
-        ...(await collectAll(`${base}/taxonomies?taxonomy=topics&term=trails`)),
-        ...(await collectAll(`${base}/properties/product?limit=50`)),
-        ...(await collectAll(`${base}/search?q=e&limit=50`)),
+        ...(await collectAll(`${base}/navigation`)),
+        ...(await collectAll(`${base}/pages?set=content.page&page[size]=50`)),
+        ...(await collectAll(`${base}/pages?set=commerce.product`)),
+        ...(await collectAll(`${base}/properties/commerce.product`)),
+        ...(await collectAll(`${base}/search?q=e`)),
       ];
-      const terms = [...(await collectAll(`${base}/taxonomies/categories/terms`)), ...(await collectAll(`${base}/taxonomies/topics/terms`))];
+      const terms = [];
+      for (const key of ['categories', 'topics', 'stockists']) terms.push(...(await collectAll(`${base}/taxonomies?key=${key}`)));
       const text = JSON.stringify(listed) + JSON.stringify(terms) + JSON.stringify((await getJSON(`${base}/taxonomies`)).body);
-      for (const url of NEVER_PUBLIC_URLS) assert.ok(!listed.some((item) => item.url === url), `${base} lists ${url}`);
+      for (const url of NEVER_PUBLIC_URLS) assert.ok(!listed.some((item) => item.url === url || item.url === `${demo.url}${url}`), `${base} lists ${url}`);
       for (const word of NEVER_PUBLIC_WORDS) assert.ok(!text.includes(word), `${base} shows ${word}`);
     }
   });
 
   test('drops references to non-public pages and ignores draft revisions in the page graph', async () => {
-    const { body } = await getJSON('/agent/v1/pages?url=/products/ridgeline-trail-runner');
-    assert.deepEqual(body.data.isRelatedTo, ['/products/summit-leather-boot']);
-    assert.equal(body.data.name, 'Ridgeline Trail Runner');
+    const node = readGraphNode((await send('/products/ridgeline-trail-runner')).text);
+    assert.deepEqual(node.isRelatedTo, { '@id': `${demo.url}/products/summit-leather-boot`, url: `${demo.url}/products/summit-leather-boot`, name: 'Summit Leather Boot' });
+    assert.equal(node.name, 'Ridgeline Trail Runner');
   });
 
   test('does not look up the SKU of a draft product', async () => {
@@ -462,15 +226,14 @@ describe('demo server: what is public', () => {
   test('keeps the page without a German translation out of German results only', async () => {
     assert.ok((await navigationUrls('/agent/v1')).includes(UNTRANSLATED_URL));
     const german = await navigationUrls('/de/agent/v1');
-    assert.ok(german.length >= 12);
+    assert.ok(german.length > 50);
     assert.ok(german.every((url) => url.startsWith('/de/')));
     assert.ok(!german.includes(UNTRANSLATED_URL) && !german.includes(`/de${UNTRANSLATED_URL}`));
 
-    assert.equal((await getJSON('/agent/v1/search?q=lake%20district')).body.data.length, 1);
-    assert.deepEqual((await getJSON('/de/agent/v1/search?q=lake%20district')).body.data, []);
-    const trails = await collectAll('/de/agent/v1/taxonomies?taxonomy=topics&term=trails');
-    assert.ok(!JSON.stringify(trails).includes('Lake District'));
-    assert.equal((await getJSON(`/de/agent/v1/pages?url=${UNTRANSLATED_URL}`)).status, 404);
+    assert.equal((await getJSON('/agent/v1/search?q=helvellyn')).body.data.length, 1);
+    assert.deepEqual((await getJSON('/de/agent/v1/search?q=helvellyn')).body.data, []);
+    const articles = await collectAll('/de/agent/v1/pages?set=content.article');
+    assert.ok(!JSON.stringify(articles).includes('Lake District'));
     assert.equal((await send(`/de${UNTRANSLATED_URL}`)).status, 404);
     assert.equal((await send(UNTRANSLATED_URL)).status, 200);
   });
@@ -486,12 +249,31 @@ describe('demo server: what is public', () => {
 });
 
 describe('demo server: page graph and islands', () => {
-  test('serialises island JSON with <, >, &, \' and inner quotes escaped and parseable to the original', () => {
-    const value = { text: 'it\'s </script><script>alert(1)</script> & "q" \\" end\\', 'k"<': ['<!--', null, 1.5, true] };
+  const FIXTURES = new URL('../fixtures/capell/', import.meta.url);
+
+  test('serialises island JSON as Blade\'s json_encode does: <, >, &, \' and inner quotes hex-escaped, / as \\/, non-ASCII as \\u, parseable to the original', () => {
+    const value = { text: 'it\'s </script><script>alert(1)</script> & "q" \\" end\\ Füße 😀', 'k"<': ['<!--', null, 1.5, true] };
     const island = toIslandJSON(value);
-    assert.doesNotMatch(island, /[<>&']/);
+    assert.doesNotMatch(island, /[<>&']|[^\\]\/|[^\x00-\x7f]/);
     assert.ok(island.includes('\\u0022q\\u0022'));
+    assert.ok(island.includes('F\\u00fc\\u00dfe \\ud83d\\ude00'));
+    assert.ok(island.includes('\\u003C\\/script\\u003E'));
     assert.deepEqual(JSON.parse(island), value);
+  });
+
+  test('writes the islands byte for byte as Capell\'s partial does (test/fixtures/capell/page-agent-data.html, SOURCES.md §3)', () => {
+    const html = readFileSync(new URL('page-agent-data.html', FIXTURES), 'utf8');
+    const [graph, manifest] = [...html.matchAll(/>(\{.*\})<\/script>/g)].map((match) => JSON.parse(match[1]!));
+    assert.equal(renderAgentData(graph, manifest), html);
+    assert.equal(renderAgentData(null, manifest), readFileSync(new URL('core-tools-island.html', FIXTURES), 'utf8'));
+  });
+
+  test('puts the graph island, then the tools island, at the end of <body> (Core\'s BodyEnd hook, SOURCES.md §3)', async () => {
+    const html = (await send('/products/summit-leather-boot')).text;
+    const graphAt = html.indexOf('data-capell-agent-schema');
+    const toolsAt = html.indexOf('data-capell-agent-tools');
+    assert.ok(html.indexOf('</footer>') < graphAt && graphAt < toolsAt && toolsAt < html.indexOf('</body>'));
+    assert.match(html, /<\/footer>\n {4}<script\n {8}type="application\/ld\+json"\n {8}data-capell-agent-schema\n {4}>\{.*\}<\/script>\n {4}<script\n {8}type="application\/json"\n {8}data-capell-agent-tools\n {4}>\{.*\}<\/script>\n<\/body>/);
   });
 
   test('writes data containing </script> into the islands without breaking out', async () => {
@@ -499,78 +281,101 @@ describe('demo server: page graph and islands', () => {
     assert.equal(answer.status, 200);
     assert.ok(!answer.text.includes('</script><script>'));
     assert.ok(!answer.text.includes('<script>alert(1)'));
-    const graph = JSON.parse(readIsland(answer.text, 'data-capell-agent-schema'));
-    assert.match(graph.description, /^Editor's test: the text <\/script><script>alert\(1\)<\/script> and a "quoted" back\\slash/);
+    assert.match(readGraphNode(answer.text).description, /^Editor's test: the text <\/script><script>alert\(1\)<\/script> and a "quoted" back\\slash/);
   });
 
-  test('carries in every public page the same page graph as the pages endpoint, in both languages', async () => {
+  test('carries in every public page the graph Core builds for it: its schema.org values, name and full URL, in both languages', async () => {
     for (const base of ['/agent/v1', '/de/agent/v1']) {
-      const urls = await navigationUrls(base);
-      for (const url of urls) {
+      const items = new Map((await collectAll(`${base}/pages?set=content.page&page[size]=50`)).map((item) => [item.url, item]));
+      for (const url of await navigationUrls(base)) {
         const html = await send(url);
         assert.equal(html.status, 200, url);
         assert.equal(html.headers['content-type'], 'text/html; charset=utf-8');
-        const island = JSON.parse(readIsland(html.text, 'data-capell-agent-schema'));
-        const api = await getJSON(`${base}/pages?url=${encodeURIComponent(url)}`);
-        assert.deepEqual(island, api.body.data, url);
-        assert.deepEqual(api.body.links, { next: null, previous: null });
+        const node = readGraphNode(html.text);
+        const full = `${demo.url}${url}`.replace(/\/$/, '');
+        assert.deepEqual(Object.keys(node).slice(0, 6), ['@type', '@context', 'capellAgentSchema', 'name', '@id', 'url'], url);
+        assert.deepEqual(node['@context'], { capellAgentSchema: 'https://capell.app/agent-schema/version' });
+        assert.equal(node['@id'], full);
+        assert.equal(node.url, full);
+        // The same page in /agent/v1/pages: the title and every schema.org value agree.
+        const item = items.get(full);
+        assert.ok(item, `${full} is not in ${base}/pages?set=content.page`);
+        assert.equal(node.name, item.title);
+        for (const [key, value] of Object.entries(item.properties)) {
+          if (key.startsWith('capell:')) assert.ok(!(key in node), `${url}: ${key}`);
+          else if (key === 'price') assert.deepEqual(node.offers.priceSpecification, value, url);
+          else assert.deepEqual(node[key], value, `${url}: ${key}`);
+        }
       }
     }
   });
 
-  test('projects product properties as schema.org keys or capell:<set>.<property> with units and currencies', async () => {
-    const { body } = await getJSON('/agent/v1/pages?url=/products/summit-leather-boot');
-    const graph = body.data;
-    assert.deepEqual(graph['@context'], { '@vocab': 'https://schema.org/', capell: 'https://capell.app/ns/' });
-    assert.equal(graph['@type'], 'Product');
-    assert.equal(graph.url, '/products/summit-leather-boot');
-    assert.equal(graph.inLanguage, 'en');
-    assert.deepEqual(graph.offers, { '@type': 'Offer', price: 189, priceCurrency: 'EUR' });
-    assert.equal(graph.weight.value, 1.21);
-    assert.equal(graph.weight.unitText, 'kg');
-    assert.deepEqual(graph['capell:specs.warranty'], { value: 3, unit: 'year' });
-    assert.equal(graph.color, 'Brown');
-    assert.equal(graph.category, '/categories/shoes');
-    assert.ok(!('capell:product.cost_price' in graph));
-    const german = (await getJSON('/de/agent/v1/pages?url=/de/produkte/summit-lederstiefel')).body.data;
-    assert.equal(german.color, 'Braun');
-    assert.equal(german.category, '/de/kategorien/schuhe');
-    assert.equal(german.inLanguage, 'de');
+  test('types a node by the sets of its values: Product (commerce.product.), Article (content.article.), else WebPage; price moves into offers', async () => {
+    const boot = readGraphNode((await send('/products/summit-leather-boot')).text);
+    assert.equal(boot['@type'], 'Product');
+    assert.deepEqual(boot.offers, { '@type': 'Offer', priceSpecification: { '@type': 'PriceSpecification', price: 189, priceCurrency: 'EUR' } });
+    assert.ok(!('price' in boot));
+    assert.deepEqual(boot.weight, { '@type': 'QuantitativeValue', value: 1.21, unitCode: 'KGM' });
+    assert.deepEqual(boot.category, { name: 'Shoes' });
+    assert.equal(Object.keys(boot).at(-1), 'offers');
+    const article = readGraphNode((await send('/journal/caring-for-leather-boots')).text);
+    assert.equal(article['@type'], 'Article');
+    assert.equal(article.timeRequired, 'PT6M');
+    assert.deepEqual(article.about, { name: 'Care' });
+    assert.equal(readGraphNode((await send('/about')).text)['@type'], 'WebPage');
+    const german = readGraphNode((await send('/de/produkte/summit-lederstiefel')).text);
+    assert.equal(german.material, 'Vollnarbenleder');
+    assert.deepEqual(german.category, { name: 'Schuhe' });
+    assert.equal(german.url, `${demo.url}/de/produkte/summit-lederstiefel`);
   });
 
-  test('inherits a value from the assigned term when the page has none', async () => {
-    const { body } = await getJSON('/agent/v1/pages?url=/products/fellside-day-pack');
-    assert.deepEqual(body.data['capell:specs.warranty'], { value: 5, unit: 'year' });
+  test('declares Core\'s five tools first, byte for byte as Core does (core-tools-island.json), then the catalogue\'s', async () => {
+    const fixture = JSON.parse(readFileSync(new URL('core-tools-island.json', FIXTURES), 'utf8'));
+    for (const path of ['/', '/products', '/products/summit-leather-boot', '/contact', '/stockists/keswick']) {
+      const english = JSON.parse(readIsland((await send(path)).text, 'data-capell-agent-tools'));
+      assert.equal(english.capellAgentSchema, 1);
+      assert.equal(toIslandJSON(english.tools.slice(0, 5)), toIslandJSON(fixture.tools), path);
+      assert.equal(english.tools[5].name, 'catalogue.lookup', path);
+      const extra = english.tools.slice(6).map((tool: Json) => tool.name);
+      assert.deepEqual(extra, path === '/products' ? ['catalogue.search', 'catalogue.properties'] : path === '/contact' ? ['form.submit.contact', 'newsletter.subscribe'] : [], path);
+    }
   });
 
-  test('declares the six tools in order with the language\'s API base and messages', async () => {
+  test('the catalogue extension: catalogue.lookup with descriptionKey and an outputSchema of the whole envelope; the search and property-query bindings on the products page only', async () => {
     const english = JSON.parse(readIsland((await send('/products')).text, 'data-capell-agent-tools'));
-    assert.equal(english.capellAgentSchema, 1);
-    assert.deepEqual(
-      english.tools.map((tool: Json) => tool.name),
-      ['page.lookup', 'site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup'],
-    );
-    assert.deepEqual(
-      english.tools.map((tool: Json) => `${tool.binding.type}:${tool.binding.target}`),
-      ['inline:page', 'search:pages', 'endpoint:/agent/v1/navigation', 'endpoint:/agent/v1/taxonomies', 'property-query:product', 'endpoint:/agent/v1/catalogue/lookup'],
-    );
-    assert.ok(english.tools.every((tool: Json) => tool.effect === 'read'));
-    assert.equal(english.tools[0].description, "Return this page's published content and properties as JSON-LD.");
-    assert.deepEqual(english.tools[0].inputSchema, { type: 'object', additionalProperties: false });
-    const lookup = english.tools[5];
+    const lookup = english.tools.find((tool: Json) => tool.name === 'catalogue.lookup');
     assert.equal(lookup.descriptionKey, 'vendor-catalogue::agent.lookup');
     assert.ok(!('description' in lookup));
+    assert.deepEqual(lookup.outputSchema.required, ['capellAgentSchema', 'data', 'links']);
+    assert.deepEqual(lookup.binding, { type: 'endpoint', target: '/agent/v1/catalogue/lookup' });
     assert.equal(typeof english.messages['vendor-catalogue::agent.lookup'], 'string');
     assert.equal(typeof english.messages.confirmForm, 'string');
-    assert.deepEqual(english.tools[1].inputSchema.required, ['q']);
+    assert.deepEqual(english.tools.filter((tool: Json) => tool.name.startsWith('catalogue.') && tool.name !== 'catalogue.lookup').map((tool: Json) => tool.binding),
+      [{ type: 'search', target: 'pages' }, { type: 'property-query', target: 'commerce.product' }]);
+  });
 
+  test('German pages: Core\'s tools with German descriptions, the German API base', async () => {
+    const english = JSON.parse(readIsland((await send('/products')).text, 'data-capell-agent-tools'));
     const german = JSON.parse(readIsland((await send('/de/produkte')).text, 'data-capell-agent-tools'));
+    assert.deepEqual(german.tools.map((tool: Json) => tool.name), english.tools.map((tool: Json) => tool.name));
     assert.deepEqual(
       german.tools.filter((tool: Json) => tool.binding.type === 'endpoint').map((tool: Json) => tool.binding.target),
-      ['/de/agent/v1/navigation', '/de/agent/v1/taxonomies', '/de/agent/v1/catalogue/lookup'],
+      ['/de/agent/v1/pages', '/de/agent/v1/taxonomies', '/de/agent/v1/navigation', '/de/agent/v1/search', '/de/agent/v1/catalogue/lookup'],
     );
-    assert.notEqual(german.tools[0].description, english.tools[0].description);
+    for (const [index, tool] of german.tools.slice(0, 5).entries()) {
+      assert.notEqual(tool.description, english.tools[index].description);
+      assert.deepEqual(tool.inputSchema, english.tools[index].inputSchema);
+    }
     assert.notEqual(german.messages.confirmForm, english.messages.confirmForm);
+  });
+
+  test('a page without a graph declares no page.get (Core\'s $hasInlineData): the agents pages', async () => {
+    for (const path of ['/agents', '/de/agents']) {
+      const html = (await send(path)).text;
+      assert.ok(!html.includes('data-capell-agent-schema'), path);
+      const tools = JSON.parse(readIsland(html, 'data-capell-agent-tools')).tools.map((tool: Json) => tool.name);
+      assert.deepEqual(tools.slice(0, 4), ['site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search']);
+    }
   });
 
   test('loads the runtime with the language\'s API base and runs no inline script', async () => {
@@ -841,71 +646,17 @@ describe('demo server: lengths in code points, as JSON Schema counts them', () =
   });
 });
 
-describe('demo server: query endpoints', () => {
-  test('filters products by localised colour and price range in bracket notation', async () => {
-    const { body } = await getJSON('/agent/v1/properties/product?filter[colour]=red&filter[price][max]=150');
-    assert.deepEqual(body.data, [
-      { url: '/products/ridgeline-trail-runner', title: 'Ridgeline Trail Runner', properties: { price: { amount: 129, currency: 'EUR' }, colour: 'Red' } },
-    ]);
-    const german = await getJSON('/de/agent/v1/properties/product?filter[colour]=rot');
-    assert.deepEqual(german.body.data.map((item: Json) => item.url), ['/de/produkte/ridgeline-trailschuh', '/de/produkte/squall-regenjacke']);
-  });
-
-  test('filters products by weight range and category', async () => {
-    const { body } = await getJSON('/agent/v1/properties/product?filter[weight][min]=0.5&filter[category]=shoes');
-    assert.deepEqual(body.data.map((item: Json) => item.url), [
-      '/products/ridgeline-trail-runner',
-      '/products/summit-leather-boot',
-      '/products/harbour-city-sneaker',
-    ]);
-  });
-
-  test('searches title, description and text case-insensitively and filters by type', async () => {
-    const { body } = await getJSON('/agent/v1/search?q=LEATHER&type=article');
-    assert.deepEqual(body.data.map((item: Json) => item.url), ['/journal/caring-for-leather-boots']);
-    assert.deepEqual(Object.keys(body.data[0]), ['url', 'title', 'type', 'excerpt']);
-    assert.equal(body.data[0].type, 'article');
-  });
-
-  test('lists taxonomies with their terms and the pages of one term', async () => {
-    const { body } = await getJSON('/agent/v1/taxonomies');
-    assert.deepEqual(body.data.map((taxonomy: Json) => taxonomy.key), ['categories', 'topics']);
-    assert.deepEqual(body.data[0].terms[0], { slug: 'shoes', name: 'Shoes', url: '/categories/shoes' });
-    const bags = await getJSON('/de/agent/v1/taxonomies?taxonomy=categories&term=bags');
-    assert.deepEqual(bags.body.data.map((item: Json) => item.url), ['/de/produkte/fellside-tagesrucksack', '/de/produkte/rolltop-rucksack']);
-  });
-
-  test('looks up a product by SKU with its price and stock', async () => {
-    const { body } = await getJSON('/de/agent/v1/catalogue/lookup?sku=CW-2002');
-    assert.deepEqual(body.data, {
-      sku: 'CW-2002',
-      url: '/de/produkte/rolltop-rucksack',
-      name: 'Rolltop-Rucksack 28 L',
-      price: { amount: 119, currency: 'EUR' },
-      inStock: false,
-    });
-  });
-
-  test('lists the site map with parent URLs and positions', async () => {
-    const items = await collectAll('/agent/v1/navigation?limit=50');
-    assert.deepEqual(items[0], { url: '/', title: 'Capell Outfitters', type: 'page', parent: null, position: 0 });
-    const boot = items.find((item) => item.url === '/products/summit-leather-boot');
-    assert.equal(boot.parent, '/products');
-    assert.equal(boot.type, 'product');
-  });
-});
-
 describe('demo server: request log', () => {
   test('records every agent API request with method, path, raw query and headers', async () => {
     demo.app.resetRequests();
     assert.equal(demo.app.requests.length, 0);
-    await send('/agent/v1/search?q=boot&limit=2', { headers: { accept: 'application/json', cookie: 'a=b', origin: 'http://example.test' } });
+    await send('/agent/v1/search?q=boot&page=2', { headers: { accept: 'application/json', cookie: 'a=b', origin: 'http://example.test' } });
     await send('/de/agent/v1/nope');
     await send('/agent/v1/navigation', { method: 'POST' });
     await send('/products');
     await send('/dist/capell-webmcp.js');
     assert.deepEqual(demo.app.requests, [
-      { method: 'GET', path: '/agent/v1/search', query: '?q=boot&limit=2', headers: { accept: 'application/json', cookie: 'a=b', origin: 'http://example.test' } },
+      { method: 'GET', path: '/agent/v1/search', query: '?q=boot&page=2', headers: { accept: 'application/json', cookie: 'a=b', origin: 'http://example.test' } },
       { method: 'GET', path: '/de/agent/v1/nope', query: '', headers: { accept: undefined, cookie: undefined, origin: undefined } },
       { method: 'POST', path: '/agent/v1/navigation', query: '', headers: { accept: undefined, cookie: undefined, origin: undefined } },
     ]);
@@ -984,16 +735,14 @@ describe('demo server: storage ids', () => {
     assert.ok(ids.length > 20);
     for (const base of ['/agent/v1', '/de/agent/v1']) {
       const urls = await navigationUrls(base);
-      for (const url of urls) {
-        await send(url);
-        await send(`${base}/pages?url=${encodeURIComponent(url)}`);
+      for (const url of urls) await send(url);
+      for (const set of ['commerce.product', 'catalogue.details', 'content.article', 'content.page']) {
+        await collectAll(`${base}/pages?set=${set}`);
+        await collectAll(`${base}/properties/${set}`);
       }
-      await collectAll(`${base}/properties/product?limit=50`);
-      await collectAll(`${base}/properties/specs?limit=50`);
-      await collectAll(`${base}/properties/article?limit=50`);
-      await collectAll(`${base}/search?q=a&limit=50`);
+      await collectAll(`${base}/search?q=a`);
       await getJSON(`${base}/taxonomies`);
-      await collectAll(`${base}/taxonomies/categories/terms?limit=1`);
+      for (const key of ['categories', 'topics', 'stockists']) await collectAll(`${base}/taxonomies/${key}/terms`);
       await getJSON(`${base}/catalogue/lookup?sku=CW-1001`);
     }
     await send('/contact');

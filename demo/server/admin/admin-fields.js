@@ -21,7 +21,7 @@ const KEY_PATTERN = '^[a-z0-9]+(?:[-_][a-z0-9]+)*$';
 export const ADMIN_FIELDS = Object.freeze({
   site: { description: 'The site to work on (its key).', minLength: 1, maxLength: 16 },
   page: { description: 'The page key, as admin.content.read lists it (e.g. "about").', minLength: 1, maxLength: 80, pattern: KEY_PATTERN },
-  property: { description: 'The value to write: "title", "description", or "capell:<set>.<property>" (e.g. "capell:product.price").', minLength: 1, maxLength: 100, pattern: '^(?:title|description|capell:[a-z0-9_]+\\.[a-z0-9_]+)$' },
+  property: { description: 'The value to write: "title", "description", or "capell:<set>.<property>" (e.g. "capell:commerce.product.price").', minLength: 1, maxLength: 100, pattern: '^(?:title|description|capell:[a-z0-9_]+(?:\\.[a-z0-9_]+)+)$' },
   value: { description: 'The new value as text (numbers as decimals such as 129.00, booleans as true or false).', maxLength: 2000 },
   taxonomy: { description: 'The taxonomy key (e.g. "categories").', minLength: 1, maxLength: 64, pattern: KEY_PATTERN },
   term: { description: 'The term slug to assign (e.g. "shoes").', minLength: 1, maxLength: 64, pattern: KEY_PATTERN },

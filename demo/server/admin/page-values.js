@@ -15,7 +15,7 @@ import { PROPERTY_SETS } from '../catalogue.js';
 export const EDIT_LANGUAGE = 'en';
 
 /** Property types a string value can be written to, and how. */
-const WRITABLE_TYPES = Object.freeze(['string', 'localised', 'money', 'quantity', 'duration', 'boolean']);
+const WRITABLE_TYPES = Object.freeze(['string', 'localised', 'money', 'dimension', 'duration', 'boolean']);
 
 /** A decimal number as an editor types it, e.g. `129` or `89.50`. */
 const DECIMAL = /^(?:0|[1-9][0-9]{0,8})(?:\.[0-9]{1,3})?$/;
@@ -30,7 +30,8 @@ function listSetProperties(page) {
   for (const set of PROPERTY_SETS) {
     if (!set.blueprints.includes(page.blueprint)) continue;
     for (const [key, definition] of Object.entries(set.properties)) {
-      if (WRITABLE_TYPES.includes(definition.type)) found.set(`capell:${set.key}.${key}`, { set: set.key, key, definition });
+      // A value read from the translation is written as that field (`description`).
+      if (WRITABLE_TYPES.includes(definition.type) && !definition.fromTranslation) found.set(`capell:${set.key}.${key}`, { set: set.key, key, definition });
     }
   }
   return found;
@@ -46,7 +47,7 @@ function toText(value, definition) {
   if (value === undefined || value === null) return '';
   const record = /** @type {Record<string, unknown>} */ (value);
   if (definition.type === 'money') return `${record.amount} ${record.currency}`;
-  if (definition.type === 'quantity' || definition.type === 'duration') return `${record.value} ${record.unit}`;
+  if (definition.type === 'dimension' || definition.type === 'duration') return `${record.value} ${record.unit}`;
   if (definition.type === 'localised') return String(record[EDIT_LANGUAGE] ?? '');
   return String(value);
 }
@@ -54,7 +55,7 @@ function toText(value, definition) {
 /**
  * The names of the values an editor may write on a page, in a stable order.
  * @param {Page} page
- * @returns {string[]} e.g. `['title', 'description', 'capell:product.sku', …]`
+ * @returns {string[]} e.g. `['title', 'description', 'capell:commerce.product.price', …]`
  */
 export function listWritableProperties(page) {
   return ['title', 'description', ...listSetProperties(page).keys()];
@@ -101,7 +102,7 @@ export function validatePageValue(page, name, value) {
   const property = listSetProperties(page).get(name);
   if (!property) return `The page has no writable property ${name}; writable: ${listWritableProperties(page).join(', ')}.`;
   const { type } = property.definition;
-  if ((type === 'money' || type === 'quantity' || type === 'duration') && !DECIMAL.test(value)) return `The value of ${name} must be a decimal number such as 129 or 89.50.`;
+  if ((type === 'money' || type === 'dimension' || type === 'duration') && !DECIMAL.test(value)) return `The value of ${name} must be a decimal number such as 129 or 89.50.`;
   if (type === 'boolean' && value !== 'true' && value !== 'false') return `The value of ${name} must be true or false.`;
   return undefined;
 }
@@ -124,7 +125,7 @@ export function writePageValue(page, name, value) {
   const current = /** @type {Record<string, unknown>} */ (values[property.key] ?? {});
   const { type } = property.definition;
   if (type === 'money') values[property.key] = { amount: Number(value), currency: current.currency ?? 'EUR' };
-  else if (type === 'quantity' || type === 'duration') values[property.key] = { value: Number(value), unit: current.unit ?? '' };
+  else if (type === 'dimension' || type === 'duration') values[property.key] = { value: Number(value), unit: current.unit ?? '' };
   else if (type === 'localised') values[property.key] = { ...current, [EDIT_LANGUAGE]: value };
   else if (type === 'boolean') values[property.key] = value === 'true';
   else values[property.key] = value;

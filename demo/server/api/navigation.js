@@ -1,38 +1,30 @@
-import { paginate, readPageWindow } from '../pagination.js';
-import { listPublicPages, toPublicUrl } from '../public-pages.js';
+import { listPublicPages } from '../public-pages.js';
+import { paginate } from './paginator.js';
+import { validateRequest } from './validate-request.js';
+
+/** Items per page of the site map (capell-app/core `BrowsePublicSiteMapAction`: `paginate(50)`). */
+export const NAVIGATION_PAGE_SIZE = 50;
+
+/** NavigationController's rules (test/fixtures/capell/SOURCES.md §4.2). */
+const RULES = /** @type {import('./validate-request.js').Rule[]} */ ([['page', ['sometimes', 'integer', 'min:1', 'max:1000']]]);
 
 /**
- * `GET /agent/v1/navigation?cursor&limit`: the site map, every public page of the language as
- * `{url, title, type, parent, position}` (`parent` is the parent's URL or null), in tree order:
- * each page followed by its children by position.
+ * `GET /agent/v1/navigation?page=N`: the site map as Core's NavigationController answers it
+ * (capell-app/frontend `NavigationController`, capell-app/core `BrowsePublicSiteMapAction`;
+ * test/fixtures/capell/SOURCES.md §4.2): every public page URL of the language as
+ * `{url, title}`, `url` the stored root-relative path, ordered by `url`, 50 a page. The links keep
+ * only the page number (`…/navigation?page=2`): Core appends nothing else.
  * @param {import('./context.js').ApiContext} context
  * @returns {import('./context.js').Envelope}
- * @throws {import('../api-error.js').ApiError} 422 naming `limit` or `cursor`
+ * @throws {import('../api-error.js').ApiError} 422 naming `page` (not an integer from 1 to 1000)
  */
-export function listNavigation(context) {
-  const { lang, now } = context;
-  const window = readPageWindow(context);
-  const pages = listPublicPages(lang, now);
-  const keys = new Set(pages.map((page) => page.key));
-  /** @type {typeof pages} */
-  const ordered = [];
-  /** @param {string | null} parent */
-  const visit = (parent) => {
-    const children = pages
-      .filter((page) => (page.parent !== null && keys.has(page.parent) ? page.parent : null) === parent)
-      .sort((a, b) => a.position - b.position);
-    for (const child of children) {
-      ordered.push(child);
-      visit(child.key);
-    }
-  };
-  visit(null);
-  const items = ordered.map((page) => ({
-    url: /** @type {string} */ (page.translations[lang]?.url),
-    title: /** @type {string} */ (page.translations[lang]?.title),
-    type: page.blueprint,
-    parent: toPublicUrl(page.parent, lang, now),
-    position: page.position,
-  }));
-  return paginate(items, window, context);
+export function listNavigation({ lang, url, input, now }) {
+  const validated = validateRequest(input, RULES);
+  const items = listPublicPages(lang, now)
+    .map((page) => {
+      const translation = /** @type {import('../catalogue.js').Translation} */ (page.translations[lang]);
+      return { url: translation.url, title: translation.title };
+    })
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return paginate(items, { perPage: NAVIGATION_PAGE_SIZE, page: Number(validated.page ?? 1), pageName: 'page', path: url });
 }

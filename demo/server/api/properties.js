@@ -1,13 +1,23 @@
 import { invalidField, notFound } from '../api-error.js';
-import { paginate, readPageWindow } from '../pagination.js';
-import { findPropertySet, readPublicProperties, resolvePropertyValue, toPublicValue } from '../properties.js';
-import { findSiteTerm, hasPropertySet, listPublicPages } from '../public-pages.js';
+import { findPropertySet, hasPropertySet, readAgentProperties, resolvePropertyValue, toFullUrl } from '../properties.js';
+import { listPublicPages } from '../public-pages.js';
+import { paginate } from './paginator.js';
+import { validateRequest } from './validate-request.js';
 
 /** @typedef {import('../catalogue.js').PropertyDefinition} PropertyDefinition */
-/** @typedef {(value: unknown, page: import('../catalogue.js').Page) => boolean} Constraint */
+/** @typedef {(value: unknown) => boolean} Constraint */
+
+/** Items per page of the extension's property query. */
+export const PROPERTY_QUERY_PAGE_SIZE = 10;
+
+/** The query's rules. */
+const RULES = /** @type {import('./validate-request.js').Rule[]} */ ([
+  ['filter', ['sometimes', 'array']],
+  ['page', ['sometimes', 'integer', 'min:1', 'max:1000']],
+]);
 
 /** Property types filtered by a `{min, max}` range, and the member of their value compared. */
-const RANGE_MEMBERS = /** @type {Record<string, 'amount' | 'value'>} */ ({ money: 'amount', quantity: 'value', duration: 'value' });
+const RANGE_MEMBERS = /** @type {Record<string, 'amount' | 'value'>} */ ({ money: 'amount', dimension: 'value', duration: 'value' });
 
 /**
  * A decimal number written in a query string.
@@ -19,7 +29,7 @@ function parseDecimal(raw) {
 }
 
 /**
- * Turn one filter entry into a constraint on projected public values. Only declarative
+ * Turn one filter entry into a constraint on a page's stored value. Only declarative
  * comparisons exist (equality, ranges); nothing in a request is executed.
  * @param {string} field e.g. `filter.price`
  * @param {PropertyDefinition} definition
@@ -43,7 +53,7 @@ function toConstraint(field, definition, raw, lang) {
     if (min === undefined) throw invalidField(`${field}.min`, `The ${field}.min field must be a number.`);
     if (max === undefined) throw invalidField(`${field}.max`, `The ${field}.max field must be a number.`);
     return (value) => {
-      const number = /** @type {Record<string, number> | undefined} */ (value)?.[member];
+      const number = /** @type {Record<string, unknown> | undefined} */ (value)?.[member];
       return typeof number === 'number' && number >= min && number <= max;
     };
   }
@@ -52,17 +62,15 @@ function toConstraint(field, definition, raw, lang) {
     case 'string':
     case 'localised': {
       const wanted = raw.toLocaleLowerCase(lang);
-      return (value) => typeof value === 'string' && value.toLocaleLowerCase(lang) === wanted;
+      return (value) => {
+        const text = definition.type === 'localised' ? /** @type {Record<string, string> | undefined} */ (value)?.[lang] : value;
+        return typeof text === 'string' && text.toLocaleLowerCase(lang) === wanted;
+      };
     }
     case 'boolean': {
       if (!['true', 'false', '1', '0'].includes(raw)) throw invalidField(field, `The ${field} field must be true or false.`);
       const wanted = raw === 'true' || raw === '1';
       return (value) => value === wanted;
-    }
-    case 'term-reference': {
-      const term = findSiteTerm(/** @type {string} */ (definition.taxonomy), raw);
-      if (!term) throw invalidField(field, `The ${field} field must be a term slug of the ${definition.taxonomy} taxonomy.`);
-      return (_value, page) => page.terms.some((assignment) => assignment.taxonomy === definition.taxonomy && assignment.term === raw);
     }
     default:
       throw invalidField(field, `The ${field} property cannot be filtered.`);
@@ -70,47 +78,44 @@ function toConstraint(field, definition, raw, lang) {
 }
 
 /**
- * `GET /agent/v1/properties/{set}?filter[prop]=…&cursor&limit`: public pages carrying the set
- * whose agent-visible property values match every filter, as `{url, title, properties}`;
- * `properties` holds the filtered properties (all agent-visible ones of the set when there is no
- * filter). Source: Capell Agent Schema, "Property data" and "What is public".
- * @param {import('./context.js').ApiContext & { setKey: string }} context
+ * `GET /agent/v1/properties/{set}?filter[prop]=…[&page=N]`: the catalogue extension's property
+ * query (no Capell package declares the `property-query` binding; the demo keeps this endpoint so
+ * the runtime's executor for it stays tested). Public pages carrying the set whose stored values
+ * match every filter (`filter[colour]=red`, a range `filter[price][max]=150`), as Core's page
+ * items `{url, title, properties}`, 10 a page, with Laravel's paginator links keeping the filter.
+ * @param {import('./context.js').ApiContext} context
  * @returns {import('./context.js').Envelope}
- * @throws {import('../api-error.js').ApiError} 404 for an unknown set; 422 naming `filter` or `filter.<property>` for an
- *   unknown, hidden or mistyped property, or naming `limit` / `cursor`
+ * @throws {import('../api-error.js').ApiError} 404 for an unknown set; 422 naming `filter`,
+ *   `filter.<property>` (unknown, not agent-visible or mistyped) or `page`
  */
-export function queryProperties(context) {
-  const { lang, params, now, setKey } = context;
-  const set = findPropertySet(setKey);
-  if (!set) throw notFound(`There is no property set ${setKey}.`);
-  const filter = params.filter ?? {};
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
-    throw invalidField('filter', 'The filter field must be an object such as filter[colour]=red.');
-  }
+export function queryProperties({ lang, origin, url, input, route, now }) {
+  const set = findPropertySet(/** @type {string} */ (route.set));
+  if (!set) throw notFound(`There is no property set ${route.set}.`);
+  const validated = validateRequest(input, RULES);
   /** @type {[string, Constraint][]} */
   const constraints = [];
-  for (const [key, raw] of Object.entries(filter)) {
+  for (const [key, raw] of Object.entries(/** @type {Record<string, unknown>} */ (validated.filter ?? {}))) {
     const definition = Object.hasOwn(set.properties, key) ? set.properties[key] : undefined;
     if (!definition || !definition.agentVisible) {
       throw invalidField(`filter.${key}`, `${key} is not an agent-visible property of the ${set.key} set.`);
     }
     constraints.push([key, toConstraint(`filter.${key}`, definition, raw, lang)]);
   }
-  const window = readPageWindow(context);
-  const shown = constraints.length > 0 ? constraints.map(([key]) => key) : undefined;
-
-  const items = listPublicPages(lang, now)
+  const pages = listPublicPages(lang, now)
     .filter((page) => hasPropertySet(set.key, page))
-    .filter((page) =>
-      constraints.every(([key, matches]) => {
-        const definition = /** @type {PropertyDefinition} */ (set.properties[key]);
-        return matches(toPublicValue(definition, resolvePropertyValue(page, set.key, key), lang, now), page);
-      }),
-    )
-    .map((page) => ({
-      url: /** @type {string} */ (page.translations[lang]?.url),
-      title: /** @type {string} */ (page.translations[lang]?.title),
-      properties: readPublicProperties(page, set, lang, now, shown),
-    }));
-  return paginate(items, window, context);
+    .filter((page) => constraints.every(([key, matches]) => matches(resolvePropertyValue(page, set.key, key))));
+  const { data, links } = paginate(pages, {
+    perPage: PROPERTY_QUERY_PAGE_SIZE,
+    page: Number(validated.page ?? 1),
+    pageName: 'page',
+    path: url,
+    appends: validated.filter === undefined ? {} : { filter: validated.filter },
+  });
+  return {
+    data: data.map((page) => {
+      const translation = /** @type {import('../catalogue.js').Translation} */ (page.translations[lang]);
+      return { url: toFullUrl(origin, translation.url), title: translation.title, properties: readAgentProperties(page, { lang, now, origin }) };
+    }),
+    links,
+  };
 }

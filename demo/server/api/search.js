@@ -1,65 +1,61 @@
-import { invalidField } from '../api-error.js';
-import { isLongerThan } from '../code-points.js';
-import { EXCERPT_LENGTH, MAX_QUERY_LENGTH } from '../limits.js';
-import { paginate, readPageWindow } from '../pagination.js';
-import { listPublicPages, listPublicPageTypes } from '../public-pages.js';
+import { listPublicPages } from '../public-pages.js';
+import { toFullUrl } from '../properties.js';
+import { paginate } from './paginator.js';
+import { validateRequest } from './validate-request.js';
 
-/** The search scopes Core offers. */
-const SCOPES = ['pages'];
+/** Results per page (capell-app/search `SearchServiceProvider`: the `results_per_page` default). */
+export const SEARCH_PAGE_SIZE = 10;
+
+/** Shortest query the search drivers look for, in code points after trimming; a shorter one finds nothing. */
+export const SEARCH_MIN_QUERY_LENGTH = 2;
+
+/** SearchController's rules (test/fixtures/capell/SOURCES.md §4.4). */
+const RULES = /** @type {import('./validate-request.js').Rule[]} */ ([
+  ['q', ['required', 'string', 'min:1', 'max:200']],
+  ['page', ['sometimes', 'integer', 'min:1', 'max:1000']],
+]);
 
 /**
- * A short passage of `text` around the first occurrence of `word`.
+ * A text as capell-app/search's adapter cleans it: tags stripped (`strip_tags`), entities decoded
+ * (the demo's texts hold none), whitespace collapsed.
  * @param {string} text
- * @param {string} word lower case
  * @returns {string}
  */
-function toExcerpt(text, word) {
-  if (text.length <= EXCERPT_LENGTH) return text;
-  const at = Math.max(0, text.toLowerCase().indexOf(word) - EXCERPT_LENGTH / 4);
-  const passage = text.slice(at, at + EXCERPT_LENGTH).trim();
-  return `${at > 0 ? '…' : ''}${passage}${at + EXCERPT_LENGTH < text.length ? '…' : ''}`;
+function toPlainText(text) {
+  return text.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /**
- * `GET /agent/v1/search?q=…&scope=pages&type=…&cursor=…&limit=…`: public pages of the language
- * whose title, description or text contain every word of `q` (case-insensitive). Items
- * `{url, title, type, excerpt}`; pages whose title matches come first.
+ * `GET /agent/v1/search?q=…[&page=N]`, as Core's SearchController answers it with capell-app/search
+ * bound (test/fixtures/capell/SOURCES.md §4.4): public pages of the language whose title,
+ * description or text contain every word of `q` (case-insensitive), those whose title matches
+ * first, as `{url, title, snippet}` (`url` the page's full URL, `snippet` its description as
+ * plain text), 10 a page. A `q` shorter than two characters finds nothing. Search's paginator
+ * has no path, so its links are root-relative and keep only `q`: `/?q=boots&page=2`. Other
+ * parameters (`scope`, …) are ignored, as Core ignores them.
  * @param {import('./context.js').ApiContext} context
  * @returns {import('./context.js').Envelope}
- * @throws {import('../api-error.js').ApiError} 422 naming `q` (missing, blank, longer than 200),
- *   `scope`, `type`, `limit` or `cursor`
+ * @throws {import('../api-error.js').ApiError} 422 naming `q` (missing, blank, longer than 200
+ *   characters) or `page`
  */
-export function searchPages(context) {
-  const { lang, params, now } = context;
-  const { q, scope = 'pages', type } = params;
-  if (q === undefined || (typeof q === 'string' && q.trim() === '')) throw invalidField('q', 'The q field is required.');
-  if (typeof q !== 'string') throw invalidField('q', 'The q field must be a string.');
-  if (isLongerThan(q, MAX_QUERY_LENGTH)) throw invalidField('q', `The q field must not be greater than ${MAX_QUERY_LENGTH} characters.`);
-  if (typeof scope !== 'string' || !SCOPES.includes(scope)) throw invalidField('scope', `The selected scope is invalid; use one of: ${SCOPES.join(', ')}.`);
-  const types = listPublicPageTypes();
-  if (type !== undefined && (typeof type !== 'string' || !types.includes(type))) {
-    throw invalidField('type', `The selected type is invalid; use one of: ${types.join(', ')}.`);
-  }
-  const window = readPageWindow(context);
-  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-
+export function searchPages({ lang, origin, input, now }) {
+  const validated = validateRequest(input, RULES);
+  const q = /** @type {string} */ (validated.q);
+  const page = Number(validated.page ?? 1);
+  const words = [...q].length < SEARCH_MIN_QUERY_LENGTH ? [] : q.toLowerCase().split(/\s+/).filter(Boolean);
+  /** @type {{ inTitle: boolean, item: { url: string, title: string, snippet: string } }[]} */
   const matches = [];
-  for (const page of listPublicPages(lang, now)) {
-    if (type !== undefined && page.blueprint !== type) continue;
-    const translation = /** @type {import('../catalogue.js').Translation} */ (page.translations[lang]);
+  for (const candidate of words.length === 0 ? [] : listPublicPages(lang, now)) {
+    const translation = /** @type {import('../catalogue.js').Translation} */ (candidate.translations[lang]);
     const description = translation.description ?? '';
-    const body = (translation.body ?? []).join(' ');
-    const haystack = `${translation.title}\n${description}\n${body}`.toLowerCase();
+    const haystack = `${translation.title}\n${description}\n${(translation.body ?? []).join(' ')}`.toLowerCase();
     if (!words.every((word) => haystack.includes(word))) continue;
-    const inTitle = words.some((word) => translation.title.toLowerCase().includes(word));
-    const firstWord = /** @type {string} */ (words[0]);
-    const excerptSource = description.toLowerCase().includes(firstWord) || !body.toLowerCase().includes(firstWord) ? description : body;
     matches.push({
-      inTitle,
-      item: { url: translation.url, title: translation.title, type: page.blueprint, excerpt: toExcerpt(excerptSource, firstWord) },
+      inTitle: words.some((word) => translation.title.toLowerCase().includes(word)),
+      item: { url: toFullUrl(origin, translation.url), title: toPlainText(translation.title), snippet: toPlainText(description) },
     });
   }
   // Stable sort: title matches first, catalogue order otherwise.
   matches.sort((a, b) => Number(b.inTitle) - Number(a.inTitle));
-  return paginate(matches.map((match) => match.item), window, context);
+  return paginate(matches.map((match) => match.item), { perPage: SEARCH_PAGE_SIZE, page, pageName: 'page', path: '/', appends: { q } });
 }

@@ -1,82 +1,54 @@
-import { invalidField, notFound } from '../api-error.js';
-import { TERM_SLUG_PATTERN } from '../limits.js';
-import { paginate, readPageWindow } from '../pagination.js';
-import { listPublicPages, listSiteTaxonomies, toPublicUrl } from '../public-pages.js';
+import { notFound } from '../api-error.js';
+import { listSiteTaxonomies } from '../public-pages.js';
+import { readTermProperties } from '../properties.js';
+import { paginate } from './paginator.js';
+import { validateRequest } from './validate-request.js';
 
-/** @typedef {import('../catalogue.js').Taxonomy} Taxonomy */
+/** Items per page of taxonomies and of terms (capell-app/core `BrowseAgentTaxonomiesAction`: `paginate(50)`). */
+export const TAXONOMY_PAGE_SIZE = 50;
+
+/** TaxonomiesController's rules (test/fixtures/capell/SOURCES.md §4.3). */
+const RULES = /** @type {import('./validate-request.js').Rule[]} */ ([
+  ['page', ['sometimes', 'integer', 'min:1', 'max:1000']],
+  ['key', ['sometimes', 'string', 'max:100', 'regex:/\\A[A-Za-z0-9_.-]+\\z/']],
+]);
+
+/** What Laravel's `firstOrFail()` says when the site has no taxonomy with the key. */
+export const MISSING_TAXONOMY_MESSAGE = 'No query results for model [Capell\\Core\\Models\\Taxonomy].';
 
 /**
- * A taxonomy's terms as the API shows them: `{slug, name, url}`, the name in the language, `url`
- * the term's public landing page or null.
- * @param {Taxonomy} taxonomy
- * @param {import('../catalogue.js').Language} lang
- * @param {Date} now
- */
-function toPublicTerms(taxonomy, lang, now) {
-  return taxonomy.terms.map((term) => ({ slug: term.slug, name: term.name[lang], url: toPublicUrl(term.landingPage, lang, now) }));
-}
-
-/**
- * `GET /agent/v1/taxonomies[?taxonomy=key][&term=slug]`: the `taxonomy.browse` tool's endpoint.
- *
- * Without `term`: the site's taxonomies (or the one named) as `{key, name, terms: [{slug, name,
- * url}]}`, names in the language, `url` the term's public page or null. With `taxonomy` and
- * `term`: the public pages assigned to that term as `{url, title, type}`. Both are paginated.
- * Only the delivered site's taxonomies exist here (Capell Agent Schema, "Property data":
- * another site's terms never enter a result).
+ * `GET /agent/v1/taxonomies[?key=K][&page=N]` and `GET /agent/v1/taxonomies/{key}/terms[?page=N]`,
+ * as Core's TaxonomiesController answers them (capell-app/frontend `TaxonomiesController`,
+ * capell-app/core `BrowseAgentTaxonomiesAction`; test/fixtures/capell/SOURCES.md §4.3). Without a
+ * key: the site's taxonomies by position as `{key, name, hierarchical}`. With one (the route's,
+ * else the query's): that taxonomy's terms in order as `{slug, name, parent, properties}`,
+ * `parent` the parent's slug in a hierarchical taxonomy (else null), `properties` the term's
+ * agent-visible values of the taxonomy's property set (`{}` when none). 50 a page; the links keep
+ * the query's `key` (`…/taxonomies?key=categories&page=2`). Only the delivered site's taxonomies
+ * exist here (another site's is a 404).
  * @param {import('./context.js').ApiContext} context
  * @returns {import('./context.js').Envelope}
- * @throws {import('../api-error.js').ApiError} 422 for an unknown `taxonomy`, a malformed `term`,
- *   `term` without `taxonomy`, or naming `limit` / `cursor`; 404 for an unknown term
+ * @throws {import('../api-error.js').ApiError} 422 naming `page` or `key`; 404 with Laravel's
+ *   model message for a key the site has no taxonomy for
  */
-export function browseTaxonomies(context) {
-  const { lang, params, now } = context;
-  const { taxonomy: taxonomyKey, term: slug } = params;
+export function browseTaxonomies({ lang, origin, url, input, route, now }) {
+  const validated = validateRequest(input, RULES);
+  const page = Number(validated.page ?? 1);
+  const key = route.key ?? /** @type {string | undefined} */ (validated.key);
+  const appends = Object.hasOwn(input, 'key') ? { key: input.key } : {};
   const taxonomies = listSiteTaxonomies();
-  const keys = taxonomies.map((taxonomy) => taxonomy.key);
-  if (taxonomyKey !== undefined && (typeof taxonomyKey !== 'string' || !keys.includes(taxonomyKey))) {
-    throw invalidField('taxonomy', `The selected taxonomy is invalid; use one of: ${keys.join(', ')}.`);
+  if (key === undefined) {
+    const items = taxonomies.map((taxonomy) => ({ key: taxonomy.key, name: taxonomy.name[lang], hierarchical: taxonomy.hierarchical }));
+    return paginate(items, { perPage: TAXONOMY_PAGE_SIZE, page, pageName: 'page', path: url, appends });
   }
-  if (slug !== undefined) {
-    if (typeof slug !== 'string' || !new RegExp(TERM_SLUG_PATTERN).test(slug)) {
-      throw invalidField('term', 'The term field must be a term slug (lower-case letters, digits and hyphens).');
-    }
-    if (taxonomyKey === undefined) throw invalidField('taxonomy', 'The taxonomy field is required when term is present.');
-  }
-  const window = readPageWindow(context);
-
-  if (slug === undefined) {
-    const items = taxonomies
-      .filter((taxonomy) => taxonomyKey === undefined || taxonomy.key === taxonomyKey)
-      .map((taxonomy) => ({ key: taxonomy.key, name: taxonomy.name[lang], terms: toPublicTerms(taxonomy, lang, now) }));
-    return paginate(items, window, context);
-  }
-
-  const taxonomy = /** @type {Taxonomy} */ (taxonomies.find((candidate) => candidate.key === taxonomyKey));
-  if (!taxonomy.terms.some((term) => term.slug === slug)) throw notFound(`The ${taxonomy.key} taxonomy has no term ${slug}.`);
-  const items = listPublicPages(lang, now)
-    .filter((page) => page.terms.some((assignment) => assignment.taxonomy === taxonomy.key && assignment.term === slug))
-    .map((page) => ({
-      url: /** @type {string} */ (page.translations[lang]?.url),
-      title: /** @type {string} */ (page.translations[lang]?.title),
-      type: page.blueprint,
-    }));
-  return paginate(items, window, context);
-}
-
-/**
- * `GET /agent/v1/taxonomies/{key}/terms?cursor&limit`: the terms of one of the site's taxonomies,
- * by position, as `{slug, name, url}` (name in the language, `url` the term's public landing page
- * or null).
- * @param {import('./context.js').ApiContext & { taxonomyKey: string }} context
- * @returns {import('./context.js').Envelope}
- * @throws {import('../api-error.js').ApiError} 404 when the site has no taxonomy `key` (another
- *   site's taxonomy included); 422 naming `limit` or `cursor`
- */
-export function listTaxonomyTerms(context) {
-  const { lang, now, taxonomyKey } = context;
-  const taxonomy = listSiteTaxonomies().find((candidate) => candidate.key === taxonomyKey);
-  if (!taxonomy) throw notFound(`There is no taxonomy ${taxonomyKey}.`);
-  const window = readPageWindow(context);
-  return paginate(toPublicTerms(taxonomy, lang, now), window, context);
+  const taxonomy = taxonomies.find((candidate) => candidate.key === key);
+  if (!taxonomy) throw notFound(MISSING_TAXONOMY_MESSAGE);
+  const slugs = new Set(taxonomy.terms.map((term) => term.slug));
+  const items = taxonomy.terms.map((term) => ({
+    slug: term.slug,
+    name: term.name[lang],
+    parent: taxonomy.hierarchical && term.parent !== undefined && slugs.has(term.parent) ? term.parent : null,
+    properties: readTermProperties(taxonomy, term, { lang, now, origin }),
+  }));
+  return paginate(items, { perPage: TAXONOMY_PAGE_SIZE, page, pageName: 'page', path: url, appends });
 }

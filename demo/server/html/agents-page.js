@@ -15,21 +15,20 @@ export const AGENTS_SCRIPT_SRC = '/site/agents.js';
  * by the demo catalogue. A tool without one starts from `{}`.
  */
 export const EXAMPLE_INPUTS = Object.freeze(/** @type {Record<string, object>} */ ({
+  'site.pages.query': { set: 'commerce.product', page: { size: 3 } },
+  'site.taxonomies.browse': { key: 'categories' },
+  'site.navigation': {},
   'site.search': { q: 'trail' },
-  'site.navigation': { limit: 3 },
-  'taxonomy.browse': { taxonomy: 'categories', term: 'shoes' },
-  'properties.query': { filter: { category: 'shoes' } },
   'catalogue.lookup': { sku: 'CW-1001' },
 }));
 
 /**
- * The tools island of the page: the site's tools but `page.lookup` (this page is not a catalogue
- * page, so it has no page graph to return).
+ * The tools island of the page: the site's tools but `page.get` (this page is no page of Core's,
+ * so it has no page graph to return, and Core declares `page.get` only beside a graph).
  * @param {Language} lang
  */
 export function agentsPageManifest(lang) {
-  const manifest = toToolsManifest(lang);
-  return { ...manifest, tools: manifest.tools.filter((tool) => tool.name !== 'page.lookup') };
+  return toToolsManifest(lang, { hasInlineData: false });
 }
 
 /**

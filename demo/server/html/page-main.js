@@ -1,6 +1,6 @@
 import { PROPERTY_SETS } from '../catalogue.js';
 import { text } from '../localisation.js';
-import { findPropertySet, readPublicProperties } from '../properties.js';
+import { findPropertySet, readDisplayProperties } from '../properties.js';
 import { listPublicPages, listSiteTaxonomies } from '../public-pages.js';
 import { renderContactForm } from './contact-form.js';
 import { escapeHTML } from './escape-html.js';
@@ -43,10 +43,10 @@ function renderParagraphs(translation) {
  * @returns {string}
  */
 function renderProductCards(products, { lang, now }) {
-  const set = /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('product'));
+  const set = /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('commerce.product'));
   const cards = products.map((product) => {
     const translation = translationOf(product, lang);
-    const properties = readPublicProperties(product, set, lang, now, ['price', 'colour']);
+    const properties = readDisplayProperties(product, set, lang, now, ['price', 'colour']);
     const price = /** @type {{ amount: number, currency: string }} */ (properties.price);
     return `<li class="card"><h3><a href="${escapeHTML(translation.url)}">${escapeHTML(translation.title)}</a></h3>
 <p class="price">${escapeHTML(formatMoney(lang, price))} · ${escapeHTML(properties.colour)}</p></li>`;
@@ -96,7 +96,7 @@ function listTermPages(landing, blueprint, { lang, now }) {
 function renderProductFacts(page, { lang, now }) {
   const rows = [];
   for (const set of PROPERTY_SETS) {
-    const values = readPublicProperties(page, set, lang, now);
+    const values = readDisplayProperties(page, set, lang, now);
     for (const [key, value] of Object.entries(values)) {
       const definition = /** @type {import('../catalogue.js').PropertyDefinition} */ (set.properties[key]);
       let shown;
@@ -104,7 +104,7 @@ function renderProductFacts(page, { lang, now }) {
         case 'money':
           shown = escapeHTML(formatMoney(lang, /** @type {{ amount: number, currency: string }} */ (value)));
           break;
-        case 'quantity':
+        case 'dimension':
         case 'duration':
           shown = escapeHTML(formatQuantity(lang, /** @type {{ value: number, unit: string }} */ (value)));
           break;
@@ -124,6 +124,19 @@ function renderProductFacts(page, { lang, now }) {
     }
   }
   return `<dl class="facts">${rows.join('\n')}</dl>`;
+}
+
+/**
+ * The stockist pages under a page, as a list of links.
+ * @param {Page} parent
+ * @param {ViewContext} context
+ * @returns {string}
+ */
+function renderStockists(parent, { lang, now }) {
+  const items = listPublicPages(lang, now)
+    .filter((page) => page.parent === parent.key)
+    .map((page) => `<li><a href="${escapeHTML(translationOf(page, lang).url)}">${escapeHTML(translationOf(page, lang).title)}</a></li>`);
+  return `<ul class="stockists">${items.join('\n')}</ul>`;
 }
 
 /**
@@ -163,7 +176,7 @@ export function renderPageMain(page, context) {
     case 'topic':
       return `${heading}\n${renderParagraphs(translation)}\n${renderArticleList(listTermPages(page, 'article', context), context)}`;
     case 'product': {
-      const stock = readPublicProperties(page, /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('product')), lang, now, ['sku', 'in_stock']);
+      const stock = readDisplayProperties(page, /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('commerce.product')), lang, now, ['sku', 'in_stock']);
       const notify = stock.in_stock === false ? `\n${renderBackInStockForm(lang, String(stock.sku), translation.url, context.csrfToken)}` : '';
       return `<article class="product">${heading}\n${renderParagraphs(translation)}\n${renderProductFacts(page, context)}${notify}</article>`;
     }
@@ -171,6 +184,8 @@ export function renderPageMain(page, context) {
       return `<article>${heading}
 <p class="meta">${escapeHTML(text(lang, 'article.published'))} <time datetime="${escapeHTML(page.publishAt)}">${escapeHTML(formatDate(lang, /** @type {string} */ (page.publishAt)))}</time></p>
 ${renderParagraphs(translation)}\n${renderProductFacts(page, context)}</article>`;
+    case 'stockists':
+      return `${heading}\n${renderParagraphs(translation)}\n${renderStockists(page, context)}`;
     case 'contact': {
       const notice = context.sent ? `<p class="notice" role="status">${escapeHTML(text(lang, 'contact.sent'))}</p>\n` : '';
       return `${heading}\n${notice}${renderParagraphs(translation)}\n${renderContactForm(lang, context.csrfToken)}`;

@@ -1,5 +1,5 @@
 import { API_BASES, text } from '../localisation.js';
-import { renderPageGraphIsland, renderToolsIsland } from '../islands.js';
+import { renderAgentData } from '../islands.js';
 import { readPages } from '../page-store.js';
 import { toPublicUrl } from '../public-pages.js';
 import { escapeHTML } from './escape-html.js';
@@ -8,7 +8,7 @@ import { renderNewsletterForm } from './signup-forms.js';
 /** @typedef {import('../catalogue.js').Language} Language */
 
 /** Pages linked from the main navigation, in order. */
-const NAVIGATION_KEYS = ['home', 'products', 'journal', 'about', 'contact'];
+const NAVIGATION_KEYS = ['home', 'products', 'journal', 'stockists', 'about', 'contact'];
 
 /** The runtime bundle the theme loads. */
 export const RUNTIME_SRC = '/dist/capell-webmcp.js';
@@ -56,13 +56,14 @@ export const INSPECT_QUERY = '?capell-webmcp=inspect';
  */
 
 /**
- * A complete HTML document in the demo theme: head with the page graph island, the tools island,
- * the theme, the runtime script naming AgentGate (`data-agentgate`: the site's manifest at
+ * A complete HTML document in the demo theme: head with the theme, the runtime script naming AgentGate (`data-agentgate`: the site's manifest at
  * `/.well-known/agentgate-tools.json`) and the demo agent's signer script; every page, the 404
  * and the inbox too, so `send_message` is registered on each; body with a skip link, header navigation, `<main>` and a
  * footer holding the newsletter form (marked `data-agent-tools="none"`), `#agent-status` and the
- * "For agents" links (the inspector on this page, `?capell-webmcp=inspect`, and `/agents`). No inline script runs: the only inline scripts are the two
- * JSON islands.
+ * "For agents" links (the inspector on this page, `?capell-webmcp=inspect`, and `/agents`), and
+ * at the end of `<body>` the page graph island and the tools island, where Capell's frontend
+ * writes them (its BodyEnd render hook; islands.js renderAgentData). No inline script runs: the
+ * only inline scripts are the two JSON islands.
  * @param {DocumentParts} parts
  * @returns {string}
  */
@@ -78,7 +79,6 @@ export function renderDocument({ lang, now, title, description, main, currentKey
   const translatedUrl = currentKey ? toPublicUrl(currentKey, other, now) : null;
   const switchUrl = translatedUrl ?? toPublicUrl('home', other, now) ?? '/';
   const alternate = translatedUrl ? `\n<link rel="alternate" hreflang="${other}" href="${escapeHTML(translatedUrl)}">` : '';
-  const islands = [graph ? renderPageGraphIsland(graph) : '', manifest ? renderToolsIsland(manifest) : ''].filter(Boolean).join('\n');
   const runtime = `\n<script type="module" src="${RUNTIME_SRC}" data-capell-webmcp data-api-base="${API_BASES[lang]}" data-agentgate${writeWaitMs === undefined ? '' : ` data-write-wait-ms="${writeWaitMs}"`}></script>`
     + scripts.map((src) => `\n<script type="module" src="${escapeHTML(src)}"></script>`).join('');
   const siteName = text(lang, 'site.name');
@@ -92,7 +92,6 @@ export function renderDocument({ lang, now, title, description, main, currentKey
 <meta name="description" content="${escapeHTML(description)}">${csrfToken ? `\n<meta name="csrf-token" content="${escapeHTML(csrfToken)}">` : ''}
 <link rel="icon" href="/site/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/site/theme.css">${alternate}
-${islands}
 <script type="module" src="/site/theme.js"></script>${runtime}
 </head>
 <body>
@@ -111,7 +110,7 @@ ${renderNewsletterForm(lang, path ?? toPublicUrl('home', lang, now) ?? '/', csrf
 <p id="agent-status" role="status">${escapeHTML(text(lang, 'footer.agentStatus'))}</p>
 <nav class="for-agents" aria-label="${escapeHTML(text(lang, 'agents.nav'))}"><p><strong>${escapeHTML(text(lang, 'agents.nav'))}:</strong> <a class="open-inspector" href="${INSPECT_QUERY}">${escapeHTML(text(lang, 'agents.inspect'))}</a> · <a class="agents-page" href="${AGENTS_PATHS[lang]}">${escapeHTML(text(lang, 'agents.page'))}</a></p></nav>
 </footer>
-</body>
+${renderAgentData(graph, manifest)}</body>
 </html>
 `;
 }

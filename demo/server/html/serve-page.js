@@ -12,6 +12,7 @@ import { renderPageMain } from './page-main.js';
  * @property {string} path the request path
  * @property {URLSearchParams} searchParams
  * @property {Date} now
+ * @property {string} origin the site's origin as the request reached it (the page graph's URLs start with it)
  * @property {string} csrfToken the CSRF token of the visitor's session (session.js)
  * @property {Record<string, string>} headers extra response headers (e.g. a session cookie)
  */
@@ -24,7 +25,7 @@ import { renderPageMain } from './page-main.js';
  * @param {import('node:http').ServerResponse} res
  * @param {PageRequest} request
  */
-export function servePage(req, res, { path, searchParams, now, csrfToken, headers }) {
+export function servePage(req, res, { path, searchParams, now, origin, csrfToken, headers }) {
   const lang = languageOfPath(path);
   if (path === '/de') {
     sendRedirect(req, res, 301, '/de/');
@@ -45,6 +46,7 @@ export function servePage(req, res, { path, searchParams, now, csrfToken, header
   }
   const translation = /** @type {import('../catalogue.js').Translation} */ (page.translations[lang]);
   const main = renderPageMain(page, { lang, now, csrfToken, sent: searchParams.get('sent') === '1' });
+  const graph = toPageGraph(page, { lang, now, origin });
   const html = renderDocument({
     lang,
     now,
@@ -53,8 +55,8 @@ export function servePage(req, res, { path, searchParams, now, csrfToken, header
     main,
     currentKey: page.key,
     path,
-    graph: toPageGraph(page, lang, now),
-    manifest: toToolsManifest(lang, { contact: page.key === 'contact' }),
+    graph,
+    manifest: toToolsManifest(lang, { hasInlineData: graph !== null, catalogue: page.key === 'products', contact: page.key === 'contact' }),
     csrfToken,
     writeWaitMs: writeWaitFrom(searchParams),
   });

@@ -72,9 +72,9 @@ export const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie)
 
 /** Valid declarations (the demo's kinds: inline, search, endpoint read, endpoint write, form), as values. */
 export const TEMPLATES: readonly Record<string, unknown>[] = [
-  { name: 'page.lookup', description: 'Return this page as JSON-LD.', inputSchema: { type: 'object', additionalProperties: false }, outputSchema: { type: 'object' }, effect: 'read', binding: { type: 'inline', target: 'page' } },
+  { name: 'page.get', description: 'Read the structured public data for this page.', inputSchema: { type: 'object', additionalProperties: false }, outputSchema: { type: 'object' }, effect: 'read', binding: { type: 'inline', target: 'page' } },
   {
-    name: 'site.search', description: 'Search the published pages.',
+    name: 'catalogue.search', description: 'Search the published pages.',
     inputSchema: { type: 'object', properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, type: { type: 'string', enum: ['page', 'product'] } }, required: ['q'], additionalProperties: false },
     effect: 'read', binding: { type: 'search', target: 'pages' },
   },
@@ -106,7 +106,7 @@ const MESSAGES_TEXT = JSON.stringify(MESSAGES);
 
 /** Names that are valid, and ones one character away from a valid or an earlier name. */
 export const nearDuplicateName: fc.Arbitrary<string> = fc.tuple(
-  fc.constantFrom('site.search', 'page.lookup', 'catalogue.lookup', 'a.b', 'capell.write.status', 'agentgate.receipts', 'agentgate.handoff.status'),
+  fc.constantFrom('site.search', 'page.get', 'catalogue.lookup', 'a.b', 'capell.write.status', 'agentgate.receipts', 'agentgate.handoff.status'),
   fc.constantFrom<(name: string) => string>(
     (name) => name,
     (name) => name.toUpperCase(),
