@@ -77,7 +77,7 @@ function reportWithoutWebMCP(config: RuntimeConfig, reason: string | undefined):
  * @throws TypeError naming the option when an option is invalid (see RuntimeOptions).
  * @example
  * const runtime = start({ apiBase: '/agent/v1' });
- * const report = await runtime.ready; // { api: 'document.modelContext', registered: ['page.lookup', …], … }
+ * const report = await runtime.ready; // { api: 'document.modelContext', registered: ['page.get', …], … }
  * document.addEventListener('capell-webmcp:change', (event) => console.log(event.detail.registered));
  * runtime.stop();
  */

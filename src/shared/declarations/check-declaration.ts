@@ -191,9 +191,9 @@ function shapeKey(raw: Record<string, unknown>, context: NormaliseContext): stri
  * @throws TypeError when a schema has a local `$ref` and `refChecks` is missing (a caller's
  *   mistake; every rule's own verdict is a reason, never a throw).
  * @example
- * checkCapellDeclaration({ name: 'page.lookup', description: 'This page', effect: 'read',
+ * checkCapellDeclaration({ name: 'page.get', description: 'This page', effect: 'read',
  *   binding: { type: 'inline', target: 'page' } }, { source: 'capell-island[0]', origin, messages: {} })
- * // → { ok: true, spec: { name: 'page.lookup', inputSchema: { type: 'object', additionalProperties: false }, … } }
+ * // → { ok: true, spec: { name: 'page.get', inputSchema: { type: 'object', additionalProperties: false }, … } }
  */
 export function checkCapellDeclaration(raw: unknown, context: NormaliseContext, refChecks?: RefChecks, memo?: ShapeMemo): CheckResult {
   if (!isPlainObject(raw)) return { ok: false, name: '', reasons: [['declaration', 'declarationObject']] };

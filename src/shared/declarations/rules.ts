@@ -31,7 +31,7 @@ export const SOURCES = {
   descriptionLength: 'Core normaliser: a description has 1–500 characters after translation',
   effect: 'Capell Agent Schema, Tool declarations: a read/write effect (Core normaliser: effect is required, "read" or "write")',
   writeForms: 'Capell Agent Schema, Navigation, forms, and admin tools: write tools use existing public forms and must declare effect: write',
-  publicReads: 'Capell Agent Schema, What is public: Core\'s page lookup, property queries and search are read access',
+  publicReads: 'Capell Agent Schema, What is public: public tools are read-only unless declared effect: write',
   bindingData: 'Capell Agent Schema, Tool declarations: bindings are data, never callbacks, executable source or arbitrary handlers',
   bindingShape: 'Core normaliser: binding keys are only type and target; a target is a string free of control characters and "::"',
   inlineTarget: 'Capell Agent Schema, Tool declarations: the inline binding is reserved for Core\'s page payload',
