@@ -9,7 +9,7 @@
  *    registerTool loop) and the split floor (that loop in a second file) at 10, 100 and 500 tools,
  *    interleaved, each load in a new tab (an agent's first page of a site), then in one tab per
  *    variant (mcp-b left out) navigated from visit to visit (its next pages). Goals: ≤ 1.3× the floor, no task over 50 ms.
- * 2. Calls (`site.navigation`): the first call of 10 fresh visits, 1 s after ready, interleaved
+ * 2. Calls (`site.navigation {page: 2}`, the demo site map's second page): the first call of 10 fresh visits, 1 s after ready, interleaved
  *    with the floor's own tool on the same page without the runtime (goal: first call ≤ 1.5× a
  *    steady call); steady `executeTool` calls against the floor's tool (goal ≤ 1.05×) and against a
  *    plain `fetch`; the runtime's `execute` alone against a plain `fetch`.
@@ -41,11 +41,11 @@ function benchPage(toolCount, { stubHost = false } = {}) {
     description: `Benchmark tool ${index}: search the catalogue.`,
     inputSchema: {
       type: 'object',
-      properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 50 }, filter: { type: 'object', properties: { tag: { type: ['string', 'null'] } } } },
+      properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, page: { type: 'integer', minimum: 1, maximum: 1000 }, filter: { type: 'object', properties: { tag: { type: ['string', 'null'] } } } },
       required: ['q'],
       additionalProperties: false,
     },
-    outputSchema: { type: 'array', items: { type: 'object' } },
+    outputSchema: { type: 'object' },
     effect: 'read',
     binding: { type: 'search', target: 'pages' },
   }));
@@ -131,8 +131,8 @@ try {
       await window.capellWebMCP.ready;
       const context = document.modelContext;
       const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.navigation');
-      const input = { limit: 10 };
-      const url = '/agent/v1/navigation?limit=10';
+      const input = { page: 2 };
+      const url = '/agent/v1/navigation?page=2';
       const time = async (run) => { const start = performance.now(); await run(); return performance.now() - start; };
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
       const first = await time(() => context.executeTool(tool, input));
@@ -153,18 +153,18 @@ try {
       const context = document.modelContext;
       await context.registerTool({
         name: 'floor.navigation', description: 'The floor: a plain tool that fetches the site map.',
-        inputSchema: { type: 'object', properties: { limit: { type: 'integer' } } }, annotations: { readOnlyHint: true },
-        execute: async ({ limit }) => {
-          const response = await fetch(`/agent/v1/navigation?limit=${limit}`, { headers: { Accept: 'application/json' }, credentials: 'omit', redirect: 'error' });
+        inputSchema: { type: 'object', properties: { page: { type: 'integer' } } }, annotations: { readOnlyHint: true },
+        execute: async ({ page }) => {
+          const response = await fetch(`/agent/v1/navigation?page=${page}`, { headers: { Accept: 'application/json' }, credentials: 'omit', redirect: 'error' });
           return { content: [{ type: 'text', text: JSON.stringify((await response.json()).data) }] };
         },
       });
       const tool = (await context.getTools()).find((candidate) => candidate.name === 'floor.navigation');
       const time = async (run) => { const start = performance.now(); await run(); return performance.now() - start; };
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      const first = await time(() => context.executeTool(tool, { limit: 10 }));
+      const first = await time(() => context.executeTool(tool, { page: 2 }));
       const steady = [];
-      for (let i = 0; i < runs; i++) steady.push(await time(() => context.executeTool(tool, { limit: 10 })));
+      for (let i = 0; i < runs; i++) steady.push(await time(() => context.executeTool(tool, { page: 2 })));
       return { first, steady };
     }, { runs, pauseMs: FIRST_CALL_PAUSE_MS });
     firstCalls.floor.push(floorCall.first);
@@ -182,14 +182,14 @@ try {
     const { start } = await import('/dist/lib/index.js');
     await start({ log: 'silent' }).ready;
     const tool = captured.get('site.navigation');
-    const url = '/agent/v1/navigation?limit=10';
+    const url = '/agent/v1/navigation?page=2';
     const time = async (run) => { const begin = performance.now(); await run(); return performance.now() - begin; };
-    await tool.execute({ limit: 10 });
+    await tool.execute({ page: 2 });
     const viaExecute = [];
     const viaFetch = [];
     for (let i = 0; i < runs; i++) {
       viaFetch.push(await time(async () => (await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'omit', redirect: 'error' })).json()));
-      viaExecute.push(await time(() => tool.execute({ limit: 10 })));
+      viaExecute.push(await time(() => tool.execute({ page: 2 })));
     }
     return { viaExecute, viaFetch };
   }, CALL_RUNS);
@@ -197,7 +197,7 @@ try {
   const directFetchMedian = median(executeFigures.viaFetch);
   const toolMedian = median(call.viaTool);
   const fetchMedian = median(call.viaFetch);
-  console.log(`read call, site.navigation {limit: 10}, ${CALL_RUNS} runs each:`);
+  console.log(`read call, site.navigation {page: 2}, ${CALL_RUNS} runs each:`);
   const firstMedian = median(firstCalls.runtime);
   const floorFirstMedian = median(firstCalls.floor);
   const floorSteadyMedian = median(floorCall.steady);

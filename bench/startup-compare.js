@@ -68,7 +68,7 @@ function island(count) {
     description: `Benchmark tool ${index}: search the catalogue.`,
     inputSchema: {
       type: 'object',
-      properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 50 } },
+      properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, page: { type: 'integer', minimum: 1, maximum: 1000 } },
       required: ['q'],
       additionalProperties: false,
     },

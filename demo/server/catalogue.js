@@ -446,10 +446,10 @@ function stockist(id, slug, town, region) {
     position: id % 1000,
     terms: [{ taxonomy: 'stockists', term: slug }],
     translations: {
-      en: at(`/stockists/${slug}`, `Stockist in ${town}`, `Try on our boots and packs in ${town} (${region.name.en}), and drop off repairs there.`, [
+      en: at(`/stockists/${slug}`, `Stockist in ${town}`, `Try on our trail shoes, boots and packs in ${town} (${region.name.en}), and drop off repairs there.`, [
         `The shop in ${town} keeps the whole range in stock.`,
       ]),
-      de: at(`/de/haendler/${slug}`, `Händler in ${town}`, `Stiefel und Rucksäcke in ${town} (${region.name.de}) anprobieren und Reparaturen dort abgeben.`, [
+      de: at(`/de/haendler/${slug}`, `Händler in ${town}`, `Trailschuhe, Stiefel und Rucksäcke in ${town} (${region.name.de}) anprobieren und Reparaturen dort abgeben.`, [
         `Das Geschäft in ${town} führt das ganze Sortiment.`,
       ]),
     },

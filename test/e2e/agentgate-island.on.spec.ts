@@ -14,7 +14,7 @@ type Report = Omit<Awaited<ReturnType<typeof readyReport>>, 'rejected'> & { reje
 /** The demo manifest's tools, in its order (request_callback hands off, stock_report is priced). */
 const DEMO_AGENTGATE_TOOLS = ['send_message', 'message_status', 'request_callback', 'stock_report'];
 
-const LOOKUP = { name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } };
+const LOOKUP = { name: 'page.get', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } };
 
 function islandOf(manifest: object): string {
   return `<script type="application/json" data-capell-agent-tools>${JSON.stringify(manifest)}</script>`;
@@ -55,7 +55,7 @@ test('an island\'s "agentgate": true names the well-known manifest as data-agent
   const report = await readyReport(page) as Report;
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);
   expect(report.rejected).toEqual([]);
-  expect(report.registered).toEqual(['page.lookup', ...DEMO_AGENTGATE_TOOLS]);
+  expect(report.registered).toEqual(['page.get', ...DEMO_AGENTGATE_TOOLS]);
 });
 
 test('an island\'s { "siteKey" } names /v1/agent-tools/{siteKey}', async ({ page, demo }) => {
@@ -73,7 +73,7 @@ test('the script tag and two islands naming the same manifest: one fetch, one se
   const report = await readyReport(page) as Report;
   expect(requested).toEqual(['/.well-known/agentgate-tools.json']);
   expect(report.rejected).toEqual([]);
-  expect(report.registered).toEqual(['page.lookup', ...DEMO_AGENTGATE_TOOLS]);
+  expect(report.registered).toEqual(['page.get', ...DEMO_AGENTGATE_TOOLS]);
 });
 
 test('an island cannot point anywhere else: a URL, a foreign origin or a path is refused with its reason, nothing is fetched, its Capell tools still register', async ({ page, demo }) => {
@@ -85,7 +85,7 @@ test('an island cannot point anywhere else: a URL, a foreign origin or a path is
   ]);
   const report = await readyReport(page) as Report;
   expect(requested).toEqual([]);
-  expect(report.registered).toEqual(['page.lookup']);
+  expect(report.registered).toEqual(['page.get']);
   expect(report.rejected).toEqual([
     { name: '(manifest)', source: 'agentgate[0]', reasons: [`agentgate: ${JSON.stringify(foreign)} does not name an AgentGate manifest: use true (this origin's /.well-known/agentgate-tools.json) or {"siteKey": "<1 to 128 of A-Za-z0-9_->"} (this origin's /v1/agent-tools/{siteKey}); no other value or member is read`] },
     { name: '(manifest)', source: 'agentgate[1]', reasons: [expect.stringMatching(/^agentgate: \{"siteKey":"site_demo","origin":"http:\/\/127\.0\.0\.1:\d+"\} does not name an AgentGate manifest/)] },
@@ -128,10 +128,10 @@ test('an island rewritten without the member stops its manifest; the script tag 
   await readyReport(page);
   const rewritten = await afterChange(page, () => {
     document.querySelector('script[data-capell-agent-tools]')!.textContent = JSON.stringify({
-      capellAgentSchema: 1, tools: [{ name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } }],
+      capellAgentSchema: 1, tools: [{ name: 'page.get', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } }],
     });
   });
-  expect(rewritten.registered).toEqual(['page.lookup']);
+  expect(rewritten.registered).toEqual(['page.get']);
 
   await page.unrouteAll();
   await openFixture(page, demo, [islandOf({ capellAgentSchema: 1, tools: [LOOKUP], agentgate: true })], 'data-agentgate');

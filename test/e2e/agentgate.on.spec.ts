@@ -171,9 +171,9 @@ test.describe('AgentGate manifest: cached only in the browser\'s HTTP cache', ()
 
 test('a Capell declaration and an AgentGate tool of the same name: the Capell island (first row) wins, the AgentGate tool is reported', async ({ page, demo }) => {
   const served = await (await fetch(`${demo.url}/.well-known/agentgate-tools.json`)).json() as { tools: { name: string }[] };
-  const renamed = JSON.stringify({ ...served, tools: served.tools.map((tool) => (tool.name === 'send_message' ? { ...tool, name: 'page.lookup' } : tool)) });
+  const renamed = JSON.stringify({ ...served, tools: served.tools.map((tool) => (tool.name === 'send_message' ? { ...tool, name: 'page.get' } : tool)) });
   await page.route('**/.well-known/agentgate-tools.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: renamed }));
-  const island = JSON.stringify({ capellAgentSchema: 1, tools: [{ name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } }] });
+  const island = JSON.stringify({ capellAgentSchema: 1, tools: [{ name: 'page.get', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } }] });
   await page.route(`${demo.url}/agentgate-fixture`, (route) => route.fulfill({
     contentType: 'text/html',
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentGate fixture</title>
@@ -183,11 +183,11 @@ test('a Capell declaration and an AgentGate tool of the same name: the Capell is
   }));
   await page.goto(`${demo.url}/agentgate-fixture`);
   const report = await readyReport(page) as Report;
-  expect(report.registered).toContain('page.lookup');
+  expect(report.registered).toContain('page.get');
   expect(report.rejected).toEqual(expect.arrayContaining([
-    { name: 'page.lookup', source: 'agentgate[0]', reasons: ['name: "page.lookup" is already declared by capell-island[0] (the first declaration wins)'] },
+    { name: 'page.get', source: 'agentgate[0]', reasons: ['name: "page.get" is already declared by capell-island[0] (the first declaration wins)'] },
   ]));
-  const lookup = await executeTool(page, 'page.lookup', {});
+  const lookup = await executeTool(page, 'page.get', {});
   expect(answerOf(lookup)).toMatchObject({ '@type': 'WebPage' }); // the island's inline tool, not the signed call
 });
 

@@ -14,7 +14,7 @@ test('/agents without WebMCP says how to turn it on and shows no Run button', as
   // AgentGate's calls are signed by the agent's browser, never this page: the page says how to run the demo agent.
   await expect(page.locator('#signed + p + p .command')).toHaveText(`npm run agent -- ${demo.url}/agents`);
   await expect(page.locator('.agent-tool')).toHaveCount(5);
-  await expect(page.locator('.agent-tool[data-tool="site.search"]')).toContainText('Search the published pages');
+  await expect(page.locator('.agent-tool[data-tool="site.search"]')).toContainText('Search published site content by text.');
   await expect(page.getByRole('button', { name: /^Run / })).toHaveCount(0);
 });
 

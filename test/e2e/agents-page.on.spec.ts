@@ -16,7 +16,7 @@ test.describe('/agents with WebMCP on', () => {
     await readyReport(page);
     const tools = await listTools(page);
     await expect(page.locator('#agents-webmcp')).toHaveText(`WebMCP is on in this browser (document.modelContext): ${tools.length} tools are registered on this page. Try a read tool below.`);
-    for (const name of ['site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup']) {
+    for (const name of ['site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search', 'catalogue.lookup']) {
       await expect(page.locator(`.agent-tool[data-tool="${name}"] .live-state`)).toHaveText('· registered');
     }
     // Registered from the AgentGate manifest, not this page's island: added live, without a Run button.

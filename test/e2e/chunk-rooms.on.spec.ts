@@ -180,7 +180,7 @@ test.describe('chunks by room', () => {
     await holdIdleCallbacks(page);
     await openContactWithoutAgentGate(page, demo.url);
     const report = await readyReport(page);
-    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.lookup', 'newsletter.subscribe', 'form.submit.contact']));
+    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.get', 'newsletter.subscribe', 'form.submit.contact']));
     // Start-up (the entry, the declaration rules, the status tool's descriptor) loads no room.
     expect(requested).not.toContain('call');
     expect(requested).not.toContain('write');
@@ -188,7 +188,7 @@ test.describe('chunks by room', () => {
 
     const search = await executeTool(page, 'site.search', { q: 'trail' });
     expect(search.isError).toBeUndefined();
-    const lookup = await executeTool(page, 'page.lookup', {});
+    const lookup = await executeTool(page, 'page.get', {});
     expect(lookup.isError).toBeUndefined();
     expect(requested).toContain('call');
     expect(requested).not.toContain('write');
@@ -370,7 +370,8 @@ test.describe('chunks by room', () => {
       const emptyRequested = recordChunks(empty);
       await holdIdleCallbacks(empty);
       await serveEdited(empty, `${demo.url}/contact`, (html) => html
-        .replace(/<script type="application\/json" data-capell-agent-tools>[\s\S]*?<\/script>/g, '')
+        // The islands as Capell's partial writes them: attributes on lines of their own.
+        .replace(/<script\s+type="application\/json"\s+data-capell-agent-tools\s*>[\s\S]*?<\/script>/g, '')
         .replace(/<form[\s\S]*?<\/form>/g, '')
         .replace(' data-agentgate>', '>'));
       await empty.goto(`${demo.url}/contact`);

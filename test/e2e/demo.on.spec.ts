@@ -17,9 +17,12 @@ test.describe('a product page with WebMCP on', () => {
     const report = await readyReport(page);
     expect(report.api).toBe('document.modelContext');
     expect(report.rejected).toEqual([]);
-    expect(report.registered).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'send_message', 'message_status']));
+    // Core's five in Core's order (test/fixtures/capell/SOURCES.md §2), the catalogue's lookup, then AgentGate's.
+    expect(report.registered.slice(0, 6)).toEqual(['page.get', 'site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search', 'catalogue.lookup']);
+    expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
+    expect(report.audit).toEqual([]);
     const names = (await listTools(page)).map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup', 'send_message', 'message_status']));
+    expect(names).toEqual(expect.arrayContaining(['page.get', 'site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search', 'catalogue.lookup', 'send_message', 'message_status']));
   });
 
   test('resolves catalogue.lookup\'s descriptionKey through the manifest messages', async ({ page }) => {
@@ -36,13 +39,19 @@ test.describe('a product page with WebMCP on', () => {
     expect(demo.requests).toEqual([]);
   });
 
-  test('page.lookup answers with the page graph the pages API gives for this URL', async ({ page, demo }) => {
+  test('page.get answers with the page graph of the page\'s island, Core\'s JSON-LD (SOURCES.md §3)', async ({ page, demo }) => {
     await readyReport(page);
-    const result = await executeTool(page, 'page.lookup', {});
-    const api = await demo.api(`/agent/v1/pages?url=${encodeURIComponent(PRODUCT)}`) as { data: unknown };
+    demo.requests.length = 0;
+    const result = await executeTool(page, 'page.get', {});
+    expect(demo.requests).toEqual([]);
+    const island = JSON.parse((await page.locator('script[data-capell-agent-schema]').textContent())!);
     expect(result.isError).toBeUndefined();
-    expect(answerOf(result)).toEqual(api.data);
-    expect(JSON.parse(result.content[0]!.text)).toEqual(api.data);
+    expect(answerOf(result)).toEqual(island);
+    expect(island['@graph'][0]).toMatchObject({ '@type': 'Product', name: 'Ridgeline Trail Runner', url: `${demo.url}${PRODUCT}` });
+    // Its schema.org values are those /agent/v1/pages gives for the same page.
+    const item = (await demo.api('/agent/v1/pages?set=commerce.product&filter[sku][eq]=CW-1001') as { data: { properties: Record<string, unknown> }[] }).data[0]!;
+    expect(island['@graph'][0].offers.priceSpecification).toEqual(item.properties.price);
+    expect(island['@graph'][0].weight).toEqual(item.properties.weight);
   });
 
   test('the agent reads each answer once: the serialised site.search {q: "a"} result is at most 1.15× the site\'s own JSON', async ({ page, demo }) => {
@@ -52,7 +61,7 @@ test.describe('a product page with WebMCP on', () => {
     const serialised = await page.evaluate(async () => {
       const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
       const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
-      return context.executeTool(tool, { q: 'a' });
+      return context.executeTool(tool, { q: 'the' });
     });
     const response = await fetch(`${demo.url}/agent/v1/search${demo.requests[0]!.query}`, { headers: { Accept: 'application/json' } });
     const siteJSON = await response.text();
@@ -64,7 +73,7 @@ test.describe('a product page with WebMCP on', () => {
   test('site.search answers with the search API\'s envelope for the same request', async ({ page, demo }) => {
     await readyReport(page);
     demo.requests.length = 0;
-    const result = await executeTool(page, 'site.search', { q: 'trail', limit: 2 });
+    const result = await executeTool(page, 'site.search', { q: 'trail' });
     expect(demo.requests).toHaveLength(1);
     expect(demo.requests[0]).toMatchObject({ method: 'GET', path: '/agent/v1/search' });
     expect(demo.requests[0]!.headers.accept).toBe('application/json');
@@ -74,21 +83,21 @@ test.describe('a product page with WebMCP on', () => {
     expect((api as { data: unknown[] }).data.length).toBeGreaterThan(0);
   });
 
-  test('site.navigation answers with the navigation API\'s envelope, page after page', async ({ page, demo }) => {
+  test('site.navigation answers with the navigation API\'s envelope, page after page (links.next as cursor)', async ({ page, demo }) => {
     await readyReport(page);
-    const first = await executeTool(page, 'site.navigation', { limit: 5 });
-    expect(answerOf(first)).toEqual(await demo.api('/agent/v1/navigation?limit=5'));
+    const first = await executeTool(page, 'site.navigation', {});
+    expect(answerOf(first)).toEqual(await demo.api('/agent/v1/navigation'));
     const next = (answerOf(first) as { links: { next: string } }).links.next;
-    const cursor = new URL(next, demo.url).searchParams.get('cursor')!;
-    const second = await executeTool(page, 'site.navigation', { limit: 5, cursor });
-    expect(answerOf(second)).toEqual(await demo.api(next));
+    expect(next).toBe(`${demo.url}/agent/v1/navigation?page=2`);
+    const second = await executeTool(page, 'site.navigation', { cursor: next });
+    expect(answerOf(second)).toEqual(await demo.api('/agent/v1/navigation?page=2'));
   });
 
   test('invalid input gives isError and reaches no endpoint', async ({ page, demo }) => {
     await readyReport(page);
     demo.requests.length = 0;
     const wrongType = await executeTool(page, 'site.search', { q: 5 });
-    const extra = await executeTool(page, 'site.navigation', { limit: 5, sort: 'title' });
+    const extra = await executeTool(page, 'site.navigation', { page: 2, sort: 'title' });
     const missing = await executeTool(page, 'site.search', {});
     expect(wrongType).toMatchObject({ isError: true, content: [{ type: 'text', text: 'invalid input for site.search: q: expected string, got integer' }] });
     expect(extra.isError).toBe(true);
@@ -108,102 +117,56 @@ test.describe('a product page with WebMCP on', () => {
   });
 });
 
-test.describe('the other Core read tools with WebMCP on', () => {
+test.describe('the other read tools with WebMCP on', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/products`);
     await readyReport(page);
   });
 
-  test('taxonomy.browse, properties.query and catalogue.lookup match the API for the same request', async ({ page, demo }) => {
-    const calls: [string, object][] = [
-      ['taxonomy.browse', { taxonomy: 'categories', term: 'shoes' }],
-      ['properties.query', { filter: { price: { max: 150 } }, limit: 3 }],
-      ['catalogue.lookup', { sku: 'CW-1001' }],
+  test('site.pages.query, site.taxonomies.browse, catalogue.lookup and the extension\'s catalogue.search and catalogue.properties match the API for the same request', async ({ page, demo }) => {
+    const calls: [string, object, string][] = [
+      ['site.pages.query', { set: 'commerce.product', filter: { price: { lt: 150, currency: 'EUR' } }, page: { size: 3 } }, '/agent/v1/pages'],
+      ['site.taxonomies.browse', { key: 'categories' }, '/agent/v1/taxonomies'],
+      ['catalogue.lookup', { sku: 'CW-1001' }, '/agent/v1/catalogue/lookup'],
+      ['catalogue.search', { q: 'leather' }, '/agent/v1/search'],
+      ['catalogue.properties', { filter: { price: { max: 150 } } }, '/agent/v1/properties/commerce.product'],
     ];
-    for (const [name, input] of calls) {
+    for (const [name, input, path] of calls) {
       demo.requests.length = 0;
       const result = await executeTool(page, name, input);
+      expect(result.isError, `${name}: ${result.content[0]!.text}`).toBeUndefined();
       expect(demo.requests, name).toHaveLength(1);
+      expect(demo.requests[0]!.path, name).toBe(path);
       const api = await demo.api(`${demo.requests[0]!.path}${demo.requests[0]!.query}`);
       expect(answerOf(result), name).toEqual(api);
     }
-    expect(demo.requests[0]!.path).toBe('/agent/v1/catalogue/lookup');
   });
 
-  test('taxonomy.browse reads Core\'s /agent/v1/taxonomies; its terms are those /taxonomies/{key}/terms pages', async ({ page, demo }) => {
+  test('site.pages.query sends filter and page in bracket notation, as Core reads them (SOURCES.md §4.1)', async ({ page, demo }) => {
     demo.requests.length = 0;
-    const result = await executeTool(page, 'taxonomy.browse', { taxonomy: 'topics' });
-    expect(demo.requests.map((request) => `${request.path}${request.query}`)).toEqual(['/agent/v1/taxonomies?taxonomy=topics']);
-    const [topics] = (answerOf(result) as { data: { key: string; terms: unknown[] }[] }).data;
-    expect(topics!.key).toBe('topics');
-    expect(topics!.terms).toEqual((await demo.api('/agent/v1/taxonomies/topics/terms') as { data: unknown[] }).data);
+    await executeTool(page, 'site.pages.query', { set: 'commerce.product', filter: { colour: { in: ['Red', 'Green'] } }, page: { size: 2, number: 1 } });
+    expect(decodeURIComponent(demo.requests[0]!.query)).toBe('?set=commerce.product&filter[colour][in][0]=Red&filter[colour][in][1]=Green&page[size]=2&page[number]=1');
   });
 
-  test('properties.query sends the nested filter in bracket notation', async ({ page, demo }) => {
+  test('catalogue.search reads Core\'s search with the binding\'s scope; catalogue.properties its set\'s property query', async ({ page, demo }) => {
     demo.requests.length = 0;
-    await executeTool(page, 'properties.query', { filter: { price: { max: 150 } } });
-    expect(decodeURIComponent(demo.requests[0]!.query)).toBe('?filter[price][max]=150');
-  });
-});
-
-test.describe('cursors through the tools: the server serves only those it issued for the same list', () => {
-  test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/products`);
-    await readyReport(page);
-  });
-
-  /** The cursor of an answer's links.next. */
-  function nextCursor(result: { content: { type: string; text: string }[] }): string {
-    const next = (answerOf(result) as { links: { next: string | null } }).links.next;
-    expect(next).not.toBeNull();
-    return new URL(next!, 'http://demo.invalid').searchParams.get('cursor')!;
-  }
-
-  /** An isError result carrying the server's one-line 422 reason for the cursor. */
-  function expectRefused(result: { content: { text: string }[]; isError?: boolean }, path: string, reason: RegExp): void {
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(new RegExp(`^HTTP 422 from ${path.replaceAll('/', '\\/')}: `));
-    expect(result.content[0]!.text).toMatch(reason);
-    expect(result.content[0]!.text).not.toContain('\n');
-  }
-
-  test('a forged cursor (a position written by hand) is refused', async ({ page }) => {
-    const forged = Buffer.from('{"o":5}').toString('base64url');
-    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: forged }), '/agent/v1/navigation', /must be a cursor from links\.next or links\.previous/);
-    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: `${forged}.${'A'.repeat(22)}` }), '/agent/v1/navigation', /not issued by this server or was changed/);
-  });
-
-  test('an edited cursor (its position moved) is refused; the same cursor unedited is served', async ({ page, demo }) => {
-    const cursor = nextCursor(await executeTool(page, 'site.navigation', { limit: 5 }));
-    const [payload, signature] = cursor.split('.') as [string, string];
-    const moved = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), o: 0 })).toString('base64url');
-    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: `${moved}.${signature}` }), '/agent/v1/navigation', /not issued by this server or was changed/);
-    const served = await executeTool(page, 'site.navigation', { limit: 5, cursor });
-    expect(answerOf(served)).toEqual(await demo.api(`/agent/v1/navigation?limit=5&cursor=${cursor}`));
-  });
-
-  test('a cursor of another query is refused: another search, another tool', async ({ page }) => {
-    const cursor = nextCursor(await executeTool(page, 'site.search', { q: 'e', limit: 2 }));
-    expectRefused(await executeTool(page, 'site.search', { q: 'a', limit: 2, cursor }), '/agent/v1/search', /belongs to another query/);
-    expectRefused(await executeTool(page, 'properties.query', { limit: 2, cursor }), '/agent/v1/properties/product', /belongs to another query/);
-  });
-
-  test('a cursor of another language is refused', async ({ page, demo }) => {
-    const english = nextCursor(await executeTool(page, 'site.navigation', { limit: 5 }));
-    await page.goto(`${demo.url}/de/produkte`);
-    await readyReport(page);
-    expectRefused(await executeTool(page, 'site.navigation', { limit: 5, cursor: english }), '/de/agent/v1/navigation', /belongs to a list in another language \(en\)/);
+    await executeTool(page, 'catalogue.search', { q: 'leather' });
+    await executeTool(page, 'catalogue.properties', { filter: { price: { max: 150 } } });
+    expect(demo.requests.map((request) => decodeURIComponent(`${request.path}${request.query}`))).toEqual([
+      '/agent/v1/search?scope=pages&q=leather',
+      '/agent/v1/properties/commerce.product?filter[price][max]=150',
+    ]);
   });
 });
 
 test.describe('a page whose data contains </script>', () => {
-  test('page.lookup returns the text intact from the escaped island', async ({ page, demo }) => {
+  test('page.get returns the text intact from the escaped island', async ({ page, demo }) => {
     await page.goto(`${demo.url}/products/harbour-city-sneaker`);
     await readyReport(page);
-    const result = await executeTool(page, 'page.lookup', {});
-    const api = await demo.api(`/agent/v1/pages?url=${encodeURIComponent('/products/harbour-city-sneaker')}`) as { data: { description: string } };
-    expect(api.data.description).toContain('</script>');
-    expect(answerOf(result)).toEqual(api.data);
+    const result = await executeTool(page, 'page.get', {});
+    const api = await demo.api('/agent/v1/pages?set=commerce.product&filter[sku][eq]=CW-1003') as { data: { properties: { description: string } }[] };
+    expect(api.data[0]!.properties.description).toContain('</script>');
+    expect((answerOf(result) as { '@graph': { description: string }[] })['@graph'][0]!.description).toBe(api.data[0]!.properties.description);
   });
 });
 
@@ -214,8 +177,8 @@ test.describe('a German page with WebMCP on', () => {
     expect(report.rejected).toEqual([]);
     expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'message_status']));
     const result = await executeTool(page, 'site.search', { q: 'Rucksack' });
-    expect(answerOf(result)).toEqual(await demo.api('/de/agent/v1/search?scope=pages&q=Rucksack'));
-    const graph = await executeTool(page, 'page.lookup', {});
-    expect((answerOf(graph) as { inLanguage: string }).inLanguage).toMatch(/^de/);
+    expect(answerOf(result)).toEqual(await demo.api('/de/agent/v1/search?q=Rucksack'));
+    const graph = await executeTool(page, 'page.get', {});
+    expect((answerOf(graph) as { '@graph': { name: string; url: string }[] })['@graph'][0]).toMatchObject({ name: 'Ridgeline Trailschuh', url: `${demo.url}/de/produkte/ridgeline-trailschuh` });
   });
 });

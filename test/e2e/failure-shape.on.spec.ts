@@ -78,7 +78,7 @@ test.describe('a failed call is a failure in every client, with its reason', () 
   }
 
   test('a successful call is unchanged: Completed, its answer the only text item', async ({ page }) => {
-    const seen = await invoke(cdp, page, 'site.search', { q: 'boot', limit: 1 });
+    const seen = await invoke(cdp, page, 'site.search', { q: 'boot' });
     expect(seen.status).toBe('Completed');
     expect(seen.output?.isError).toBeUndefined();
     expect(JSON.parse(seen.output!.content[0]!.text)).toHaveProperty('data');

@@ -34,7 +34,7 @@ for (const host of MCP_B_HOSTS) {
       const report = await readyReport(page);
       expect(report.api).toBe('document.modelContext');
       expect(report.rejected).toEqual([]);
-      expect(report.registered).toEqual(expect.arrayContaining(['page.lookup', 'site.search', 'site.navigation', 'taxonomy.browse', 'properties.query', 'catalogue.lookup', 'send_message', 'message_status']));
+      expect(report.registered).toEqual(expect.arrayContaining(['page.get', 'site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search', 'catalogue.lookup', 'send_message', 'message_status']));
       // The runtime's own tools may still be registering just after ready.
       await expect.poll(async () => (await hostToolNames(page)).getTools).toEqual([...report.registered, ...RUNTIME_TOOLS].sort());
       const held = await hostToolNames(page);
@@ -45,16 +45,16 @@ for (const host of MCP_B_HOSTS) {
     test('read tools answer through executeTool(tool, inputJson) and the testing shim, as the site\'s API does', async ({ page, demo }) => {
       await page.goto(`${demo.url}${PRODUCT}`);
       await readyReport(page);
-      const navigation = await hostCall(page, 'site.navigation', { limit: 3 }) as HostResult;
+      const navigation = await hostCall(page, 'site.navigation', { page: 2 }) as HostResult;
       expect(navigation.isError).toBeUndefined();
-      expect(answerOf(navigation)).toEqual(await demo.api('/agent/v1/navigation?limit=3'));
+      expect(answerOf(navigation)).toEqual(await demo.api('/agent/v1/navigation?page=2'));
       demo.requests.length = 0;
-      const search = await hostCall(page, 'site.search', { q: 'trail', limit: 2 }) as HostResult;
+      const search = await hostCall(page, 'site.search', { q: 'trail' }) as HostResult;
       expect(search.isError).toBeUndefined();
       expect(demo.requests).toHaveLength(1);
       expect(answerOf(search)).toEqual(await demo.api(`/agent/v1/search?${demo.requests[0]!.query.replace(/^\?/, '')}`));
       expect((answerOf(search) as { data: unknown[] }).data.length).toBeGreaterThan(0);
-      const shim = await testingShimCall(page, 'site.navigation', { limit: 3 });
+      const shim = await testingShimCall(page, 'site.navigation', { page: 2 });
       expect(answerOf(shim)).toEqual(answerOf(navigation));
     });
 
@@ -64,9 +64,9 @@ for (const host of MCP_B_HOSTS) {
       demo.requests.length = 0;
       const wrongType = await hostCall(page, 'site.search', { q: 5 });
       expect(wrongType).toEqual({ isError: true, content: [{ type: 'text', text: 'invalid input for site.search: q: expected string, got integer' }] });
-      const tooMany = await hostCall(page, 'site.navigation', { limit: 500 }) as HostResult;
+      const tooMany = await hostCall(page, 'site.navigation', { page: 1001 }) as HostResult;
       expect(tooMany.isError).toBe(true);
-      expect(tooMany.content[0]!.text).toMatch(/^invalid input for site\.navigation: limit: /);
+      expect(tooMany.content[0]!.text).toMatch(/^invalid input for site\.navigation: page: /);
       const shimMissing = await testingShimCall(page, 'site.search', {});
       expect(shimMissing.isError).toBe(true);
       expect(shimMissing.content[0]!.text).toContain('q: required');
@@ -106,15 +106,15 @@ for (const host of MCP_B_HOSTS) {
       await expect.poll(async () => (await mcpNames()).join() === (await hostToolNames(page)).getTools.join()).toBe(true);
       expect(await mcpNames()).toEqual(expect.arrayContaining([...report.registered, 'capell.write.status']));
 
-      const navigation = await mcpRequest(page, 'tools/call', { name: 'site.navigation', arguments: { limit: 3 } });
+      const navigation = await mcpRequest(page, 'tools/call', { name: 'site.navigation', arguments: { page: 2 } });
       expect(navigation.result?.isError).toBeUndefined();
-      expect(answerOf(navigation.result as HostResult)).toEqual(await demo.api('/agent/v1/navigation?limit=3'));
+      expect(answerOf(navigation.result as HostResult)).toEqual(await demo.api('/agent/v1/navigation?page=2'));
       // The MCP server checks arguments against the registered inputSchema before the tool runs
       // (its own message, naming the field); the runtime's own check answers what passes that.
       demo.requests.length = 0;
-      const wrongType = (await mcpRequest(page, 'tools/call', { name: 'site.navigation', arguments: { limit: 'three' } })).result as HostResult;
+      const wrongType = (await mcpRequest(page, 'tools/call', { name: 'site.navigation', arguments: { page: 'three' } })).result as HostResult;
       expect(wrongType.isError).toBe(true);
-      expect(wrongType.content[0]!.text).toMatch(/limit/);
+      expect(wrongType.content[0]!.text).toMatch(/page/);
       const missing = (await mcpRequest(page, 'tools/call', { name: 'site.search', arguments: {} })).result as HostResult;
       expect(missing.isError).toBe(true);
       expect(missing.content[0]!.text).toMatch(/"q"/);

@@ -58,7 +58,7 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
   });
 
   test('the preview shows the query string that is sent, and the person\'s click sends exactly that', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('"target":"/agent/v1/newsletter"', '"target":"/agent/v1/newsletter?list=everything&unsubscribe_all=1"'));
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('"target":"\\/agent\\/v1\\/newsletter"', '"target":"\\/agent\\/v1\\/newsletter?list=everything\\u0026unsubscribe_all=1"'));
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     demo.requests.length = 0;

@@ -11,13 +11,13 @@ import { executeTool, expect, readyReport, sharedTabTest as test } from './demo-
 
 const PRODUCT = '/products/ridgeline-trail-runner';
 
-/** Reads of the demo's product page, dealt round-robin: the API reads and the inline page.lookup. */
+/** Reads of the demo's product page, dealt round-robin: Core's API reads, the inline page.get, the catalogue's lookup. */
 const READS: [name: string, input: object][] = [
   ['site.search', { q: 'trail' }],
-  ['page.lookup', {}],
-  ['site.navigation', { limit: 5 }],
-  ['taxonomy.browse', { taxonomy: 'categories' }],
-  ['properties.query', {}],
+  ['page.get', {}],
+  ['site.navigation', { page: 2 }],
+  ['site.taxonomies.browse', { key: 'categories' }],
+  ['site.pages.query', { set: 'commerce.product', page: { size: 3 } }],
   ['catalogue.lookup', { sku: 'CW-1001' }],
 ];
 
@@ -43,7 +43,7 @@ test.describe('no read leaves a request that DevTools reports failed', () => {
       const result = await executeTool(page, name, input);
       expect(result.isError, `${name}: ${result.content[0]?.text}`).toBeUndefined();
       expect(JSON.parse(result.content[0]!.text)).toBeTruthy();
-      if (name !== 'page.lookup') apiReads++;
+      if (name !== 'page.get') apiReads++;
     }
     // DevTools reports a request's end after the page has its answer: wait for every API read's.
     await expect.poll(() => finished.filter((path) => path.startsWith('/agent/v1/')).length + failed.length).toBeGreaterThanOrEqual(apiReads);

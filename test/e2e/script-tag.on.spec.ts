@@ -10,8 +10,8 @@ import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 const ISLAND = JSON.stringify({
   capellAgentSchema: 1,
   tools: [
-    { name: 'page.lookup', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } },
-    { name: 'site.search', description: 'Search this site.', effect: 'read', binding: { type: 'search', target: 'pages' }, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+    { name: 'page.get', description: 'This page as JSON-LD.', effect: 'read', binding: { type: 'inline', target: 'page' } },
+    { name: 'catalogue.search', description: 'Search this site.', effect: 'read', binding: { type: 'search', target: 'pages' }, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
   ],
 });
 
@@ -51,12 +51,12 @@ test('one bad data-* value drops only itself: the other options, data-log="silen
   page.on('console', (message) => console.push(message.text()));
   await openFixture(page, demo.url, '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-log="silent" data-audit="error" data-api-base="/de/agent/v1" data-timeout-ms="5s"></script>');
   const report = await readyReport(page);
-  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(report.registered).toEqual(['page.get', 'catalogue.search']);
   expect(report.audit).toEqual([expect.objectContaining({ level: 'error', surface: 'form#undeclared' })]);
   demo.requests.length = 0;
   await page.evaluate(async () => {
     const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'catalogue.search');
     await context.executeTool(tool, { q: 'Rucksack' });
   });
   expect(demo.requests.map((request) => request.path)).toEqual(['/de/agent/v1/search']);
@@ -68,11 +68,11 @@ test('a bad data-* value warns once, naming the attribute and the value as writt
   page.on('console', (message) => { if (message.type() === 'warning') console.push(message.text()); });
   await openFixture(page, demo.url, '<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-api-base="/de/agent/v1" data-timeout-ms="fast"></script>');
   const report = await readyReport(page);
-  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(report.registered).toEqual(['page.get', 'catalogue.search']);
   demo.requests.length = 0;
   await page.evaluate(async () => {
     const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'catalogue.search');
     await context.executeTool(tool, { q: 'Rucksack' });
   });
   expect(demo.requests.map((request) => request.path)).toEqual(['/de/agent/v1/search']);
@@ -107,7 +107,7 @@ test('a module script after the tag that never finishes loading holds the start 
   });
   await page.waitForFunction(() => window.capellWebMCP !== undefined);
   const report = await readyReport(page);
-  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(report.registered).toEqual(['page.get', 'catalogue.search']);
   expect(await page.evaluate(() => performance.getEntriesByType('navigation')[0] && (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventStart)).toBe(0);
 });
 
@@ -122,7 +122,7 @@ test('a module build loaded after DOMContentLoaded starts at once', async ({ pag
     document.addEventListener('capell-webmcp:ready', () => resolve(), { once: true });
     document.head.append(script);
   }));
-  expect((await readyReport(page)).registered).toEqual(['page.lookup', 'site.search']);
+  expect((await readyReport(page)).registered).toEqual(['page.get', 'catalogue.search']);
 });
 
 /** Every /dist/ file the page requests, by path, in order, with the status it got. */
@@ -135,11 +135,11 @@ function recordDist(page: Page): { path: string; status: number }[] {
   return fetched;
 }
 
-/** Runs site.search in the page through document.modelContext and parses the answer. */
+/** Runs catalogue.search (the search binding, which data-api-base moves) in the page through document.modelContext and parses the answer. */
 function search(page: Page, q: string): Promise<{ isError?: boolean; content: { text: string }[] }> {
   return page.evaluate(async (q) => {
     const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-    const tool = (await context.getTools()).find((candidate) => candidate.name === 'site.search');
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'catalogue.search');
     return JSON.parse(await context.executeTool(tool, { q }));
   }, q);
 }
@@ -151,7 +151,7 @@ test('the classic script takes its data-* options and loads the module build\'s 
   // A page deeper than the script, with a <base> elsewhere: neither may move where the chunks come from.
   await openFixture(page, demo.url, '<base href="/elsewhere/"><script defer src="/dist/capell-webmcp.iife.js" data-capell-webmcp data-log="silent" data-api-base="/de/agent/v1"></script>', { path: '/deep/er/fixture' });
   const report = await readyReport(page);
-  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(report.registered).toEqual(['page.get', 'catalogue.search']);
   expect(fetched[0]).toEqual({ path: '/dist/capell-webmcp.iife.js', status: 200 });
   // The registry chunk, and through it the rest of the start code (the module entry, idle there).
   expect(fetched.map((file) => file.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^\/dist\/chunks\/registry-[\w-]+\.js$/), '/dist/capell-webmcp.js']));
@@ -171,7 +171,7 @@ test('the single-file classic script registers and answers without loading anoth
   const fetched = recordDist(page);
   await openFixture(page, demo.url, '<script defer src="/dist/capell-webmcp.single.iife.js" data-capell-webmcp data-log="silent"></script>');
   const report = await readyReport(page);
-  expect(report.registered).toEqual(['page.lookup', 'site.search']);
+  expect(report.registered).toEqual(['page.get', 'catalogue.search']);
   const answer = await search(page, 'trail');
   expect(answer.isError, answer.content[0]?.text).toBeUndefined();
   expect(fetched).toEqual([{ path: '/dist/capell-webmcp.single.iife.js', status: 200 }]);

@@ -78,7 +78,8 @@ export class SharedTab {
   /**
    * Puts the tab back as a fresh one would be for the next test, or discards it (the next `take()`
    * opens a new one) when the test `passed` not, tainted it, or putting back fails.
-   * @param origins the origins whose cookies and storage (IndexedDB, localStorage, caches) are cleared.
+   * @param origins the origins whose cookies and storage (IndexedDB, localStorage, caches) are
+   *   cleared; the HTTP cache is emptied whole.
    */
   async putBack(origins: string[], passed: boolean): Promise<void> {
     const open = this.#open;
@@ -98,6 +99,10 @@ export class SharedTab {
       await context.clearCookies();
       await context.clearPermissions();
       for (const origin of origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      // Core's read API answers are cacheable (`Cache-Control: max-age=60, public`,
+      // test/fixtures/capell/SOURCES.md §4.5): a fresh tab has an empty HTTP cache, so the next
+      // test's reads reach the server as they would there.
+      await cdp.send('Network.clearBrowserCache');
       const viewport = page.viewportSize();
       if (open.viewport && (viewport?.width !== open.viewport.width || viewport.height !== open.viewport.height)) await page.setViewportSize(open.viewport);
       await page.mouse.move(0, 0);

@@ -61,9 +61,9 @@ test.describe('a demo page under the strict CSP with WebMCP on', () => {
     const wrongPattern = await executeTool(page, 'catalogue.lookup', { sku: 'not a sku' });
     expect(wrongPattern.isError).toBe(true);
     expect(wrongPattern.content[0]!.text).toContain('sku');
-    const nested = await executeTool(page, 'properties.query', { filter: { price: { max: '150' } } });
+    const nested = await executeTool(page, 'site.pages.query', { set: 'commerce.product', page: { size: '2' } });
     expect(nested.isError).toBe(true);
-    expect(nested.content[0]!.text).toContain('filter.price.max: expected number');
+    expect(nested.content[0]!.text).toContain('page.size: expected integer');
   });
 });
 

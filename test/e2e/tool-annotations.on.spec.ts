@@ -14,11 +14,11 @@ interface Shown { title: string; readOnlyHint: boolean; consequentialHint: boole
 
 /** Every tool of the demo's contact page (reads, form and endpoint writes, AgentGate, the runtime's own), as a client sees it. */
 const EXPECTED: Record<string, Shown> = {
-  'page.lookup': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
-  'site.search': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
+  'page.get': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
+  'site.pages.query': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
+  'site.taxonomies.browse': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
   'site.navigation': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
-  'taxonomy.browse': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
-  'properties.query': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
+  'site.search': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
   'catalogue.lookup': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
   'form.submit.contact': { title: '', readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
   'newsletter.subscribe': { title: '', readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },

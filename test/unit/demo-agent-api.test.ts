@@ -518,3 +518,13 @@ describe('what Core\'s reads answer, with the demo catalogue', () => {
     assert.equal(paged[0].links.next, `${demo.origin}/agent/v1/properties/content.page?page=2`);
   });
 });
+
+describe('the copies of Core\'s declarations the browser tests use', () => {
+  test('test/browser/fixtures.ts CORE_READ_TOOLS are Core\'s page.get, site.search and site.navigation as core-tools-island.json holds them (SOURCES.md §2)', async () => {
+    const { CORE_READ_TOOLS } = await import('../browser/fixtures.ts');
+    const island = JSON.parse(readFileSync(new URL('../fixtures/capell/core-tools-island.json', import.meta.url), 'utf8'));
+    for (const tool of CORE_READ_TOOLS as Json[]) {
+      assert.deepEqual(tool, island.tools.find((candidate: Json) => candidate.name === tool.name), tool.name);
+    }
+  });
+});

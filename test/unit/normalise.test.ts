@@ -110,7 +110,7 @@ describe('normaliseCapellDeclaration: the normalised shape', () => {
   });
 
   it('rejects a declaration that is not an object without throwing', () => {
-    for (const raw of [null, 'page.lookup', 42, []]) {
+    for (const raw of [null, 'page.get', 42, []]) {
       const result = normaliseCapellDeclaration(raw, context);
       assert.equal(result.ok, false);
     }

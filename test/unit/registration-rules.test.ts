@@ -51,10 +51,10 @@ describe('registration rules', () => {
   });
 
   it('the CLI judges duplicates with the same rules and words as the runtime', () => {
-    const declaration = { name: 'page.lookup', description: 'This page.', effect: 'read', binding: { type: 'inline', target: 'page' } };
+    const declaration = { name: 'page.get', description: 'This page.', effect: 'read', binding: { type: 'inline', target: 'page' } };
     const lines = validateManifest({ agent_tools: [declaration, declaration, { ...declaration, name: WRITE_STATUS_TOOL }] }, { origin: 'https://shop.example', messages: {} });
     assert.deepEqual(lines, [
-      'page.lookup: name: "page.lookup" is already declared by agent_tools[0] (the first declaration wins)',
+      'page.get: name: "page.get" is already declared by agent_tools[0] (the first declaration wins)',
       'capell.write.status: name: "capell.write.status" is already declared by capell-webmcp (its own write status tool) (the first declaration wins)',
     ]);
   });

@@ -111,11 +111,11 @@ async function toolsScenario() {
     return {
       ...listing,
       reads: {
-        search: await execute(server, pageId, 'site.search', { q: 'repair', limit: 2 }),
-        lookup: await execute(server, pageId, 'page.lookup', {}),
+        search: await execute(server, pageId, 'site.search', { q: 'repair' }),
+        lookup: await execute(server, pageId, 'page.get', {}),
       },
       bad: {
-        searchLimit: await execute(server, pageId, 'site.search', { q: 'repair', limit: 'many' }),
+        navigationPage: await execute(server, pageId, 'site.navigation', { page: 'many' }),
         subscribeEmail: await execute(server, pageId, 'newsletter.subscribe', { email: 'not an address' }),
       },
     };

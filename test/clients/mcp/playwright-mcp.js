@@ -113,11 +113,11 @@ async function toolsScenario() {
     return {
       ...listing,
       reads: {
-        search: seen(await server.call('webmcp_site_search', { q: 'repair', limit: 2 })),
-        lookup: seen(await server.call('webmcp_page_lookup', {})),
+        search: seen(await server.call('webmcp_site_search', { q: 'repair' })),
+        lookup: seen(await server.call('webmcp_page_get', {})),
       },
       bad: {
-        searchLimit: seen(await server.call('webmcp_site_search', { q: 'repair', limit: 'many' })),
+        navigationPage: seen(await server.call('webmcp_site_navigation', { page: 'many' })),
         subscribeEmail: seen(await server.call('webmcp_newsletter_subscribe', { email: 'not an address' })),
       },
     };
@@ -136,7 +136,7 @@ async function badScenario() {
     return {
       version: VERSION,
       bad: {
-        searchLimit: seen(await server.call('webmcp_site_search', { q: 'repair', limit: 'many' })),
+        navigationPage: seen(await server.call('webmcp_site_navigation', { page: 'many' })),
         subscribeEmail: seen(await server.call('webmcp_newsletter_subscribe', { email: 'not an address' })),
         unknownWrite: seen(await server.call('webmcp_capell_write_status', { writeId: 'w-never-issued' })),
       },
@@ -155,7 +155,7 @@ async function timingScenario() {
     const listing = await navigateAndList(server);
     const reads = [];
     for (const q of TIMED_QUERIES) {
-      const { ms, isError, page } = seen(await server.call('webmcp_site_search', { q, limit: 2 }));
+      const { ms, isError, page } = seen(await server.call('webmcp_site_search', { q }));
       reads.push({ q, ms, isError, pageIsError: page?.isError === true, answered: Array.isArray(JSON.parse(page?.content?.[0]?.text ?? 'null')?.data) });
     }
     return { report: listing.report, listed: listing.listed.map((tool) => tool.name), reads };

@@ -64,11 +64,11 @@ try {
   };
 
   const reads = {
-    search: seen(await tool('site.search').execute({ q: 'repair', limit: 2 })),
-    lookup: seen(await tool('page.lookup').execute({})),
+    search: seen(await tool('site.search').execute({ q: 'repair' })),
+    lookup: seen(await tool('page.get').execute({})),
   };
   const bad = {
-    searchLimit: seen(await tool('site.search').execute({ q: 'repair', limit: 'many' })),
+    navigationPage: seen(await tool('site.navigation').execute({ page: 'many' })),
     searchUnknown: seen(await tool('site.search').execute({ q: 'repair', colour: 'red' })),
     subscribeEmail: seen(await tool('newsletter.subscribe').execute({ email: 'not an address' })),
   };
