@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Writes docs/confirm-panel.png: the demo contact page in Chromium with WebMCP on, after an agent
- * called `form.submit.contact`, so the form is filled and the confirmation panel is open.
+ * called `form.submit.capell-form-contact`, so the form is filled and the confirmation panel is open.
  * Run after `npm run build`: `node scripts/screenshot-confirm-panel.js`.
  */
 import { mkdirSync } from 'node:fs';
@@ -19,7 +19,7 @@ try {
   await page.evaluate(() => window.capellWebMCP.ready);
   await page.evaluate(async () => {
     const context = document.modelContext;
-    const tool = (await context.getTools()).find((candidate) => candidate.name === 'form.submit.contact');
+    const tool = (await context.getTools()).find((candidate) => candidate.name === 'form.submit.capell-form-contact');
     void context.executeTool(tool, {
       name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair',
       message: 'The sole of my Ridgeline trail runner came off after two weeks. Can you repair it?', newsletter: true,

@@ -1,6 +1,6 @@
 import { API_BASES, text } from './localisation.js';
 import { SKU_PATTERN } from './limits.js';
-import { CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
+import { CONTACT_FORM_ID, CONTACT_TOPICS, EMAIL_MAX_LENGTH, MESSAGE_MAX_LENGTH, NAME_MAX_LENGTH } from './html/contact-form.js';
 
 /** @typedef {import('./catalogue.js').Language} Language */
 
@@ -196,7 +196,9 @@ const WRITE_STATUS = {
 };
 
 /**
- * `form.submit.contact`, shaped as Capell's form builder shapes form tools: text, email and
+ * `form.submit.capell-form-contact`, form-builder's name for the form `capell-form-contact`
+ * (../shared/DESIGN.md §4; a `-` inside a segment, so it registers with a Report warning), shaped
+ * as Capell's form builder shapes form tools: text, email and
  * textarea fields are strings with `maxLength` (email adds `format: "email"`), the select is a
  * string `enum` of its option values (not labels), the checkbox a boolean; the CSRF token and the
  * honeypot are never exposed; top-level `additionalProperties: false`.
@@ -204,14 +206,14 @@ const WRITE_STATUS = {
  */
 export function contactFormTool(lang) {
   return {
-    name: 'form.submit.contact',
-    description: text(lang, 'tool.form.submit.contact'),
+    name: `form.submit.${CONTACT_FORM_ID}`,
+    description: text(lang, 'tool.contactForm'),
     inputSchema: {
       type: 'object',
       properties: {
         name: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH, description: text(lang, 'contact.name') },
         email: { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: text(lang, 'contact.email') },
-        topic: { type: 'string', enum: [...CONTACT_TOPICS], description: text(lang, 'tool.form.submit.contact.topic') },
+        topic: { type: 'string', enum: [...CONTACT_TOPICS], description: text(lang, 'tool.contactForm.topic') },
         message: { type: 'string', minLength: 1, maxLength: MESSAGE_MAX_LENGTH, description: text(lang, 'contact.message') },
         newsletter: { type: 'boolean', description: text(lang, 'contact.newsletter') },
       },
@@ -220,7 +222,7 @@ export function contactFormTool(lang) {
     },
     outputSchema: WRITE_STATUS,
     effect: /** @type {const} */ ('write'),
-    binding: { type: 'form', target: 'contact' },
+    binding: { type: 'form', target: CONTACT_FORM_ID },
   };
 }
 
@@ -250,7 +252,7 @@ export function newsletterTool(lang) {
  * (capell-app/core `BuildAgentToolManifestAction`): Core's five built-ins first (coreTools; no
  * `page.get` on a page without a graph), then the extensions' declarations: `catalogue.lookup`
  * on every page, `catalogue.search` and `catalogue.properties` on the products page, the contact
- * form's `form.submit.contact` and `newsletter.subscribe` on the contact page. Descriptions are in
+ * form's `form.submit.capell-form-contact` and `newsletter.subscribe` on the contact page. Descriptions are in
  * the page's language; endpoint targets use the language's API base. `messages` holds Core's
  * `confirmForm`, the catalogue's `descriptionKey` text and the confirmation panel's (`confirm*`).
  * The demo site's tool names are fixed (../shared/DESIGN.md §4; other checks depend on them).

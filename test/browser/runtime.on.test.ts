@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
 import { MAX_PREPARED_TOOLS } from '../../src/registry/tool-execute.ts';
+import { CURSOR_HINT } from '../../src/shared/declarations/paging.ts';
 import {
   CORE_READ_TOOLS, callTool, fixtureTool, modelContext, mountPageGraph, mountToolsIsland, requestsTo,
   resetRequestCount, unmountIslands,
@@ -150,7 +151,7 @@ describe('with WebMCP on: registration', () => {
     }]);
     const search = (await modelContext().getTools()).find((tool) => tool.name === 'site.search');
     // The first declaration's description, with the runtime's sentence on paging (shared/declarations/paging.ts).
-    expect(search?.description).to.equal(`${CORE_READ_TOOLS[1]!.description} Answers carry links.next and links.previous: to read another page, call again with only cursor set to one of them.`);
+    expect(search?.description).to.equal(`${CORE_READ_TOOLS[1]!.description} ${CURSOR_HINT}`);
   });
 
   it('reports a name another script already registered, keeping the platform error name', async () => {
@@ -167,19 +168,19 @@ describe('with WebMCP on: registration', () => {
 
   it('registers a form tool and a write endpoint as consequential, not read-only, tools', async () => {
     const form = document.createElement('form');
-    form.id = 'contact';
+    form.id = 'enquiry';
     document.body.append(form);
     try {
       const report = await startWith({
         capellAgentSchema: 1,
         tools: [
-          { name: 'form.submit.contact', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'contact' } },
+          { name: 'form.submit.enquiry', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'enquiry' } },
           { name: 'order.place', description: 'Place an order', effect: 'write', binding: { type: 'endpoint', target: '/orders' } },
         ],
       }).ready;
-      expect(report.registered).to.deep.equal(['form.submit.contact', 'order.place']);
+      expect(report.registered).to.deep.equal(['form.submit.enquiry', 'order.place']);
       const tools = await modelContext().getTools();
-      for (const name of ['form.submit.contact', 'order.place']) {
+      for (const name of ['form.submit.enquiry', 'order.place']) {
         expect(tools.find((tool) => tool.name === name)?.annotations).to.deep.include({ readOnlyHint: false });
       }
     } finally {
@@ -189,18 +190,18 @@ describe('with WebMCP on: registration', () => {
 
   it('does not register a form tool whose form carries toolname, and reports why', async () => {
     const form = document.createElement('form');
-    form.id = 'contact';
+    form.id = 'enquiry';
     form.setAttribute('toolname', 'contact_native');
     form.setAttribute('tooldescription', 'Contact us natively');
     document.body.append(form);
     try {
       const report = await startWith({
         capellAgentSchema: 1,
-        tools: [{ name: 'form.submit.contact', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'contact' } }],
+        tools: [{ name: 'form.submit.enquiry', description: 'Contact us', effect: 'write', binding: { type: 'form', target: 'enquiry' } }],
       }).ready;
       expect(report.registered).to.deep.equal([]);
-      expect(report.rejected[0]!.reasons).to.deep.equal(['form #contact carries toolname="contact_native": the browser registers it natively, so capell-webmcp does not register it a second time']);
-      expect(await toolNames()).to.not.include('form.submit.contact');
+      expect(report.rejected[0]!.reasons).to.deep.equal(['form #enquiry carries toolname="contact_native": the browser registers it natively, so capell-webmcp does not register it a second time']);
+      expect(await toolNames()).to.not.include('form.submit.enquiry');
     } finally {
       form.remove();
     }

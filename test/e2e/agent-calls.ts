@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 /** A CallToolResult as the page's executeTool hands it back, parsed. */
 export type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
 
-/** What the agent proposes for the demo's contact form (form.submit.contact). */
+/** What the agent proposes for the demo's contact form (form.submit.capell-form-contact). */
 export const PROPOSAL = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'My boot sole came off.', newsletter: true };
 
 /** Starts a tool call in the page without waiting for it (the person decides later). */
@@ -35,7 +35,7 @@ export async function call(page: Page, name: string, input: object): Promise<Too
 /** The demo contact form's values (`newsletter` is the checkbox's checked state). */
 export function fieldValues(page: Page): Promise<Record<string, string | boolean>> {
   return page.evaluate(() => {
-    const form = document.getElementById('contact') as HTMLFormElement;
+    const form = document.getElementById('capell-form-contact') as HTMLFormElement;
     const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
     return {
       name: value('name'), email: value('email'), topic: value('topic'), message: value('message'),

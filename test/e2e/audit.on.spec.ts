@@ -3,7 +3,7 @@
  * declarations"): the undeclared back-in-stock form is a warning, the newsletter form marked
  * data-agent-tools="none" with a reason is silent, and data-audit="error" on the runtime's script
  * tag turns warnings into errors. Assertions name the surfaces the demo adds, not totals: the
- * contact form is covered once form.submit.contact is declared.
+ * contact form is covered once form.submit.capell-form-contact is declared.
  */
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';

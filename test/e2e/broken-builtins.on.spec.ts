@@ -12,7 +12,7 @@ test.describe('a page that broke a built-in before the script tag (WebMCP on)', 
       const { errors } = await openBroken(page, `${demo.url}/contact`, broken);
       const report = await settledReport(page);
       expect(report!.api).toBe('document.modelContext');
-      expect(report!.registered).toContain('form.submit.contact');
+      expect(report!.registered).toContain('form.submit.capell-form-contact');
       expect((await listTools(page)).map(({ name }) => name)).toEqual(expect.arrayContaining(report!.registered));
       expect(errors).toEqual([]);
     });

@@ -65,14 +65,14 @@ async function finishIdleWork(page: Page, requested: readonly string[], expected
   }, { intervals: [100] }).toBe(true);
 }
 
-/** Opens the demo's contact page with its script tag not naming AgentGate (and no demo agent script). */
-async function openContactWithoutAgentGate(page: Page, url: string): Promise<void> {
-  await page.route(`${url}/contact`, async (route) => {
+/** Opens a demo page (the contact page by default) with its script tag not naming AgentGate (and no demo agent script). */
+async function openContactWithoutAgentGate(page: Page, url: string, path = '/contact'): Promise<void> {
+  await page.route(`${url}${path}`, async (route) => {
     const response = await route.fetch();
     const html = (await response.text()).replace(' data-agentgate>', '>').replace('<script type="module" src="/site/demo-agent.js"></script>', '');
     await route.fulfill({ response, body: html });
   });
-  await page.goto(`${url}/contact`);
+  await page.goto(`${url}${path}`);
 }
 
 test.describe('chunks by room', () => {
@@ -158,9 +158,22 @@ test.describe('chunks by room', () => {
   test('start-up requests one chunk, the registry\'s, with the bundler\'s helpers in it', async ({ page, demo }) => {
     const requested = recordChunks(page);
     await holdIdleCallbacks(page); // the call chunk's prefetch after ready is not start-up
-    await openContactWithoutAgentGate(page, demo.url);
-    expect((await readyReport(page)).registered).toContain('site.search');
+    await openContactWithoutAgentGate(page, demo.url, '/products');
+    const report = await readyReport(page);
+    expect(report.registered).toContain('site.search');
+    expect(report.audit).toEqual([]);
     expect(requested).toEqual(['registry']);
+  });
+
+  test('a page whose tool has a warning also loads the reason texts before ready: the contact page (form-builder\'s name)', async ({ page, demo }) => {
+    const requested = recordChunks(page);
+    await holdIdleCallbacks(page);
+    await openContactWithoutAgentGate(page, demo.url);
+    const report = await readyReport(page);
+    // form.submit.capell-form-contact has a '-' inside a segment (../shared/DESIGN.md §4): a warning,
+    // whose text is in the reason-text chunk (registry/follow.ts).
+    expect(report.audit).toEqual([expect.objectContaining({ level: 'warning', surface: 'tool form.submit.capell-form-contact' })]);
+    expect(requested).toEqual(['registry', 'reason-text']);
   });
 
   test('a registry chunk that does not arrive: ready settles naming it, nothing is registered, nothing is thrown', async ({ page, demo }) => {
@@ -180,7 +193,7 @@ test.describe('chunks by room', () => {
     await holdIdleCallbacks(page);
     await openContactWithoutAgentGate(page, demo.url);
     const report = await readyReport(page);
-    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.get', 'newsletter.subscribe', 'form.submit.contact']));
+    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'page.get', 'newsletter.subscribe', 'form.submit.capell-form-contact']));
     // Start-up (the entry, the declaration rules, the status tool's descriptor) loads no room.
     expect(requested).not.toContain('call');
     expect(requested).not.toContain('write');
@@ -207,7 +220,7 @@ test.describe('chunks by room', () => {
     const requested = recordChunks(page);
     await openContactWithoutAgentGate(page, demo.url);
     await readyReport(page);
-    await startCall(page, 'form.submit.contact', { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'Hello', newsletter: false });
+    await startCall(page, 'form.submit.capell-form-contact', { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'repair', message: 'Hello', newsletter: false });
     await expect.poll(() => requested.includes('write') && requested.includes('write-forms') && requested.includes('panel')).toBe(true);
     expect(requested.indexOf('call')).toBeLessThan(requested.indexOf('write'));
     expect(requested).not.toContain('write-admin');
@@ -219,7 +232,7 @@ test.describe('chunks by room', () => {
     await holdIdleCallbacks(page);
     await page.goto(`${demo.url}/contact`);
     const report = await readyReport(page);
-    expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.contact']));
+    expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.capell-form-contact']));
     // The manifest's fetch and rules; the request path it is fetched through is in the registry
     // chunk, so the call chunk (the validator and the read room) waits for a call.
     expect(requested).toEqual(expect.arrayContaining(['registry', 'agentgate-discover']));
@@ -252,10 +265,10 @@ test.describe('chunks by room', () => {
       const requested = recordChunks(page);
       await holdIdleCallbacks(page);
       await page.goto(`${demo.url}/contact`);
-      expect((await readyReport(page)).registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.contact']));
+      expect((await readyReport(page)).registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.capell-form-contact']));
       expect(requested).not.toContain('agentgate-call');
       await finishIdleWork(page, requested, ['call', 'agentgate-call']);
-      expect(requested).not.toContain('write'); // form.submit.contact waits for the person: no prefetch
+      expect(requested).not.toContain('write'); // form.submit.capell-form-contact waits for the person: no prefetch
       expect(requested).not.toContain('panel');
     });
 

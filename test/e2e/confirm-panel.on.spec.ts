@@ -14,7 +14,7 @@ import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 type Result = ToolResult;
 
-const SUBMIT = '#contact button[type="submit"]';
+const SUBMIT = '#capell-form-contact button[type="submit"]';
 /** The demo's JSON answer to a newsletter subscription (a write endpoint's answer is handed back). */
 const SUBSCRIBED = { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } };
 
@@ -53,14 +53,14 @@ async function clickAsThePanelAppears(page: Page, panel: PanelDriver): Promise<b
     new MutationObserver(() => { if (document.querySelector('capell-confirm-write')) times.attached ??= performance.now(); }).observe(document.body, { childList: true });
     document.addEventListener('click', () => { times.clicked ??= performance.now(); }, true);
   });
-  await startCall(page, 'form.submit.contact', PROPOSAL);
+  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   await panel.waitAttached();
   await page.locator(SUBMIT).click({ force: true });
   const { attached, clicked } = await page.evaluate(() => (window as unknown as { earlyClick: { attached?: number; clicked?: number } }).earlyClick);
   return attached !== undefined && clicked !== undefined && clicked - attached < INPUT_PROTECTION_MS;
 }
 
-test.describe('form.submit.contact: what the person sees is what is sent', () => {
+test.describe('form.submit.capell-form-contact: what the person sees is what is sent', () => {
   let panel: PanelDriver;
 
   /**
@@ -121,7 +121,7 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
   });
 
   test('a transparent submit button stretched over the page is not consent', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
     const remove = await pageCSS(page, `${SUBMIT} { position: fixed !important; inset: 0 !important; width: 100vw !important; height: 100vh !important; margin: 0 !important; background: transparent !important; color: transparent !important; border: 0 !important; z-index: 2147483000 !important; }`);
     await page.waitForTimeout(150);
@@ -157,7 +157,7 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
   });
 
   test('the form\'s submit is not consent while page CSS hides the panel', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
     // The host cannot be hidden (its :host !important wins); a page element in the top layer
     // over the panel can cover it, and then the form's own button does not count.
@@ -188,19 +188,19 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
   });
 
   test('the person\'s typed value stays and is shown beside the agent\'s; \'use the assistant\'s value\' fills it', async ({ page, demo }) => {
-    await page.locator('#contact-name').fill('Grace Hopper');
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await page.locator('#capell-form-contact-name').fill('Grace Hopper');
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
-    await expect(page.locator('#contact-name')).toHaveValue('Grace Hopper');
-    await expect(page.locator('#contact-email')).toHaveValue('ada@example.test');
+    await expect(page.locator('#capell-form-contact-name')).toHaveValue('Grace Hopper');
+    await expect(page.locator('#capell-form-contact-email')).toHaveValue('ada@example.test');
     const { text } = (await panel.state())!;
     expect(text).toContain('Grace Hopper (yours, kept: this is sent)');
     expect(text).toContain('The assistant proposes: Ada Lovelace');
     // A script's click cannot take the agent's value: the root is closed, the host is all it gets.
     await page.evaluate(() => document.querySelector('capell-confirm-write')!.dispatchEvent(new MouseEvent('click', { bubbles: true })));
-    await expect(page.locator('#contact-name')).toHaveValue('Grace Hopper');
+    await expect(page.locator('#capell-form-contact-name')).toHaveValue('Grace Hopper');
     await panel.click('Use the assistant’s value: Your name');
-    await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
+    await expect(page.locator('#capell-form-contact-name')).toHaveValue('Ada Lovelace');
     await panel.waitText('Ada Lovelace');
     await page.waitForTimeout(150);
     expect((await panel.state())!.text).not.toContain('yours, kept');
@@ -217,7 +217,7 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
 
   test('a message of 60 lines: the form\'s own submit is refused until the person scrolled the panel to its end (the email below it was out of view)', async ({ page, demo }) => {
     const message = Array.from({ length: 60 }, (_, index) => `line ${index + 1}`).join('\n');
-    await startCall(page, 'form.submit.contact', { ...PROPOSAL, message });
+    await startCall(page, 'form.submit.capell-form-contact', { ...PROPOSAL, message });
     await panel.waitOpen();
     await page.waitForTimeout(1200);
     const state = (await panel.state())!;
@@ -236,8 +236,8 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
   });
 
   test('the person\'s typed value is what is sent when they keep it', async ({ page, demo }) => {
-    await page.locator('#contact-name').fill('Grace Hopper');
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await page.locator('#capell-form-contact-name').fill('Grace Hopper');
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
     const before = demo.submissions.length;
     const outcome = callResult(page);
@@ -256,11 +256,11 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
   });
 
   test('a script that changes a filled value after the panel opened: the panel shows the new value / the stale submit is refused', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
     // With events (as a site's formatter would): the panel follows at once.
     await page.evaluate(() => {
-      const email = document.getElementById('contact-email') as HTMLInputElement;
+      const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
       email.value = 'mallory@example.test';
       email.dispatchEvent(new Event('input', { bubbles: true }));
     });
@@ -271,7 +271,7 @@ test.describe('form.submit.contact: what the person sees is what is sent', () =>
     await panel.scrollToEnd();
     await panel.waitArmed();
     await panel.watchArmed();
-    await page.evaluate(() => { (document.getElementById('contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.'; });
+    await page.evaluate(() => { (document.getElementById('capell-form-contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.'; });
     await page.locator(SUBMIT).click();
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
@@ -450,11 +450,11 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
     await page.route('**/chunks/panel-*.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'export const CONFIRM_WRITE_TAG = "div";' }));
     await page.reload();
     await readyReport(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     const result = await callResult(page);
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toContain('did not load');
-    expect(await page.locator('#contact [name="name"]').inputValue()).toBe('');
+    expect(await page.locator('#capell-form-contact [name="name"]').inputValue()).toBe('');
     expect(demo.subscriptions).toEqual([]);
     expect(demo.formPosts).toEqual([]);
   });

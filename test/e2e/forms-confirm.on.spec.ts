@@ -1,9 +1,9 @@
 /**
- * form.submit.contact, the person confirms: the panel, the person's click, Cancel, Escape,
+ * form.submit.capell-form-contact, the person confirms: the panel, the person's click, Cancel, Escape,
  * concurrent calls, the site's answers, values the form refuses, and the page options.
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
- * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
+ * calling `form.submit.capell-form-contact` and `newsletter.subscribe` through document.modelContext, and a
  * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
  * is sent before the person's click" is checked where it matters.
  *
@@ -25,7 +25,7 @@ const AXE_PATH = require.resolve('axe-core/axe.min.js');
 type Result = ToolResult;
 
 /**
- * Starts two calls of form.submit.contact in the same task, so neither has opened its panel when
+ * Starts two calls of form.submit.capell-form-contact in the same task, so neither has opened its panel when
  * the other begins, and waits for the first to settle.
  * @returns which call settled first (0 or 1) and its result.
  */
@@ -33,7 +33,7 @@ async function startTwoCalls(page: Page, inputs: object[]): Promise<{ refused: n
   return page.evaluate((inputs) => {
     const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
     const calls = inputs.map((input) => context.getTools()
-      .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), input))
+      .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.capell-form-contact'), input))
       .then((text) => JSON.parse(text) as Result));
     (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls = calls;
     return Promise.race(calls.map((call, index) => call.then((result) => ({ refused: index, result }))));
@@ -45,7 +45,7 @@ function openCallResult(page: Page, index: number): Promise<Result> {
   return page.evaluate((index) => (window as unknown as { twoCalls: Promise<Result>[] }).twoCalls[index]!, index);
 }
 
-test.describe('form.submit.contact: the person confirms', () => {
+test.describe('form.submit.capell-form-contact: the person confirms', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
@@ -55,17 +55,17 @@ test.describe('form.submit.contact: the person confirms', () => {
   test('registers the two write tools on the contact page, with consequential annotations', async ({ page }) => {
     const report = await readyReport(page);
     expect(report.rejected).toEqual([]);
-    expect(report.registered).toEqual(expect.arrayContaining(['form.submit.contact', 'newsletter.subscribe']));
+    expect(report.registered).toEqual(expect.arrayContaining(['form.submit.capell-form-contact', 'newsletter.subscribe']));
     const annotations = await page.evaluate(async () => {
       const tools = await (document as unknown as { modelContext: { getTools(): Promise<{ name: string; annotations?: object }[]> } }).modelContext.getTools();
-      return tools.find((tool) => tool.name === 'form.submit.contact')?.annotations;
+      return tools.find((tool) => tool.name === 'form.submit.capell-form-contact')?.annotations;
     });
     expect(annotations).toMatchObject({ readOnlyHint: false });
   });
 
   test('fills the form and shows the panel; nothing reaches the server until the person clicks the form\'s button', async ({ page, demo }) => {
     const before = demo.submissions.length;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
     await panel(page).waitText('Ada Lovelace');
@@ -77,7 +77,7 @@ test.describe('form.submit.contact: the person confirms', () => {
     // Awaited from before the click: the page navigates to the thank-you notice right after.
     const outcome = callResult(page);
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     const result = await outcome;
     expect(answerOf(result)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(JSON.parse(result.content[0]!.text)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -90,25 +90,25 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 
   test('a person who sends with Enter in a field sends too', async ({ page }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     const outcome = callResult(page);
     await panel(page).waitArmed();
     // The person clicks into the field (a focus the page gave would not count), then presses Enter.
-    await page.locator('#contact-email').click({ position: { x: 4, y: 4 } }); // its left edge: the panel covers the rest here
+    await page.locator('#capell-form-contact-email').click({ position: { x: 4, y: 4 } }); // its left edge: the panel covers the rest here
     await page.keyboard.press('Enter');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
   });
 
   test('Cancel resolves cancelled, puts back what the person had typed and sends nothing', async ({ page, demo }) => {
-    await page.locator('#contact-name').fill('Grace');
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await page.locator('#capell-form-contact-name').fill('Grace');
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     // The person's typed name is not overwritten; they take the assistant's, then cancel.
-    await expect(page.locator('#contact-email')).toHaveValue('ada@example.test');
-    await expect(page.locator('#contact-name')).toHaveValue('Grace');
+    await expect(page.locator('#capell-form-contact-email')).toHaveValue('ada@example.test');
+    await expect(page.locator('#capell-form-contact-name')).toHaveValue('Grace');
     await panel(page).click('Use the assistant’s value: Your name');
-    await expect(page.locator('#contact-name')).toHaveValue('Ada Lovelace');
+    await expect(page.locator('#capell-form-contact-name')).toHaveValue('Ada Lovelace');
     await panel(page).click('Cancel');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
     expect(await fieldValues(page)).toEqual({ name: 'Grace', email: '', topic: '', message: '', newsletter: false, website: '' });
@@ -117,7 +117,7 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 
   test('the panel takes focus and Escape cancels', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
     await page.keyboard.press('Escape');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
@@ -126,7 +126,7 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 
   test('the panel is keyboard operable: Tab reaches Cancel and Enter cancels', async ({ page }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
     await page.keyboard.press('Tab');
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('Cancel');
@@ -135,7 +135,7 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 
   test('aborting the call (the runtime stops) resolves aborted and restores the values', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     await page.evaluate(() => window.capellWebMCP!.stop());
     expect(answerOf(await callResult(page))).toEqual({ status: 'aborted', next: NEXT_STEPS.aborted });
@@ -152,7 +152,7 @@ test.describe('form.submit.contact: the person confirms', () => {
         navigator.sendBeacon(`/agent/v1/test-beacon?outcome=${(event as CustomEvent<{ outcome: string }>).detail.outcome}`);
       });
     });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     demo.requests.length = 0;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().click();
@@ -163,10 +163,10 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 
   test('script-made submits are not consent: requestSubmit, button.click() and a dispatched SubmitEvent send nothing', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     await page.evaluate(() => {
-      const form = document.getElementById('contact') as HTMLFormElement;
+      const form = document.getElementById('capell-form-contact') as HTMLFormElement;
       form.requestSubmit();
       form.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
       form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
@@ -192,14 +192,14 @@ test.describe('form.submit.contact: the person confirms', () => {
     expect(await fieldValues(page)).toEqual({ ...open, website: '' });
     const outcome = openCallResult(page, 1 - refused);
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...open });
   });
 
   test('two concurrent calls, then Cancel: the person\'s own values come back', async ({ page }) => {
-    await page.locator('#contact-name').fill('Grace');
+    await page.locator('#capell-form-contact-name').fill('Grace');
     const { refused, result } = await startTwoCalls(page, [PROPOSAL, { ...PROPOSAL, name: 'Mallory' }]);
     expect(answerOf(result)).toMatchObject({ status: 'superseded' });
     await panel(page).waitOpen();
@@ -212,16 +212,16 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 
   test('a stale session (the site answers 419 to the person\'s submit) comes back as isError saying the session expired', async ({ page, demo }) => {
-    await page.evaluate(() => { (document.querySelector('#contact input[name="_token"]') as HTMLInputElement).value = 'stale'; });
+    await page.evaluate(() => { (document.querySelector('#capell-form-contact input[name="_token"]') as HTMLInputElement).value = 'stale'; });
     const before = demo.submissions.length;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     const outcome = callResult(page);
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     const result = await outcome;
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('form.submit.contact: the session expired or its CSRF token was refused (HTTP 419 from /contact); the person should reload the page and try again');
+    expect(result.content[0]!.text).toBe('form.submit.capell-form-contact: the session expired or its CSRF token was refused (HTTP 419 from /contact); the person should reload the page and try again');
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before);
     await panel(page).waitText('The site did not accept it (HTTP 419).');
@@ -232,22 +232,22 @@ test.describe('form.submit.contact: the person confirms', () => {
     await page.route(`${demo.url}/contact`, (route) => route.request().method() === 'POST'
       ? route.fulfill({ status: answer, contentType: 'application/json', body: JSON.stringify({ message: 'nope' }) })
       : route.continue());
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     let outcome = callResult(page);
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     const forbidden = await outcome;
     expect(forbidden.isError).toBe(true);
-    expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.contact: the session expired .*\(HTTP 403 from \/contact\)/);
+    expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.capell-form-contact: the session expired .*\(HTTP 403 from \/contact\)/);
 
     answer = 422;
     await panel(page).click('Close');
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     outcome = callResult(page);
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422, answer: { message: 'nope' } });
     await panel(page).waitText('The site did not accept it (HTTP 422).');
     expect(page.url()).toBe(`${demo.url}/contact`);
@@ -255,41 +255,41 @@ test.describe('form.submit.contact: the person confirms', () => {
 
   test('a value the control would not hold as given is refused, naming the field; nothing is filled', async ({ page }) => {
     // A text input drops line breaks: the panel would list a name the form does not hold.
-    const result = await call(page, 'form.submit.contact', { ...PROPOSAL, name: 'Ada\nLovelace' });
+    const result = await call(page, 'form.submit.capell-form-contact', { ...PROPOSAL, name: 'Ada\nLovelace' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the text input would hold "AdaLovelace", not "Ada\\nLovelace"; give a value it holds as given');
+    expect(result.content[0]!.text).toBe('cannot fill form #capell-form-contact for form.submit.capell-form-contact: name: the text input would hold "AdaLovelace", not "Ada\\nLovelace"; give a value it holds as given');
     expect(await fieldValues(page)).toMatchObject({ name: '', email: '' });
     await panel(page).waitClosed();
   });
 
   test('a select given an option label is refused, naming the field; nothing is filled', async ({ page }) => {
-    const result = await call(page, 'form.submit.contact', { ...PROPOSAL, topic: 'Repair request' });
+    const result = await call(page, 'form.submit.capell-form-contact', { ...PROPOSAL, topic: 'Repair request' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^invalid input for form\.submit\.contact: topic: /);
+    expect(result.content[0]!.text).toMatch(/^invalid input for form\.submit\.capell-form-contact: topic: /);
     expect((await fieldValues(page)).name).toBe('');
     await panel(page).waitClosed();
   });
 
   test('a disabled field is refused, naming the field; nothing is filled', async ({ page }) => {
-    await page.evaluate(() => { (document.getElementById('contact-name') as HTMLInputElement).disabled = true; });
-    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    await page.evaluate(() => { (document.getElementById('capell-form-contact-name') as HTMLInputElement).disabled = true; });
+    const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
     expect(result).toMatchObject({ isError: true });
-    expect(result.content[0]!.text).toBe('cannot fill form #contact for form.submit.contact: name: the control is disabled');
+    expect(result.content[0]!.text).toBe('cannot fill form #capell-form-contact for form.submit.capell-form-contact: name: the control is disabled');
     expect((await fieldValues(page)).email).toBe('');
     await panel(page).waitClosed();
   });
 
   test('the CSRF token and the honeypot cannot be written', async ({ page }) => {
-    const token = await call(page, 'form.submit.contact', { ...PROPOSAL, _token: 'forged' });
-    const honeypot = await call(page, 'form.submit.contact', { ...PROPOSAL, website: 'http://spam.test' });
+    const token = await call(page, 'form.submit.capell-form-contact', { ...PROPOSAL, _token: 'forged' });
+    const honeypot = await call(page, 'form.submit.capell-form-contact', { ...PROPOSAL, website: 'http://spam.test' });
     expect(token.content[0]!.text).toContain('_token: not an allowed property');
     expect(honeypot.content[0]!.text).toContain('website: not an allowed property');
     expect(await fieldValues(page)).toMatchObject({ name: '', website: '' });
-    expect(await page.locator('#contact input[name="_token"]').inputValue()).not.toBe('forged');
+    expect(await page.locator('#capell-form-contact input[name="_token"]').inputValue()).not.toBe('forged');
   });
 
   test('the panel has no accessibility violations (axe-core)', async ({ page }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     // The demo's CSP refuses inline scripts; DevTools evaluation is not subject to it, so axe runs
     // in the page while the panel lives under the strict policy.
@@ -308,7 +308,7 @@ test.describe('form.submit.contact: the person confirms', () => {
   });
 });
 
-test.describe('form.submit.contact: timeouts and page options', () => {
+test.describe('form.submit.capell-form-contact: timeouts and page options', () => {
   test('resolves expired after data-confirm-timeout-ms and restores the values', async ({ page, demo }) => {
     // Playwright's fake clock, running as real time does, jumps to the proposal's end instead of
     // waiting for it.
@@ -317,7 +317,7 @@ test.describe('form.submit.contact: timeouts and page options', () => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     demo.formPosts.length = 0;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     await page.clock.fastForward(2500);
     expect(answerOf(await callResult(page))).toEqual({ status: 'expired', next: NEXT_STEPS.expired });
@@ -327,39 +327,39 @@ test.describe('form.submit.contact: timeouts and page options', () => {
   });
 
   test('a form that opts out of fetch (data-capell-submit="native") resolves submitted (no httpStatus) and navigates natively', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" data-capell-submit="native"'));
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" data-capell-submit="native"'));
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     const before = demo.submissions.length;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     const result = callResult(page);
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     expect(answerOf(await result)).toEqual({ status: 'submitted' });
     await page.waitForURL(/\/contact\?sent=1$/);
     expect(demo.submissions).toHaveLength(before + 1);
   });
 
   test('a form that carries toolname is left to the browser and reported, not registered twice', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="contact"', '<form id="contact" toolname="contact_form" tooldescription="Write to the shop"'));
+    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" toolname="contact_form" tooldescription="Write to the shop"'));
     await page.goto(`${demo.url}/contact`);
     const report = await readyReport(page);
-    expect(report.registered).not.toContain('form.submit.contact');
+    expect(report.registered).not.toContain('form.submit.capell-form-contact');
     expect(report.rejected).toEqual([{
-      name: 'form.submit.contact',
+      name: 'form.submit.capell-form-contact',
       source: 'capell-island[0]',
-      reasons: ['form #contact carries toolname="contact_form": the browser registers it natively, so capell-webmcp does not register it a second time'],
+      reasons: ['form #capell-form-contact carries toolname="contact_form": the browser registers it natively, so capell-webmcp does not register it a second time'],
     }]);
     const names = (await listTools(page)).map((tool) => tool.name);
-    expect(names).not.toContain('form.submit.contact');
+    expect(names).not.toContain('form.submit.capell-form-contact');
     expect(names.filter((name) => name === 'contact_form').length).toBeLessThanOrEqual(1);
   });
 
   test('the German contact page shows the panel in German', async ({ page, demo }) => {
     await page.goto(`${demo.url}/de/kontakt`);
     await readyReport(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     expect((await panel(page).waitOpen()).name).toBe('Vor dem Senden prüfen');
     await panel(page).click('Abbrechen');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });

@@ -14,7 +14,7 @@ import { PROPOSAL, call, callResult, fieldValues, startCall } from './agent-call
 /** Adds a style sheet to the page (as a theme or injected CSS would) and wraps the send button's text in `<span class="t">`. */
 async function disguise(page: Page, css: string): Promise<void> {
   await page.evaluate((css) => {
-    const button = document.querySelector('#contact button[type="submit"]')!;
+    const button = document.querySelector('#capell-form-contact button[type="submit"]')!;
     const span = document.createElement('span');
     span.className = 't';
     span.append(...button.childNodes);
@@ -32,7 +32,7 @@ test.beforeEach(async ({ page, demo }) => {
   demo.formPosts.length = 0;
 });
 
-const SEND = '#contact button[type="submit"]';
+const SEND = '#capell-form-contact button[type="submit"]';
 
 test.describe('a send button disguised by CSS never sends, and the refusal names why', () => {
   const disguises: [string, string, string][] = [
@@ -45,7 +45,7 @@ test.describe('a send button disguised by CSS never sends, and the refusal names
   ];
   for (const [what, css, why] of disguises) {
     test(`after the panel opened, ${what}: the person's click on it is refused naming the check, the agent hears refused, nothing is sent`, async ({ page, demo }) => {
-      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       const panel = new PanelDriver(page);
       await panel.waitText('use the form’s own “Send message” button');
       await panel.scrollToEnd();
@@ -67,16 +67,16 @@ test.describe('a send button disguised by CSS never sends, and the refusal names
 
   const before: [string, string, () => void, string][] = [
     ['a child span at font-size 0 with ::after "Next page →"', `${SEND} .t { font-size: 0 } ${SEND} .t::after { content: "Next page →"; font-size: 16px }`, () => undefined, '“Send message”: generated content "Next page →" (::after on span.t)'],
-    ['only an icon (an svg, no text)', '', () => { document.querySelector('#contact button[type="submit"] .t')!.replaceWith(document.createElementNS('http://www.w3.org/2000/svg', 'svg')); }, '“”: it shows an image or icon with no text a person can read'],
-    ['an aria-label that names another act', '', () => { document.querySelector('#contact button[type="submit"]')!.setAttribute('aria-label', 'Next page'); }, '“Send message”: its accessible name “Next page” is not what it reads (“Send message”)'],
+    ['only an icon (an svg, no text)', '', () => { document.querySelector('#capell-form-contact button[type="submit"] .t')!.replaceWith(document.createElementNS('http://www.w3.org/2000/svg', 'svg')); }, '“”: it shows an image or icon with no text a person can read'],
+    ['an aria-label that names another act', '', () => { document.querySelector('#capell-form-contact button[type="submit"]')!.setAttribute('aria-label', 'Next page'); }, '“Send message”: its accessible name “Next page” is not what it reads (“Send message”)'],
   ];
   for (const [what, css, change, why] of before) {
     test(`before the call, ${what}: the call is refused naming the check, nothing is filled, and the person's click sends nothing of the agent's`, async ({ page, demo }) => {
       await disguise(page, css);
       await page.evaluate(change);
-      const result = await call(page, 'form.submit.contact', PROPOSAL);
+      const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
       expect(result.isError).toBe(true);
-      expect(result.content[0]!.text).toContain(`form #contact has no submit button that a person can read as sending (${why}`);
+      expect(result.content[0]!.text).toContain(`form #capell-form-contact has no submit button that a person can read as sending (${why}`);
       expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });
       await page.locator(SEND).click();
       expect(await panelCount(page)).toBe(0);
@@ -92,12 +92,12 @@ function panelCount(page: Page): Promise<number> {
 test.describe('honeypots a person cannot see are refused, naming the field and the check', () => {
   // The declared name field (or its paragraph) hidden by each technique.
   const honeypots: [string, (css: string) => void, string, RegExp][] = [
-    ['turned away (rotateY(180deg), backface-visibility: hidden)', (css) => { document.getElementById('contact-name')!.style.cssText = css; }, 'transform: rotateY(180deg); backface-visibility: hidden', /\(turned away: matrix3d\(-1, .*\) with backface-visibility: hidden on the control\)/],
-    ['filter: contrast(0) on its paragraph', (css) => { document.getElementById('contact-name')!.closest('p')!.style.cssText = css; }, 'filter: contrast(0)', /\(its colours are flattened to one by filter contrast\(0\) on p \(0 of the range left\)\)/],
-    ['filter: brightness(0) on the field', (css) => { document.getElementById('contact-name')!.style.cssText = css; }, 'filter: brightness(0)', /\(its colours are flattened to one by filter brightness\(0\) on the control \(0 of the range left\)\)/],
-    ['text-indent pushing its text out', (css) => { document.getElementById('contact-name')!.style.cssText = css; }, 'text-indent: -9999px', /\(its text is pushed out of its box by text-indent -9999px\)/],
+    ['turned away (rotateY(180deg), backface-visibility: hidden)', (css) => { document.getElementById('capell-form-contact-name')!.style.cssText = css; }, 'transform: rotateY(180deg); backface-visibility: hidden', /\(turned away: matrix3d\(-1, .*\) with backface-visibility: hidden on the control\)/],
+    ['filter: contrast(0) on its paragraph', (css) => { document.getElementById('capell-form-contact-name')!.closest('p')!.style.cssText = css; }, 'filter: contrast(0)', /\(its colours are flattened to one by filter contrast\(0\) on p \(0 of the range left\)\)/],
+    ['filter: brightness(0) on the field', (css) => { document.getElementById('capell-form-contact-name')!.style.cssText = css; }, 'filter: brightness(0)', /\(its colours are flattened to one by filter brightness\(0\) on the control \(0 of the range left\)\)/],
+    ['text-indent pushing its text out', (css) => { document.getElementById('capell-form-contact-name')!.style.cssText = css; }, 'text-indent: -9999px', /\(its text is pushed out of its box by text-indent -9999px\)/],
     ['an opaque sibling over it', (css) => {
-      const p = document.getElementById('contact-name')!.closest('p')!;
+      const p = document.getElementById('capell-form-contact-name')!.closest('p')!;
       p.style.position = 'relative';
       const cover = document.createElement('div');
       cover.className = 'cover';
@@ -105,7 +105,7 @@ test.describe('honeypots a person cannot see are refused, naming the field and t
       p.append(cover);
     }, 'position: absolute; inset: 0; background: #fbfaf6', /\(covered by div\.cover at 9 of 9 points \(hit-testing\)\)/],
     ['a page popover over it that lets the pointer through', (css) => {
-      const box = document.getElementById('contact-name')!.getBoundingClientRect();
+      const box = document.getElementById('capell-form-contact-name')!.getBoundingClientRect();
       const pop = document.createElement('div');
       pop.className = 'pop';
       pop.popover = 'manual';
@@ -113,16 +113,16 @@ test.describe('honeypots a person cannot see are refused, naming the field and t
       document.body.append(pop);
       pop.showPopover();
     }, 'position: fixed; margin: 0; padding: 0; border: 0; pointer-events: none; background: #fbfaf6', /\(covered by div\.pop at 9 of 9 points \(hit-testing\)\)/],
-    ['mix-blend-mode on its paragraph', (css) => { document.getElementById('contact-name')!.closest('p')!.style.cssText = css; }, 'mix-blend-mode: screen', /\(blended by mix-blend-mode: screen on p, which the runtime cannot check\)/],
-    ['text coloured like its background', (css) => { document.getElementById('contact-name')!.style.cssText = css; }, 'color: #ffffff; background: #ffffff', /\(its text rgb\(255, 255, 255\) has no contrast against rgb\(255, 255, 255\) behind it \(1:1\)\)/],
+    ['mix-blend-mode on its paragraph', (css) => { document.getElementById('capell-form-contact-name')!.closest('p')!.style.cssText = css; }, 'mix-blend-mode: screen', /\(blended by mix-blend-mode: screen on p, which the runtime cannot check\)/],
+    ['text coloured like its background', (css) => { document.getElementById('capell-form-contact-name')!.style.cssText = css; }, 'color: #ffffff; background: #ffffff', /\(its text rgb\(255, 255, 255\) has no contrast against rgb\(255, 255, 255\) behind it \(1:1\)\)/],
   ];
   for (const [what, apply, css, why] of honeypots) {
     test(`a field hidden by ${what} is refused naming the field and the check; nothing is filled or sent`, async ({ page, demo }) => {
       await page.evaluate(apply, css);
-      const result = await call(page, 'form.submit.contact', PROPOSAL);
+      const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
       expect(result.isError).toBe(true);
       const text = result.content[0]!.text;
-      expect(text.startsWith('cannot fill form #contact for form.submit.contact: name: the control is not visible to the person (')).toBe(true);
+      expect(text.startsWith('cannot fill form #capell-form-contact for form.submit.capell-form-contact: name: the control is not visible to the person (')).toBe(true);
       expect(text).toMatch(why);
       expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });
       expect(await panelCount(page)).toBe(0);
@@ -138,7 +138,7 @@ test.describe('honeypots a person cannot see are refused, naming the field and t
  */
 async function closedLabel(page: Page, draws?: string, over = false): Promise<void> {
   await page.evaluate(({ draws, over }) => {
-    const button = document.querySelector('#contact button[type="submit"]') as HTMLElement;
+    const button = document.querySelector('#capell-form-contact button[type="submit"]') as HTMLElement;
     const span = document.createElement('span');
     span.className = 't';
     span.append(...button.childNodes);
@@ -164,9 +164,9 @@ test.describe('a send button whose closed shadow root draws another label never 
 
   test('before the call, the root draws "Next page →" beside the hidden "Send message": the call is refused naming the check, nothing is filled', async ({ page, demo }) => {
     await closedLabel(page, 'Next page →');
-    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toContain(`form #contact has no submit button that a person can read as sending (“Send message”: ${why})`);
+    expect(result.content[0]!.text).toContain(`form #capell-form-contact has no submit button that a person can read as sending (“Send message”: ${why})`);
     expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });
     expect(await panelCount(page)).toBe(0);
     expect(demo.formPosts).toEqual([]);
@@ -174,7 +174,7 @@ test.describe('a send button whose closed shadow root draws another label never 
 
   for (const over of [false, true]) {
     test(`after the panel opened, the root draws "Next page →" ${over ? 'over' : 'beside'} the hidden "Send message": the person's click is refused naming the check, the agent hears refused, nothing is sent`, async ({ page, demo }) => {
-      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       const panel = new PanelDriver(page);
       await panel.waitText('use the form’s own “Send message” button');
       await panel.scrollToEnd();
@@ -193,7 +193,7 @@ test.describe('a send button whose closed shadow root draws another label never 
 
   test('a closed root that only slots the button\'s text in (a design system\'s label) draws nothing of its own: the person\'s click sends', async ({ page, demo }) => {
     await closedLabel(page);
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     const panel = new PanelDriver(page);
     await panel.waitText('use the form’s own “Send message” button');
     await panel.scrollToEnd();
@@ -207,14 +207,14 @@ test.describe('a send button whose closed shadow root draws another label never 
 
 test.describe('a cover that lets the pointer through, outside the top layer, over the send button', () => {
   test('a fixed cover reading "Next page →" with pointer-events: none: the person\'s click, which reaches the send button, is refused and nothing is sent', async ({ page, demo }) => {
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     const panel = new PanelDriver(page);
     await panel.waitText('use the form’s own “Send message” button');
     await panel.scrollToEnd();
     await panel.waitArmed();
     const outcome = callResult(page);
     await page.evaluate(() => {
-      const box = document.querySelector('#contact button[type="submit"]')!.getBoundingClientRect();
+      const box = document.querySelector('#capell-form-contact button[type="submit"]')!.getBoundingClientRect();
       const cover = document.createElement('div');
       cover.textContent = 'Next page →';
       cover.style.cssText = `position: fixed; left: ${box.left}px; top: ${box.top}px; width: ${box.width}px; height: ${box.height}px; margin: 0; z-index: 10; display: grid; place-items: center; background: #2f6b4f; color: white; pointer-events: none`;

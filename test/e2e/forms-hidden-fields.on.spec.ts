@@ -1,9 +1,9 @@
 /**
- * form.submit.contact: a declared field the person cannot see is refused, for each way a page can
+ * form.submit.capell-form-contact: a declared field the person cannot see is refused, for each way a page can
  * hide it.
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
- * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
+ * calling `form.submit.capell-form-contact` and `newsletter.subscribe` through document.modelContext, and a
  * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
  * is sent before the person's click" is checked where it matters.
  *
@@ -14,7 +14,7 @@ import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { call, fieldValues, PROPOSAL } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
 
-test.describe('form.submit.contact: hidden fields are refused', () => {
+test.describe('form.submit.capell-form-contact: hidden fields are refused', () => {
   test.beforeEach(async ({ page, demo }) => {
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
@@ -36,11 +36,11 @@ test.describe('form.submit.contact: hidden fields are refused', () => {
   ];
   for (const [what, css, why] of techniques) {
     test(`a field hidden by ${what} is refused, naming the field; nothing is filled or sent`, async ({ page, demo }) => {
-      await page.evaluate((css) => { document.getElementById('contact-name')!.closest('p')!.style.cssText = css; }, css);
-      const result = await call(page, 'form.submit.contact', PROPOSAL);
+      await page.evaluate((css) => { document.getElementById('capell-form-contact-name')!.closest('p')!.style.cssText = css; }, css);
+      const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
       expect(result.isError).toBe(true);
       const text = result.content[0]!.text;
-      expect(text.startsWith('cannot fill form #contact for form.submit.contact: name: the control is not visible to the person (')).toBe(true);
+      expect(text.startsWith('cannot fill form #capell-form-contact for form.submit.capell-form-contact: name: the control is not visible to the person (')).toBe(true);
       expect(text).toMatch(why);
       expect(text.endsWith('; an agent never writes what the person cannot check')).toBe(true);
       expect(await fieldValues(page)).toMatchObject({ name: '', email: '', message: '' });

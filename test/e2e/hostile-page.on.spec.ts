@@ -13,12 +13,12 @@ import { PanelDriver } from './panel-driver.ts';
 import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
 
 function fieldValue(page: Page, name: string): Promise<string> {
-  return page.evaluate((name) => ((document.getElementById('contact') as HTMLFormElement).elements.namedItem(name) as HTMLInputElement).value, name);
+  return page.evaluate((name) => ((document.getElementById('capell-form-contact') as HTMLFormElement).elements.namedItem(name) as HTMLInputElement).value, name);
 }
 
 /** The contact form's proposal, open and past its input protection: the panel that shows it. */
 async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.contact', PROPOSAL);
+  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   const panel = new PanelDriver(page);
   // Read to its end (it may be taller than the panel in a 720 px window), then out of its input protection.
   await panel.scrollToEnd();
@@ -45,7 +45,7 @@ function addSubmitButton(page: Page, added: AddedButton): Promise<void> {
     for (const [name, value] of Object.entries(attributes)) button.setAttribute(name, value);
     button.textContent = text;
     if (style) button.style.cssText = style;
-    const send = document.querySelector('#contact button[type="submit"]')!;
+    const send = document.querySelector('#capell-form-contact button[type="submit"]')!;
     if (place === 'before send') send.before(button);
     else if (place === 'after send') send.after(button);
     else document.body.append(button);
@@ -60,7 +60,7 @@ function addSubmitButton(page: Page, added: AddedButton): Promise<void> {
 async function refusedEveryTime(page: Page, panel: PanelDriver, control: Locator, reason: string): Promise<void> {
   await control.click();
   await panel.waitText(reason);
-  await page.locator('#contact-message').press('End');
+  await page.locator('#capell-form-contact-message').press('End');
   await page.keyboard.type(' Thanks.');
   await expect.poll(async () => (await panel.state())?.refusal ?? 'no panel', { intervals: [50], timeout: 15_000 }).toBe('');
   await panel.scrollToEnd();
@@ -86,7 +86,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     test.beforeEach(openContact);
 
     test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
-      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       const panel = new PanelDriver(page);
       await panel.waitText('POST /contact');
       await panel.waitText('“Send message”');
@@ -95,9 +95,9 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     test('a send button relabelled "Cancel" after the panel opened: every click on it is refused, the panel never tells the person to press "Cancel", and the agent hears it was refused', async ({ page, demo }) => {
       const panel = await armedProposal(page);
       const outcome = callResult(page);
-      await page.evaluate(() => { document.querySelector('#contact button[type="submit"]')!.textContent = 'Cancel'; });
+      await page.evaluate(() => { document.querySelector('#capell-form-contact button[type="submit"]')!.textContent = 'Cancel'; });
       const reason = 'the “Cancel” button changed after this panel showed the proposal (label “Send message” → “Cancel”), so it cannot send it';
-      await refusedEveryTime(page, panel, page.locator('#contact button[type="submit"]'), reason);
+      await refusedEveryTime(page, panel, page.locator('#capell-form-contact button[type="submit"]'), reason);
       const text = (await panel.state())!.text;
       expect(text).toContain('use the form’s own “Send message” button');
       expect(text).not.toContain('own “Cancel”');
@@ -133,8 +133,8 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
 
     test('a form pointed elsewhere after the panel opened: the person\'s click sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
       const panel = await armedProposal(page);
-      await page.evaluate(() => { (document.getElementById('contact') as HTMLFormElement).action = '/signups'; });
-      await page.locator('#contact button[type="submit"]').click();
+      await page.evaluate(() => { (document.getElementById('capell-form-contact') as HTMLFormElement).action = '/signups'; });
+      await page.locator('#capell-form-contact button[type="submit"]').click();
       await panel.waitText('POST /signups');
       await page.waitForTimeout(300);
       expect(demo.formPosts).toEqual([]);
@@ -142,7 +142,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     });
 
     test('leaving the page puts the person\'s values back: coming back (history) finds no agent values to send', async ({ page, demo }) => {
-      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       await new PanelDriver(page).waitOpen();
       expect(await fieldValue(page, 'name')).toBe(PROPOSAL.name);
       await page.goto(`${demo.url}/`);
@@ -166,7 +166,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     await page.goto(`${demo.url}/contact`);
     await readyReport(page);
     demo.formPosts.length = 0;
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     const answer = answerOf(await callResult(page)) as { status: string; writeId: string };
     expect(answer.status).toBe('awaiting_person');
     expect(await fieldValue(page, 'name')).toBe('');
@@ -189,7 +189,7 @@ test.describe('a page that replaces built-ins after the runtime loaded', () => {
       Object.assign(window, { setTimeout: never, clearTimeout: never, fetch: () => new Promise(() => undefined), FormData: function FormData() { throw new Error('no FormData'); } });
       Promise.race = () => new Promise(() => undefined);
     });
-    await startCall(page, 'form.submit.contact', PROPOSAL);
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     // Measured by the test's own clock (Node's): the page's timers are the ones replaced.
     const started = Date.now();
     const answer = answerOf(await callResult(page)) as { status: string };
@@ -207,7 +207,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     await page.evaluate(() => {
       const trap = document.createElement('input');
       trap.style.cssText = 'position:absolute;left:-9999px;top:0';
-      document.querySelector('#contact button[type="submit"]')!.before(trap);
+      document.querySelector('#capell-form-contact button[type="submit"]')!.before(trap);
       const search = document.createElement('input');
       search.id = 'search';
       search.setAttribute('aria-label', 'Search the shop');
@@ -227,7 +227,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
   test('a submit button added under the pointer after the panel opened: every click on it is refused, however long it has been still', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     const outcome = callResult(page);
-    await addSubmitButton(page, { id: 'slid', text: 'Send message', attributes: { form: 'contact' }, place: 'body', style: 'position:fixed;bottom:8px;left:8px;z-index:5' });
+    await addSubmitButton(page, { id: 'slid', text: 'Send message', attributes: { form: 'capell-form-contact' }, place: 'body', style: 'position:fixed;bottom:8px;left:8px;z-index:5' });
     // The panel's own wait has passed (the button's arrival did not restart it): refused because
     // the panel never named this button, now and after any wait.
     await panel.waitArmed();
@@ -244,12 +244,12 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     await page.route(`${other}/**`, (route) => { elsewhere.push(route.request().url()); return route.abort(); });
     const panel = await armedProposal(page);
     await page.evaluate((other) => {
-      const form = document.getElementById('contact') as HTMLFormElement;
+      const form = document.getElementById('capell-form-contact') as HTMLFormElement;
       form.action = `${other}/contact`;
       form.enctype = 'text/plain';
     }, other);
     // Refused on every click, naming the new destination (the panel still shows POST /contact).
-    await refusedEveryTime(page, panel, page.locator('#contact button[type="submit"]'), `sends to POST ${other}/contact text/plain instead of POST /contact`);
+    await refusedEveryTime(page, panel, page.locator('#capell-form-contact button[type="submit"]'), `sends to POST ${other}/contact text/plain instead of POST /contact`);
     await panel.waitText('POST /contact');
     expect(elsewhere).toEqual([]);
     expect(demo.formPosts).toEqual([]);
@@ -257,14 +257,14 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
 
   test('a formdata listener that rewrites what the form sends after the panel\'s check: the person\'s click sends nothing, and the panel names the fields', async ({ page, demo }) => {
     await page.evaluate(() => {
-      document.getElementById('contact')!.addEventListener('formdata', (event) => {
+      document.getElementById('capell-form-contact')!.addEventListener('formdata', (event) => {
         const { formData } = event as FormDataEvent;
         formData.set('email', 'attacker@evil.test');
         formData.append('extra', 'refund to IBAN');
       });
     });
     const panel = await armedProposal(page);
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     await panel.waitText('a script of the page changed what the form would send (email changed, extra added)');
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
@@ -276,16 +276,16 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
         const input = document.createElement('input');
         input.type = 'hidden';
         input.name = name;
-        document.querySelector('#contact button[type="submit"]')!.before(input);
+        document.querySelector('#capell-form-contact button[type="submit"]')!.before(input);
       }, name);
-      await startCall(page, 'form.submit.contact', PROPOSAL);
+      await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       const panel = new PanelDriver(page);
       const outcome = callResult(page);
       // The hidden control is listed as sent with it, which may make the panel's body scroll.
       await panel.waitText(`${name} = (empty)`);
       await panel.scrollToEnd();
       await panel.waitArmed();
-      await page.locator('#contact button[type="submit"]').click();
+      await page.locator('#capell-form-contact button[type="submit"]').click();
       expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
       expect(demo.formPosts).toHaveLength(1);
     });

@@ -44,7 +44,7 @@ test.describe('the inspector with WebMCP on', () => {
     expect(chunks).toContain('inspector');
     await expect(inspector(page).locator('#registered')).toHaveText(`Registered tools (${report.registered.length})`);
     await expect(inspector(page).locator('.tool')).toHaveCount(report.registered.length);
-    await expect(inspector(page).locator('.tool[data-tool="form.submit.contact"] .binding')).toHaveText('form → contact');
+    await expect(inspector(page).locator('.tool[data-tool="form.submit.capell-form-contact"] .binding')).toHaveText('form → capell-form-contact');
     await expect(inspector(page).locator('.tool[data-tool="send_message"] .binding')).toContainText('agentgate →');
     await expect(inspector(page).locator('.api p')).toContainText('document.modelContext');
   });

@@ -76,17 +76,17 @@ for (const host of MCP_B_HOSTS) {
     test('a write proposal opens the panel; stop() unregisters every tool from the host and ends the call', async ({ page, demo }) => {
       await page.goto(`${demo.url}/contact`);
       const report = await readyReport(page);
-      expect(report.registered).toEqual(expect.arrayContaining(['form.submit.contact', 'newsletter.subscribe']));
+      expect(report.registered).toEqual(expect.arrayContaining(['form.submit.capell-form-contact', 'newsletter.subscribe']));
       await page.evaluate(({ input }) => {
         type Context = { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, inputJson: string): Promise<string> };
         const context = (document as unknown as { modelContext: Context }).modelContext;
         (window as unknown as { pendingCall: Promise<unknown> }).pendingCall = context.getTools()
-          .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.contact'), JSON.stringify(input)))
+          .then((tools) => context.executeTool(tools.find((tool) => tool.name === 'form.submit.capell-form-contact'), JSON.stringify(input)))
           .then((text) => JSON.parse(text), (error: Error) => ({ rejected: error.name, message: error.message }));
       }, { input: PROPOSAL });
       const shown = await panel(page).waitOpen();
       expect(shown.text).toContain(PROPOSAL.email);
-      expect((await hostToolNames(page)).getTools).toContain('form.submit.contact');
+      expect((await hostToolNames(page)).getTools).toContain('form.submit.capell-form-contact');
 
       await page.evaluate(() => window.capellWebMCP!.stop());
       expect(await hostToolNames(page)).toEqual({ getTools: [], listTools: [] });
@@ -121,7 +121,7 @@ for (const host of MCP_B_HOSTS) {
       expect(demo.requests).toEqual([]);
 
       // A write proposal from the MCP client opens the panel as one through executeTool does.
-      const write = mcpRequest(page, 'tools/call', { name: 'form.submit.contact', arguments: PROPOSAL }, 25_000);
+      const write = mcpRequest(page, 'tools/call', { name: 'form.submit.capell-form-contact', arguments: PROPOSAL }, 25_000);
       expect((await panel(page).waitOpen()).text).toContain(PROPOSAL.email);
       await page.evaluate(() => window.capellWebMCP!.stop());
       expect((await mcpRequest(page, 'tools/list')).result?.tools).toEqual([]);

@@ -3,7 +3,7 @@
  * string, Cancel).
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
- * calling `form.submit.contact` and `newsletter.subscribe` through document.modelContext, and a
+ * calling `form.submit.capell-form-contact` and `newsletter.subscribe` through document.modelContext, and a
  * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
  * is sent before the person's click" is checked where it matters.
  *

@@ -36,7 +36,7 @@ test.describe('Playwright page.webmcp as the agent client', () => {
     expect(byName.get('capell.write.status')?.annotations?.readOnly).toBe(true);
     expect(byName.get('site.search')?.annotations?.readOnly).toBe(true);
     expect(byName.get('newsletter.subscribe')?.annotations?.consequential).toBe(true);
-    expect(byName.get('form.submit.contact')?.annotations?.consequential).toBe(true);
+    expect(byName.get('form.submit.capell-form-contact')?.annotations?.consequential).toBe(true);
     // A priced AgentGate tool (the demo's manifest has payment) is consequential though read-only.
     expect(byName.get('stock_report')?.annotations).toEqual({ readOnly: true, consequential: true });
   });

@@ -12,11 +12,11 @@ import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { PROPOSAL, call, callResult, startCall } from './agent-calls.ts';
 
-const SEND = '#contact button[type="submit"]';
+const SEND = '#capell-form-contact button[type="submit"]';
 
 /** The contact form's proposal, open, read to its end and past its input protection. */
 async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.contact', PROPOSAL);
+  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   const panel = new PanelDriver(page);
   await panel.waitText('use the form’s own “Send message” button');
   await panel.scrollToEnd();
@@ -38,13 +38,13 @@ async function openContact({ page, demo }: { page: Page; demo: Demo }): Promise<
 /** CSS alone disguises the send button: its text made transparent, "Next page →" drawn by ::after. */
 function drawNextPageOverSend(page: Page): Promise<void> {
   return page.evaluate(() => {
-    const button = document.querySelector('#contact button[type="submit"]')!;
+    const button = document.querySelector('#capell-form-contact button[type="submit"]')!;
     const span = document.createElement('span');
     span.className = 't';
     span.append(...button.childNodes);
     button.append(span);
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync('#contact button[type="submit"] .t { color: transparent } #contact button[type="submit"] .t::after { content: "Next page →"; color: white }');
+    sheet.replaceSync('#capell-form-contact button[type="submit"] .t { color: transparent } #capell-form-contact button[type="submit"] .t::after { content: "Next page →"; color: white }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   });
 }
@@ -157,7 +157,7 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
     // cancelled), Playwright's locators wait on it as on a navigation that never finishes.
     const send = (await page.locator(SEND).boundingBox())!;
     await page.evaluate(() => {
-      const form = document.getElementById('contact') as HTMLFormElement;
+      const form = document.getElementById('capell-form-contact') as HTMLFormElement;
       form.requestSubmit();
       form.requestSubmit(form.querySelector('button[type="submit"]'));
       (window as unknown as { nativeSubmit: (this: HTMLFormElement) => void }).nativeSubmit.call(form);
@@ -177,17 +177,17 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
     await page.evaluate(() => {
       const key = Object.getOwnPropertyDescriptor(KeyboardEvent.prototype, 'key')!.get!;
       Object.defineProperty(KeyboardEvent.prototype, 'key', { configurable: true, get() { return 'Enter'; } });
-      const form = document.getElementById('contact') as HTMLFormElement;
+      const form = document.getElementById('capell-form-contact') as HTMLFormElement;
       // The page's own "submit on Enter" handler reads the real key, and submits on any.
       form.addEventListener('keydown', (event) => {
         if (key.call(event) !== 'Enter') form.requestSubmit(form.querySelector('button[type="submit"]'));
       });
     });
-    await page.locator('#contact-name').click();
+    await page.locator('#capell-form-contact-name').click();
     await page.keyboard.press('End');
     await page.keyboard.type('x');
     await page.waitForTimeout(500);
-    expect(await page.locator('#contact-name').inputValue()).toBe(`${PROPOSAL.name}x`);
+    expect(await page.locator('#capell-form-contact-name').inputValue()).toBe(`${PROPOSAL.name}x`);
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -198,10 +198,10 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
       next.id = 'next-page';
       next.textContent = 'Next page →';
       next.addEventListener('click', () => {
-        const form = document.getElementById('contact') as HTMLFormElement;
+        const form = document.getElementById('capell-form-contact') as HTMLFormElement;
         form.requestSubmit(form.querySelector('button[type="submit"]'));
       });
-      document.querySelector('#contact button[type="submit"]')!.after(next);
+      document.querySelector('#capell-form-contact button[type="submit"]')!.after(next);
     });
     await armedProposal(page);
     await page.evaluate(() => { Node.prototype.contains = () => true; });
@@ -261,7 +261,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
       const real = window.getComputedStyle;
       window.getComputedStyle = function (element: Element, pseudo?: string | null) {
         const style = real.call(window, element, pseudo);
-        if (!element.closest('#contact')) return style;
+        if (!element.closest('#capell-form-contact')) return style;
         return new Proxy(style, {
           get(target, key) {
             if (key === 'content') return 'none';
@@ -304,7 +304,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
         const position = caret.call(this, x, y, options);
         return position && position.offsetNode.nodeType !== Node.TEXT_NODE ? null : position;
       };
-      const button = document.querySelector('#contact button[type="submit"]')!;
+      const button = document.querySelector('#capell-form-contact button[type="submit"]')!;
       const span = document.createElement('span');
       span.className = 't';
       span.append(...button.childNodes);
@@ -325,7 +325,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
   test('Element.prototype.getBoundingClientRect made to report a button-sized box for a send button stretched, transparent, over the top of the page: a click elsewhere on the page is still refused', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {
-      const send = document.querySelector('#contact button[type="submit"]') as HTMLElement;
+      const send = document.querySelector('#capell-form-contact button[type="submit"]') as HTMLElement;
       const label = document.createRange();
       label.selectNodeContents(send);
       const real = Element.prototype.getBoundingClientRect;
@@ -349,7 +349,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
 
   test('document.elementsFromPoint made to put the field on top: a field under an opaque cover is still refused, naming the cover', async ({ page, demo }) => {
     await page.evaluate(() => {
-      const field = document.getElementById('contact-name')!;
+      const field = document.getElementById('capell-form-contact-name')!;
       const p = field.closest('p')!;
       p.style.position = 'relative';
       const cover = document.createElement('div');
@@ -361,10 +361,10 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
         return [field, ...real.call(this, x, y).filter((element) => element !== cover)];
       };
     });
-    const result = await call(page, 'form.submit.contact', PROPOSAL);
+    const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^cannot fill form #contact for form\.submit\.contact: name: the control is not visible to the person \(covered by div\.cover at 9 of 9 points \(hit-testing\)\)/);
-    expect(await page.locator('#contact-name').inputValue()).toBe('');
+    expect(result.content[0]!.text).toMatch(/^cannot fill form #capell-form-contact for form\.submit\.capell-form-contact: name: the control is not visible to the person \(covered by div\.cover at 9 of 9 points \(hit-testing\)\)/);
+    expect(await page.locator('#capell-form-contact-name').inputValue()).toBe('');
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -374,7 +374,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     });
     const panel = await armedProposal(page);
     await page.evaluate(() => {
-      const box = document.querySelector('#contact button[type="submit"]')!.getBoundingClientRect();
+      const box = document.querySelector('#capell-form-contact button[type="submit"]')!.getBoundingClientRect();
       const cover = document.createElement('div');
       cover.className = 'next';
       cover.textContent = 'Next page →';

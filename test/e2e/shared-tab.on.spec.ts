@@ -38,7 +38,7 @@ test('the next test finds none of it', async ({ page, demo }) => {
   expect(await page.context().cookies(demo.url)).toEqual([]);
   await page.goto(`${demo.url}/contact`);
   await expect(page.locator('#routed')).toHaveCount(0);
-  await expect(page.locator('form#contact')).toBeVisible();
+  await expect(page.locator('form#capell-form-contact')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('left'))).toBeNull();
   expect(await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name))).not.toContain('left-behind');
 });

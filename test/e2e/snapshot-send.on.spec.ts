@@ -13,7 +13,7 @@ import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
 
 /** The contact form's proposal, open, read to its end and past its input protection. */
 async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.contact', PROPOSAL);
+  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   const panel = new PanelDriver(page);
   await panel.scrollToEnd();
   await panel.waitArmed();
@@ -30,7 +30,7 @@ function recordPosts(page: Page, demoUrl: string): [string, string][][] {
   return bodies;
 }
 
-const sendButton = (page: Page) => page.locator('#contact button[type="submit"]');
+const sendButton = (page: Page) => page.locator('#capell-form-contact button[type="submit"]');
 
 test.beforeEach(async ({ page, demo }) => {
   await page.goto(`${demo.url}/contact`);
@@ -42,7 +42,7 @@ test.describe('the submit sends the data set the panel showed', () => {
 
   test('the panel lists every entry, the CSRF token and the empty honeypot as sent with it, and the body sent is exactly that list', async ({ page, demo }) => {
     const bodies = recordPosts(page, demo.url);
-    const token = await page.locator('#contact input[name="_token"]').inputValue();
+    const token = await page.locator('#capell-form-contact input[name="_token"]').inputValue();
     const panel = await armedProposal(page);
     await panel.waitText(`Sent with it: _token = ${token}; website = (empty)`);
     const outcome = callResult(page);
@@ -83,7 +83,7 @@ test.describe('the submit sends the data set the panel showed', () => {
         const other = document.createElement('form');
         other.id = 'elsewhere';
         document.body.append(other);
-        document.getElementById('contact-name')!.setAttribute('form', 'elsewhere');
+        document.getElementById('capell-form-contact-name')!.setAttribute('form', 'elsewhere');
       },
       reason: 'name removed',
     },
@@ -93,7 +93,7 @@ test.describe('the submit sends the data set the panel showed', () => {
     test(`${name} after the panel showed: the person's click sends nothing, and the panel names it (${reason})`, async ({ page, demo }) => {
       const panel = await armedProposal(page);
       const outcome = callResult(page);
-      await page.evaluate(`(${change.toString()})(document.getElementById('contact'))`);
+      await page.evaluate(`(${change.toString()})(document.getElementById('capell-form-contact'))`);
       await sendButton(page).click();
       await panel.waitText(`what the form sends changed after this panel showed it (${reason}), so check it again`);
       await panel.click('Cancel');
@@ -109,7 +109,7 @@ test.describe('the submit sends the data set the panel showed', () => {
       campaign.type = 'hidden';
       campaign.name = 'campaign';
       campaign.value = 'spring';
-      document.getElementById('contact')!.append(campaign);
+      document.getElementById('capell-form-contact')!.append(campaign);
     });
     const panel = await armedProposal(page);
     await panel.waitText('campaign = spring');

@@ -115,7 +115,7 @@ freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-f
     await expect.poll(() => page.evaluate(() => (window as unknown as { order: string[] }).order)).toEqual(['ready', 'load']);
     const declared = await page.evaluate(() => [...document.querySelectorAll('script[data-capell-agent-tools]')]
       .flatMap((island) => (JSON.parse(island.textContent ?? '') as { tools: { name: string }[] }).tools.map((tool) => tool.name)));
-    expect(declared).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.contact']));
+    expect(declared).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.capell-form-contact']));
     expect(report.registered).toEqual(expect.arrayContaining(declared));
     expect(report.rejected).toEqual([]);
 
@@ -148,7 +148,7 @@ freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-f
     expect(response?.headers()['content-security-policy']).toBe(TRUSTED_TYPES_POLICY);
     expect(await page.locator('script[src="/dist/capell-webmcp.iife.js"]').count()).toBe(1);
     const report = await readyReport(page) as { registered: string[]; rejected: { name: string }[] };
-    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.contact']));
+    expect(report.registered).toEqual(expect.arrayContaining(['site.search', 'newsletter.subscribe', 'form.submit.capell-form-contact']));
     expect(report.rejected).toEqual([]);
     const invalid = await executeTool(page, 'site.search', { q: 5 });
     expect(invalid.isError).toBe(true);

@@ -20,7 +20,7 @@ const EXPECTED: Record<string, Shown> = {
   'site.navigation': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
   'site.search': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
   'catalogue.lookup': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
-  'form.submit.contact': { title: '', readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
+  'form.submit.capell-form-contact': { title: '', readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
   'newsletter.subscribe': { title: '', readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
   'capell.write.status': { title: '', readOnlyHint: true, consequentialHint: false, untrustedContentHint: false },
   // The demo's manifest names pay per crawl (`payment`), so each of its tools may be charged for.

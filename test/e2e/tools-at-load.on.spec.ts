@@ -88,14 +88,16 @@ test('the hold adds nothing to the page: a detached audio element is given an em
     document.addEventListener('capell-webmcp:ready', () => seen.order.push('ready'));
     addEventListener('load', () => seen.order.push('load'));
   });
-  await page.goto(`${demo.url}/contact`);
+  // A page whose tools have no warning: its start-up loads the registry chunk alone (chunk-rooms.on.spec.ts).
+  await page.goto(`${demo.url}/products`);
   await readyReport(page);
   await expect.poll(() => page.evaluate(() => (window as unknown as { holdSeen: { order: string[] } }).holdSeen.order.length)).toBe(2);
-  expect(await page.evaluate(() => (window as unknown as { holdSeen: unknown }).holdSeen)).toEqual({
-    added: [],
-    sources: ['AUDIO detached: MediaStream of 0 tracks', 'AUDIO detached: null'],
-    order: ['ready', 'load'],
-  });
+  const seen = await page.evaluate(() => (window as unknown as { holdSeen: { added: string[]; sources: string[]; order: string[] } }).holdSeen);
+  expect(seen.added).toEqual([]);
+  expect(seen.order).toEqual(['ready', 'load']);
+  expect(seen.sources.slice(0, 2)).toEqual(['AUDIO detached: MediaStream of 0 tracks', 'AUDIO detached: null']);
+  // The bound (MAX_LOAD_HOLD_MS after start) lets go once more if it comes after this check began: harmless.
+  expect(seen.sources.slice(2).every((source) => source === 'AUDIO detached: null')).toBe(true);
 });
 
 test('a deferred page script after the runtime\'s that makes setTimeout do nothing cannot keep load waiting: the hold still lets go once ready', async ({ page, demo }) => {
@@ -107,11 +109,11 @@ test('a deferred page script after the runtime\'s that makes setTimeout do nothi
   });
   // Runs after the runtime's entry (both deferred modules, in document order), before DOMContentLoaded.
   await page.route((url) => url.pathname === '/page-breaks-timers.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'window.setTimeout = () => 0;' }));
-  await page.route((url) => url.pathname === '/contact', async (route) => {
+  await page.route((url) => url.pathname === '/products', async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, body: (await response.text()).replace('</head>', '<script type="module" src="/page-breaks-timers.js"></script></head>') });
   });
-  await page.goto(`${demo.url}/contact`, { waitUntil: 'commit' });
+  await page.goto(`${demo.url}/products`, { waitUntil: 'commit' });
   await expect.poll(() => page.evaluate(() => (window as unknown as { order?: string[] }).order)).toEqual(['ready', 'load']);
   expect(await page.evaluate(() => window.setTimeout.toString())).toContain('=> 0');
 });

@@ -1,7 +1,7 @@
 /**
  * Write calls never hang the agent (MCP clients give up on a call after 20–60 s; a person may take
  * minutes), end to end: the demo contact page served with small `data-write-wait-ms` /
- * `data-confirm-timeout-ms`, the built bundle, an agent calling `form.submit.contact`,
+ * `data-confirm-timeout-ms`, the built bundle, an agent calling `form.submit.capell-form-contact`,
  * `newsletter.subscribe` and `capell.write.status` through document.modelContext, and a person
  * clicking later (Playwright's real input). The demo server counts every contact POST and
  * newsletter request, so "nothing was sent" is checked where it matters.
@@ -96,7 +96,7 @@ test.describe('write calls never hang the agent', () => {
   test('a write call resolves awaiting_person within data-write-wait-ms and the proposal stays open', async ({ page, demo }) => {
     await openContact(page, demo.url, 'data-write-wait-ms="400"');
     const began = Date.now();
-    const answer = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    const answer = answerOf(await call(page, 'form.submit.capell-form-contact', PROPOSAL)) as Awaiting;
     expect(Date.now() - began).toBeLessThan(5000);
     expect(answer).toEqual({ status: 'awaiting_person', writeId: expect.stringMatching(/^[0-9a-f-]{36}$/), expiresAt: expect.any(String), next: NEXT_STEPS.awaiting_person });
     // The default proposal lifetime: five minutes.
@@ -124,14 +124,14 @@ test.describe('write calls never hang the agent', () => {
     await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="2000"');
     const before = demo.submissions.length;
-    const { writeId } = await awaitingAfterJump(page, 'write', 'form.submit.contact', PROPOSAL, 2000);
+    const { writeId } = await awaitingAfterJump(page, 'write', 'form.submit.capell-form-contact', PROPOSAL, 2000);
     expect(demo.formPosts).toEqual([]);
     // The site redirects to its thank-you page after a 2xx, so the agent waits with waitMs:
     // the answer comes as soon as the site answered, before the page follows the redirect.
     await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 2000 });
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
-    expect(answerOf(await result(page, 'status'))).toEqual({ status: 'submitted', tool: 'form.submit.contact', httpStatus: 200 });
+    await page.locator('#capell-form-contact button[type="submit"]').click();
+    expect(answerOf(await result(page, 'status'))).toEqual({ status: 'submitted', tool: 'form.submit.capell-form-contact', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
@@ -140,10 +140,10 @@ test.describe('write calls never hang the agent', () => {
 
   test('capell.write.status reports cancelled after the person\'s later Cancel; nothing is sent', async ({ page, demo }) => {
     await openContact(page, demo.url, 'data-write-wait-ms="300"');
-    await page.locator('#contact-name').fill('Grace');
-    const { writeId } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    await page.locator('#capell-form-contact-name').fill('Grace');
+    const { writeId } = answerOf(await call(page, 'form.submit.capell-form-contact', PROPOSAL)) as Awaiting;
     await panel(page).click('Cancel');
-    expect(await status(page, writeId)).toEqual({ status: 'cancelled', tool: 'form.submit.contact', next: NEXT_STEPS.cancelled });
+    expect(await status(page, writeId)).toEqual({ status: 'cancelled', tool: 'form.submit.capell-form-contact', next: NEXT_STEPS.cancelled });
     expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
     expect(demo.formPosts).toEqual([]);
   });
@@ -151,14 +151,14 @@ test.describe('write calls never hang the agent', () => {
   test('capell.write.status reports expired after data-confirm-timeout-ms, with values restored', async ({ page, demo }) => {
     await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="300" data-confirm-timeout-ms="2500"');
-    await page.locator('#contact-name').fill('Grace');
-    const { writeId, expiresAt } = answerOf(await call(page, 'form.submit.contact', PROPOSAL)) as Awaiting;
+    await page.locator('#capell-form-contact-name').fill('Grace');
+    const { writeId, expiresAt } = answerOf(await call(page, 'form.submit.capell-form-contact', PROPOSAL)) as Awaiting;
     expect(await status(page, writeId)).toMatchObject({ status: 'awaiting_person', expiresAt });
     // The page's clock jumps to the proposal's end instead of waiting for it.
     await page.clock.fastForward(2500);
     let answer = await status(page, writeId, 300);
     for (let polls = 0; polls < 20 && answer.status === 'awaiting_person'; polls++) answer = await status(page, writeId, 300);
-    expect(answer).toEqual({ status: 'expired', tool: 'form.submit.contact', next: NEXT_STEPS.expired });
+    expect(answer).toEqual({ status: 'expired', tool: 'form.submit.capell-form-contact', next: NEXT_STEPS.expired });
     expect(await fieldValues(page)).toEqual({ ...EMPTY, name: 'Grace' });
     await panel(page).waitClosed();
     expect(demo.formPosts).toEqual([]);
@@ -168,15 +168,15 @@ test.describe('write calls never hang the agent', () => {
     await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="3000"');
     const before = demo.submissions.length;
-    const first = await awaitingAfterJump(page, 'first', 'form.submit.contact', PROPOSAL, 3000);
+    const first = await awaitingAfterJump(page, 'first', 'form.submit.capell-form-contact', PROPOSAL, 3000);
     expect((await panel(page).state())!.text).not.toContain(REPLACED);
     const newer = { ...PROPOSAL, name: 'Mallory', message: 'Unsubscribe me from everything.' };
-    await startCall(page, 'second', 'form.submit.contact', newer);
+    await startCall(page, 'second', 'form.submit.capell-form-contact', newer);
     await panel(page).waitText(REPLACED);
     await page.clock.fastForward(3000);
     const second = answerOf(await result(page, 'second')) as Awaiting;
     expect(second.status).toBe('awaiting_person');
-    expect(await status(page, first.writeId)).toEqual({ status: 'superseded', tool: 'form.submit.contact', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
+    expect(await status(page, first.writeId)).toEqual({ status: 'superseded', tool: 'form.submit.capell-form-contact', supersededBy: second.writeId, next: NEXT_STEPS.superseded });
     expect(await panel(page).count()).toBe(1);
     await panel(page).waitText(REPLACED);
     const shown = (await panel(page).state())!.text;
@@ -189,7 +189,7 @@ test.describe('write calls never hang the agent', () => {
     await panel(page).scrollToEnd();
     await startCall(page, 'status', 'capell.write.status', { writeId: second.writeId, waitMs: 3000 });
     await panel(page).waitArmed();
-    await page.locator('#contact button[type="submit"]').click();
+    await page.locator('#capell-form-contact button[type="submit"]').click();
     expect(answerOf(await result(page, 'status'))).toMatchObject({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);
@@ -198,8 +198,8 @@ test.describe('write calls never hang the agent', () => {
 
   test('an aborted call closes the proposal and restores values (status aborted)', async ({ page, demo }) => {
     await openContact(page, demo.url, 'data-write-wait-ms="5000"');
-    await page.locator('#contact-name').fill('Grace');
-    await startCall(page, 'write', 'form.submit.contact', PROPOSAL, true);
+    await page.locator('#capell-form-contact-name').fill('Grace');
+    await startCall(page, 'write', 'form.submit.capell-form-contact', PROPOSAL, true);
     await panel(page).waitOpen();
     await page.evaluate(() => (window as unknown as { agents: Record<string, AbortController> }).agents.write!.abort());
     expect(await result(page, 'write')).toEqual({ rejected: 'AbortError' });

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { parseHTML } from 'linkedom';
 import { auditSurfaces, coverageOf, type AuditRoot } from '../../src/start/audit.ts';
 
-const CONTACT_TOOL = { name: 'form.submit.contact', description: 'Send a message.', effect: 'write', binding: { type: 'form', target: 'contact' } };
+const CONTACT_TOOL = { name: 'form.submit.enquiry', description: 'Send a message.', effect: 'write', binding: { type: 'form', target: 'enquiry' } };
 const CART_TOOL = { name: 'cart.add', description: 'Add to cart.', effect: 'write', binding: { type: 'endpoint', target: '/cart' } };
 
 type Row = { rule: string; body: string; declarations?: unknown[]; expected: { surface: string; message: RegExp }[] };
@@ -17,8 +17,8 @@ type Row = { rule: string; body: string; declarations?: unknown[]; expected: { s
 const rows: Row[] = [
   { rule: 'a page without forms or actions has no entry', body: '<p>Hello</p><a href="/x">x</a>', expected: [] },
   { rule: 'a form without a declaration is a warning', body: '<form id="notify"></form>', expected: [{ surface: 'form#notify', message: /^no tool declaration covers this form/ }] },
-  { rule: 'a form targeted by a form-binding declaration is covered', body: '<form id="contact"></form>', declarations: [CONTACT_TOOL], expected: [] },
-  { rule: 'a form-binding declaration that was rejected still covers its form', body: '<form id="contact"></form>', declarations: [{ ...CONTACT_TOOL, name: 'Contact Form', effect: 'read' }], expected: [] },
+  { rule: 'a form targeted by a form-binding declaration is covered', body: '<form id="enquiry"></form>', declarations: [CONTACT_TOOL], expected: [] },
+  { rule: 'a form-binding declaration that was rejected still covers its form', body: '<form id="enquiry"></form>', declarations: [{ ...CONTACT_TOOL, name: 'Contact Form', effect: 'read' }], expected: [] },
   { rule: 'a declaration of another binding type does not cover a form with its target as id', body: '<form id="pages"></form>', declarations: [{ name: 'site.search', binding: { type: 'search', target: 'pages' } }], expected: [{ surface: 'form#pages', message: /^no tool declaration covers this form/ }] },
   { rule: 'a form with a native toolname counts as declared', body: '<form id="book" toolname="book_table" tooldescription="Book a table"></form>', expected: [] },
   { rule: 'a form with an empty toolname is not declared', body: '<form id="book" toolname=""></form>', expected: [{ surface: 'form#book', message: /^no tool declaration/ }] },
@@ -59,7 +59,7 @@ describe('auditSurfaces: levels and coverage', () => {
 
   it('coverageOf ignores entries that are not declarations without throwing', () => {
     const coverage = coverageOf([null, 42, 'form.submit.x', [], { binding: { type: 'form', target: 7 } }, CONTACT_TOOL]);
-    assert.deepEqual([...coverage.names], ['form.submit.contact']);
-    assert.deepEqual([...coverage.formIds], ['contact']);
+    assert.deepEqual([...coverage.names], ['form.submit.enquiry']);
+    assert.deepEqual([...coverage.formIds], ['enquiry']);
   });
 });

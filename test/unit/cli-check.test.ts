@@ -30,9 +30,12 @@ describe('capell-webmcp check', () => {
   before(async () => { server = await startDemoServer({ host: '127.0.0.1', port: 0 }); });
   after(async () => { await server.close(); });
 
-  it('a demo page as served: every tool would register, exit 0', async () => {
+  it('a demo page as served: every tool would register, exit 0; form-builder\'s name is the one warning', async () => {
     const result = await cli('check', `${server.url.replace(/\/$/, '')}/contact`);
-    assert.deepEqual(result.stdout, []);
+    // The contact form's tool has form-builder's name (../shared/DESIGN.md §4): a '-' inside a segment.
+    assert.deepEqual(result.stdout, [
+      'warning: tool form.submit.capell-form-contact: name: "form.submit.capell-form-contact" has "-" or "_" inside a segment, outside the Capell Agent Schema\'s lowercase dotted name (^[a-z][a-z0-9]*(?:\\.[a-z0-9]+)+$); registered, as Capell\'s own packages name tools',
+    ]);
     assert.equal(result.code, 0);
     assert.match(result.stderr, /\d+ tools would register, 0 rejected/);
   });
@@ -130,13 +133,13 @@ describe('capell-webmcp check', () => {
   });
 
   it('first name wins across islands, and a form that is already a native toolname tool is refused, as the runtime does', async () => {
-    const result = await cli('check', page('claims.html', island({ capellAgentSchema: 1, tools: [FORM_TOOL('contact', { name: { type: 'string' } })] })
-      + island({ capellAgentSchema: 1, tools: [FORM_TOOL('contact', { name: { type: 'string' } })] }),
-    '<form id="contact" toolname="contact_native" action="/c" method="post"><input name="name"></form>'));
+    const result = await cli('check', page('claims.html', island({ capellAgentSchema: 1, tools: [FORM_TOOL('enquiry', { name: { type: 'string' } })] })
+      + island({ capellAgentSchema: 1, tools: [FORM_TOOL('enquiry', { name: { type: 'string' } })] }),
+    '<form id="enquiry" toolname="contact_native" action="/c" method="post"><input name="name"></form>'));
     assert.equal(result.code, 1);
     assert.equal(result.stdout.length, 2);
-    assert.match(result.stdout[0]!, /^capell-island\[0\]: form.submit.contact: form #contact carries toolname="contact_native"/);
-    assert.match(result.stdout[1]!, /^capell-island\[1\]: form.submit.contact: .*already declared by capell-island\[0\]/);
+    assert.match(result.stdout[0]!, /^capell-island\[0\]: form.submit.enquiry: form #enquiry carries toolname="contact_native"/);
+    assert.match(result.stdout[1]!, /^capell-island\[1\]: form.submit.enquiry: .*already declared by capell-island\[0\]/);
   });
 
   it('no file is a usage error (exit 2)', async () => {

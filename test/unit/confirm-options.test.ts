@@ -46,12 +46,12 @@ describe('writeWaitMs', () => {
 });
 
 describe('write answers', () => {
-  const base = { writeId: 'w1', tool: 'form.submit.contact', expiresAt: '2026-01-01T00:00:00.000Z' };
+  const base = { writeId: 'w1', tool: 'form.submit.capell-form-contact', expiresAt: '2026-01-01T00:00:00.000Z' };
 
   test('awaiting_person carries writeId, expiresAt and next; a final status drops them', () => {
     assert.deepEqual(callAnswer({ ...base, status: 'awaiting_person' }), { status: 'awaiting_person', writeId: 'w1', expiresAt: base.expiresAt, next: NEXT_STEPS.awaiting_person });
     assert.deepEqual(callAnswer({ ...base, status: 'submitted', httpStatus: 201 }), { status: 'submitted', httpStatus: 201 });
-    assert.deepEqual(statusAnswer({ ...base, status: 'superseded', supersededBy: 'w2' }), { status: 'superseded', tool: 'form.submit.contact', supersededBy: 'w2', next: NEXT_STEPS.superseded });
+    assert.deepEqual(statusAnswer({ ...base, status: 'superseded', supersededBy: 'w2' }), { status: 'superseded', tool: 'form.submit.capell-form-contact', supersededBy: 'w2', next: NEXT_STEPS.superseded });
   });
 
   test('every status but submitted carries a one-sentence next', () => {

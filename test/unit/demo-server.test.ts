@@ -337,7 +337,7 @@ describe('demo server: page graph and islands', () => {
       assert.equal(toIslandJSON(english.tools.slice(0, 5)), toIslandJSON(fixture.tools), path);
       assert.equal(english.tools[5].name, 'catalogue.lookup', path);
       const extra = english.tools.slice(6).map((tool: Json) => tool.name);
-      assert.deepEqual(extra, path === '/products' ? ['catalogue.search', 'catalogue.properties'] : path === '/contact' ? ['form.submit.contact', 'newsletter.subscribe'] : [], path);
+      assert.deepEqual(extra, path === '/products' ? ['catalogue.search', 'catalogue.properties'] : path === '/contact' ? ['form.submit.capell-form-contact', 'newsletter.subscribe'] : [], path);
     }
   });
 
@@ -394,12 +394,12 @@ describe('demo server: page graph and islands', () => {
 
   test('renders the contact form with its fields, CSRF token and CSS-hidden honeypot', async () => {
     const html = (await send('/contact')).text;
-    assert.match(html, /<form id="contact" class="contact-form" action="\/contact" method="post">/);
-    assert.match(html, /<input type="text" id="contact-name" name="name" maxlength="\d+"/);
-    assert.match(html, /<input type="email" id="contact-email" name="email"/);
+    assert.match(html, /<form id="capell-form-contact" class="contact-form" action="\/contact" method="post">/);
+    assert.match(html, /<input type="text" id="capell-form-contact-name" name="name" maxlength="\d+"/);
+    assert.match(html, /<input type="email" id="capell-form-contact-email" name="email"/);
     assert.match(html, /<option value="order">Order question<\/option>/);
-    assert.match(html, /<textarea id="contact-message" name="message"/);
-    assert.match(html, /<input type="checkbox" id="contact-newsletter" name="newsletter"/);
+    assert.match(html, /<textarea id="capell-form-contact-message" name="message"/);
+    assert.match(html, /<input type="checkbox" id="capell-form-contact-newsletter" name="newsletter"/);
     assert.match(html, /<input type="hidden" name="_token" value="[A-Za-z]+">/);
     assert.match(html, /<p class="honeypot" aria-hidden="true">[\s\S]*?name="website"/);
   });
@@ -449,12 +449,12 @@ describe('demo server: write tools', () => {
     return match[1] as string;
   }
 
-  test('the contact pages declare form.submit.contact shaped like Capell\'s form builder, and newsletter.subscribe', async () => {
+  test('the contact pages declare form.submit.capell-form-contact shaped like Capell\'s form builder, and newsletter.subscribe', async () => {
     for (const path of ['/contact', '/de/kontakt']) {
       const html = (await send(path)).text;
       const manifest = JSON.parse(readIsland(html, 'data-capell-agent-tools'));
-      const form = manifest.tools.find((tool: Json) => tool.name === 'form.submit.contact');
-      assert.deepEqual(form.binding, { type: 'form', target: 'contact' });
+      const form = manifest.tools.find((tool: Json) => tool.name === 'form.submit.capell-form-contact');
+      assert.deepEqual(form.binding, { type: 'form', target: 'capell-form-contact' });
       assert.equal(form.effect, 'write');
       assert.equal(form.inputSchema.additionalProperties, false);
       assert.deepEqual(Object.keys(form.inputSchema.properties), ['name', 'email', 'topic', 'message', 'newsletter']);

@@ -41,13 +41,13 @@ describe('registration rules', () => {
   });
 
   it('refuses a form tool whose form carries toolname (declarative WebMCP registers it natively)', () => {
-    const { document } = parseHTML('<html><body><form id="contact" toolname="contact"></form><form id="plain"></form></body></html>');
+    const { document } = parseHTML('<html><body><form id="enquiry" toolname="contact"></form><form id="plain"></form></body></html>');
     const doc = document as unknown as Document;
-    assert.match(nativeFormToolReason(spec('form.submit.contact', { type: 'form', target: 'contact' }), doc)!, /carries toolname="contact"/);
+    assert.match(nativeFormToolReason(spec('form.submit.enquiry', { type: 'form', target: 'enquiry' }), doc)!, /carries toolname="contact"/);
     assert.equal(nativeFormToolReason(spec('form.submit.plain', { type: 'form', target: 'plain' }), doc), undefined);
     assert.equal(nativeFormToolReason(spec('form.submit.none', { type: 'form', target: 'none' }), doc), undefined);
     const claims = new NameClaims();
-    assert.match(String(registrationRefusal(spec('form.submit.contact', { type: 'form', target: 'contact' }), 'capell-island[0]', claims, doc)), /toolname/);
+    assert.match(String(registrationRefusal(spec('form.submit.enquiry', { type: 'form', target: 'enquiry' }), 'capell-island[0]', claims, doc)), /toolname/);
   });
 
   it('the CLI judges duplicates with the same rules and words as the runtime', () => {

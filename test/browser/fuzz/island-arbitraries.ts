@@ -89,9 +89,9 @@ export const TEMPLATES: readonly Record<string, unknown>[] = [
     effect: 'write', binding: { type: 'endpoint', target: '/agent/v1/newsletter' },
   },
   {
-    name: 'form.submit.contact', description: 'Send the contact form.',
+    name: 'form.submit.enquiry', description: 'Send the enquiry form.',
     inputSchema: { type: 'object', properties: { name: { type: 'string', maxLength: 80 }, message: { type: 'string', maxLength: 2000 } }, required: ['name'], additionalProperties: false },
-    effect: 'write', binding: { type: 'form', target: 'contact-form' },
+    effect: 'write', binding: { type: 'form', target: 'enquiry-form' },
   },
   {
     name: 'site.navigation', description: 'List the pages of this site.',
