@@ -1,11 +1,10 @@
-import { BLUEPRINTS, SITE, TAXONOMIES } from './catalogue.js';
+import { SITE, TAXONOMIES } from './catalogue.js';
 import { isPublic } from './is-public.js';
 import { readPages } from './page-store.js';
 
 /** @typedef {import('./catalogue.js').Page} Page */
 /** @typedef {import('./catalogue.js').Language} Language */
 /** @typedef {import('./catalogue.js').Taxonomy} Taxonomy */
-/** @typedef {import('./catalogue.js').Term} Term */
 
 /**
  * Public pages of the site in a language, in catalogue order.
@@ -64,24 +63,4 @@ export function toPublicUrl(key, lang, now) {
  */
 export function listSiteTaxonomies() {
   return TAXONOMIES.filter((taxonomy) => taxonomy.site === SITE.key).sort((a, b) => a.position - b.position);
-}
-
-/**
- * A term of one of the delivered site's taxonomies.
- * @param {string} taxonomyKey
- * @param {string} slug
- * @returns {Term | undefined}
- */
-export function findSiteTerm(taxonomyKey, slug) {
-  return listSiteTaxonomies()
-    .find((taxonomy) => taxonomy.key === taxonomyKey)
-    ?.terms.find((term) => term.slug === slug);
-}
-
-/**
- * The page types (blueprint keys) that public pages of the site can have, for the search tool's enum.
- * @returns {string[]}
- */
-export function listPublicPageTypes() {
-  return BLUEPRINTS.filter((blueprint) => blueprint.enabled && blueprint.access === 'public').map((blueprint) => blueprint.key);
 }
