@@ -5,13 +5,14 @@
  * WebMCP exists, so a browser without it fetches the entry alone.
  */
 import type { RuntimeConfig } from '../start/config.js';
-import type { PendingRejection, PendingWarning } from '../shared/declarations/reason.js';
+import type { PendingRejection } from '../shared/declarations/reason.js';
+import { renderWarnings } from '../shared/declarations/warning-text.js';
 import { callBuiltIn } from '../start/dom-builtin.js';
 import type { FoundHost } from '../start/host.js';
 import { LiveRegistry, type Slicer, type Snapshot } from './live-registry.js';
 import { observePage } from './page-observer.js';
 import { createReportLog } from './report-log.js';
-import { emptyReport, runtimeFailure, type AuditEntry, type Report } from '../start/report.js';
+import { emptyReport, runtimeFailure, type Report } from '../start/report.js';
 import { SOURCES } from './sources/index.js';
 import { SOURCE_CHANGE_EVENT } from './sources/source.js';
 import { prefetchCallModule } from './tool-execute.js';
@@ -47,16 +48,6 @@ async function renderRejections(pending: PendingRejection[]): Promise<Report['re
   }
   const texts = await import('../shared/declarations/reason-text.js');
   return texts.renderRejections(pending);
-}
-
-/**
- * The audit with the registered tools' declaration warnings rendered after it (the same texts
- * chunk, loaded only when a tool has a warning).
- */
-async function withWarnings(audit: AuditEntry[], warnings: PendingWarning[] | undefined): Promise<AuditEntry[]> {
-  if (!warnings) return audit;
-  const texts = await import('../shared/declarations/reason-text.js');
-  return [...audit, ...texts.renderWarnings(warnings)];
 }
 
 /**
@@ -98,7 +89,7 @@ export function follow(
       }
       void snapshot.then(async ({ registered, rejected, audit, disallowed, pending, warnings }: Snapshot): Promise<Report> => {
         if (disallowed) return { ...emptyReport('none'), apiReason: disallowed };
-        const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit: await withWarnings(audit, warnings) };
+        const report: Report = { api: found.api, registered, rejected: await renderRejections(rejected), audit: warnings ? [...audit, ...renderWarnings(warnings)] : audit };
         if (pending) report.pending = pending;
         return report;
       }).catch(failed).then(async (report) => {

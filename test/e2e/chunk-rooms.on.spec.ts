@@ -165,15 +165,15 @@ test.describe('chunks by room', () => {
     expect(requested).toEqual(['registry']);
   });
 
-  test('a page whose tool has a warning also loads the reason texts before ready: the contact page (form-builder\'s name)', async ({ page, demo }) => {
+  test('a page whose tool has a warning loads the registry chunk alone too: the contact page (form-builder\'s name)', async ({ page, demo }) => {
     const requested = recordChunks(page);
     await holdIdleCallbacks(page);
     await openContactWithoutAgentGate(page, demo.url);
     const report = await readyReport(page);
     // form.submit.capell-form-contact has a '-' inside a segment (../shared/DESIGN.md §4): a warning,
-    // whose text is in the reason-text chunk (registry/follow.ts).
+    // whose text ships with the registry (shared/declarations/warning-text.ts), so no request waits before ready.
     expect(report.audit).toEqual([expect.objectContaining({ level: 'warning', surface: 'tool form.submit.capell-form-contact' })]);
-    expect(requested).toEqual(['registry', 'reason-text']);
+    expect(requested).toEqual(['registry']);
   });
 
   test('a registry chunk that does not arrive: ready settles naming it, nothing is registered, nothing is thrown', async ({ page, demo }) => {

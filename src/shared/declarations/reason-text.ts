@@ -7,8 +7,9 @@
 import { ACTION_TARGET_PATTERN, BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
 import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
 import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
-import type { PendingRejection, PendingWarning, Reason } from './reason.js';
-import type { AuditEntry, Rejection } from '../../start/report.js';
+import type { PendingRejection, Reason } from './reason.js';
+import type { Rejection } from '../../start/report.js';
+import { WARNING_TEXT } from './warning-text.js';
 import type { KeywordKind, ReasonArgs, ReasonCode } from './rules.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE } from './schema-policy.js';
 import { MAX_VALIDATION_WORK } from '../validation/work-units.js';
@@ -39,10 +40,8 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   namePattern: (name: string) => `${show(name)} is not a lowercase dotted name matching ${CAPELL_NAME_PATTERN.source} (Capell Agent Schema)`,
   webmcpName: (name: string) => `${show(name)} is not a WebMCP tool name (${WEBMCP_NAME_PATTERN.source}: letters, digits, "_", "." and "-", 1 to ${MAX_NAME_LENGTH})`,
   duplicate: (name: string, owner: string) => `${show(name)} is already declared by ${owner} (the first declaration wins)`,
-  // Warnings (the tool registers).
-  nameSeparator: (name: string) => `${show(name)} has "-" or "_" inside a segment, outside the Capell Agent Schema's lowercase dotted name (${CAPELL_NAME_PATTERN.source}); registered, as Capell's own packages name tools`,
-  emptyArraySchema: () => `[] (PHP's empty array) where a JSON object is expected; read as {}`,
-  beyondCoreKeyword: (keyword: string) => `${keyword} is not in Core's keyword allow-list; registered, and checked at call time`,
+  // Warnings (the tool registers): their texts ship with the registry.
+  ...WARNING_TEXT,
   // Descriptions.
   nonEmptyString: () => 'must be a non-empty string',
   noTranslation: (key: string) => `no translation for ${show(key)} (the island's messages, or the CLI's --translations)`,
@@ -144,14 +143,6 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
 export function renderReason(reason: Reason): string {
   const [field, code, ...args] = reason;
   return `${field}: ${(REASON_TEXT[code] as (...values: unknown[]) => string)(...args)}`;
-}
-
-/**
- * Renders declaration warnings (ToolSpec.warnings) as the Report's audit entries:
- * `{ level: 'warning', surface: 'tool <name>', message: '<field>: <text>' }`, one per warning.
- */
-export function renderWarnings(pending: readonly PendingWarning[]): AuditEntry[] {
-  return pending.flatMap(({ name, warnings }) => warnings.map((warning) => ({ level: 'warning' as const, surface: `tool ${name}`, message: renderReason(warning) })));
 }
 
 /** Renders the coded reasons of pending rejections; text reasons pass through unchanged. */
