@@ -4,10 +4,13 @@
 // `document.modelContext.executeTool`, and shows the answer. When WebMCP is off, the page says
 // how to turn it on. Loaded after the runtime script, so `window.capellWebMCP` exists.
 
+import { countTools } from './theme.js';
+
 /** @type {Record<'en' | 'de', Record<string, string>>} */
 const TEXT = {
   en: {
-    on: 'WebMCP is on in this browser ({api}): {count} tools are registered on this page. Try a read tool below.',
+    on: 'WebMCP is on in this browser ({api}): {count} tools are registered on this page{own}. Try a read tool below.',
+    own: ' ({own} of them the runtime\'s own)',
     off: 'WebMCP is off in this browser, so no agent can use these tools here. To turn it on, start Chromium with the flag --enable-features=WebMCPTesting (see “How to try a tool by hand” below).',
     withheld: 'WebMCP is present but withheld here: {reason}.',
     registered: 'registered',
@@ -19,7 +22,8 @@ const TEXT = {
     error: 'The tool answered with an error: {text}',
   },
   de: {
-    on: 'WebMCP ist in diesem Browser an ({api}): {count} Werkzeuge sind auf dieser Seite angemeldet. Probieren Sie unten ein Lesewerkzeug aus.',
+    on: 'WebMCP ist in diesem Browser an ({api}): {count} Werkzeuge sind auf dieser Seite angemeldet{own}. Probieren Sie unten ein Lesewerkzeug aus.',
+    own: ' (davon {own} der Laufzeit eigene)',
     off: 'WebMCP ist in diesem Browser aus, daher kann hier kein Agent diese Werkzeuge nutzen. Zum Einschalten starten Sie Chromium mit dem Schalter --enable-features=WebMCPTesting (siehe „Ein Werkzeug von Hand ausprobieren“ unten).',
     withheld: 'WebMCP ist vorhanden, hier aber nicht erlaubt: {reason}.',
     registered: 'angemeldet',
@@ -67,21 +71,18 @@ function addListed(/** @type {HostTool} */ tool) {
 async function show(/** @type {{ api: string, apiReason?: string, registered: string[] }} */ report) {
   const line = /** @type {HTMLElement} */ (document.getElementById('agents-webmcp'));
   const on = report.api !== 'none';
-  line.textContent = on ? fill(words.on, { api: report.api, count: report.registered.length })
-    : report.apiReason ? fill(words.withheld, { reason: report.apiReason }) : words.off;
+  if (!on) line.textContent = report.apiReason ? fill(words.withheld, { reason: report.apiReason }) : words.off;
   line.dataset.webmcp = on ? 'on' : 'off';
   const context = modelContext();
   // What WebMCP holds: the Report's tools and the runtime's own (e.g. agentgate.receipts), which
-  // the Report does not list.
-  const live = new Set(report.registered);
+  // the Report does not list; counted as the footer counts them (theme.js).
+  const { names: live, total, own } = await countTools(report);
   if (on && context) {
-    const tools = await context.getTools();
-    for (const tool of tools) {
-      live.add(tool.name);
+    for (const tool of await context.getTools()) {
       if (!list.querySelector(`[data-tool="${CSS.escape(tool.name)}"]`)) addListed(tool);
     }
   }
-  if (on) line.textContent = fill(words.on, { api: report.api, count: live.size });
+  if (on) line.textContent = fill(words.on, { api: report.api, count: total, own: own > 0 ? fill(words.own, { own }) : '' });
   for (const item of list.querySelectorAll('.agent-tool')) {
     const registered = live.has(/** @type {string} */ (item.getAttribute('data-tool')));
     const state = item.querySelector('.live-state');

@@ -13,9 +13,16 @@ const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 test.describe('/agents with WebMCP on', () => {
   test('says WebMCP is on and marks each listed tool registered, AgentGate’s too', async ({ page, demo }) => {
     await page.goto(`${demo.url}/agents`);
-    await readyReport(page);
+    // Registered from the AgentGate manifest after ready: counted once it is there.
+    await expect(page.locator('.agent-tool[data-tool="send_message"] .live-state')).toHaveText('· registered');
+    const report = await page.evaluate(() => window.capellWebMCP!.report!) as { registered: string[] };
     const tools = await listTools(page);
-    await expect(page.locator('#agents-webmcp')).toHaveText(`WebMCP is on in this browser (document.modelContext): ${tools.length} tools are registered on this page. Try a read tool below.`);
+    // One number on the page: the banner and the footer count what getTools() lists, and say how
+    // many of them are the runtime's own (not in the Report's registered).
+    const own = tools.filter((tool) => !report.registered.includes(tool.name)).length;
+    expect(own).toBeGreaterThan(0);
+    await expect(page.locator('#agents-webmcp')).toHaveText(`WebMCP is on in this browser (document.modelContext): ${tools.length} tools are registered on this page (${own} of them the runtime's own). Try a read tool below.`);
+    await expect(page.locator('#agent-status')).toHaveText(`WebMCP: ${tools.length} tools registered (${own} of them the runtime's own)`);
     for (const name of ['site.pages.query', 'site.taxonomies.browse', 'site.navigation', 'site.search', 'catalogue.lookup']) {
       await expect(page.locator(`.agent-tool[data-tool="${name}"] .live-state`)).toHaveText('· registered');
     }
@@ -24,6 +31,16 @@ test.describe('/agents with WebMCP on', () => {
     await expect(page.locator('.agent-tool[data-tool="send_message"] .try-run')).toHaveCount(0);
     // The runtime's own tools are not in the Report, but WebMCP holds them: registered too.
     await expect(page.locator('.agent-tool[data-tool="agentgate.receipts"] .live-state')).toHaveText('· registered');
+  });
+
+  test('/contact: the footer counts what getTools() lists, the runtime\'s own said apart', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    await readyReport(page);
+    await expect.poll(async () => (await listTools(page)).some((tool) => tool.name === 'send_message')).toBe(true);
+    const report = await page.evaluate(() => window.capellWebMCP!.report!) as { registered: string[] };
+    const tools = await listTools(page);
+    const own = tools.filter((tool) => !report.registered.includes(tool.name)).length;
+    await expect(page.locator('#agent-status')).toHaveText(`WebMCP: ${tools.length} tools registered (${own} of them the runtime's own)`);
   });
 
   test('a Run button calls the read tool through executeTool and shows the answer', async ({ page, demo }) => {
