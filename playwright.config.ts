@@ -3,11 +3,12 @@ import { launchOptions } from './test/support/chromium.js';
 
 /**
  * Specs that assert a person's click lands inside a short window (the panel's input protection,
- * INPUT_PROTECTION_MS = 500 ms after it opens): they run in a project of their own, on one
+ * INPUT_PROTECTION_MS = 500 ms after it opens), or that ready comes before load (the load hold's
+ * bound is MAX_LOAD_HOLD_MS = 1000 ms: strict-csp): they run in a project of their own, on one
  * worker, and `npm test` (scripts/test-all.js) runs that project at normal priority beside the
  * others, which run niced, so the untimed workers never hold the core a timed act needs.
  */
-export const TIMED_SPECS = /confirm-panel\.on\.spec\.ts$/;
+export const TIMED_SPECS = /(confirm-panel|strict-csp)\.on\.spec\.ts$/;
 
 /**
  * The Playwright MCP read timing (every read under 1.5 s, of which the client itself spends about
