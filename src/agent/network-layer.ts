@@ -494,6 +494,8 @@ export function createNetworkLayer(context: NetworkLayerContext): NetworkLayer {
       const call = sites.at(event.request.method, event.request.url);
       const poll = call ? undefined : sites.poll(event.request.method, event.request.url);
       if (!call && !poll) {
+        // Another method to an endpoint's URL is not a call the agent signs, and carries no signature or offer of the page's either.
+        if (sites.targets().calls.includes(event.request.url)) return await continueUnsigned(session, event, undefined, `${event.request.method} is not the endpoint's method`);
         await session.send('Fetch.continueRequest', { requestId: event.requestId });
         return;
       }
