@@ -7,10 +7,11 @@
 import { normaliseAgentOptions, type AgentOptions } from './agent-options.js';
 import { headersNotSetByAgent, notSetReason } from './agent-set-headers.js';
 import { createAgentSigners } from './agent-signers.js';
-import { removeListener, targetKind, type AgentTarget, type AttachedSession, type CDPSessionLike, type PageLike, type RequestPausedParams } from './cdp-target.js';
+import { removeListener, targetKind, type AgentTarget, type AttachedSession, type BrowserContextLike, type CDPSessionLike, type PageLike, type RequestPausedParams } from './cdp-target.js';
 import { withFloor } from '../agentgate/call/component-floor.js';
 import { HANDOFF_STATUS_TOOL, createIntentBook, type Intent } from './intents.js';
-import { createNetworkLayer, pageLocator, type NetworkEvent, type RequestPaused } from './network-layer.js';
+import { createNetworkLayer, pageLocator, type LocateRequest, type NetworkEvent, type RequestPaused } from './network-layer.js';
+import { browserContextOf, browserLocator } from './browser-locator.js';
 import { errorResult, runPageTool, type CallToolResult } from './page-tool.js';
 import { withAgentsPayment } from './paid-answer.js';
 import { createReceiptBook, type AgentReceipt } from './receipt-book.js';
@@ -72,10 +73,24 @@ export interface AgentHooks {
   onEvent?: (event: NetworkEvent) => void;
 }
 
-/** An attached session with what undoes it. */
+/** An attached session with what undoes it; `intercepts` when its `Fetch` pauses requests for the agent. */
 interface Attachment extends AttachedSession {
+  intercepts: boolean;
   undo(): Promise<void>;
 }
+
+/**
+ * A Playwright context the browser's session intercepts for (browser-locator.ts): its browser
+ * context id once a page told it, and whether the interception is enabled (tabs opened from then
+ * on are intercepted there; those already open, on their own sessions).
+ */
+interface ContextGuard {
+  contextId: string | undefined;
+  enabled: boolean;
+}
+
+/** The `page` of the browser's own session among the attachments (it is no page). */
+const BROWSER = Symbol('browser');
 
 /**
  * Creates an agent.
@@ -105,7 +120,7 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
   const enable = (session: CDPSessionLike) => session.send('Fetch.enable', { patterns: network.patterns(), handleAuthRequests: false });
   const sites = createSiteDirectory(async () => {
     if (detached) return;
-    await Promise.all(attached.map(({ session }) => enable(session).catch(() => undefined)));
+    await Promise.all(attached.filter((entry) => entry.intercepts).map(({ session }) => enable(session).catch(() => undefined)));
   });
   const network = createNetworkLayer({
     options: normalized, signers: createAgentSigners(normalized), intents, sites, receipts, ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
@@ -117,43 +132,75 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
     return promise;
   };
 
-  async function add(session: CDPSessionLike, page: unknown, own: boolean): Promise<CDPSessionLike | undefined> {
+  /** The attached pages' sessions (not the browser's), and whether each intercepts itself. */
+  const pageSessions = () => attached.filter((entry) => entry.page !== BROWSER).map(({ session, intercepts }) => ({ session, intercepts }));
+
+  /**
+   * Adds a session: with `locate`, its `Fetch` pauses requests and the network layer handles them;
+   * without, it is a page the browser's session intercepts for (a guarded context's page), used
+   * for its frame tree and nothing else.
+   */
+  async function add(session: CDPSessionLike, page: unknown, own: boolean, locate: LocateRequest | undefined): Promise<CDPSessionLike | undefined> {
     if (detached) {
       if (own) await session.detach?.().catch(() => undefined);
       return undefined;
     }
-    const locate = pageLocator(session);
     const listener = (event: RequestPausedParams) => {
-      void network.onPaused(session, event as unknown as RequestPaused, locate);
+      void network.onPaused(session, event as unknown as RequestPaused, locate!);
     };
-    session.on('Fetch.requestPaused', listener);
+    if (locate) session.on('Fetch.requestPaused', listener);
     const entry: Attachment = {
-      session, page,
+      session, page, intercepts: locate !== undefined,
       async undo() {
-        removeListener(session, 'Fetch.requestPaused', listener);
-        await session.send('Fetch.disable').catch(() => undefined);
+        if (locate) {
+          removeListener(session, 'Fetch.requestPaused', listener);
+          await session.send('Fetch.disable').catch(() => undefined);
+        }
         if (own) await session.detach?.().catch(() => undefined);
       },
     };
     attached.push(entry);
     if (normalized.mode === 'origins') await Promise.all([...normalized.origins].map((origin) => sites.refresh(origin)));
     // Enabled even when detach() began meanwhile: detach() undoes every entry it finds after the sessions being made are done.
-    await enable(session);
+    if (locate) await enable(session);
     return session;
   }
 
-  const sessionOfPage = (page: unknown, make: () => Promise<CDPSessionLike>): Promise<CDPSessionLike | undefined> => {
+  /**
+   * The session of a page, made once. `guard`: the context's browser session intercepts the
+   * page's requests (a tab opened after it), and its own session tells which frames are the
+   * page's; without, the page intercepts on its own session.
+   */
+  const sessionOfPage = (page: unknown, make: () => Promise<CDPSessionLike>, guard?: ContextGuard): Promise<CDPSessionLike | undefined> => {
     let made = making.get(page);
     if (!made) {
-      made = track(make().then((session) => add(session, page, true)).catch(() => undefined));
+      const guarded = guard?.enabled === true;
+      made = track(make().then(async (session) => {
+        if (guard) guard.contextId ??= await browserContextOf(session);
+        return add(session, page, true, guarded ? undefined : pageLocator(session));
+      }).catch(() => undefined));
       making.set(page, made);
     }
     return made;
   };
 
+  /**
+   * Intercepts for a Playwright context from the browser's own session (browser-locator.ts), so
+   * that a new tab is intercepted from its first request; undefined where Playwright offers no
+   * browser session (a persistent context), whose pages then intercept on their own sessions.
+   */
+  async function guardContext(context: BrowserContextLike): Promise<ContextGuard | undefined> {
+    const browser = context.browser?.();
+    if (!browser || typeof browser.newBrowserCDPSession !== 'function') return undefined;
+    const session = await browser.newBrowserCDPSession();
+    const guard: ContextGuard = { contextId: undefined, enabled: false };
+    await track(add(session, BROWSER, true, browserLocator(session, pageSessions, () => guard.contextId)));
+    return guard;
+  }
+
   /** The session of `page`, when the agent is attached to it. */
   async function sessionFor(page: unknown): Promise<CDPSessionLike | undefined> {
-    const direct = attached.find((entry) => entry.session === page || entry.page === page);
+    const direct = attached.find((entry) => entry.page !== BROWSER && (entry.session === page || entry.page === page));
     if (direct) return direct.session;
     const pending = making.get(page);
     return pending ? await pending : undefined;
@@ -185,14 +232,18 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
       if (detached) return;
       if (kind.kind === 'context') {
         const { context } = kind;
+        const guard = await guardContext(context).catch(() => undefined);
+        // The tabs open now were loaded before the browser's interception: each intercepts on its own session.
+        const open = context.pages().map((page) => sessionOfPage(page, () => context.newCDPSession(page), guard));
+        if (guard) guard.enabled = true;
         const onPage = (page: unknown) => {
-          if (!detached) void sessionOfPage(page, () => context.newCDPSession(page));
+          if (!detached) void sessionOfPage(page, () => context.newCDPSession(page), guard);
         };
         context.on('page', onPage);
         unfollow.push(() => {
           context.off?.('page', onPage);
         });
-        await Promise.all(context.pages().map((page) => sessionOfPage(page, () => context.newCDPSession(page))));
+        await Promise.all(open);
       } else if (kind.kind === 'playwright-page') {
         const { page } = kind;
         await sessionOfPage(page, () => page.context().newCDPSession(page as never));
@@ -200,7 +251,7 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
         const { page } = kind;
         await sessionOfPage(page, () => page.createCDPSession());
       } else {
-        await track(add(kind.session, undefined, false));
+        await track(add(kind.session, undefined, false, pageLocator(kind.session)));
       }
     },
 
