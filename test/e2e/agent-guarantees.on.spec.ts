@@ -331,6 +331,40 @@ freshTabTest.describe('detach and attachment', () => {
     expect(textOf(late)).toBe('send_message: the agent is detached (agent.detach()); it calls and signs nothing more');
   });
 
+  freshTabTest('a new tab is intercepted from its first request: page-set signature and payment headers never leave, and its calls are signed once attached', async ({ page, context, demo }) => {
+    // A page of the site's own origin whose first act is a call with a signature and a price of its own.
+    const undo = demo.servePage('/first-request', `<!doctype html><title>first request</title><script>
+      fetch('/agent/submit', {
+        method: 'POST', credentials: 'omit', body: JSON.stringify({ id: 'first-request-' + location.search.slice(1), message: 'the tab\\'s first request' }),
+        headers: { 'Content-Type': 'application/json', Signature: 'sig1=:cGFnZQ==:', 'Signature-Input': 'sig1=("@authority");keyid="page"', 'crawler-exact-price': 'USD 0.01' },
+      });
+    </script>`);
+    const { agent } = await attachedAgent(context, demo);
+    try {
+      await openContact(page, demo);
+      // A call of the agent's own on the site: the agent knows its endpoints from then on.
+      expect(JSON.parse(textOf(await agent.callTool(page, 'send_message', { id: freshId('opener'), message: 'from the opener' })))).toEqual({ status: 'accepted' });
+      const before = demo.agentGateLog.length;
+      const popups: Page[] = [];
+      for (const index of [0, 1, 2]) {
+        const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate((search) => { window.open(`/first-request?${search}`); }, `${Date.now()}-${index}`)]);
+        popups.push(popup);
+      }
+      await expect.poll(() => demo.agentGateLog.slice(before).filter((entry) => entry.path === '/agent/submit').length).toBe(3);
+      for (const entry of demo.agentGateLog.slice(before)) {
+        expect(entry).toMatchObject({ outcome: 'refused', status: 403, reason: expect.stringMatching(/^The request is not signed \(no Signature-Input or Signature\)/) });
+      }
+      // Once attached, the new tab's own calls of the agent are signed.
+      const popup = popups[0]!;
+      await openContact(popup, demo);
+      const result = await agent.callTool(popup, 'send_message', { id: freshId('popup'), message: 'from the new tab' });
+      expect(JSON.parse(textOf(result))).toEqual({ status: 'accepted' });
+    } finally {
+      undo();
+      await agent.detach();
+    }
+  });
+
   freshTabTest('callTool on a page the agent is not attached to, or on about:blank, answers a result and signs nothing', async ({ page, context, demo }) => {
     const { agent } = await attachedAgent(page, demo);
     try {

@@ -66,6 +66,8 @@ export interface Demo {
   coverHeader(tool: string, header: string): () => void;
   /** Answers the next `times` paid sends of stock_report with `status` (429 or 5xx), charging nothing, until the returned function is called. */
   failPaidSends(status: number, times: number): () => void;
+  /** Serves `html` at `path` on the demo's origin, without a CSP (inline script runs), until the returned function is called. */
+  servePage(path: string, html: string): () => void;
   /** The admin's test hooks (demo/server/admin/create-admin.js): rights, drafts, sessions, hashed confirmations, log. */
   admin: DemoAdmin;
 }
@@ -137,6 +139,7 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab; othe
       holdManifests: () => server.app.agentGate.holdManifests(),
       coverHeader: (tool, header) => server.app.agentGate.coverHeader(tool, header),
       failPaidSends: (status, times) => server.app.agentGate.failPaidSends(status, times),
+      servePage: (path, html) => server.app.agentGate.servePage(path, html),
       admin: server.app.admin,
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });

@@ -96,6 +96,7 @@ function inputErrors(input, fields) {
  *   holdManifests: () => () => void,
  *   coverHeader: (tool: string, header: string) => () => void,
  *   failPaidSends: (status: number, times: number) => () => void,
+ *   servePage: (path: string, html: string) => () => void,
  *   messages: Map<string, InboxMessage>,
  *   handoffs: Map<string, import('./agent-native.js').Handoff>,
  *   charges: import('./agent-native.js').Charge[],
@@ -111,7 +112,9 @@ function inputErrors(input, fields) {
  *   function is called (for tests of what an agent signs of a header it does not set);
  *   `failPaidSends(status, times)` answers the next `times` paid sends of `stock_report` with
  *   `status` (`429` with `Retry-After: 0`, or a `5xx`) and charges nothing (for tests of the
- *   agent's budget), until the returned function is called; `messages` the
+ *   agent's budget), until the returned function is called; `servePage(path, html)` serves `html`
+ *   at `path` on the site's origin without a CSP (for tests of what page script of the site's own
+ *   origin can do), until the returned function is called; `messages` the
  *   inbox by id; `handoffs` the handed-off calls by handoff id; `charges` the paid calls;
  *   `receipts` signs the `AgentGate-Receipt` of every accepted (2xx) verified call (receipts.js);
  *   `rotateReceiptKey()` makes a new receipt key and returns its kid (for tests of key rotation).
@@ -129,6 +132,8 @@ export function createAgentGate({ now = Date.now } = {}) {
   const manifestRequests = [];
   /** @type {Record<string, string[]>} extra covered header components per tool (test knob `coverHeader`) */
   const covered = {};
+  /** @type {Map<string, string>} path → HTML of a page a test serves on the site's origin (test knob `servePage`) */
+  const testPages = new Map();
   /** @type {Promise<void> | undefined} */
   let manifestsHeld;
 
@@ -254,6 +259,13 @@ export function createAgentGate({ now = Date.now } = {}) {
   return {
     async handle(req, res, url) {
       const path = url.pathname;
+      const testPage = testPages.get(path);
+      if (testPage !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+        req.resume();
+        // A hostile page of the site's own origin for a test: inline script runs, so no CSP.
+        send(req, res, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, testPage);
+        return true;
+      }
       if (path === WELL_KNOWN_PATH || path.startsWith(BY_SITE_KEY_PREFIX)) {
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           req.resume();
@@ -314,6 +326,12 @@ export function createAgentGate({ now = Date.now } = {}) {
       };
     },
     failPaidSends: (status, times) => agentNative.failPaidSends(status, times),
+    servePage(path, html) {
+      testPages.set(path, html);
+      return () => {
+        if (testPages.get(path) === html) testPages.delete(path);
+      };
+    },
     messages,
     handoffs: agentNative.handoffs,
     charges: agentNative.charges,
