@@ -4,8 +4,8 @@
  * matched to the tool's endpoint; `content-digest`, `signature-agent` and `crawler-exact-price`
  * the agent writes itself; `content-type` it checks equals the manifest's (and never rewrites).
  * Any other header (a manifest that covers `x-amount`, or `accept`) would be signed with the
- * value page script put there: the agent refuses such a tool rather than sign it (RFC 9421 §7.2.1:
- * a signer covers what it can vouch for).
+ * value page script put there: the agent refuses such a tool rather than sign it (RFC 9421 §3.1:
+ * the signer covers each component's value as the message carries it, so it vouches for it).
  */
 import type { Component } from '../agentgate/call/signature-base.js';
 

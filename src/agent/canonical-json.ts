@@ -4,7 +4,9 @@
  * integer past 2^53 exactly instead of rounded, `1.0` as a float rather than the integer `1`, a
  * lone surrogate as an error. So the agent signs a JSON body only when it is exactly what
  * `JSON.stringify` writes for the value it parses to: one reading, the one the agent compared
- * with its intent. The runtime sends `JSON.stringify(input)`, which always passes.
+ * with its intent. The runtime sends `JSON.stringify(input)`, which always passes. I-JSON
+ * (RFC 7493) names the same hazards: no duplicate member names (§2.3), no surrogate code points
+ * (§2.1), integers only within ±(2^53 − 1) to be read exactly everywhere (§2.2).
  */
 
 /** Largest integer every JSON reader reads exactly (2^53 − 1). */
