@@ -35,6 +35,8 @@ export interface BrowserContextLike {
   on(event: 'page', listener: (page: any) => void): unknown;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   off?(event: 'page', listener: (page: any) => void): unknown;
+  /** Playwright's Browser of the context (null for a persistent context): its browser-level DevTools session intercepts new tabs from their first request. */
+  browser?(): { newBrowserCDPSession?(): Promise<CDPSessionLike> } | null;
 }
 
 /** A protocol event's parameters, as the agent's listeners take them. */

@@ -62,6 +62,11 @@ export interface Purse {
    *   before either spent).
    */
   spend(price: Money): boolean;
+  /**
+   * Gives back what `spend` took for a send the site did not charge (it answered `402`, `429` or
+   * `5xx`), or whose claim was given back before it was sent.
+   */
+  refund(price: Money): void;
   /** What the budget has left, or undefined without a budget. */
   left(): Money | undefined;
   /** Everything spent so far, in the cap's currency (zero without a cap). */
@@ -96,6 +101,9 @@ export function createPurse(maxPrice: Money | undefined, budget: Money | undefin
       if (rest && price.micros > rest.micros) return false;
       spentMicros += price.micros;
       return true;
+    },
+    refund(price) {
+      spentMicros = Math.max(0, spentMicros - price.micros);
     },
     left,
     spent: () => ({ currency: maxPrice?.currency ?? budget?.currency ?? 'USD', micros: spentMicros }),

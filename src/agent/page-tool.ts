@@ -65,10 +65,3 @@ export async function runPageTool(page: PageLike | CDPSessionLike, name: string,
   }
   return errorResult(`${name} answered something that is not a CallToolResult: ${answer.text.slice(0, 200)}`);
 }
-
-/** The origin of the page's document. */
-export async function pageOrigin(page: PageLike | CDPSessionLike): Promise<string> {
-  if ('url' in page && typeof page.url === 'function') return new URL((page as PageLike).url()).origin;
-  const answer = await (page as CDPSessionLike).send('Runtime.evaluate', { expression: 'location.href', returnByValue: true }) as { result?: { value?: string } };
-  return new URL(String(answer.result?.value)).origin;
-}

@@ -37,10 +37,14 @@ export interface ManifestRead {
   readAt: number;
 }
 
+/** A site key as the runtime reads one (`data-agentgate-site-key`): 1–128 of `A-Za-z0-9_-`. */
+const SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
 /**
  * Whether `url` names a manifest on its own origin: the well-known path (with or without
- * `?siteKey=`) or `/v1/agent-tools/{siteKey}` (one segment). The URL the agent reads is
- * rebuilt from those parts, so nothing else of a page's URL is followed.
+ * `?siteKey=`) or `/v1/agent-tools/{siteKey}`, the site key 1–128 of `A-Za-z0-9_-` (no escapes,
+ * so no `..%2F`). The URL the agent reads is rebuilt from those parts, so nothing else of a
+ * page's URL is followed.
  * @returns the manifest URL to read, or undefined.
  */
 export function manifestURLOf(url: string): URL | undefined {
@@ -54,12 +58,14 @@ export function manifestURLOf(url: string): URL | undefined {
   if (parsed.pathname === WELL_KNOWN_MANIFEST_PATH) {
     const siteKey = parsed.searchParams.get('siteKey');
     const read = new URL(WELL_KNOWN_MANIFEST_PATH, parsed.origin);
-    if (siteKey !== null && siteKey !== '') read.searchParams.set('siteKey', siteKey);
+    if (siteKey === null || siteKey === '') return read;
+    if (!SITE_KEY_PATTERN.test(siteKey)) return undefined;
+    read.searchParams.set('siteKey', siteKey);
     return read;
   }
   if (parsed.pathname.startsWith(SITE_KEY_MANIFEST_PREFIX)) {
     const key = parsed.pathname.slice(SITE_KEY_MANIFEST_PREFIX.length);
-    if (key === '' || key.includes('/')) return undefined;
+    if (!SITE_KEY_PATTERN.test(key)) return undefined;
     return new URL(`${SITE_KEY_MANIFEST_PREFIX}${key}`, parsed.origin);
   }
   return undefined;

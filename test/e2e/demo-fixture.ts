@@ -62,6 +62,12 @@ export interface Demo {
   manifestRequests: { path: string; ifNoneMatch: string | undefined; status?: number }[];
   /** Holds the server's manifest answers until the returned function is called. */
   holdManifests(): () => void;
+  /** Makes the manifest and the verifier cover one more header of `tool` (e.g. `x-amount`) until the returned function is called. */
+  coverHeader(tool: string, header: string): () => void;
+  /** Answers the next `times` paid sends of stock_report with `status` (429 or 5xx), charging nothing, until the returned function is called. */
+  failPaidSends(status: number, times: number): () => void;
+  /** Serves `html` at `path` on the demo's origin, without a CSP (inline script runs), until the returned function is called. */
+  servePage(path: string, html: string): () => void;
   /** The admin's test hooks (demo/server/admin/create-admin.js): rights, drafts, sessions, hashed confirmations, log. */
   admin: DemoAdmin;
 }
@@ -131,6 +137,9 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab; othe
       rotateReceiptKey: () => server.app.agentGate.rotateReceiptKey(),
       get manifestRequests() { return server.app.agentGate.manifestRequests; },
       holdManifests: () => server.app.agentGate.holdManifests(),
+      coverHeader: (tool, header) => server.app.agentGate.coverHeader(tool, header),
+      failPaidSends: (status, times) => server.app.agentGate.failPaidSends(status, times),
+      servePage: (path, html) => server.app.agentGate.servePage(path, html),
       admin: server.app.admin,
       async api(path) {
         const response = await fetch(`${server.url.replace(/\/$/, '')}${path}`, { headers: { Accept: 'application/json' } });

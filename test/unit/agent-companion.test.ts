@@ -13,12 +13,12 @@ import { createVerifier, DIRECTORY_MEDIA_TYPE } from '../../demo/server/agentgat
 import { jwkThumbprint } from '../../src/agent/jwk-thumbprint.ts';
 import { normaliseAgentOptions, type AgentOptions } from '../../src/agent/agent-options.ts';
 import { createAgentSigners } from '../../src/agent/agent-signers.ts';
-import { createIntentBook, nextSendOf } from '../../src/agent/intents.ts';
+import { claimSend, createIntentBook, nextSendOf, releaseSend } from '../../src/agent/intents.ts';
 import { jsonEqual } from '../../src/agent/json-equal.ts';
 import { createPurse, formatMoney, parseMoney } from '../../src/agent/money.ts';
 import { acceptSignatureComponents, handoffIdOf } from '../../src/agent/network-layer.ts';
 import { signOutgoingRequest, type OutgoingRequest } from '../../src/agent/sign-request.ts';
-import { manifestURLOf } from '../../src/agent/site-tools.ts';
+import { manifestURLOf, type SiteTool } from '../../src/agent/site-tools.ts';
 
 /** RFC 9421 Appendix B.1.4 `test-key-ed25519`. */
 const TEST_KEY = { kty: 'OKP' as const, crv: 'Ed25519' as const, x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs', d: 'n4Ni-HpISpVObnQMW0wOhCKROaIKqKtW_2ZYb2p9KcU' };
@@ -186,10 +186,15 @@ describe('JSON equality of an intent\'s input and a request\'s body', () => {
 
 describe('what an intent allows', () => {
   const declared = [...COMPONENTS];
+  const page = {};
+  const site = {
+    name: 'send_message',
+    binding: { type: 'agentgate', target: 'https://shop.example/agent/submit', method: 'POST', contentType: 'application/json', auth: { type: 'web-bot-auth', components: COMPONENTS, tag: 'web-bot-auth' } },
+  } as unknown as SiteTool;
 
   test('one call; nothing more until an answer grants it', () => {
     const book = createIntentBook();
-    const intent = book.open({ origin: 'https://shop.example', tool: 'send_message', input: { id: 'a' } });
+    const intent = book.open({ origin: 'https://shop.example', tool: 'send_message', input: { id: 'a' }, session: page });
     assert.deepEqual(nextSendOf(intent, declared, true), { kind: 'call', components: declared });
     intent.sends.push({ kind: 'call', components: declared, nonce: 'n', contentDigest: 'd', state: 'open' });
     assert.equal(nextSendOf(intent, declared, true), undefined, 'not while the first is in flight');
@@ -197,36 +202,60 @@ describe('what an intent allows', () => {
     assert.equal(nextSendOf(intent, declared, true), undefined, 'not after its answer, unless the answer granted one');
   });
 
+  test('a send is claimed in the step that decides it: a second request finds it taken; a failed signing gives it back', () => {
+    const book = createIntentBook();
+    const intent = book.open({ origin: 'https://shop.example', tool: 'send_message', input: { id: 'a' }, session: page });
+    const first = nextSendOf(intent, declared, true)!;
+    const claimed = claimSend(intent, first);
+    assert.equal(claimed.state, 'claimed');
+    assert.equal(nextSendOf(intent, declared, true), undefined, 'taken while it is being signed');
+    releaseSend(intent, claimed, first);
+    assert.deepEqual(nextSendOf(intent, declared, true), first, 'given back');
+    // A granted send (the paid one) is given back as the grant.
+    intent.sends.push({ kind: 'call', components: declared, nonce: 'n', contentDigest: 'd', state: 'answered' });
+    const paid = { kind: 'paid' as const, components: declared, price: { money: { currency: 'USD', micros: 10_000 }, text: 'USD 0.01' } };
+    intent.next = paid;
+    const claim = claimSend(intent, nextSendOf(intent, declared, true)!);
+    assert.equal(intent.next, undefined);
+    assert.equal(nextSendOf(intent, declared, true), undefined, 'one paid send');
+    releaseSend(intent, claim, paid);
+    assert.equal(nextSendOf(intent, declared, true), paid);
+  });
+
   test('one network retry, only for a retryable tool and never after a paid send', () => {
     const book = createIntentBook();
-    const intent = book.open({ origin: 'https://shop.example', tool: 't', input: {} });
+    const intent = book.open({ origin: 'https://shop.example', tool: 't', input: {}, session: page });
     intent.sends.push({ kind: 'call', components: declared, nonce: 'n', contentDigest: 'd', state: 'failed' });
     assert.equal(nextSendOf(intent, declared, false), undefined);
     assert.equal(nextSendOf(intent, declared, true)?.kind, 'network-retry');
     intent.sends.push({ kind: 'network-retry', components: declared, nonce: 'n2', contentDigest: 'd', state: 'failed' });
     assert.equal(nextSendOf(intent, declared, true), undefined, 'once');
-    const paid = book.open({ origin: 'https://shop.example', tool: 't', input: {} });
+    const paid = book.open({ origin: 'https://shop.example', tool: 't', input: {}, session: page });
     paid.sends.push({ kind: 'paid', components: declared, nonce: 'n', contentDigest: 'd', state: 'failed' });
     assert.equal(nextSendOf(paid, declared, true), undefined);
   });
 
-  test('a closed intent allows nothing; matching needs the same origin, tool, JSON and page', () => {
+  test('a closed intent allows nothing; matching needs the endpoint of the agent\'s reading, the same JSON and page', () => {
     const book = createIntentBook();
-    const page = {};
-    const intent = book.open({ origin: 'https://shop.example', tool: 'send_message', input: { id: 'a', message: 'b' }, session: page });
-    assert.deepEqual(book.matching('https://shop.example', 'send_message', { message: 'b', id: 'a' }, page), [intent]);
-    assert.deepEqual(book.matching('https://shop.example', 'send_message', { message: 'b', id: 'a' }, {}), [], 'another page');
-    assert.deepEqual(book.matching('https://other.example', 'send_message', { message: 'b', id: 'a' }, page), []);
-    assert.deepEqual(book.matching('https://shop.example', 'message_status', { message: 'b', id: 'a' }, page), []);
+    const intent = book.open({ origin: 'https://shop.example', tool: 'send_message', site, input: { id: 'a', message: 'b' }, session: page });
+    const url = 'https://shop.example/agent/submit';
+    assert.deepEqual(book.matching('https://shop.example', 'POST', url, { message: 'b', id: 'a' }, page), [intent]);
+    assert.deepEqual(book.matching('https://shop.example', 'POST', url, { message: 'b', id: 'a' }, {}), [], 'another page');
+    assert.deepEqual(book.matching('https://other.example', 'POST', url, { message: 'b', id: 'a' }, page), []);
+    assert.deepEqual(book.matching('https://shop.example', 'POST', 'https://shop.example/agent/other', { message: 'b', id: 'a' }, page), [], 'another endpoint');
+    assert.deepEqual(book.matching('https://shop.example', 'PUT', url, { message: 'b', id: 'a' }, page), [], 'another method');
+    const bare = book.open({ origin: 'https://shop.example', tool: 'send_message', input: { id: 'a', message: 'b' }, session: page });
+    assert.deepEqual(book.matching('https://shop.example', 'POST', url, { message: 'b', id: 'a' }, page), [intent], 'an intent with no tool of the agent\'s reading matches nothing');
     book.close(intent);
-    assert.deepEqual(book.matching('https://shop.example', 'send_message', { message: 'b', id: 'a' }, page), []);
+    book.close(bare);
+    assert.deepEqual(book.matching('https://shop.example', 'POST', url, { message: 'b', id: 'a' }, page), []);
     assert.equal(nextSendOf(intent, declared, true), undefined);
   });
 
   test('an implicit intent of \'origins\' mode closes by itself', () => {
     let now = 1_000;
     const book = createIntentBook(() => now);
-    book.open({ origin: 'https://shop.example', tool: 't', input: {}, implicit: true });
+    book.open({ origin: 'https://shop.example', tool: 't', input: {}, session: page, implicit: true });
     assert.equal(book.all().length, 1);
     now += 60_001;
     assert.equal(book.all().length, 0);

@@ -70,6 +70,7 @@ function boundedInteger(value, min, max, fallback) {
  *   requestCallback: (input: unknown, who: Verified) => Answer,
  *   pollHandoff: (handoffId: string, who: Verified) => Answer,
  *   stockReport: (input: unknown, who: Verified, headers: import('node:http').IncomingHttpHeaders) => Answer,
+ *   failPaidSends: (status: number, times: number) => () => void,
  *   handoffs: Map<string, Handoff>,
  *   charges: Charge[],
  * }}
@@ -81,6 +82,8 @@ export function createAgentNative({ now = Date.now } = {}) {
   const byRequest = new Map();
   /** @type {Charge[]} */
   const charges = [];
+  /** @type {{ status: number, times: number } | undefined} paid sends still to fail (test knob `failPaidSends`) */
+  let failing;
 
   /** `request_callback`: hands the request off (202 with a handoff id and Retry-After). */
   function requestCallback(input, who) {
@@ -152,6 +155,13 @@ export function createAgentNative({ now = Date.now } = {}) {
     if (exact === undefined && max !== undefined && (currency(max) !== currency(price) || !(amount(max) >= amount(price)))) {
       return unpaid;
     }
+    if (failing && failing.times > 0) {
+      failing.times -= 1;
+      const status = failing.status;
+      return status === 429
+        ? { status, body: { message: 'Too many paid requests; nothing was charged.' }, headers: { 'Retry-After': '0' } }
+        : { status, body: { message: 'The shop\'s stock service is unavailable; nothing was charged.' } };
+    }
     if (category === 'gift-cards') {
       return { status: 402, body: { message: 'The demo payment processor declined this payment.' }, headers: { 'crawler-error': 'PaymentFailed' } };
     }
@@ -159,5 +169,18 @@ export function createAgentNative({ now = Date.now } = {}) {
     return { status: 200, body: { category, inStock: STOCK[/** @type {keyof typeof STOCK} */ (category)] }, headers: { 'crawler-charged': price } };
   }
 
-  return { requestCallback, pollHandoff, stockReport, handoffs, charges };
+  /**
+   * Answers the next `times` paid sends of `stock_report` with `status` (429 or a 5xx), charging
+   * nothing (a test knob: the agent must get its money back).
+   * @returns {() => void} undoes it
+   */
+  function failPaidSends(status, times) {
+    const knob = { status, times };
+    failing = knob;
+    return () => {
+      if (failing === knob) failing = undefined;
+    };
+  }
+
+  return { requestCallback, pollHandoff, stockReport, failPaidSends, handoffs, charges };
 }

@@ -177,13 +177,14 @@ export function agentNativeSections(origin) {
  * manifest keeps its tag and revalidates with 304).
  * @param {DemoSite} site
  * @param {string} origin the site's own origin
+ * @param {Record<string, string[]>} [covered] extra covered header components per tool name (routes.js `coverHeader`)
  * @returns {{ json: string, etag: string }}
  */
-export function renderManifest(site, origin) {
+export function renderManifest(site, origin, covered = {}) {
   const json = JSON.stringify({
     version: MANIFEST_VERSION,
     site: { siteKey: site.siteKey, name: site.name },
-    tools: siteTools(origin),
+    tools: withCovered(siteTools(origin), covered),
     receipts: { header: RECEIPT_HEADER, jwks: `${origin}${RECEIPT_KEYS_PATH}`, verify: `${origin}${RECEIPT_VERIFY_PATH}` },
     ...agentNativeSections(origin),
   });
@@ -192,11 +193,27 @@ export function renderManifest(site, origin) {
 }
 
 /**
+ * The tools with extra covered components (a test knob of routes.js, `coverHeader`): each tool
+ * named in `covered` lists those header names after its own `auth[0].components`.
+ * @param {object[]} tools siteTools' tools
+ * @param {Record<string, string[]>} covered tool name → extra header names
+ * @returns {object[]} new tool objects; the others as they are
+ */
+function withCovered(tools, covered) {
+  return tools.map((tool) => {
+    const extra = covered[tool.name];
+    if (!extra || extra.length === 0) return tool;
+    return { ...tool, auth: [{ ...tool.auth[0], components: [...tool.auth[0].components, ...extra] }] };
+  });
+}
+
+/**
  * The route table entry of a signed endpoint path: its tool name and declared `auth[0]`.
  * @param {string} path
+ * @param {Record<string, string[]>} [covered] extra covered components per tool (routes.js `coverHeader`)
  * @returns {{ tool: string, action: string, auth: { type: 'web-bot-auth' | 'shared-key', components: string[], tag?: string } } | undefined}
  */
-export function endpointForPath(path) {
-  const tool = siteTools('http://site.invalid').find((candidate) => new URL(candidate.endpoint.url).pathname === path);
+export function endpointForPath(path, covered = {}) {
+  const tool = withCovered(siteTools('http://site.invalid'), covered).find((candidate) => new URL(candidate.endpoint.url).pathname === path);
   return tool ? { tool: tool.name, action: tool.action, auth: /** @type {any} */ (tool.auth[0]) } : undefined;
 }

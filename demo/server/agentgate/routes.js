@@ -94,6 +94,9 @@ function inputErrors(input, fields) {
  *   log: AgentGateLogEntry[],
  *   manifestRequests: { path: string, ifNoneMatch: string | undefined, status?: number }[],
  *   holdManifests: () => () => void,
+ *   coverHeader: (tool: string, header: string) => () => void,
+ *   failPaidSends: (status: number, times: number) => () => void,
+ *   servePage: (path: string, html: string) => () => void,
  *   messages: Map<string, InboxMessage>,
  *   handoffs: Map<string, import('./agent-native.js').Handoff>,
  *   charges: import('./agent-native.js').Charge[],
@@ -104,7 +107,14 @@ function inputErrors(input, fields) {
  *   every signed call (verified or refused, with its reason; handoff polls too);
  *   `manifestRequests` every manifest request as it arrived (its `If-None-Match`, and the status
  *   once answered); `holdManifests()` holds manifest answers until the function it returns is
- *   called (for tests of what a page does before its manifest arrives); `messages` the
+ *   called (for tests of what a page does before its manifest arrives); `coverHeader(tool, header)`
+ *   makes the manifest (and the verifier) cover one more header for that tool until the returned
+ *   function is called (for tests of what an agent signs of a header it does not set);
+ *   `failPaidSends(status, times)` answers the next `times` paid sends of `stock_report` with
+ *   `status` (`429` with `Retry-After: 0`, or a `5xx`) and charges nothing (for tests of the
+ *   agent's budget), until the returned function is called; `servePage(path, html)` serves `html`
+ *   at `path` on the site's origin without a CSP (for tests of what page script of the site's own
+ *   origin can do), until the returned function is called; `messages` the
  *   inbox by id; `handoffs` the handed-off calls by handoff id; `charges` the paid calls;
  *   `receipts` signs the `AgentGate-Receipt` of every accepted (2xx) verified call (receipts.js);
  *   `rotateReceiptKey()` makes a new receipt key and returns its kid (for tests of key rotation).
@@ -120,6 +130,10 @@ export function createAgentGate({ now = Date.now } = {}) {
 
   /** @type {{ path: string, ifNoneMatch: string | undefined, status?: number }[]} */
   const manifestRequests = [];
+  /** @type {Record<string, string[]>} extra covered header components per tool (test knob `coverHeader`) */
+  const covered = {};
+  /** @type {Map<string, string>} path → HTML of a page a test serves on the site's origin (test knob `servePage`) */
+  const testPages = new Map();
   /** @type {Promise<void> | undefined} */
   let manifestsHeld;
 
@@ -137,7 +151,7 @@ export function createAgentGate({ now = Date.now } = {}) {
       sendJSON(req, res, 404, { message: 'No AgentGate site is known by that host or site key.' });
       return 404;
     }
-    const { json, etag } = renderManifest(site, origin);
+    const { json, etag } = renderManifest(site, origin, covered);
     const headers = { ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Host' };
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch !== undefined && ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, '')).includes(etag)) {
@@ -245,6 +259,13 @@ export function createAgentGate({ now = Date.now } = {}) {
   return {
     async handle(req, res, url) {
       const path = url.pathname;
+      const testPage = testPages.get(path);
+      if (testPage !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+        req.resume();
+        // A hostile page of the site's own origin for a test: inline script runs, so no CSP.
+        send(req, res, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, testPage);
+        return true;
+      }
       if (path === WELL_KNOWN_PATH || path.startsWith(BY_SITE_KEY_PREFIX)) {
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           req.resume();
@@ -276,11 +297,11 @@ export function createAgentGate({ now = Date.now } = {}) {
       }
       if (path.startsWith(HANDOFF_POLL_PREFIX) && !path.slice(HANDOFF_POLL_PREFIX.length).includes('/')) {
         // A poll is signed like the call that started the handoff (request_callback's auth).
-        await serveEndpoint(req, res, path, endpointForPath(REQUEST_CALLBACK_PATH), 'GET');
+        await serveEndpoint(req, res, path, endpointForPath(REQUEST_CALLBACK_PATH, covered), 'GET');
         return true;
       }
       const signedPaths = [SEND_MESSAGE_PATH, MESSAGE_STATUS_PATH, REQUEST_CALLBACK_PATH, STOCK_REPORT_PATH];
-      const endpoint = signedPaths.includes(path) ? endpointForPath(path) : undefined;
+      const endpoint = signedPaths.includes(path) ? endpointForPath(path, covered) : undefined;
       if (!endpoint) return false;
       await serveEndpoint(req, res, path, endpoint);
       return true;
@@ -294,6 +315,21 @@ export function createAgentGate({ now = Date.now } = {}) {
       return () => {
         if (manifestsHeld === held) manifestsHeld = undefined;
         release();
+      };
+    },
+    coverHeader(tool, header) {
+      const list = covered[tool] ??= [];
+      list.push(header);
+      return () => {
+        const at = list.indexOf(header);
+        if (at >= 0) list.splice(at, 1);
+      };
+    },
+    failPaidSends: (status, times) => agentNative.failPaidSends(status, times),
+    servePage(path, html) {
+      testPages.set(path, html);
+      return () => {
+        if (testPages.get(path) === html) testPages.delete(path);
       };
     },
     messages,
