@@ -22,6 +22,7 @@ import type { Reason } from '../shared/declarations/reason.js';
 import { normaliseCapellDeclaration } from '../shared/declarations/normalise.js';
 import { REASON_TEXT, renderReason } from '../shared/declarations/reason-text.js';
 import { NameClaims, registrationRefusal } from '../shared/registration-rules.js';
+import { formToolRuleNote } from '../shared/form-tool-check.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { MANIFEST_REJECTION_NAME } from '../start/report.js';
 import { readAgentGateMember } from '../agentgate/discover/agentgate-naming.js';
@@ -352,6 +353,8 @@ async function check(args: string[], output: CLIOutput): Promise<number> {
       if (!refusal) {
         valid++;
         for (const warning of result.warnings) warnings.push(`warning: tool ${result.spec.name}: ${warning}`);
+        const ruleNote = formToolRuleNote(result.spec, document as unknown as Document);
+        if (ruleNote) warnings.push(`warning: tool ${result.spec.name}: ${ruleNote}`);
         continue;
       }
       rejected++;

@@ -18,6 +18,7 @@ import type { ToolSpec } from '../shared/declarations/tool-spec.js';
 import type { ModelContextHost, WebMCPTool } from '../start/host.js';
 import { registerEachWithHost, registerWithHost, type RegistrationOutcome } from './registration.js';
 import { NameClaims, registrationRefusal } from '../shared/registration-rules.js';
+import { formToolRuleNote } from '../shared/form-tool-check.js';
 import { MANIFEST_REJECTION_NAME, type AuditEntry } from '../start/report.js';
 import { RUNTIME_TOOLS, type RuntimeTool } from './runtime-tools.js';
 import { reduceInputSchema } from './schema-reduction.js';
@@ -347,6 +348,8 @@ export class LiveRegistry {
     const rejected: PendingRejection[] = units.flatMap((unit) => (unit.problem ? [unit.problem] : []));
     const claims = new NameClaims();
     const declared = new Map<string, { spec: ToolSpec; unit: UnitState }>();
+    // Form tools whose controls a rule other than `name` found (form-control-rule.ts): the Report says which.
+    const ruleNotes = new Map<string, string>();
     for (const unit of units) {
       for (const result of unit.results) {
         if ('rejection' in result) {
@@ -355,7 +358,11 @@ export class LiveRegistry {
         }
         const refusal = registrationRefusal(result.spec, unit.label, claims, doc);
         if (refusal) rejected.push({ name: result.spec.name, source: unit.label, reasons: [refusal] });
-        else declared.set(result.spec.name, { spec: result.spec, unit });
+        else {
+          declared.set(result.spec.name, { spec: result.spec, unit });
+          const note = formToolRuleNote(result.spec, doc);
+          if (note) ruleNotes.set(result.spec.name, note);
+        }
       }
     }
 
@@ -370,11 +377,11 @@ export class LiveRegistry {
       const tool = this.#tools.get(name);
       return tool ? [tool] : [];
     });
-    return { snapshot: this.#settle(mine, rejected) };
+    return { snapshot: this.#settle(mine, rejected, ruleNotes) };
   }
 
   /** Waits for this update's registrations, keeps the runtime's own tools in step, and audits. */
-  async #settle(tools: ToolState[], rejected: PendingRejection[]): Promise<Snapshot> {
+  async #settle(tools: ToolState[], rejected: PendingRejection[], ruleNotes: ReadonlyMap<string, string> = new Map()): Promise<Snapshot> {
     await settledWithin(tools);
     // A policy refusal (detected once, on the first NotAllowedError): withdraw everything, stay silent.
     if (this.#disallowed || tools.some((tool) => tool.outcome && !tool.outcome.ok && tool.outcome.error === 'NotAllowedError')) {
@@ -393,6 +400,8 @@ export class LiveRegistry {
       else if (tool.outcome.ok) registered.push(tool.spec.name);
       else rejected.push({ name: tool.spec.name, source: tool.spec.source, reasons: [tool.outcome.reason] });
       if (tool.outcome?.ok && tool.spec.warnings) warnings.push({ name: tool.spec.name, warnings: tool.spec.warnings });
+      const ruleNote = tool.outcome?.ok ? ruleNotes.get(tool.spec.name) : undefined;
+      if (ruleNote) notes.push({ level: 'warning', surface: `tool ${tool.spec.name}`, message: ruleNote });
       if (tool.outcome?.ok && tool.reduced) {
         notes.push({ level: 'warning', surface: `tool ${tool.spec.name}`, message: 'WebMCP took this tool only with its inputSchema reduced to the keywords the engine accepts; the runtime still checks every input against the full schema' });
       }

@@ -27,7 +27,7 @@ const { call } = Function.prototype;
  * it differs from the key.
  */
 const MEMBERS = 'URL:href;URLSearchParams:encode=toString;FormData:append'
-  + ';EventTarget:addEventListener,removeEventListener;Event:preventDefault,target;UIEvent:detail;KeyboardEvent:key'
+  + ';EventTarget:addEventListener,removeEventListener;Event:preventDefault,stopImmediatePropagation,target;UIEvent:detail;KeyboardEvent:key'
   + ';Node:contains,textContent;Element:getBoundingClientRect,checkVisibility,querySelector,querySelectorAll'
   + ';Range:rangeRects=getClientRects;Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll,caretPositionFromPoint'
   + ';CaretPosition:caretNode=offsetNode,caretOffset=offset;CSSStyleDeclaration:propertyValue=getPropertyValue'
@@ -64,6 +64,8 @@ interface Members {
   addEventListener(target: EventTarget, type: string, listener: (event: never) => void, options?: boolean | AddEventListenerOptions): void;
   removeEventListener(target: EventTarget, type: string, listener: (event: never) => void, options?: boolean | EventListenerOptions): void;
   preventDefault(event: Event): void;
+  /** `event.stopImmediatePropagation()`: no later listener (a site's own submit script) sees the event. */
+  stopImmediatePropagation(event: Event): void;
   /** `event.target`. */
   target(event: Event): EventTarget | null;
   /** `event.detail` of a UIEvent (a click's count; 0 for a keyboard activation). */

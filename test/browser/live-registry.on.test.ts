@@ -333,6 +333,29 @@ describe('with WebMCP on: form tools follow their form', () => {
     expect((await changed).registered).to.deep.equal(['form.submit.live']);
   });
 
+  it("a control without a name is found by form-builder's binding: a wire:model or id set after start registers the tool, with the Report's note of the rule", async () => {
+    const form = mountForm('controls');
+    const input = form.querySelector('input')!;
+    input.removeAttribute('name');
+    mountToolsIsland(island(FORM_TOOL));
+    runtime = start({ log: 'silent' });
+    const first = await runtime.ready;
+    expect(first.rejected).to.deep.equal([{ name: 'form.submit.live', source: 'capell-island[0]', reasons: ['form #live has no control named "name"'] }]);
+    let changed = nextChange();
+    input.setAttribute('wire:model.live', 'data.name');
+    let report = await changed;
+    expect(report.registered).to.deep.equal(['form.submit.live']);
+    expect(report.audit).to.deep.include({ level: 'warning', surface: 'tool form.submit.live', message: "form #live controls found by form-builder's binding, not name (wire:model: name)" });
+    changed = nextChange();
+    input.removeAttribute('wire:model.live');
+    expect((await changed).rejected[0]?.reasons).to.deep.equal(['form #live has no control named "name"']);
+    changed = nextChange();
+    input.id = 'live-name';
+    report = await changed;
+    expect(report.registered).to.deep.equal(['form.submit.live']);
+    expect(report.audit).to.deep.include({ level: 'warning', surface: 'tool form.submit.live', message: "form #live controls found by form-builder's binding, not name (id live-<key>: name)" });
+  });
+
   it('a form replaced after start is found again by id: the call fills the new form, not the old one', async () => {
     const old = mountForm('old');
     mountToolsIsland(island(FORM_TOOL));

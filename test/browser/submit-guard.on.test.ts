@@ -249,6 +249,26 @@ describe('submit guard: page handlers that stop the submit event', () => {
     await guard.disarm();
   });
 
+  it('a site submit script that ignores defaultPrevented and sends by itself (as Livewire\'s wire:submit does) never sees a submit the guard refused', async () => {
+    await mountFrameForm(FIELDS);
+    const scriptSends: string[] = [];
+    // The site's own script on the form: it prevents the native submission and "sends" its state itself.
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      scriptSends.push((form.elements.namedItem('name') as HTMLInputElement).value);
+    });
+    const guard = modules.armSubmitGuard(form);
+    fill({ name: 'Ada' });
+    form.requestSubmit();
+    expect(await sentCount()).to.equal(0);
+    expect(scriptSends).to.deep.equal([]);
+    expect(guard.blocked.map(({ way }) => way)).to.deep.equal(['submit-event']);
+    await guard.disarm();
+    // Once the guard is off the site's script has the page's submits again.
+    form.requestSubmit();
+    expect(scriptSends).to.deep.equal(['Ada']);
+  });
+
   it('a window capture listener registered before the guard that stops the event reaches the navigate backstop, which cancels it', async () => {
     await mountFrameForm(FIELDS);
     frameWindow.addEventListener('submit', (event) => event.stopImmediatePropagation(), true);

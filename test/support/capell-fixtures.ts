@@ -93,3 +93,34 @@ ${agentData}</body>
 </html>
 `;
 }
+
+/**
+ * A page with form-builder's contact form as its Livewire component renders it
+ * (form-builder/contact-form.html, capell-app/form-builder @ 770cf636; SOURCES.md): a theme's head
+ * with the runtime's script tag, Livewire's injected style (form-builder/livewire-injected-style.html:
+ * an idle `[wire:loading]` is `display: none`) and Tailwind's `.hidden` utility the component's
+ * honeypot uses; no Livewire client.
+ * @param script the runtime's script tag.
+ * @param options `withoutNames`: the controls' `name` attributes removed, as form-builder's view
+ *   rendered them before 770cf636 (controls tied to their key only by `wire:model` and id).
+ */
+export function capellFormBuilderPage(script: string, options: { withoutNames?: boolean } = {}): string {
+  let form = fixtureText('form-builder/contact-form.html');
+  if (options.withoutNames) form = form.replace(/\s+name="[^"]*"/g, '');
+  return `<!doctype html>
+<html lang="en">
+<head>
+    <meta charset="utf-8">
+    <title>Contact us</title>
+    ${script}
+${fixtureText('form-builder/livewire-injected-style.html')}
+    <style>.hidden { display: none; }</style>
+</head>
+<body>
+    <main>
+${form}
+    </main>
+</body>
+</html>
+`;
+}

@@ -17,6 +17,7 @@ import type { BindingExecutor } from './binding-executor.js';
 import { validateAgentGateEndpoint } from './agentgate-endpoint.js';
 import { checkActionTarget } from './action-target.js';
 import { checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
+import { WIRE_MODEL_ATTRIBUTES } from '../form-control-rule.js';
 
 /** A reason code (the catalogue's key), e.g. `identifier`. */
 type ReasonCode = Reason[1];
@@ -44,7 +45,8 @@ interface BindingPolicy<Allowed extends Effect = Effect> {
  *   test/unit/binding-registry.test.ts: the audit runs in the 5 KB first load, which cannot hold
  *   this table);
  * - `controls`: the elements that take a tool's inputs, inside it or joined to it;
- * - `controlAttributes`: the attributes that tie a control to it and to an input (`name`, `form`).
+ * - `controlAttributes`: the attributes that tie a control to it and to an input (`name`, `form`,
+ *   and form-builder's `id` and `wire:model…`: form-control-rule.ts).
  * The page observer (registry/page-observer.ts) follows all three.
  */
 export interface PageElement {
@@ -122,8 +124,11 @@ const AGENTGATE: BindingPolicy<'read' | 'write'> = {
   check: (target, _effect, origin) => validateAgentGateEndpoint(target, origin),
 };
 
-/** A form tool's element: its `<form>`, and the controls named after the tool's inputs. */
-const FORM_ELEMENT: PageElement = { tag: 'form', controls: 'input, select, textarea, button', controlAttributes: ['name', 'form'] };
+/**
+ * A form tool's element: its `<form>`, and the controls found for the tool's inputs by
+ * form-control-rule.ts (`name`, else form-builder's `wire:model` or `<formId>-<key>` id).
+ */
+const FORM_ELEMENT: PageElement = { tag: 'form', controls: 'input, select, textarea, button', controlAttributes: ['name', 'form', 'id', ...WIRE_MODEL_ATTRIBUTES] };
 
 // Capell Agent Schema, "Navigation, forms, and admin tools": admin writes go through a one-use
 // confirmation the server binds to the preview; the target names the action, never a URL.

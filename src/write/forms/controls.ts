@@ -7,6 +7,7 @@
 
 import { readVisibilityProblem } from './effective-visibility.js';
 import { readFormProperty } from './form-property.js';
+import { findControls } from '../../shared/form-control-rule.js';
 
 /**
  * Input types an agent never writes: values the person cannot see or check (hidden, password),
@@ -210,7 +211,9 @@ function planText(key: string, control: HTMLInputElement | HTMLTextAreaElement, 
 }
 
 /**
- * Maps a validated input onto `form`'s controls, by control name, without changing anything.
+ * Maps a validated input onto `form`'s controls, without changing anything. A key's controls are
+ * found by the one rule of shared/form-control-rule.ts: `name`, else form-builder's
+ * `wire:model="data.<key>"` or id `<formId>-<key>` on a control without a name.
  * Refused (first reason wins, naming the field): a name with no control; protected controls
  * (PROTECTED_INPUT_TYPES); disabled (also by a disabled fieldset) and read-only controls;
  * controls a person cannot see (effective-visibility.ts: honeypots hidden by `display`,
@@ -232,8 +235,7 @@ export function planFill(form: HTMLFormElement, input: Record<string, unknown>, 
   const steps: FillStep[] = [];
   const proposed: ProposedValue[] = [];
   for (const [key, value] of Object.entries(input)) {
-    const named = readFormProperty(form, 'elements').namedItem(key);
-    const controls: Element[] = named === null ? [] : named instanceof RadioNodeList ? [...named] as Element[] : [named];
+    const controls = findControls(readFormProperty(form, 'elements'), readFormProperty(form, 'id'), key)?.controls ?? [];
     if (controls.length === 0) return { ok: false, reason: `${key}: form #${readFormProperty(form, 'id')} has no control named ${describe(key)}` };
     for (const control of controls) {
       const why = refusal(control);

@@ -60,11 +60,26 @@ function childrenOf(node: Node): Node[] {
 }
 
 
-/** Visits `node` and its flat-tree descendants, not into a picture (an svg's `<title>` is not drawn as text). */
-function walk(node: Node, visit: (node: Node) => void): void {
+/**
+ * Whether `node` is an element the browser does not render at all (computed `display: none`: by
+ * CSS, by the `hidden` attribute, or by Livewire's injected `[wire\:loading]{display:none}` on an
+ * idle `wire:loading` span). Its subtree draws nothing and is in no accessible name (accname 1.2,
+ * step 2A), so it is neither part of a label nor a disguise. `visibility: hidden` and the rest
+ * keep their box: such text is still judged (and refused) by readHiddenText.
+ */
+function isUnrendered(node: Node, control: Element): boolean {
+  return node !== control && node instanceof Element && readComputedStyle(node).display === 'none';
+}
+
+/**
+ * Visits `node` and its flat-tree descendants, not into a picture (an svg's `<title>` is not
+ * drawn as text) and not into an element that is not rendered (isUnrendered).
+ */
+function walk(node: Node, visit: (node: Node) => void, control: Element = node as Element): void {
+  if (isUnrendered(node, control)) return;
   visit(node);
   if (node instanceof Element && node.matches(PICTURES)) return;
-  for (const child of childrenOf(node)) walk(child, visit);
+  for (const child of childrenOf(node)) walk(child, visit, control);
 }
 
 function area(box: Box): number {
@@ -208,6 +223,8 @@ function readAuthoredName(control: Element): string | undefined {
  *   it (text-legibility.ts), or drawn outside the button's box or clipped away (`text-indent`,
  *   `clip-path`, `clip`), measured on its `Range.getClientRects()`;
  * - an `aria-label`/`aria-labelledby` that does not contain what it reads (WCAG 2.5.3).
+ * Content that is not rendered at all (`display: none`: CSS, `hidden`, Livewire's idle
+ * `wire:loading` span) is skipped: it is neither read nor refused.
  * Open shadow roots in the button are read; content a closed one draws on the button refuses it
  * (readClosedDrawing), while a closed root that only restyles the button's own text is not seen.
  * @returns `{ label }` (whitespace collapsed), or `{ reason }`, e.g. `its text “Send message”

@@ -479,6 +479,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (!consent) {
       // Prevented before the page's handlers run: whatever they do, the browser does not submit.
       if (!submit.defaultPrevented) primitives.preventDefault(submit);
+      // And stopped: a site's own submit script (Livewire's wire:submit on the form, any listener
+      // that ignores defaultPrevented and sends by itself) never sees a submit the runtime refused.
+      primitives.stopImmediatePropagation(submit);
       // A reason for the person only when it was their act; a script's submit is just blocked.
       if (made && refusal !== undefined) refuse(refusal);
       else if (refusal !== undefined) block('submit-event', refusal);
