@@ -3,6 +3,9 @@
  * demo agent) share.
  */
 
+/** How long the server keeps an idle kept-alive connection open, in ms. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /**
  * Listens on `host:port` and resolves with the origin the server answers on.
  * @param {import('node:http').Server} server
@@ -12,6 +15,10 @@
  * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound
  */
 export async function listen(server, host, port) {
+  // Longer than any client's pooled idle time: with node's 5 s a client (Playwright's route.fetch,
+  // the agent's fetch) could pick a kept-alive connection the server was closing at that moment,
+  // and its request failed with ECONNRESET (seen once in npm run test:busy).
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
