@@ -70,8 +70,8 @@ test('a page restored from the back/forward cache keeps each tool once, and stil
   await tab.waitForFunction(() => (window as unknown as { restored?: boolean }).restored !== undefined);
   // The test proves nothing unless the page really came from the bfcache.
   expect(await tab.evaluate(() => (window as unknown as { restored?: boolean }).restored)).toBe(true);
-  await tab.waitForTimeout(100); // the runtime's pageshow update
-  expect(await namesOf(tab)).toEqual(['cached.one', 'cached.two']);
+  // The runtime's pageshow update: polled, a loaded machine may take longer than any fixed wait.
+  await expect.poll(() => namesOf(tab)).toEqual(['cached.one', 'cached.two']);
 
   const change = await tab.evaluate((script) => new Promise((resolve) => {
     document.addEventListener('capell-webmcp:change', (event) => resolve((event as CustomEvent).detail), { once: true });
