@@ -12,6 +12,7 @@
  *   many values took seconds and then ran out of string length.
  */
 import { isPlainObject } from '../../shared/is-plain-object.js';
+import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUED } from '../../shared/declarations/schema-keywords.js';
 
 /** Prefix of the synthetic format names that stand for a `pattern`; a NUL cannot start a real format name in a declaration. */
 export const PATTERN_FORMAT = '\u0000pattern\u0000';
@@ -51,9 +52,8 @@ function quotable(members: unknown[], keyword: 'enum' | 'const', quoted: unknown
   return copy;
 }
 
-const SCHEMA = ['not', 'additionalProperties', 'items'];
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'items'];
-const SCHEMA_MAPS = ['properties', '$defs', 'definitions'];
+/** `items` is walked both ways: as one schema, or as draft-07's list of schemas. */
+const SCHEMA_LIST_VALUED = [...SCHEMA_LISTS, 'items'];
 
 /** `#/%24defs/a~1b` → `#/$defs/a~1b`, each token as the validator's `encodePointer` writes it. */
 function canonicalRef(ref: string): string {
@@ -74,8 +74,8 @@ function canonicalRef(ref: string): string {
 export function prepareSchema(schema: unknown, onPattern: (source: string) => void): unknown {
   if (!isPlainObject(schema)) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  for (const keyword of SCHEMA) if (isPlainObject(copy[keyword])) copy[keyword] = prepareSchema(copy[keyword], onPattern);
-  for (const keyword of SCHEMA_LISTS) {
+  for (const keyword of SCHEMA_VALUED) if (isPlainObject(copy[keyword])) copy[keyword] = prepareSchema(copy[keyword], onPattern);
+  for (const keyword of SCHEMA_LIST_VALUED) {
     const list = copy[keyword];
     if (Array.isArray(list)) copy[keyword] = list.map((item) => prepareSchema(item, onPattern));
   }

@@ -14,6 +14,7 @@ import { FAILING_UNITS, MAX_VALIDATION_WORK, PAIR_UNITS } from '../validation/wo
 import type { Reason } from './reason.js';
 import type { KeywordKind } from './rules.js';
 import type { JSONSchema } from './tool-spec.js';
+import { KEYWORD_KINDS, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUED } from './schema-keywords.js';
 
 export type { KeywordKind } from './rules.js';
 
@@ -71,16 +72,6 @@ const verdicts = new Map<string, PolicyVerdict>();
 let keptCharacters = 0;
 const MAX_KEPT_CHARACTERS = 1 << 20;
 
-/** Capell Agent Schema normaliser: the JSON Schema keywords a declaration may use, by kind. */
-const KEYWORD_KINDS: Readonly<Record<string, KeywordKind>> = {
-  $schema: 'dialect', $ref: 'ref', type: 'type', title: 'string', description: 'string', default: 'any',
-  enum: 'array', const: 'any', examples: 'array', properties: 'schemaMap', required: 'strings',
-  additionalProperties: 'schema', items: 'items', minItems: 'count', maxItems: 'count',
-  minProperties: 'count', maxProperties: 'count', minLength: 'count', maxLength: 'count',
-  minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number',
-  pattern: 'pattern', format: 'format', anyOf: 'schemas', oneOf: 'schemas', allOf: 'schemas', not: 'schema',
-  definitions: 'schemaMap', $defs: 'schemaMap', uniqueItems: 'boolean',
-};
 
 /**
  * Keywords beyond Core's allow-list that Capell's own packages write (the admin's `uniqueItems`):
@@ -409,11 +400,6 @@ export function checkOutputSchema(schema: unknown, refChecks?: RefChecks): Polic
   return checkSchemaPolicy(schema, 'outputSchema', refChecks);
 }
 
-/** Keywords whose value is a schema; `items` only when not draft-07's tuple form (`[]` there is an empty tuple). */
-const SCHEMA_VALUED = ['additionalProperties', 'not', 'items'];
-/** Keywords whose value maps names to schemas, and those whose value lists schemas. */
-const SCHEMA_MAPS = ['properties', '$defs', 'definitions'];
-const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
 
 /**
  * Reads PHP's empty array as the empty object it stands for: `json_encode([])` is `[]`, so a
