@@ -1,15 +1,18 @@
 /**
- * Interception from the browser's own DevTools session, for a Playwright `BrowserContext`: a
- * new tab's session is made only after Playwright has let the tab run (its `page` event comes
- * after the tab's first requests may have left), and a second client cannot hold a tab that
- * Playwright resumes. The browser target's `Fetch` domain pauses the requests of every tab
+ * Interception from the browser's own DevTools session, for a Playwright `BrowserContext` and for
+ * the browser of an attached Puppeteer `Page`: a new tab's session is made only after the driver
+ * has let the tab run (Playwright's `page` event, Puppeteer's `targetcreated`/`popup`, come after
+ * the tab's first requests may have left), and a second client cannot hold a tab that the driver
+ * resumes. The browser target's `Fetch` domain pauses the requests of every tab
  * opened after it was enabled, from the first one (Chromium 156: not those of a document loaded
  * before, whose loader was made earlier). So the pages a context already has when the agent
  * attaches intercept on their own sessions, and every later tab is intercepted here: the agent
  * finds the attached page a paused request belongs to by its frame; a request of the agent's
  * context that no attached page holds yet (a new tab) goes out unsigned, without the page's
  * signature and payment headers; a request a page's own session intercepts, or one of another
- * browser context, is left exactly as it is.
+ * browser context, is left exactly as it is. A page that intercepts on its own session pauses
+ * each of its requests there first, and here after (Chromium 156, checked with Puppeteer 25):
+ * what its session signed passes here unchanged.
  */
 import type { CDPSessionLike } from './cdp-target.js';
 import type { LocateRequest } from './network-layer.js';
@@ -30,13 +33,14 @@ export async function browserContextOf(session: CDPSessionLike, targetId?: strin
  * @param browser the browser target's session (the one that paused the request)
  * @param pages the sessions of the attached pages, now (each asked for its frame tree), and
  *   whether each intercepts on its own session
- * @param contextId the agent's browser context, once known
+ * @param isAgentContext whether a browser context id is one of the agent's (a context of an
+ *   attached page, or the attached Playwright context)
  * @returns a locator: the attached page whose frame tree holds the request's frame, with that
  *   frame's origin; `'foreign'` when that page intercepts on its own session (it handles the
  *   request), when the frame is of another context, or when it cannot be told; undefined when
  *   the frame is a tab of the agent's context not attached yet
  */
-export function browserLocator(browser: CDPSessionLike, pages: () => { session: CDPSessionLike; intercepts: boolean }[], contextId: () => string | undefined): LocateRequest {
+export function browserLocator(browser: CDPSessionLike, pages: () => { session: CDPSessionLike; intercepts: boolean }[], isAgentContext: (contextId: string) => boolean): LocateRequest {
   return async (frameId) => {
     if (frameId === undefined) return 'foreign';
     const found = await Promise.all(pages().map(async ({ session, intercepts }) => ({ page: session, intercepts, origin: await frameOriginOf(session, frameId) })));
@@ -44,7 +48,7 @@ export function browserLocator(browser: CDPSessionLike, pages: () => { session: 
     if (holder?.intercepts) return 'foreign';
     if (holder) return { page: holder.page, origin: holder.origin };
     // A tab's main frame has the tab's target id: a new tab of the agent's context is found so.
-    const context = contextId();
-    return context !== undefined && (await browserContextOf(browser, frameId)) === context ? undefined : 'foreign';
+    const context = await browserContextOf(browser, frameId);
+    return context !== undefined && isAgentContext(context) ? undefined : 'foreign';
   };
 }

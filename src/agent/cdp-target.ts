@@ -26,6 +26,15 @@ export interface PageLike {
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
 }
 
+/**
+ * A Puppeteer `Page`, as far as the agent uses it: a session of its own, and its browser's target,
+ * whose session intercepts the tabs the page opens from their first request (browser-locator.ts).
+ */
+export interface PuppeteerPageLike extends PageLike {
+  createCDPSession(): Promise<CDPSessionLike>;
+  browser?(): { target?(): { createCDPSession?(): Promise<CDPSessionLike> } } | null;
+}
+
 /** A Playwright `BrowserContext`, as far as the agent uses it (`any` where Playwright's overloads must fit). */
 export interface BrowserContextLike {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -56,7 +65,7 @@ export interface AttachedSession {
 type TargetKind =
   | { kind: 'context'; context: BrowserContextLike }
   | { kind: 'playwright-page'; page: PageLike & { context(): BrowserContextLike } }
-  | { kind: 'puppeteer-page'; page: PageLike & { createCDPSession(): Promise<CDPSessionLike> } }
+  | { kind: 'puppeteer-page'; page: PuppeteerPageLike }
   | { kind: 'session'; session: CDPSessionLike };
 
 const has = (value: unknown, name: string): boolean => typeof (value as Record<string, unknown> | null)?.[name] === 'function';

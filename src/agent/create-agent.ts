@@ -7,7 +7,7 @@
 import { normaliseAgentOptions, type AgentOptions } from './agent-options.js';
 import { headersNotSetByAgent, notSetReason } from './agent-set-headers.js';
 import { createAgentSigners } from './agent-signers.js';
-import { removeListener, targetKind, type AgentTarget, type AttachedSession, type BrowserContextLike, type CDPSessionLike, type PageLike, type RequestPausedParams } from './cdp-target.js';
+import { removeListener, targetKind, type AgentTarget, type AttachedSession, type BrowserContextLike, type CDPSessionLike, type PageLike, type PuppeteerPageLike, type RequestPausedParams } from './cdp-target.js';
 import { withFloor } from '../agentgate/call/component-floor.js';
 import { HANDOFF_STATUS_TOOL, createIntentBook, type Intent } from './intents.js';
 import { createNetworkLayer, pageLocator, type LocateRequest, type NetworkEvent, type RequestPaused } from './network-layer.js';
@@ -194,8 +194,32 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
     if (!browser || typeof browser.newBrowserCDPSession !== 'function') return undefined;
     const session = await browser.newBrowserCDPSession();
     const guard: ContextGuard = { contextId: undefined, enabled: false };
-    await track(add(session, BROWSER, true, browserLocator(session, pageSessions, () => guard.contextId)));
+    await track(add(session, BROWSER, true, browserLocator(session, pageSessions, (id) => id === guard.contextId)));
     return guard;
+  }
+
+  /** The browser sessions guarding Puppeteer pages' browsers, by Browser object, and the agent's contexts there. */
+  const browserGuards = new Map<unknown, Promise<unknown>>();
+  const puppeteerContexts = new Set<string>();
+
+  /**
+   * Intercepts for the browser of an attached Puppeteer page from the browser target's own session
+   * (browser-locator.ts), once per browser, so that a tab the page opens (a popup, `window.open`)
+   * is intercepted from its first request: until the agent attaches it, its requests to the
+   * agent's endpoints go out without the page's signature and payment headers. The attached
+   * pages intercept on their own sessions, as before. Nothing where the page offers no browser
+   * session (`page.browser().target().createCDPSession()`, Puppeteer 25).
+   */
+  function guardPuppeteerBrowser(page: PuppeteerPageLike): Promise<unknown> {
+    const browser = page.browser?.();
+    const target = browser?.target?.();
+    if (!browser || !target || typeof target.createCDPSession !== 'function') return Promise.resolve();
+    let guarding = browserGuards.get(browser);
+    if (!guarding) {
+      guarding = track(target.createCDPSession().then((session) => add(session, BROWSER, true, browserLocator(session, pageSessions, (id) => puppeteerContexts.has(id))))).catch(() => undefined);
+      browserGuards.set(browser, guarding);
+    }
+    return guarding;
   }
 
   /** The session of `page`, when the agent is attached to it. */
@@ -249,7 +273,10 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
         await sessionOfPage(page, () => page.context().newCDPSession(page as never));
       } else if (kind.kind === 'puppeteer-page') {
         const { page } = kind;
-        await sessionOfPage(page, () => page.createCDPSession());
+        const session = await sessionOfPage(page, () => page.createCDPSession());
+        const context = session ? await browserContextOf(session) : undefined;
+        if (context !== undefined) puppeteerContexts.add(context);
+        await guardPuppeteerBrowser(page);
       } else {
         await track(add(kind.session, undefined, false, pageLocator(kind.session)));
       }
@@ -304,6 +331,7 @@ export function createAgent(options: AgentOptions, hooks: AgentHooks = {}): Agen
       }
       await stopped;
       making.clear();
+      browserGuards.clear();
     },
   };
 }

@@ -118,4 +118,30 @@ test.describe('Puppeteer with the agent companion', () => {
     ]);
     expect(run.receipts).toEqual([expect.objectContaining({ tool: 'send_message', verified: true })]);
   });
+
+  test('a tab the attached page opens is intercepted from its first request: page-set signature and payment headers never leave, and its calls are signed once attached', async ({ demo }) => {
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (npm test does it itself)').toBe(true);
+    // A page of the site's own origin whose first act is a call with a signature and a price of its own.
+    const undo = demo.servePage('/first-request', `<!doctype html><title>first request</title><script>
+      fetch('/agent/submit', {
+        method: 'POST', credentials: 'omit', body: JSON.stringify({ id: 'first-request-' + location.search.slice(1), message: 'the tab\\'s first request' }),
+        headers: { 'Content-Type': 'application/json', Signature: 'sig1=:cGFnZQ==:', 'Signature-Input': 'sig1=("@authority");keyid="page"', 'crawler-exact-price': 'USD 0.01' },
+      }).finally(() => { window.done = true; });
+    </script>`);
+    try {
+      const before = demo.agentGateLog.length;
+      const run = await runClientScript<{ result: CallResult; popupResult: CallResult }>(
+        CLIENT, 'agent-client.js', [`${demo.url}/contact`, demo.agentKeysUrl], 'the Puppeteer client agent-client.js new-tab', { AGENT_SCENARIO: 'new-tab' },
+      );
+      expect(JSON.parse(run.result.content[0]!.text)).toEqual({ status: 'accepted' });
+      const tabs = demo.agentGateLog.slice(before).filter((entry) => entry.path === '/agent/submit').slice(1, 4);
+      expect(tabs).toHaveLength(3);
+      for (const entry of tabs) {
+        expect(entry).toMatchObject({ outcome: 'refused', status: 403, reason: expect.stringMatching(/^The request is not signed \(no Signature-Input or Signature\)/) });
+      }
+      expect(JSON.parse(run.popupResult.content[0]!.text)).toEqual({ status: 'accepted' });
+    } finally {
+      undo();
+    }
+  });
 });

@@ -8,6 +8,12 @@
  * the page's own), opens the page, calls `send_message` through `agent.callTool` and prints one
  * JSON line: the tool's result and the agent's receipts (the spec holds the assertions). Exits 1
  * with the error on stderr when a step could not run.
+ *
+ * With `AGENT_SCENARIO=new-tab`, it then opens three tabs from the page (`window.open` of the
+ * page's origin + `/first-request?<n>`, a page whose first act is a call with page-set signature
+ * and payment headers; the spec serves it), waits until each tab's call has settled
+ * (`window.done`), attaches the agent to the first tab and calls `send_message` there: the line
+ * adds `popupResult`.
  */
 import puppeteer from 'puppeteer-core';
 import { createAgent } from '../../../dist/agent/index.js';
@@ -36,7 +42,22 @@ try {
   await page.evaluate(() => window.capellWebMCP?.ready);
   const id = `puppeteer-agent-${Date.now()}`;
   const result = await agent.callTool(page, 'send_message', { id, message: 'hello from Puppeteer' });
-  console.log(JSON.stringify({ id, result, receipts: agent.receipts() }));
+  let popupResult;
+  if (process.env.AGENT_SCENARIO === 'new-tab') {
+    const popups = [];
+    for (const index of [0, 1, 2]) {
+      const opened = new Promise((resolve) => page.once('popup', resolve));
+      await page.evaluate((search) => { window.open(`/first-request?${search}`); }, `${Date.now()}-${index}`);
+      popups.push(await opened);
+    }
+    for (const popup of popups) await popup.waitForFunction(() => window.done === true);
+    const [first] = popups;
+    await agent.attach(first);
+    await first.goto(url, { waitUntil: 'load' });
+    await first.evaluate(() => window.capellWebMCP?.ready);
+    popupResult = await agent.callTool(first, 'send_message', { id: `puppeteer-popup-${Date.now()}`, message: 'from the new tab' });
+  }
+  console.log(JSON.stringify({ id, result, receipts: agent.receipts(), popupResult }));
 } finally {
   clearTimeout(deadline);
   await agent.detach();
