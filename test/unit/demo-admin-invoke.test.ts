@@ -80,7 +80,7 @@ describe('demo admin: invoke', () => {
     const approval = await ada.post('/tools/invoke', { tool: 'admin.page.terms.write', payload: { page_id: ABOUT, term_ids: [BAGS] }, confirmation_token: json.confirmationToken });
     assert.equal(approval.status, 200);
     assert.equal(approval.text, `{"ok":true,"mode":"executed","tool":"admin.page.terms.write","data":{"page_id":${ABOUT},"term_ids":[${CARE}],"assigned":true}}`);
-    assert.deepEqual(demo.app.admin.page('a', 'about').record.terms, [{ taxonomy: 'topics', term: 'care' }]);
+    assert.deepEqual(demo.app.admin.page('a', 'about')!.record.terms, [{ taxonomy: 'topics', term: 'care' }]);
     const again = await ada.approve('admin.page.terms.write', json.confirmationToken);
     assert.equal(again.status, 403);
     assert.equal(again.text, exchange('write-terms-token-reused-403.json').bodyBytes);
@@ -96,7 +96,7 @@ describe('demo admin: invoke', () => {
       assert.equal(stolen.status, 403, other.actor);
       assert.equal(stolen.text, exchange('write-terms-token-other-session-403.json').bodyBytes);
     }
-    assert.deepEqual(demo.app.admin.page('a', 'about').record.terms, []);
+    assert.deepEqual(demo.app.admin.page('a', 'about')!.record.terms, []);
     assert.equal((await ada.approve('admin.page.terms.write', json.confirmationToken)).status, 200);
   });
 
@@ -119,7 +119,7 @@ describe('demo admin: invoke', () => {
     const changed = await ada.approve('admin.page.terms.write', changing.json.confirmationToken);
     assert.equal(changed.status, 403);
     assert.deepEqual(changed.json, { message: 'The agent confirmation is no longer valid because the preview changed.' });
-    assert.deepEqual(demo.app.admin.page('a', 'about').record.terms, [{ taxonomy: 'categories', term: 'shoes' }]);
+    assert.deepEqual(demo.app.admin.page('a', 'about')!.record.terms, [{ taxonomy: 'categories', term: 'shoes' }]);
   });
 
   test(`${RULE}: a site_id anywhere in the request is refused with 422 before anything runs; the site is the session's`, async () => {
@@ -177,7 +177,7 @@ describe('demo admin: invoke', () => {
     } finally {
       demo.app.admin.grant('ada', 'a', 'page.update');
     }
-    assert.deepEqual(demo.app.admin.page('a', 'about').record.terms, []);
+    assert.deepEqual(demo.app.admin.page('a', 'about')!.record.terms, []);
   });
 
   test(`${RULE}: a publication approved makes the draft the public page`, async () => {
