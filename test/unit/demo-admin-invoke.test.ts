@@ -194,3 +194,17 @@ describe('demo admin: invoke', () => {
     assert.ok((await (await fetch(`${demo.url}/about`)).text()).includes('Our story'));
   });
 });
+
+describe('demo admin: scheduling', () => {
+  test(`${RULE}: admin.page.publish.schedule publishes the page from the time asked for: scheduled until then`, async () => {
+    const ada = await demo.signIn('ada');
+    const at = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    const preview = await ada.invoke('admin.page.publish.schedule', { page_id: ABOUT, publish_at: at });
+    assert.equal(preview.status, 200);
+    assert.deepEqual({ transition: preview.json.data.transition, after: preview.json.data.after_state, from: preview.json.data.visible_from }, { transition: 'schedule-publish', after: 'scheduled', from: at });
+    const done = await ada.approve('admin.page.publish.schedule', preview.json.confirmationToken);
+    assert.equal(done.status, 200);
+    assert.equal(done.json.data.after_state, 'scheduled');
+    assert.equal((demo.app.admin.page('a', 'about')!.record as Json).publishAt, at);
+  });
+});

@@ -351,12 +351,10 @@ const TOOLS = [
     execute(c, p) {
       const entry = findPage(c, p.page_id);
       const result = publication(c, entry, 'schedule-publish', p.publish_at);
-      const page = c.store.draftOf(entry);
-      page.visibility = 'published';
-      page.publishAt = new Date(p.publish_at).toISOString();
-      c.store.saveDraft(c.site, page);
-      c.store.publish(c.site, /** @type {import('./admin-store.js').PageEntry} */ (findPage(c, p.page_id)));
-      return result.data;
+      // Published with the draft, visible from the time asked for (the store's publish means now).
+      const published = c.store.publish(c.site, entry);
+      published.publishAt = new Date(p.publish_at).toISOString();
+      return { ...result.data, after_state: stateOf(published, c.now()) };
     },
   },
   {
