@@ -16,7 +16,8 @@
  * - inspector/: the operator's inspector, only when asked;
  * - agentgate/discover/ (`agentgate-discover`): the manifest's fetch and rules, on a page that
  *   names AgentGate; agentgate/call/ (`agentgate-call`): its call, on the first call;
- * - admin/: the admin registry's fetch and rules, on admin pages alone.
+ * - admin/: Capell's admin: the tool list's fetch and rules, the invoke route and its reads, on
+ *   admin pages alone (admin writes, write/admin/, import its invoke route: always loaded before).
  * A unit's module imports statically only its own unit, shared/ and the units always loaded
  * before it (test/unit/rooms.test.ts). shared/ is not a unit: its rules land where they are first
  * needed (the entry, the registry chunk, or, for one loaded only on demand such as the reason

@@ -80,7 +80,7 @@ function matchApiBase(path) {
  * @param {object} [options]
  * @param {string} [options.distDir] directory served at `/dist/` (default `<repo>/dist`)
  * @param {() => Date} [options.now] the clock publication is judged by (default the system clock)
- * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default 120 000)
+ * @param {number} [options.adminConfirmationTtlMs] lifetime of an admin confirmation token in ms (default Capell's 10 minutes, 600 000)
  * @param {number} [options.agentRateLimit] requests a minute the agent read API answers per host and
  *   address, as Core's `capell.agent.rate_limit` (default DEMO_AGENT_RATE_LIMIT; Core's own default is 60)
  * @param {boolean} [options.agentReadApi] Core's `capell.agent.read_api`: false answers every agent
@@ -105,9 +105,10 @@ function matchApiBase(path) {
  *   `requests` also lists refused API requests (it is written before the check).
  *   `agentGate` is the AgentGate half (agentgate/routes.js): its `log` of signed calls, verified or
  *   refused with the reason, and its `messages` inbox.
- *   `admin` is Capell Core's admin (admin/create-admin.js): `/admin/…` pages and the admin API
- *   `/admin/agent/v1/…`, both for signed-in editors only; its test hooks (`revoke`, `grant`,
- *   `setDraftValue`, `read`, `endSession`, `confirmationRecords`, `log`, `actorIds`, `reset`).
+ *   `admin` is Capell's admin (admin/create-admin.js): `/admin/…` pages and Capell's admin API
+ *   (`GET /admin/agent/v1/tools`, `POST /admin/agent/v1/tools/invoke`), both for signed-in editors
+ *   only; its test hooks (`revoke`, `grant`, `setDraftValue`, `read`, `page`, `capellState`,
+ *   `endSession`, `confirmationRecords`, `log`, `actorIds`, `reset`).
  *   Publishing a page of site `a` there changes what this app's public pages and `/agent/v1` show.
  * @example
  * const app = createDemoApp();

@@ -91,7 +91,7 @@ export interface ConfirmWriteChange {
 }
 
 /**
- * A site's own preview of a write (an admin write's, write/admin-action.ts): its one-line
+ * A site's own preview of a write (an admin write's, write/admin/admin-invoke-write.ts): its one-line
  * `summary` and every change, shown as the site computed them (the server binds its confirmation
  * to exactly this preview).
  */

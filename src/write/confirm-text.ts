@@ -72,24 +72,15 @@ export const CONFIRM_TEXT_DEFAULTS = {
   /** A checkbox the agent checks / leaves unchecked. */
   confirmYes: 'Yes',
   confirmNo: 'No',
-  /** Admin writes: what the person is asked to do (the server's preview follows). */
+  /** Admin writes: what the person is asked to do (Capell's preview follows). */
   confirmAdmin: 'The assistant wants to make this change in the admin, as you. Send it only if you agree.',
-  /** Admin writes: the label of the site the change is made on. */
-  confirmSite: 'Site',
-  /** Admin writes: the label of the signed-in editor the change is made as. */
-  confirmActor: 'Signed in as',
   /** Admin writes: before one change's old value, and before its new value. */
   confirmBefore: 'Before:',
   confirmAfter: 'After:',
-  /** Admin writes: a value that does not exist (yet), e.g. the page before a draft is created. */
+  /** Admin writes: a null value in Capell's preview (e.g. a property with no value yet). */
   confirmEmpty: '(none)',
   /** After sending, when the site refused it with a reason; `{status}` and `{message}` (the server's one line). */
   confirmFailedMessage: 'The site did not accept it (HTTP {status}): {message}',
-  /**
-   * Admin writes, after the person's Send, when the site says this confirmation was already used:
-   * something else on this page sent it first, with the editor's session.
-   */
-  confirmAlreadyUsed: 'Not sent by you: this confirmation was already used before your click, by something else on this page. The change may already be made; check the page before trying again.',
 } as const;
 
 /** Every panel text, resolved. */
@@ -135,7 +126,7 @@ export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords 
 }
 
 /**
- * The panel's words for an admin write (write/admin/admin-action.ts): `panelWords` with the admin
+ * The panel's words for an admin write (write/admin/admin-invoke-write.ts): `panelWords` with the admin
  * intro (`confirmAdmin`) in place of a write endpoint's.
  */
 export function adminPanelWords(text: ConfirmText): ConfirmWriteWords {

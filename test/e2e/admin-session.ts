@@ -20,38 +20,46 @@ export async function adminSessionId(page: Page): Promise<string> {
   return cookie.value;
 }
 
-/** The admin API traffic of a page: every request's method and path, and each preview's confirmation token. */
+/** The admin API traffic of a page: every request's method, path and JSON body, and each confirmation token the admin handed out. */
 export interface AdminTraffic {
-  requests: { method: string; path: string }[];
-  /** POSTs to `…/confirm`. */
-  confirms(): number;
-  /** The tokens the server's previews handed out (read from the answers, for the leak checks). */
+  requests: { method: string; path: string; body?: unknown }[];
+  /** POSTs to the invoke route with a `confirmation_token` (the editor's approvals). */
+  approvals(): number;
+  /** The confirmation tokens Capell's answers handed out (read from the answers, for the leak checks). */
   tokens: string[];
 }
 
 /**
- * Starts recording the page's requests below `/admin/agent/v1/`. The preview answers pass through
+ * Starts recording the page's requests below `/admin/agent/v1/`. The invoke answers pass through
  * a route (fetched from the real server, handed to the page unchanged), so each token is read from
  * the very bytes the page gets: a `response` event's body can be gone once the page has read it.
  */
 export async function recordAdminTraffic(page: Page): Promise<AdminTraffic> {
   const traffic: AdminTraffic = {
     requests: [],
-    confirms: () => traffic.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/confirm')).length,
+    approvals: () => traffic.requests.filter((request) => request.method === 'POST' && typeof (request.body as { confirmation_token?: unknown } | undefined)?.confirmation_token === 'string').length,
     tokens: [],
   };
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
-    if (path.startsWith('/admin/agent/v1/')) traffic.requests.push({ method: request.method(), path });
+    if (!path.startsWith('/admin/agent/v1/')) return;
+    const data = request.postData();
+    let body: unknown;
+    try {
+      body = data === null ? undefined : JSON.parse(data);
+    } catch {
+      body = data;
+    }
+    traffic.requests.push(body === undefined ? { method: request.method(), path } : { method: request.method(), path, body });
   });
-  await page.route('**/admin/agent/v1/actions/*/preview', async (route) => {
+  await page.route('**/admin/agent/v1/tools/invoke', async (route) => {
     const response = await route.fetch();
     const body = await response.text();
     try {
-      const token = (JSON.parse(body) as { data?: { confirmation?: { token?: string } } }).data?.confirmation?.token;
+      const token = (JSON.parse(body) as { confirmationToken?: string }).confirmationToken;
       if (token) traffic.tokens.push(token);
     } catch {
-      // A refused preview carries no token.
+      // A refusal carries no token.
     }
     await route.fulfill({ response, body });
   });

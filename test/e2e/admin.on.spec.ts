@@ -1,48 +1,72 @@
 /**
- * The runtime's admin registry end to end, in Chromium with WebMCP on, against the real demo server
- * playing Core's admin: an editor signs in through the sign-in form, the runtime fetches the admin
- * registry (`data-admin-registry`), an agent calls admin tools through
- * `document.modelContext.executeTool`, the panel shows the server's preview, and only the person's
- * real click (Playwright's mouse) confirms. Refusals between preview and click come back as
- * `isError` with the server's reason, after exactly one confirm (nothing retried). Public pages
- * register no admin tool, and a public island cannot declare one.
+ * The runtime on Capell's admin protocol end to end, in Chromium with WebMCP on, against the real
+ * demo server playing Capell's admin (capell-app/capell `packages/admin`; test/fixtures/capell/admin/
+ * SOURCES.md): an editor signs in through the sign-in form, the runtime fetches
+ * `GET /admin/agent/v1/tools` (`data-admin-registry`) and registers Capell's tools, each bound to
+ * the one invoke route; an agent calls them through `document.modelContext.executeTool`; a read
+ * answers Capell's `data`; a write's preview (Capell's `data` and `message`) shows in the panel and
+ * only the person's real click (Playwright's mouse) sends the approval `{ tool, confirmation_token }`.
+ * Refusals reach the agent as one line; the token reaches neither the agent nor the page's registry.
  */
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createDemoApp } from '../../demo/server/app.js';
 import { listen } from '../../demo/server/listen.js';
+import { PAGES } from '../../demo/server/catalogue.js';
 import { answerOf } from '../support/answer-of.ts';
 import { callResult, startCall, call } from './agent-calls.ts';
 import { adminSessionId, recordAdminTraffic, signIn } from './admin-session.ts';
 import { executeTool, expect, listTools, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
 import { panel } from './panel-driver.ts';
 
-/** The admin tools the editor of site `a` (ada) may use (the admin contract's table, without the global admin's). */
-const ADA_TOOLS = ['admin.content.read', 'admin.draft.create', 'admin.page.publish', 'admin.property.write', 'admin.term.assign'];
+/** Capell's 13 admin tools as its admin lists them for a global administrator (the fixture). */
+const CAPELL_TOOLS = (JSON.parse(readFileSync(new URL('../fixtures/capell/admin/tools.json', import.meta.url), 'utf8')) as { tools: { name: string; binding: unknown; inputSchema: unknown }[] }).tools;
+/** And for a site editor (no settings, blueprint or structure writes). */
+const SITE_EDITOR_TOOLS = (JSON.parse(readFileSync(new URL('../fixtures/capell/admin/tools-site-editor.json', import.meta.url), 'utf8')) as { tools: { name: string }[] }).tools;
 
-/** ada's change of the About page's title, and what the server's preview says about it. */
-const RETITLE = { site: 'a', page: 'about', property: 'title', value: 'Our story' };
+/** The About page and the trail runner (site a), and the topic term `care`, by storage id. */
+const ABOUT = 810702;
+const TRAIL_RUNNER = PAGES.find((page) => page.key === 'trail-runner')!.id;
+const CARE = 810404;
+/** ada's proposal: the About page gets the topic `care`. */
+const TERMS = { page_id: ABOUT, term_ids: [CARE] };
 
-type Content = { draft: { values: Record<string, string> } | null; published: { values: Record<string, string> } };
+const INVOKE = '/admin/agent/v1/tools/invoke';
+const CONFIRMATION_INVALID = 'The agent confirmation is missing, expired, or out of scope.';
 
-test.describe('admin registry: a signed-in editor and an agent', () => {
+test.describe('admin: a signed-in editor and an agent on Capell\'s admin protocol', () => {
   test.beforeEach(({ demo }) => {
-    // The worker's server is shared by its tests: its pages, drafts and ada's rights as first stored.
+    // The worker's server is shared by its tests: its pages, drafts, settings and ada's rights as first stored.
     demo.admin.reset();
-    demo.admin.grant('ada', 'a', 'property.write');
+    demo.admin.grant('ada', 'a', 'page.update');
   });
 
-  test('the admin page registers the signed-in editor\'s admin tools, from the fetched registry', async ({ page, demo }) => {
+  test('the list: a global admin\'s page registers all 13 of Capell\'s admin tools from the fetched registry, each bound to the invoke route (the Report says so per tool); a site editor gets 10', async ({ page, demo }) => {
     const traffic = await recordAdminTraffic(page);
-    await signIn(page, demo.url, 'ada');
+    await signIn(page, demo.url, 'gil');
     const report = await readyReport(page);
     expect(report.api).toBe('document.modelContext');
-    expect(report.registered.filter((name) => name.startsWith('admin.')).sort()).toEqual(ADA_TOOLS);
-    expect(report.registered).not.toContain('admin.globalproperty.write');
+    expect(report.registered.filter((name) => name.startsWith('admin.')).sort()).toEqual(CAPELL_TOOLS.map((tool) => tool.name).sort());
     expect(report.rejected).toEqual([]);
-    expect((await listTools(page)).map((tool) => tool.name)).toEqual(expect.arrayContaining([...ADA_TOOLS, 'capell.write.status']));
+    for (const tool of CAPELL_TOOLS) {
+      expect(report.audit).toContainEqual({
+        level: 'warning', surface: `tool ${tool.name}`,
+        message: `binding: ${JSON.stringify(tool.binding)} is not used: Capell's admin runs every tool through POST /admin/agent/v1/tools/invoke (reads at once, writes after the editor's approval in the panel), as its own admin bridge does`,
+      });
+    }
+    const listed = await listTools(page);
+    expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining([...CAPELL_TOOLS.map((tool) => tool.name), 'capell.write.status']));
+    // PHP's [] for the readiness tool's properties is read as {}.
+    const readinessSchema = listed.find((tool) => tool.name === 'admin.site.agent_readiness.read')!.inputSchema;
+    expect(typeof readinessSchema === 'string' ? JSON.parse(readinessSchema) : readinessSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(traffic.requests).toEqual([{ method: 'GET', path: '/admin/agent/v1/tools' }]);
     // Nothing of the registry is in the admin page's HTML: it was fetched.
-    expect(await page.content()).not.toContain('admin.property.write');
+    expect(await page.content()).not.toContain('admin.page.terms.write');
+
+    await page.context().clearCookies();
+    await signIn(page, demo.url, 'ada');
+    const editor = await readyReport(page);
+    expect(editor.registered.filter((name) => name.startsWith('admin.')).sort()).toEqual(SITE_EDITOR_TOOLS.map((tool) => tool.name).sort());
   });
 
   test('signed out (the registry answers 401): no admin tool, and one "not signed in to the admin" problem in the Report', async ({ page, demo }) => {
@@ -63,32 +87,49 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     expect(traffic.requests).toEqual([{ method: 'GET', path: '/admin/agent/v1/tools' }]);
   });
 
-  test('admin.content.read answers like a public read: the whole envelope, with the editor\'s drafts', async ({ page, demo }) => {
-    demo.admin.setDraftValue('a', 'about', 'title', 'A draft title');
-    await signIn(page, demo.url, 'ada');
-    await readyReport(page);
-    const result = await executeTool(page, 'admin.content.read', { site: 'a', page: 'about' });
-    expect(result.isError).toBeUndefined();
-    const answer = answerOf(result) as { capellAgentSchema: number; data: Content; links: unknown };
-    expect(answer).toEqual({ capellAgentSchema: 1, data: demo.admin.read('a', 'about'), links: { next: null, previous: null } });
-    expect(answer.data.draft!.values.title).toBe('A draft title');
-    // Refused like a public read: the status and the server's one line.
-    const refused = await executeTool(page, 'admin.content.read', { site: 'a', page: 'nowhere' });
-    expect(refused.isError).toBe(true);
-    expect(refused.content[0]!.text).toBe('HTTP 404 from /admin/agent/v1/content: Site a has no page nowhere.');
-  });
-
-  test('an admin write: the panel shows the server\'s preview (diff, site, actor); a script-made click does nothing; the person\'s click confirms and the change is in the admin API', async ({ page, demo }) => {
+  test('a read answers Capell\'s data at once, one invoke with { tool, payload }; refused, Capell\'s status and message', async ({ page, demo }) => {
     const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
-    await startCall(page, 'admin.property.write', RETITLE);
+    const result = await executeTool(page, 'admin.page.properties.read', { page_id: TRAIL_RUNNER });
+    expect(result.isError).toBeUndefined();
+    const data = answerOf(result) as { page_id: number; properties: { key: string; value: unknown; currency: string | null }[] };
+    expect(data.page_id).toBe(TRAIL_RUNNER);
+    expect(data.properties).toContainEqual(expect.objectContaining({ key: 'commerce.product.price', currency: 'EUR' }));
+    // The same as the admin answers the page's own request: the agent got exactly its data.
+    const direct = await page.evaluate(async (body) => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+      const answer = await fetch('/admin/agent/v1/tools/invoke', { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify(body) });
+      return answer.json() as Promise<{ data: unknown }>;
+    }, { tool: 'admin.page.properties.read', payload: { page_id: TRAIL_RUNNER } });
+    expect(data).toEqual(direct.data);
+    expect(traffic.requests[1]).toEqual({ method: 'POST', path: INVOKE, body: { tool: 'admin.page.properties.read', payload: { page_id: TRAIL_RUNNER } } });
+
+    const readiness = answerOf(await executeTool(page, 'admin.site.agent_readiness.read', {})) as { site_id: number };
+    expect(readiness.site_id).toBe(810001);
+    // A page of site b is not in ada's session site.
+    const refused = await executeTool(page, 'admin.page.properties.read', { page_id: 820702 });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toBe('admin.page.properties.read: HTTP 404 from /admin/agent/v1/tools/invoke: No query results for model [Capell\\Core\\Models\\Page].');
+  });
+
+  test('Capell\'s term read answers a taxonomy its own outputSchema forbids: the agent is told it is the site\'s error, in one line', async ({ page, demo }) => {
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    const result = await executeTool(page, 'admin.term.properties.read', { term_id: 810401 });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^the site's answer does not match admin\.term\.properties\.read's outputSchema \(a site error, not the agent's\): .*taxonomy/);
+  });
+
+  test('a write: Capell\'s preview in the panel; a script-made click does nothing; the person\'s click sends { tool, confirmation_token } and the admin executes it', async ({ page, demo }) => {
+    const traffic = await recordAdminTraffic(page);
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.page.terms.write', TERMS);
     const shown = await panel(page).waitOpen();
-    for (const text of [
-      'Set title of /about (draft) to “Our story”', '/about › title (draft)', 'Before: About us', 'After: Our story',
-      'Site', 'Capell Outfitters', 'Signed in as', 'Ada Lindqvist (editor, site A)',
-    ]) expect(shown.text).toContain(text);
-    expect(traffic.requests.map((request) => request.path)).toEqual(['/admin/agent/v1/tools', '/admin/agent/v1/actions/property.write/preview']);
+    for (const text of ['Explicit confirmation is required before this admin write.', 'admin.page.terms.write', 'term_ids', 'Before: []', `After: [${CARE}]`, 'page_id', String(ABOUT)]) expect(shown.text).toContain(text);
+    expect(traffic.requests.map((request) => request.body)).toEqual([undefined, { tool: 'admin.page.terms.write', payload: TERMS }]);
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([]);
 
     // The root is closed: a page script reaches only the host; clicking it, or what is at Send's
     // coordinates, or dispatching a click there, is not the person's consent.
@@ -101,139 +142,49 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
       host.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, clientX: x, clientY: y }));
       return host.shadowRoot === null && document.elementFromPoint(x, y) === host;
     }, send)).toBe(true);
-    await page.waitForTimeout(300);
-    expect(traffic.confirms()).toBe(0);
-    expect((demo.admin.read('a', 'about') as Content).draft).toBeNull();
+    expect(traffic.approvals()).toBe(0);
 
     await panel(page).click('Send');
-    const answer = answerOf(await callResult(page)) as { status: string; httpStatus: number; answer: { data: { action: string; done: boolean; summary: string } } };
-    expect(answer).toMatchObject({ status: 'submitted', httpStatus: 200, answer: { data: { action: 'property.write', done: true, summary: 'Set title of /about (draft) to “Our story”' } } });
-    expect(traffic.confirms()).toBe(1);
+    const answer = answerOf(await callResult(page));
+    expect(answer).toEqual({ status: 'submitted', httpStatus: 200, answer: { page_id: ABOUT, term_ids: [CARE], assigned: true } });
     await panel(page).waitText('Sent.');
-    // In the admin API: the draft holds the new title, the published page still the old one.
-    const content = answerOf(await executeTool(page, 'admin.content.read', { site: 'a', page: 'about' })) as { data: Content };
-    expect(content.data.draft!.values.title).toBe('Our story');
-    expect(content.data.published.values.title).toBe('About us');
+    // Capell's bridge sends the tool and the token, nothing else: Capell runs the payload it stored.
+    const approval = traffic.requests.at(-1)!;
+    expect(Object.keys(approval.body as object)).toEqual(['tool', 'confirmation_token']);
+    expect(approval.body).toEqual({ tool: 'admin.page.terms.write', confirmation_token: traffic.tokens[0] });
+    expect(traffic.approvals()).toBe(1);
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([{ taxonomy: 'topics', term: 'care' }]);
   });
 
-  test('admin.page.publish: after the person\'s click the change is on the public site', async ({ page, demo }) => {
-    demo.admin.setDraftValue('a', 'about', 'title', 'Our story');
-    const before = await (await fetch(`${demo.url}/about`)).text();
-    expect(before).not.toContain('Our story');
-    await signIn(page, demo.url, 'ada');
-    await readyReport(page);
-    await startCall(page, 'admin.page.publish', { site: 'a', page: 'about' });
-    const shown = await panel(page).waitOpen();
-    expect(shown.text).toContain('About us');
-    expect(shown.text).toContain('Our story');
-    await panel(page).click('Send');
-    expect(answerOf(await callResult(page))).toMatchObject({ status: 'submitted', httpStatus: 200 });
-    expect(await (await fetch(`${demo.url}/about`)).text()).toContain('Our story');
-  });
-
-  test('a preview the server refuses is isError with its status and message, and no panel opens', async ({ page, demo }) => {
+  test('a write refused by policy: Capell\'s 403 message reaches the agent and no panel opens; a preview Capell rejects: its 422 message', async ({ page, demo }) => {
     const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
-    demo.admin.revoke('ada', 'a', 'property.write');
-    const result = await call(page, 'admin.property.write', RETITLE);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^admin\.property\.write: HTTP 403 from \/admin\/agent\/v1\/actions\/property\.write\/preview: \S/);
+    demo.admin.revoke('ada', 'a', 'page.update');
+    const refused = await call(page, 'admin.page.terms.write', TERMS);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toBe('admin.page.terms.write: HTTP 403 from /admin/agent/v1/tools/invoke: This action is unauthorized.');
+    demo.admin.grant('ada', 'a', 'page.update');
+    // A product without its SKU is not ready to publish.
+    demo.admin.setDraftValue('a', 'trail-runner', 'capell:commerce.product.sku', '');
+    const rejected = await call(page, 'admin.page.publish', { page_id: TRAIL_RUNNER });
+    expect(rejected.isError).toBe(true);
+    expect(rejected.content[0]!.text).toBe('admin.page.publish: HTTP 422 from /admin/agent/v1/tools/invoke: The page is not ready for this publication transition.');
     expect(await panel(page).count()).toBe(0);
-    expect(traffic.confirms()).toBe(0);
+    expect(traffic.tokens).toEqual([]);
+    expect(traffic.approvals()).toBe(0);
   });
 
-  test('signed out between preview and click: isError with the server\'s reason (401), one confirm, nothing retried', async ({ page, demo }) => {
-    const traffic = await recordAdminTraffic(page);
-    await signIn(page, demo.url, 'ada');
-    await readyReport(page);
-    await startCall(page, 'admin.property.write', RETITLE);
-    await panel(page).waitOpen();
-    expect(demo.admin.endSession(await adminSessionId(page))).toBe(true);
-    await panel(page).click('Send');
-    const result = await callResult(page);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('admin.property.write: HTTP 401 from /admin/agent/v1/actions/property.write/confirm: sign in to the admin first');
-    await panel(page).waitText('The site did not accept it (HTTP 401): sign in to the admin first');
-    await page.waitForTimeout(300);
-    expect(traffic.confirms()).toBe(1);
-    expect((demo.admin.read('a', 'about') as Content).draft).toBeNull();
-  });
-
-  test('the right revoked between preview and click: isError 403 forbidden, one confirm, nothing retried', async ({ page, demo }) => {
-    const traffic = await recordAdminTraffic(page);
-    await signIn(page, demo.url, 'ada');
-    await readyReport(page);
-    await startCall(page, 'admin.property.write', RETITLE);
-    await panel(page).waitOpen();
-    const logged = demo.admin.log.length;
-    demo.admin.revoke('ada', 'a', 'property.write');
-    await panel(page).click('Send');
-    const result = await callResult(page);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^admin\.property\.write: HTTP 403 from \/admin\/agent\/v1\/actions\/property\.write\/confirm: You may no longer property\.write on site a/);
-    await page.waitForTimeout(300);
-    expect(traffic.confirms()).toBe(1);
-    expect(demo.admin.log.slice(logged).filter((line) => line.startsWith('confirm '))).toEqual(['confirm property.write by ada on a: refused (forbidden)']);
-    expect((demo.admin.read('a', 'about') as Content).draft).toBeNull();
-  });
-
-  test('the value changed between preview and click: isError 409, one confirm, nothing retried', async ({ page, demo }) => {
-    const traffic = await recordAdminTraffic(page);
-    await signIn(page, demo.url, 'ada');
-    await readyReport(page);
-    await startCall(page, 'admin.property.write', RETITLE);
-    await panel(page).waitOpen();
-    demo.admin.setDraftValue('a', 'about', 'title', 'Someone else\'s title');
-    await panel(page).click('Send');
-    const result = await callResult(page);
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('admin.property.write: HTTP 409 from /admin/agent/v1/actions/property.write/confirm: The content changed since the preview; preview again.');
-    await page.waitForTimeout(300);
-    expect(traffic.confirms()).toBe(1);
-    expect((demo.admin.read('a', 'about') as Content).draft!.values.title).toBe('Someone else\'s title');
-  });
-
-  test('the confirmation token stays in the call: not in the DOM, storage, the Report, the answers or the console', async ({ page, demo }) => {
-    const traffic = await recordAdminTraffic(page);
-    const logged: string[] = [];
-    page.on('console', (message) => logged.push(message.text()));
-    await signIn(page, demo.url, 'ada');
-    await readyReport(page);
-    await startCall(page, 'admin.property.write', RETITLE);
-    await panel(page).waitOpen();
-    await expect.poll(() => traffic.tokens.length).toBe(1);
-    const [token] = traffic.tokens;
-    await panel(page).click('Send');
-    const result = await callResult(page);
-    const status = await executeTool(page, 'capell.write.status', {});
-    const seen = await page.evaluate(() => JSON.stringify({
-      html: document.documentElement.outerHTML,
-      attributes: [...document.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((attribute) => attribute.value)),
-      local: { ...localStorage },
-      session: { ...sessionStorage },
-      report: window.capellWebMCP!.report,
-      url: location.href,
-    }));
-    const panelText = JSON.stringify(await panel(page).state());
-    for (const place of [seen, panelText, JSON.stringify(result), JSON.stringify(status), logged.join('\n'), demo.admin.log.join('\n')]) {
-      expect(place).not.toContain(token!);
-    }
-  });
-
-  test('a page script that wrapped fetch before the runtime confirms first: the person\'s click answers "already used" to the agent and the panel, never "sent"', async ({ page, demo }) => {
+  test('a token used twice: a page script that wrapped fetch before the runtime approves first; the person\'s click gets Capell\'s 403, said truthfully to the panel and the agent', async ({ page, demo }) => {
     // What docs/security.md says a script that runs before the runtime can do: read the one-use
-    // token from the preview's answer, and confirm with the editor's session while the panel waits.
+    // token from the invoke answer, and approve with the editor's session while the panel waits.
     await page.addInitScript(() => {
       const original = window.fetch;
       window.fetch = async function (...args: Parameters<typeof fetch>) {
-        const url = String(args[0] instanceof Request ? args[0].url : args[0]);
-        const body = args[0] instanceof Request ? args[0].clone().text() : Promise.resolve(String(args[1]?.body ?? 'null'));
         const response = await original.apply(this, args);
-        if (url.endsWith('/preview')) {
-          const sent = JSON.parse(await body) as unknown;
-          void response.clone().json().then((answer: { data: { previewDigest: string; confirmation: { token: string } } }) => {
-            (window as unknown as { stolen: unknown }).stolen = { url: url.replace(/\/preview$/, '/confirm'), payload: sent, token: answer.data.confirmation.token, previewDigest: answer.data.previewDigest };
+        if (String(args[0] instanceof Request ? args[0].url : args[0]).endsWith('/tools/invoke')) {
+          void response.clone().json().then((answer: { tool: string; confirmationToken?: string }) => {
+            if (answer.confirmationToken) (window as unknown as { stolen: unknown }).stolen = { tool: answer.tool, confirmation_token: answer.confirmationToken };
           });
         }
         return response;
@@ -241,52 +192,138 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
     });
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
-    // The worker's server is shared: only this test's confirms count.
-    const logged = demo.admin.log.length;
-    await startCall(page, 'admin.property.write', RETITLE);
+    await startCall(page, 'admin.page.terms.write', TERMS);
     await panel(page).waitOpen();
     await page.waitForFunction(() => (window as unknown as { stolen?: unknown }).stolen !== undefined);
-    const stolenStatus = await page.evaluate(async () => {
-      const { url, payload, token, previewDigest } = (window as unknown as { stolen: { url: string; payload: unknown; token: string; previewDigest: string } }).stolen;
-      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
-      const answer = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify({ token, payload, previewDigest }) });
-      return `${answer.status} ${await answer.text()}`;
+    const first = await page.evaluate(async () => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+      const answer = await fetch('/admin/agent/v1/tools/invoke', { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify((window as unknown as { stolen: unknown }).stolen) });
+      return answer.status;
     });
-    expect(stolenStatus).toMatch(/^200 /);
+    expect(first).toBe(200);
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([{ taxonomy: 'topics', term: 'care' }]);
     await panel(page).click('Send');
     const result = await callResult(page);
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^admin\.property\.write: not sent by the person's click: the site says the confirmation was already used \(HTTP 403 confirmation_used from \/admin\/agent\/v1\/actions\/property\.write\/confirm\), so something else on this page sent it first/);
-    expect(result.content[0]!.text).not.toContain('\n');
-    await panel(page).waitText('Not sent by you: this confirmation was already used before your click');
-    // The script's confirmation made the change; the person's click made none.
-    expect((demo.admin.read('a', 'about') as Content).draft!.values.title).toBe('Our story');
-    const confirms = demo.admin.log.slice(logged).filter((line) => line.startsWith('confirm '));
-    expect(confirms).toHaveLength(2);
-    expect(confirms[0]).toMatch(/^confirm property\.write by ada on a: done: /);
-    expect(confirms[1]).toBe('confirm property.write by ada on a: refused (confirmation_used)');
+    const line = result.content[0]!.text;
+    expect(line).toMatch(new RegExp(`^admin\\.page\\.terms\\.write: HTTP 403 from /admin/agent/v1/tools/invoke: ${CONFIRMATION_INVALID.replace(/[.,]/g, '\\$&')}; not executed: the runtime sent this confirmation once, on the editor's approval; Capell refuses one that was already used \\(then something else on this page used it first`));
+    expect(line).not.toContain('\n');
+    await panel(page).waitText(`The site did not accept it (HTTP 403): ${CONFIRMATION_INVALID}`);
+    expect(demo.admin.log.filter((entry) => entry.startsWith('invoke admin.page.terms.write by ada')).slice(-2)).toEqual([
+      'invoke admin.page.terms.write by ada on a: executed', 'invoke admin.page.terms.write by ada on a: confirmation refused',
+    ]);
   });
 
-  test('expired between preview and click: isError with the server\'s reason (403), one confirm, nothing retried', async ({ page }) => {
-    // A demo server of its own, whose confirmations live 1.5 s on a clock the test moves on.
+  test('a token from another session is refused there (403) and stays good for the editor\'s own approval in the panel', async ({ page, demo, browser }) => {
+    const traffic = await recordAdminTraffic(page);
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.page.terms.write', TERMS);
+    await panel(page).waitOpen();
+    await expect.poll(() => traffic.tokens.length).toBe(1);
+    // The same editor signed in elsewhere: another session, with its own CSRF token.
+    const elsewhere = await browser.newContext();
+    try {
+      const other = await elsewhere.newPage();
+      await signIn(other, demo.url, 'ada');
+      expect(await adminSessionId(other)).not.toBe(await adminSessionId(page));
+      const status = await other.evaluate(async (token) => {
+        const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+        const answer = await fetch('/admin/agent/v1/tools/invoke', { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify({ tool: 'admin.page.terms.write', confirmation_token: token }) });
+        return `${answer.status} ${(await answer.json() as { message: string }).message}`;
+      }, traffic.tokens[0]!);
+      expect(status).toBe(`403 ${CONFIRMATION_INVALID}`);
+    } finally {
+      await elsewhere.close();
+    }
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([]);
+    await panel(page).click('Send');
+    expect(answerOf(await callResult(page))).toMatchObject({ status: 'submitted', httpStatus: 200 });
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([{ taxonomy: 'topics', term: 'care' }]);
+  });
+
+  test('site_id: the agent cannot send one (no tool takes it; nothing is sent), and Capell refuses a request that has one with 422', async ({ page, demo }) => {
+    const traffic = await recordAdminTraffic(page);
+    await signIn(page, demo.url, 'gil');
+    await readyReport(page);
+    const refused = await call(page, 'admin.page.properties.read', { page_id: ABOUT, site_id: 2 });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/^invalid input for admin\.page\.properties\.read: .*site_id/);
+    expect(traffic.requests.filter((request) => request.path === INVOKE)).toEqual([]);
+    const answers = await page.evaluate(async () => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+      const post = async (path: string, body: unknown) => {
+        const answer = await fetch(path, { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify(body) });
+        return `${answer.status} ${(await answer.json() as { message: string }).message}`;
+      };
+      return [
+        await post('/admin/agent/v1/tools/invoke', { site_id: 2, tool: 'admin.page.properties.read', payload: { page_id: 810702 } }),
+        await post('/admin/agent/v1/tools/invoke?site_id=2', { tool: 'admin.page.properties.read', payload: { page_id: 810702 } }),
+      ];
+    });
+    expect(answers).toEqual(Array(2).fill('422 The active site must come from the authenticated admin session.'));
+  });
+
+  test('the confirmation token is in nothing the agent or the page\'s registry sees: not the answers, the write status, the Report, the tool list, an event, the DOM, storage or the console', async ({ page, demo }) => {
+    const traffic = await recordAdminTraffic(page);
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(message.text()));
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenEvents: string[] }).seenEvents = seen;
+      for (const type of ['capell-webmcp:ready', 'capell-webmcp:change', 'capell-webmcp:confirm-close', 'capell-webmcp:source-change']) {
+        for (const target of [window, document]) target.addEventListener(type, (event) => { seen.push(`${type} ${JSON.stringify((event as CustomEvent).detail ?? null)}`); }, true);
+      }
+    });
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.page.terms.write', TERMS);
+    await panel(page).waitOpen();
+    await expect.poll(() => traffic.tokens.length).toBe(1);
+    const [token] = traffic.tokens;
+    const waiting = await executeTool(page, 'capell.write.status', {});
+    await panel(page).click('Send');
+    const result = await callResult(page);
+    await panel(page).click('Close');
+    const status = await executeTool(page, 'capell.write.status', {});
+    const tools = await listTools(page);
+    const seen = await page.evaluate(() => JSON.stringify({
+      html: document.documentElement.outerHTML,
+      attributes: [...document.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((attribute) => attribute.value)),
+      local: { ...localStorage },
+      session: { ...sessionStorage },
+      report: window.capellWebMCP!.report,
+      events: (window as unknown as { seenEvents: string[] }).seenEvents,
+      url: location.href,
+    }));
+    expect(seen).toContain('capell-webmcp:confirm-close');
+    for (const place of [seen, JSON.stringify(result), JSON.stringify(waiting), JSON.stringify(status), JSON.stringify(tools), logged.join('\n'), demo.admin.log.join('\n')]) {
+      expect(place).not.toContain(token!);
+      expect(place).not.toContain('confirmationToken');
+    }
+  });
+
+  test('expired between invoke and click (Capell\'s 10 minutes): the person\'s click gets 403, said truthfully; one approval, nothing retried', async ({ page }) => {
+    // A demo server of its own, on a clock the test moves on by Capell's 10 minutes.
     let ahead = 0;
-    const app = createDemoApp({ adminConfirmationTtlMs: 1_500, now: () => new Date(Date.now() + ahead) } as Parameters<typeof createDemoApp>[0]);
+    const app = createDemoApp({ now: () => new Date(Date.now() + ahead) } as Parameters<typeof createDemoApp>[0]);
     const server = createServer((req, res) => { void app.handle(req, res); });
     const base = String(await listen(server, '127.0.0.1', 0)).replace(/\/$/, '');
     try {
       const traffic = await recordAdminTraffic(page);
       await signIn(page, base, 'ada');
       await readyReport(page);
-      await startCall(page, 'admin.property.write', RETITLE);
+      await startCall(page, 'admin.page.terms.write', TERMS);
       await panel(page).waitOpen();
-      ahead = 1_500;
+      ahead = 10 * 60_000;
       await panel(page).click('Send');
       const result = await callResult(page);
       expect(result.isError).toBe(true);
-      expect(result.content[0]!.text).toMatch(/^admin\.property\.write: HTTP 403 from \/admin\/agent\/v1\/actions\/property\.write\/confirm: \S/);
-      expect(app.admin.log.filter((line: string) => line.startsWith('confirm '))).toEqual(['confirm property.write by ada on a: refused (confirmation_expired)']);
-      await page.waitForTimeout(300);
-      expect(traffic.confirms()).toBe(1);
+      expect(result.content[0]!.text).toContain(`admin.page.terms.write: HTTP 403 from /admin/agent/v1/tools/invoke: ${CONFIRMATION_INVALID}; not executed`);
+      expect(result.content[0]!.text).toContain('expired (10 minutes by default)');
+      await panel(page).waitText(`The site did not accept it (HTTP 403): ${CONFIRMATION_INVALID}`);
+      expect(app.admin.log.filter((line: string) => line.startsWith('invoke '))).toEqual(['invoke admin.page.terms.write by ada on a: confirmation required', 'invoke admin.page.terms.write by ada on a: confirmation refused']);
+      expect(traffic.approvals()).toBe(1);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -294,7 +331,7 @@ test.describe('admin registry: a signed-in editor and an agent', () => {
   });
 });
 
-test.describe('admin registry: public pages', () => {
+test.describe('admin: public pages', () => {
   test('no admin tool registers on a public page, even beside a signed-in editor; the anonymous Report holds no admin name', async ({ page, demo }) => {
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
@@ -311,13 +348,13 @@ test.describe('admin registry: public pages', () => {
     expect(requested.filter((path) => path.startsWith('/admin'))).toEqual([]);
   });
 
-  test('a public page\'s tools island declaring admin-action is rejected with its reason', async ({ page, demo }) => {
+  test('a public page\'s tools island declaring admin-invoke is rejected with its reason', async ({ page, demo }) => {
     const island = JSON.stringify({
       capellAgentSchema: 1,
       tools: [{
-        name: 'admin.property.write', description: 'Set a property value.', effect: 'write',
-        inputSchema: { type: 'object', properties: { value: { type: 'string' } }, additionalProperties: false },
-        binding: { type: 'admin-action', target: 'property.write' },
+        name: 'admin.page.terms.write', description: 'Replace a page\'s terms.', effect: 'write',
+        inputSchema: { type: 'object', properties: { page_id: { type: 'integer' } }, additionalProperties: false },
+        binding: { type: 'admin-invoke', target: 'admin.page.terms.write' },
       }],
     });
     await serveEdited(page, `${demo.url}/about`, (html) => html.replace('</body>', `<script type="application/json" data-capell-agent-tools>${island}</script></body>`));
@@ -325,11 +362,11 @@ test.describe('admin registry: public pages', () => {
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(`${demo.url}/about`);
     const report = await readyReport(page);
-    expect(report.registered).not.toContain('admin.property.write');
+    expect(report.registered).not.toContain('admin.page.terms.write');
     expect(report.rejected).toContainEqual({
-      name: 'admin.property.write',
+      name: 'admin.page.terms.write',
       source: expect.stringMatching(/^capell-island\[\d+\]$/),
-      reasons: ['binding.type: "admin-action" is an admin binding: only the admin registry (fetched with the editor\'s session on a page with data-admin-registry) may declare it, never a page\'s tools island'],
+      reasons: ['binding.type: "admin-invoke" is an admin binding: only the admin registry (fetched with the editor\'s session on a page with data-admin-registry) may declare it, never a page\'s tools island'],
     });
     expect(requested.filter((path) => path.startsWith('/admin'))).toEqual([]);
   });

@@ -75,18 +75,22 @@ export interface Demo {
 /** What demo/server/admin/create-admin.js's `hooks` offer a test (in-process only). */
 export interface DemoAdmin {
   actorIds: readonly string[];
-  /** Admin log lines (sign-ins, previews, confirms); never a token. */
+  /** Admin log lines (sign-ins, invocations and their outcomes); never a token. */
   log: string[];
   revoke(actorId: string, site: string, capability: string): void;
   grant(actorId: string, site: string, capability: string): void;
   /** A concurrent edit by someone else: writes a value into a page's draft. */
   setDraftValue(site: string, page: string, property: string, value: string): void;
-  /** What admin.content.read answers for a page (or the site's pages without one). */
+  /** What the admin's page view shows of a page (or the site's pages without one). */
   read(site: string, page?: string): unknown;
+  /** A page's stored record and draft (copies), by site and page key. */
+  page(site: string, page: string): { record: { id: number; terms: { taxonomy: string; term: string }[]; properties: Record<string, Record<string, unknown>> }; draft: unknown } | undefined;
+  /** The admin's settings, blueprints and structures (a copy). */
+  capellState(): { settings: Record<string, Record<string, unknown>> };
   endSession(sessionId: string): boolean;
   confirmationRecords(): Record<string, unknown>[];
   globalSets: Record<string, Record<string, string>>;
-  /** Puts pages, drafts and global sets back as first stored (the worker's server is shared by its tests). */
+  /** Puts pages, drafts, global sets, settings, blueprints and structures back as first stored (the worker's server is shared by its tests). */
   reset(): void;
 }
 

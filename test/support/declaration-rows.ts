@@ -97,8 +97,8 @@ export const DECLARATION_ROWS: DeclarationRow[] = [
   { rule: 'a form DOM id is accepted with effect write', source: SOURCES.identifierTargets, change: withBinding('form', 'contact', 'write') },
   { rule: 'a form selector is rejected', source: SOURCES.identifierTargets, change: withBinding('form', 'form.contact > input', 'write'), rejects: /is not a stable identifier/ },
   { rule: 'a read form binding is rejected', source: SOURCES.writeForms, change: withBinding('form', 'contact', 'read'), rejects: /^effect: a form binding must declare effect "write"/ },
-  // Admin tools: only the admin registry (fetched with the editor's session) may name admin-action.
-  { rule: 'a tools island declaring an admin-action binding is rejected', source: SOURCES.adminTools, change: withBinding('admin-action', 'property.write', 'write'), rejects: /^binding\.type: "admin-action" is an admin binding: only the admin registry/ },
+  // Admin tools: only the admin registry (fetched with the editor's session) may bind admin-invoke.
+  { rule: 'a tools island declaring an admin-invoke binding is rejected', source: SOURCES.adminTools, change: withBinding('admin-invoke', 'admin.page.terms.write', 'write'), rejects: /^binding\.type: "admin-invoke" is an admin binding: only the admin registry/ },
   { rule: 'a write search binding is rejected', source: SOURCES.publicReads, change: withBinding('search', 'pages', 'write'), rejects: /^effect: a search binding is read-only/ },
   // Schemas.
   { rule: 'a missing inputSchema means no arguments', source: SOURCES.rootObject, change: { inputSchema: undefined } },

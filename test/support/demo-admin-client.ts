@@ -2,7 +2,8 @@
  * A node-side client of the demo's admin for unit tests: one demo app (createDemoApp) on a free
  * port, real HTTP, and editors that sign in through the real sign-in form (the anonymous CSRF
  * token from the form, the `capell_admin` cookie from the answer) and call the admin API with the
- * admin CSRF token the dashboard's `<meta name="csrf-token">` carries.
+ * admin CSRF token the dashboard's `<meta name="csrf-token">` carries, with the bodies Capell's
+ * admin bridge sends (`{ tool, payload }`, the approval `{ tool, confirmation_token }`).
  */
 import { createServer, type Server } from 'node:http';
 import { createDemoApp } from '../../demo/server/app.js';
@@ -39,8 +40,10 @@ export interface Editor {
   get(path: string): Promise<Answer>;
   /** POST JSON below /admin/agent/v1 with the session's cookie, CSRF header and this origin. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
-  preview(action: string, payload: unknown): Promise<Answer>;
-  confirm(action: string, body: unknown): Promise<Answer>;
+  /** POST /admin/agent/v1/tools/invoke `{ tool, payload }`. */
+  invoke(tool: string, payload: unknown): Promise<Answer>;
+  /** POST /admin/agent/v1/tools/invoke `{ tool, confirmation_token }` (the editor's approval). */
+  approve(tool: string, token: unknown): Promise<Answer>;
 }
 
 async function toAnswer(response: Response): Promise<Answer> {
@@ -92,8 +95,8 @@ export async function startAdminDemo(options: Parameters<typeof createDemoApp>[0
       csrf,
       get: editorGet,
       post,
-      preview: (action, payload) => post(`/actions/${action}/preview`, payload),
-      confirm: (action, body) => post(`/actions/${action}/confirm`, body),
+      invoke: (tool, payload) => post('/tools/invoke', { tool, payload }),
+      approve: (tool, token) => post('/tools/invoke', { tool, confirmation_token: token }),
     };
   }
 
@@ -110,12 +113,12 @@ export async function startAdminDemo(options: Parameters<typeof createDemoApp>[0
 }
 
 /**
- * Preview then confirm with the preview's own token, payload and digest.
- * @returns the preview answer and the confirm answer
+ * Invoke a write, then approve it with the token Capell's answer carries.
+ * @returns the first answer (`confirmation_required`) and the approval's
  */
-export async function previewAndConfirm(editor: Editor, action: string, payload: Record<string, string>): Promise<{ preview: Answer; confirm: Answer }> {
-  const preview = await editor.preview(action, payload);
-  if (preview.status !== 200) throw new Error(`preview ${action} answered ${preview.status}: ${preview.text}`);
-  const confirm = await editor.confirm(action, { token: preview.json.data.confirmation.token, payload, previewDigest: preview.json.data.previewDigest });
-  return { preview, confirm };
+export async function invokeAndApprove(editor: Editor, tool: string, payload: Record<string, unknown>): Promise<{ preview: Answer; approval: Answer }> {
+  const preview = await editor.invoke(tool, payload);
+  if (preview.status !== 200 || preview.json?.mode !== 'confirmation_required') throw new Error(`invoke ${tool} answered ${preview.status}: ${preview.text}`);
+  const approval = await editor.approve(tool, preview.json.confirmationToken);
+  return { preview, approval };
 }

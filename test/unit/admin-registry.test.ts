@@ -1,115 +1,128 @@
 /**
- * The runtime's admin registry: the source row `capell-admin` (registry/sources/admin-registry.ts: nothing
- * is fetched without the option; the registry is read from a real HTTP server's
- * `/admin/agent/v1/tools`; 401 is one "not signed in" problem and no tools) and the binding row
- * `admin-action` (shared/bindings/registry.ts: admin registry only, write only, the person confirms, the
- * target an action identifier), and the rule that a public island cannot declare it.
+ * The runtime's admin registry against Capell's admin (test/fixtures/capell/admin/: tools.json is
+ * what capell-app/capell `packages/admin` answers `GET /admin/agent/v1/tools`, SOURCES.md cites each
+ * file and commit): the source row `capell-admin` (registry/sources/admin-registry.ts: nothing is
+ * fetched without the option; the answer's `tools` read from a real HTTP server; 401 is one "not
+ * signed in" problem), the admin normaliser (every definition bound to Capell's invoke route,
+ * `admin-invoke`, whatever binding it names, with a warning saying so), the binding row, and the
+ * rule that a public island cannot declare it.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { parseHTML } from 'linkedom';
-import { BINDINGS, BINDING_TYPES, WRITE_BINDING_TYPES, bindingRow } from '../../src/shared/bindings/registry.ts';
+import { BINDINGS, BINDING_TYPES, READ_BINDING_TYPES, WRITE_BINDING_TYPES, bindingRow } from '../../src/shared/bindings/registry.ts';
 import type { RuntimeConfig } from '../../src/start/config.ts';
 import { readOptions } from '../../src/start/config.ts';
 import { checkCapellDeclaration, REF_CHECKS } from '../../src/shared/declarations/normalise.ts';
 import { renderReason } from '../../src/shared/declarations/reason-text.ts';
+import { renderWarnings } from '../../src/shared/declarations/warning-text.ts';
 import { adminRegistry, ADMIN_API_BASE } from '../../src/registry/sources/admin-registry.ts';
 import { ADMIN_REGISTRY_PATH, normaliseAdminDeclaration, readAdminRegistry } from '../../src/admin/admin-registry-fetch.ts';
 import { SOURCES } from '../../src/registry/sources/index.ts';
+import type { ToolSpec } from '../../src/shared/declarations/tool-spec.ts';
 
 const ORIGIN = 'https://shop.example';
 
-/** An admin write declaration as the admin registry serves it (the admin contract's table). */
-const PROPERTY_WRITE = {
-  name: 'admin.property.write',
-  description: 'Set a property value of a page (draft) on a site you edit.',
-  inputSchema: {
-    type: 'object',
-    properties: { site: { type: 'string', enum: ['a'] }, page: { type: 'string' }, property: { type: 'string' }, value: { type: 'string' } },
-    required: ['site', 'page', 'property', 'value'],
-    additionalProperties: false,
-  },
-  outputSchema: { type: 'object' },
-  effect: 'write',
-  binding: { type: 'admin-action', target: 'property.write' },
-};
-
-const CONTENT_READ = {
-  name: 'admin.content.read',
-  description: 'Read the pages of a site you edit, drafts included.',
-  inputSchema: { type: 'object', properties: { site: { type: 'string', enum: ['a'] }, page: { type: 'string' } }, required: ['site'], additionalProperties: false },
-  outputSchema: { type: 'object' },
-  effect: 'read',
-  binding: { type: 'endpoint', target: '/admin/agent/v1/content' },
-};
+/** Capell's answer to a global administrator, and its 13 definitions. */
+const CAPELL_ANSWER_TEXT = readFileSync(new URL('../fixtures/capell/admin/tools.json-encoded.txt', import.meta.url), 'utf8');
+const CAPELL_TOOLS = (JSON.parse(CAPELL_ANSWER_TEXT) as { tools: Record<string, unknown>[] }).tools;
+const definition = (name: string) => CAPELL_TOOLS.find((tool) => tool.name === name)!;
+const PROPERTIES_READ = definition('admin.page.properties.read');
+const TERMS_WRITE = definition('admin.page.terms.write');
 
 const context = { source: 'capell-island[0]', origin: ORIGIN, messages: {} };
+const adminContext = { ...context, source: 'capell-admin[0]' };
 
-describe('binding row admin-action', () => {
-  const row = bindingRow('admin-action')!;
+async function normaliseAll(): Promise<ToolSpec[]> {
+  const specs: ToolSpec[] = [];
+  for (const raw of CAPELL_TOOLS) {
+    const result = await normaliseAdminDeclaration(raw, adminContext);
+    assert.ok(result.ok, `${String(raw.name)}: ${result.ok ? '' : result.reasons.map((reason) => (typeof reason === 'string' ? reason : renderReason(reason))).join('; ')}`);
+    specs.push(result.spec);
+  }
+  return specs;
+}
 
-  it('is a write-only row that the person confirms, named by the admin registry only (not a Capell island type)', async () => {
-    assert.ok(row, 'admin-action has no row');
-    assert.deepEqual(row.policy.effects, ['write']);
+describe('binding row admin-invoke', () => {
+  const row = bindingRow('admin-invoke')!;
+
+  it('reads and writes, the person confirms writes, named by the admin registry only (not a Capell island type)', async () => {
+    assert.ok(row, 'admin-invoke has no row');
+    assert.deepEqual(row.policy.effects, ['read', 'write']);
     assert.equal(row.capell, false);
     assert.equal(row.adminOnly, true);
     assert.equal(row.personConfirms, true);
-    assert.ok(!(BINDING_TYPES as string[]).includes('admin-action'));
-    assert.ok(!(WRITE_BINDING_TYPES as string[]).includes('admin-action'));
-    assert.equal(typeof BINDINGS['admin-action'].executors.write, 'function');
-    assert.equal(typeof await BINDINGS['admin-action'].executors.write(), 'function');
+    assert.equal(row.pagesByLinks, false);
+    assert.equal(bindingRow('admin-action'), undefined, 'the demo\'s guessed binding is gone');
+    for (const types of [BINDING_TYPES, READ_BINDING_TYPES, WRITE_BINDING_TYPES]) assert.ok(!(types as string[]).includes('admin-invoke'));
+    assert.equal(typeof await BINDINGS['admin-invoke'].executors.read(), 'function');
+    assert.equal(typeof await BINDINGS['admin-invoke'].executors.write(), 'function');
   });
 
-  it('takes an action identifier as its target, never a path, URL or selector', () => {
-    for (const target of ['property.write', 'term.assign', 'draft.create', 'page.publish', 'globalproperty.write', 'x']) {
-      assert.deepEqual(row.policy.check(target, 'write', ORIGIN), [], target);
-    }
-    for (const target of ['/admin/agent/v1/actions/property.write/confirm', 'https://evil.example/x', 'Property.write', 'property..write', 'property.', '.write', '#x', 'a/b', 'a'.repeat(129)]) {
-      assert.deepEqual(row.policy.check(target, 'write', ORIGIN), [['binding.target', 'actionIdentifier', target]], target);
-    }
-  });
-
-  it('refuses effect read on the field effect (admin reads are endpoint bindings)', () => {
-    assert.deepEqual(row.policy.check('property.write', 'read', ORIGIN), [['effect', 'adminActionRead']]);
+  it(`takes the tool's name as its target, up to the 191 characters Capell's invoke route accepts`, () => {
+    for (const target of ['admin.page.terms.write', 'admin.page.agent_readiness.read', 'x'.repeat(191)]) assert.deepEqual(row.policy.check(target, 'write', ORIGIN), [], target);
+    const long = 'x'.repeat(192);
+    assert.deepEqual(row.policy.check(long, 'read', ORIGIN), [['binding.target', 'adminInvokeTarget', long]]);
   });
 });
 
-describe('admin declarations and the Capell rules', () => {
-  it('a public island declaring admin-action is rejected with its reason', () => {
-    const result = checkCapellDeclaration(PROPERTY_WRITE, context, REF_CHECKS);
-    assert.equal(result.ok, false);
-    if (result.ok) return;
-    assert.deepEqual(result.reasons.map(renderReason), [
-      'binding.type: "admin-action" is an admin binding: only the admin registry (fetched with the editor\'s session on a page with data-admin-registry) may declare it, never a page\'s tools island',
+describe(`Capell's admin definitions and the admin normaliser`, () => {
+  it(`all 13 of Capell's definitions register, each bound to the invoke route under its own name, with the editor's session`, async () => {
+    const specs = await normaliseAll();
+    assert.equal(specs.length, 13);
+    for (const spec of specs) {
+      assert.deepEqual(spec.binding, { type: 'admin-invoke', target: spec.name });
+      assert.equal(spec.session, true);
+      assert.equal(spec.source, 'capell-admin[0]');
+    }
+    const byName = new Map(specs.map((spec) => [spec.name, spec]));
+    assert.deepEqual(byName.get('admin.page.properties.read')!.annotations, { readOnlyHint: true });
+    assert.deepEqual(byName.get('admin.page.terms.write')!.annotations, { readOnlyHint: false, consequentialHint: true });
+    assert.deepEqual(specs.filter((spec) => spec.effect === 'read').map((spec) => spec.name).sort(), [
+      'admin.blueprint.read', 'admin.page.agent_readiness.read', 'admin.page.properties.read', 'admin.site.agent_readiness.read', 'admin.term.properties.read',
     ]);
+    // Capell's outputSchema describes data, which is what a read answers.
+    assert.deepEqual(byName.get('admin.page.properties.read')!.outputSchema, PROPERTIES_READ.outputSchema);
   });
 
-  it('the admin registry\'s rules accept it, and its tools carry the session', async () => {
-    const write = await normaliseAdminDeclaration(PROPERTY_WRITE, { ...context, source: 'capell-admin[0]' });
-    assert.equal(write.ok, true);
-    if (!write.ok) return;
-    assert.deepEqual(write.spec.binding, { type: 'admin-action', target: 'property.write' });
-    assert.equal(write.spec.session, true);
-    assert.deepEqual(write.spec.annotations, { readOnlyHint: false, consequentialHint: true });
-    const read = await normaliseAdminDeclaration(CONTENT_READ, context);
-    assert.equal(read.ok && read.spec.session, true);
+  it(`the Report warns per tool that its definition's binding is not used, naming it; the four beside the seed also warn as a Capell page's would`, async () => {
+    const specs = await normaliseAll();
+    const audit = renderWarnings(specs.map((spec) => ({ name: spec.name, warnings: spec.warnings ?? [] })));
+    for (const spec of specs) {
+      const binding = JSON.stringify(definition(spec.name).binding);
+      assert.ok(audit.some((entry) => entry.surface === `tool ${spec.name}` && entry.message === `binding: ${binding} is not used: Capell's admin runs every tool through POST /admin/agent/v1/tools/invoke (reads at once, writes after the editor's approval in the panel), as its own admin bridge does`), spec.name);
+    }
+    assert.ok(audit.every((entry) => entry.level === 'warning'));
+    const others = audit.filter((entry) => !entry.message.startsWith('binding: ')).map((entry) => entry.surface);
+    assert.deepEqual([...new Set(others)].sort(), ['tool admin.page.agent_readiness.read', 'tool admin.page.properties.write', 'tool admin.page.terms.write', 'tool admin.site.agent_readiness.read']);
   });
 
-  it('a public read is never given the session', () => {
-    const read = checkCapellDeclaration(CONTENT_READ, context, REF_CHECKS);
-    assert.equal(read.ok, true);
-    assert.equal(read.ok && 'session' in read.spec, false);
+  it('whatever binding a definition names (none, another type, a URL elsewhere) the tool is bound to the invoke route', async () => {
+    for (const binding of [undefined, { type: 'graphql', target: 'x' }, { type: 'endpoint', target: 'https://evil.example/x' }, 'endpoint']) {
+      const result = await normaliseAdminDeclaration({ ...TERMS_WRITE, binding }, adminContext);
+      assert.ok(result.ok, JSON.stringify(binding));
+      assert.deepEqual(result.spec.binding, { type: 'admin-invoke', target: 'admin.page.terms.write' });
+    }
   });
 
-  it('the admin registry still applies every other Capell rule (a bad target, a read admin-action, an unknown key)', async () => {
-    const bad = await normaliseAdminDeclaration({ ...PROPERTY_WRITE, effect: 'read', binding: { type: 'admin-action', target: '/admin/x' }, handler: 'x' }, context);
+  it('every other Capell rule still applies (an unknown key, a bad effect, a bad name)', async () => {
+    const bad = await normaliseAdminDeclaration({ ...TERMS_WRITE, effect: 'delete', handler: 'x' }, adminContext);
     assert.equal(bad.ok, false);
-    if (bad.ok) return;
-    assert.deepEqual(bad.reasons.map((reason) => (typeof reason === 'string' ? reason : reason[1])).sort(), ['actionIdentifier', 'adminActionRead', 'declarationKey']);
-    const readOnly = await normaliseAdminDeclaration({ ...PROPERTY_WRITE, effect: 'read' }, context);
-    assert.equal(readOnly.ok, false);
-    assert.deepEqual(!readOnly.ok && readOnly.reasons.map((reason) => renderReason(reason as never)), ['effect: an admin-action binding must declare effect "write" (admin reads are endpoint bindings)']);
+    assert.deepEqual(!bad.ok && bad.reasons.map((reason) => (typeof reason === 'string' ? reason : reason[1])).sort(), ['declarationKey', 'effect']);
+    const unnamed = await normaliseAdminDeclaration({ ...TERMS_WRITE, name: 'Admin Terms!' }, adminContext);
+    assert.equal(unnamed.ok, false);
+  });
+
+  it('a public island declaring admin-invoke is rejected with its reason, and a public read is never given the session', () => {
+    const result = checkCapellDeclaration({ ...TERMS_WRITE, binding: { type: 'admin-invoke', target: 'admin.page.terms.write' } }, context, REF_CHECKS);
+    assert.equal(result.ok, false);
+    assert.deepEqual(!result.ok && result.reasons.map((reason) => renderReason(reason as never)).filter((text) => text.startsWith('binding')), [
+      'binding.type: "admin-invoke" is an admin binding: only the admin registry (fetched with the editor\'s session on a page with data-admin-registry) may declare it, never a page\'s tools island',
+    ]);
+    const read = checkCapellDeclaration(PROPERTIES_READ, context, REF_CHECKS);
+    assert.equal(read.ok && 'session' in read.spec, false);
   });
 });
 
@@ -166,7 +179,7 @@ describe('source row capell-admin', () => {
   });
 
   it('a 401 is one "not signed in to the admin" problem and no tools', async () => {
-    answer = { status: 401, body: { capellAgentSchema: 1, error: { code: 'unauthenticated', message: 'sign in to the admin first' } } };
+    answer = { status: 401, body: { message: 'Unauthenticated.' } };
     const units = await adminRegistry.read(freshDocument(), configOn(true));
     assert.equal(units.length, 1);
     assert.deepEqual(units[0]!.declarations, []);
@@ -175,12 +188,12 @@ describe('source row capell-admin', () => {
     assert.equal(seen.at(-1)!.path, '/admin/agent/v1/tools');
   });
 
-  it('reads the envelope\'s data as the declarations, once per document', async () => {
-    answer = { status: 200, body: { capellAgentSchema: 1, data: [CONTENT_READ, PROPERTY_WRITE], links: { next: null, previous: null } } };
+  it('reads Capell\'s answer: its tools are the declarations, once per document', async () => {
+    answer = { status: 200, body: JSON.parse(CAPELL_ANSWER_TEXT) };
     const doc = freshDocument();
     const before = seen.length;
     const [unit] = await readAdminRegistry(doc, configOn(true));
-    assert.deepEqual(unit!.declarations, [CONTENT_READ, PROPERTY_WRITE]);
+    assert.deepEqual(unit!.declarations, CAPELL_TOOLS);
     assert.equal(unit!.problem, undefined);
     const [again] = await readAdminRegistry(doc, configOn(true));
     assert.equal(again!.owner, unit!.owner);
@@ -188,13 +201,14 @@ describe('source row capell-admin', () => {
     assert.equal(seen.length, before + 1, 'an unchanged registry is fetched once per document');
   });
 
-  it('another status names it with the server\'s one line; a body that is not an envelope is refused', async () => {
-    answer = { status: 500, body: { capellAgentSchema: 1, error: { code: 'broken', message: 'the admin is down' } } };
+  it('another status names it with Capell\'s message; a body without a tools array is refused', async () => {
+    answer = { status: 422, body: { message: 'An active site is required for admin agent tools.' } };
     const [failed] = await readAdminRegistry(freshDocument(), configOn(true));
-    assert.deepEqual(failed!.problem, ['manifest', 'adminFetch', '/admin/agent/v1/tools answered 500: the admin is down']);
-    answer = { status: 200, body: { capellAgentSchema: 1, tools: [] } };
+    assert.deepEqual(failed!.problem, ['manifest', 'adminFetch', '/admin/agent/v1/tools answered 422: An active site is required for admin agent tools.']);
+    answer = { status: 200, body: { capellAgentSchema: 1, data: [] } };
     const [wrong] = await readAdminRegistry(freshDocument(), configOn(true));
-    assert.deepEqual(wrong!.problem, ['manifest', 'adminRegistry', 'data is not an array']);
+    assert.deepEqual(wrong!.problem, ['manifest', 'adminRegistry', 'tools is not an array']);
+    assert.equal(renderReason(wrong!.problem!), 'manifest: the admin registry\'s answer is not a Capell Agent Schema envelope with a tools array of definitions: tools is not an array');
   });
 
   it('a reading with a problem is fetched again by the next update (the editor may have signed in)', async () => {
@@ -202,9 +216,9 @@ describe('source row capell-admin', () => {
     answer = { status: 401, body: {} };
     const [signedOut] = await readAdminRegistry(doc, configOn(true));
     assert.deepEqual(signedOut!.problem, ['manifest', 'adminSignedOut']);
-    answer = { status: 200, body: { capellAgentSchema: 1, data: [PROPERTY_WRITE], links: { next: null, previous: null } } };
+    answer = { status: 200, body: { capellAgentSchema: 1, tools: [TERMS_WRITE] } };
     const [signedIn] = await readAdminRegistry(doc, configOn(true));
-    assert.deepEqual(signedIn!.declarations, [PROPERTY_WRITE]);
+    assert.deepEqual(signedIn!.declarations, [TERMS_WRITE]);
     assert.equal(signedIn!.owner, signedOut!.owner, 'one owner per document');
   });
 });

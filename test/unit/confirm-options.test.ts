@@ -77,7 +77,7 @@ describe('confirmation panel text', () => {
     assert.equal(german.confirmAdmin, CONFIRM_TEXT_DE.confirmAdmin);
     assert.deepEqual(Object.keys(CONFIRM_TEXT_DE).sort(), Object.keys(CONFIRM_TEXT_DEFAULTS).sort());
     assert.equal(readConfirmText({}, confirmTextDefaults('en')).confirmSend, 'Send');
-    assert.equal(readConfirmText({}).confirmSite, 'Site');
+    assert.equal(readConfirmText({}).confirmEmpty, '(none)');
     assert.equal(readConfirmText({ confirmSend: 'Abschicken' }, confirmTextDefaults('de')).confirmSend, 'Abschicken');
     assert.equal(adminPanelWords(german).intro, CONFIRM_TEXT_DE.confirmAdmin);
     assert.equal(adminPanelWords(readConfirmText({})).after, 'After:');

@@ -9,7 +9,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { previewAndConfirm, startAdminDemo, type AdminDemo, type Json } from '../support/demo-admin-client.ts';
+import { invokeAndApprove, startAdminDemo, type AdminDemo, type Json } from '../support/demo-admin-client.ts';
+import { PAGES } from '../../demo/server/catalogue.js';
 import { BY_SITE_KEY_PREFIX, SITES as AGENTGATE_SITES, WELL_KNOWN_PATH } from '../../demo/server/agentgate/manifest.js';
 import { RECEIPT_KEYS_PATH } from '../../demo/server/agentgate/receipts.js';
 import { DIRECTORY_PATH } from '../../demo/server/agentgate/verifier.js';
@@ -20,7 +21,10 @@ const RULE = 'Capell Agent Schema, Navigation, forms, and admin tools';
 const MAX_CRAWL_URLS = 1500;
 
 /** Words that name the admin's registry and API. The runtime's own code (`/dist/`) must know them to fetch the registry; no page or answer may. */
-const ADMIN_WORDS = ['admin-action', '/admin/agent/v1'];
+const ADMIN_WORDS = ['admin-invoke', '/admin/agent/v1', 'confirmationToken'];
+
+/** The trail runner's storage id (a product page of site a). */
+const TRAIL_RUNNER = PAGES.find((page) => page.key === 'trail-runner')!.id;
 
 let demo: AdminDemo;
 /** Every secret the admin work produced: confirmation tokens, admin session ids, admin CSRF tokens. */
@@ -33,33 +37,30 @@ before(async () => {
   const gil = await demo.signIn('gil');
   const ada = await demo.signIn('ada');
   secrets.push(gil.sessionId, gil.csrf, ada.sessionId, ada.csrf);
-  toolNames = (await gil.get('/admin/agent/v1/tools')).json.data.map((tool: Json) => tool.name);
-  // Outstanding tokens of every action.
-  const previews: [typeof gil, string, Record<string, string>][] = [
-    [ada, 'property.write', { site: 'a', page: 'home', property: 'title', value: 'Home of the outfitters' }],
-    [ada, 'term.assign', { site: 'a', page: 'trail-runner', taxonomy: 'categories', term: 'bags' }],
-    [gil, 'draft.create', { site: 'b', title: 'Winter hours', path: '/winter-hours' }],
-    [gil, 'globalproperty.write', { set: 'shipping', property: 'carrier', value: 'Bikes' }],
+  toolNames = (await gil.get('/admin/agent/v1/tools')).json.tools.map((tool: Json) => tool.name);
+  // Outstanding tokens of writes never approved.
+  const previews: [typeof gil, string, Record<string, unknown>][] = [
+    [ada, 'admin.page.properties.write', { page_id: 810702, property_key: 'x', value: 'y' }],
+    [ada, 'admin.page.terms.write', { page_id: TRAIL_RUNNER, term_ids: [810402] }],
+    [gil, 'admin.settings.write', { group: 'core', values: { site_name: 'Outfitters' } }],
+    [gil, 'admin.structure.write', { resource: 'taxonomy', operation: 'create', data: { key: 'seasons' } }],
   ];
-  for (const [editor, action, payload] of previews) {
-    const answer = await editor.preview(action, payload);
-    assert.equal(answer.status, 200, `${action}: ${answer.text}`);
-    secrets.push(answer.json.data.confirmation.token);
+  for (const [editor, tool, payload] of previews) {
+    const answer = await editor.invoke(tool, payload);
+    if (answer.status !== 200) continue;
+    secrets.push(answer.json.confirmationToken);
   }
-  // Confirmed work, published on the public site.
-  for (const [action, payload] of [
-    ['property.write', { site: 'a', page: 'about', property: 'title', value: 'Our story' }],
-    ['page.publish', { site: 'a', page: 'about' }],
-    ['draft.create', { site: 'a', title: 'Spring repairs', path: '/spring-repairs' }],
-    ['page.publish', { site: 'a', page: 'spring-repairs' }],
-    ['property.write', { site: 'a', page: 'day-pack', property: 'capell:commerce.product.price', value: '79.00' }],
+  assert.equal(secrets.length, 4 + 3, 'three previews were answered confirmation_required (the property key x is refused)');
+  // Approved work, published on the public site.
+  for (const [tool, payload] of [
+    ['admin.page.draft.save', { page_id: 810702, locale: 'en', fields: { name: 'Our story' } }],
+    ['admin.page.publish', { page_id: 810702 }],
+    ['admin.page.properties.write', { page_id: TRAIL_RUNNER, property_key: 'commerce.product.sku', value: 'CW-2001-B' }],
   ] as const) {
-    const { preview, confirm } = await previewAndConfirm(ada, action, payload);
-    assert.equal(confirm.status, 200, `${action}: ${confirm.text}`);
-    secrets.push(preview.json.data.confirmation.token);
+    const { preview, approval } = await invokeAndApprove(ada, tool, payload);
+    assert.equal(approval.status, 200, `${tool}: ${approval.text}`);
+    secrets.push(preview.json.confirmationToken);
   }
-  const publishPreview = await ada.preview('page.publish', { site: 'a', page: 'day-pack' });
-  secrets.push(publishPreview.json.data.confirmation.token);
 });
 after(async () => {
   await demo.close();
@@ -125,9 +126,9 @@ async function crawl(seeds: string[]): Promise<Crawled[]> {
 
 describe('demo admin: nothing reaches an anonymous visitor', () => {
   test(`${RULE}: "admin declarations and confirmation tokens never enter public HTML or the anonymous registry": a crawl of every public URL finds no admin tool name, admin word or token`, async () => {
-    assert.equal(toolNames.length, 6);
+    assert.equal(toolNames.length, 13);
     assert.ok(toolNames.every((name) => name.startsWith('admin.')));
-    assert.equal(secrets.length, 4 + 4 + 5 + 1);
+    assert.equal(secrets.length, 4 + 3 + 3);
     const seeds = [
       '/', '/de/', '/agents', '/de/agents', '/contact/messages', '/no-such-page', '/de/keine-seite', '/products?page=2',
       WELL_KNOWN_PATH, RECEIPT_KEYS_PATH, DIRECTORY_PATH, ...AGENTGATE_SITES.map((site: Json) => `${BY_SITE_KEY_PREFIX}${site.siteKey}`),
@@ -138,7 +139,7 @@ describe('demo admin: nothing reaches an anonymous visitor', () => {
       ]),
       // The admin itself, asked without a session.
       '/admin', '/admin/', '/admin/sign-in', '/admin/sites/a/', '/admin/sites/a/pages/about', '/admin/agent/v1', '/admin/agent/v1/tools',
-      '/admin/agent/v1/content?site=a', '/admin/agent/v1/content?site=a&page=about', '/admin/agent/v1/no-such-endpoint',
+      '/admin/agent/v1/tools/invoke', '/admin/agent/v1/tools?site_id=1', '/admin/agent/v1/no-such-endpoint',
       '/dist/capell-webmcp.js', '/dist/capell-webmcp.iife.js',
     ];
     const crawled = await crawl(seeds);
@@ -148,13 +149,12 @@ describe('demo admin: nothing reaches an anonymous visitor', () => {
     // The crawl saw the admin's published work: it reached the changed pages.
     const about = crawled.find((answer) => answer.path === '/about');
     assert.ok(about?.body.includes('Our story'), 'the crawl saw the published /about');
-    assert.equal(crawled.find((answer) => answer.path === '/spring-repairs')?.status, 200, 'the crawl reached the page published from a scratch draft');
     // Core's lists were paged to their ends: the crawl followed their links.
     assert.ok(crawled.some((answer) => answer.path.startsWith('/agent/v1/pages?set=content.page&page%5Bnumber%5D=2') && answer.status === 200));
     assert.ok(crawled.some((answer) => answer.path === '/agent/v1/navigation?page=2' && answer.status === 200));
     assert.ok(crawled.some((answer) => answer.path.startsWith('/de/agent/v1/')));
     for (const path of ['/admin/', '/admin/sites/a/pages/about']) assert.equal(crawled.find((answer) => answer.path === path)?.status, 303);
-    for (const path of ['/admin/agent/v1/tools', '/admin/agent/v1/content?site=a&page=about']) assert.equal(crawled.find((answer) => answer.path === path)?.status, 401);
+    for (const path of ['/admin/agent/v1/tools', '/admin/agent/v1/tools?site_id=1']) assert.equal(crawled.find((answer) => answer.path === path)?.status, 401);
 
     const problems: string[] = [];
     for (const answer of crawled) {
@@ -164,14 +164,14 @@ describe('demo admin: nothing reaches an anonymous visitor', () => {
       for (const secret of secrets) if (everything.includes(secret)) problems.push(`${answer.path} (${answer.status}) holds an admin secret`);
       if (!isRuntimeCode) for (const word of ADMIN_WORDS) if (everything.includes(word)) problems.push(`${answer.path} (${answer.status}) holds ${word}`);
       // The public registry (tools islands, AgentGate manifests) declares no admin binding.
-      if (/"type"\s*:\s*"admin-action"/.test(answer.body)) problems.push(`${answer.path} declares an admin-action binding`);
+      if (/"type"\s*:\s*"admin-invoke"/.test(answer.body)) problems.push(`${answer.path} declares an admin-invoke binding`);
     }
     assert.deepEqual(problems, []);
   });
 
   test(`${RULE}: the admin log of all that work holds no token`, () => {
     const log = demo.app.admin.log.join('\n');
-    assert.ok(log.includes('confirm page.publish by ada on a: done'));
+    assert.ok(log.includes('invoke admin.page.publish by ada on a: executed'));
     for (const secret of secrets) assert.ok(!log.includes(secret));
   });
 });

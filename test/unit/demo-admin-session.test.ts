@@ -1,20 +1,24 @@
 /**
  * The demo admin's session boundary and registry (the admin cookie, admin pages only with a
- * session, and `GET /admin/agent/v1/tools` listing only what the actor may do now), over real HTTP
- * against one demo app.
+ * session, and `GET /admin/agent/v1/tools` answering as Capell's admin does, with only what the
+ * actor may do now on the session's site), over real HTTP against one demo app.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startAdminDemo, type AdminDemo, type Json } from '../support/demo-admin-client.ts';
 
 const RULE = 'Capell Agent Schema, Navigation, forms, and admin tools';
 
 const ADMIN_PAGES = ['/admin', '/admin/', '/admin/sites/a/', '/admin/sites/b/', '/admin/sites/a/pages/about', '/admin/sites/b/pages/hours', '/admin/no-such-page'];
-const ADMIN_API_PATHS = ['/admin/agent/v1', '/admin/agent/v1/', '/admin/agent/v1/tools', '/admin/agent/v1/content?site=a', '/admin/agent/v1/content?site=a&page=about', '/admin/agent/v1/no-such-endpoint', '/admin/agent/v1/actions/property.write/preview'];
-const ADMIN_ACTION_POSTS = ['/admin/agent/v1/actions/property.write/preview', '/admin/agent/v1/actions/page.publish/confirm', '/admin/agent/v1/actions/no.such/preview', '/admin/agent/v1/tools', '/admin/agent/v1/no-such-endpoint'];
+const ADMIN_API_PATHS = ['/admin/agent/v1', '/admin/agent/v1/', '/admin/agent/v1/tools', '/admin/agent/v1/tools?site_id=1', '/admin/agent/v1/tools/invoke', '/admin/agent/v1/no-such-endpoint'];
+const ADMIN_API_POSTS = ['/admin/agent/v1/tools/invoke', '/admin/agent/v1/tools', '/admin/agent/v1/no-such-endpoint'];
 
 /** What an admin answer without a session must never show: pages' content, tool names, the registry's binding. */
-const ADMIN_DATA = ['About us', 'Opening hours', 'admin.content.read', 'admin.property.write', 'admin-action', '/admin/agent/v1', 'data-admin-registry', 'csrf-token" content="'];
+const ADMIN_DATA = ['About us', 'Opening hours', 'admin.page.properties.read', 'admin.page.terms.write', 'admin-invoke', '/admin/agent/v1', 'data-admin-registry', 'csrf-token" content="'];
+
+/** A write's payload for the About page (site a). */
+const ABOUT_TERMS = { page_id: 810702, term_ids: [810404] };
 
 let demo: AdminDemo;
 
@@ -97,7 +101,7 @@ describe('demo admin: sign-in', () => {
 
     const bo = await demo.signIn('bo');
     assert.equal(demo.app.admin.endSession(bo.sessionId), true);
-    assert.equal((await bo.get('/admin/agent/v1/tools')).json.error.code, 'unauthenticated');
+    assert.deepEqual((await bo.get('/admin/agent/v1/tools')).json, { message: 'Unauthenticated.' });
   });
 });
 
@@ -114,56 +118,53 @@ describe('demo admin: nothing without a session', () => {
     }
   });
 
-  test(`${RULE}: every /admin/agent/v1 path without a session, known or not, GET or POST, answers 401 unauthenticated and nothing else`, async () => {
-    const expected = { capellAgentSchema: 1, error: { code: 'unauthenticated', message: 'sign in to the admin first' } };
+  test(`${RULE}: every /admin/agent/v1 path without a session answers GET with 401 Unauthenticated. and POST with 419 (Laravel's web group checks CSRF first)`, async () => {
     for (const path of ADMIN_API_PATHS) {
-      const answer = await demo.fetch(path);
+      const answer = await demo.fetch(path, { headers: { Accept: 'application/json' } });
       assert.equal(answer.status, 401, path);
-      assert.deepEqual(answer.json, expected, path);
+      assert.equal(answer.text, '{"message":"Unauthenticated."}', path);
       assert.equal(answer.headers.get('cache-control'), 'no-store');
     }
-    for (const path of ADMIN_ACTION_POSTS) {
-      const answer = await demo.fetch(path, { method: 'POST', headers: { Origin: demo.url, 'Content-Type': 'application/json' }, body: JSON.stringify({ site: 'a', page: 'about' }) });
-      assert.equal(answer.status, 401, path);
-      assert.deepEqual(answer.json, expected, path);
+    for (const path of ADMIN_API_POSTS) {
+      const answer = await demo.fetch(path, { method: 'POST', headers: { Origin: demo.url, 'Content-Type': 'application/json' }, body: JSON.stringify({ tool: 'admin.page.terms.write', payload: ABOUT_TERMS }) });
+      assert.equal(answer.status, 419, path);
+      assert.deepEqual(answer.json, { message: 'CSRF token mismatch.' }, path);
     }
   });
 
   test(`${RULE}: an admin POST without the session's admin CSRF token is 419, with another session's token too`, async () => {
     const ada = await demo.signIn('ada');
     const other = await demo.signIn('ada');
-    const payload = { site: 'a', page: 'about', property: 'title', value: 'x' };
-    const none = await ada.post('/actions/property.write/preview', payload, { 'X-CSRF-TOKEN': '' });
+    const body = { tool: 'admin.page.terms.write', payload: ABOUT_TERMS };
+    const none = await ada.post('/tools/invoke', body, { 'X-CSRF-TOKEN': '' });
     assert.equal(none.status, 419);
-    assert.equal(none.json.error.code, 'csrf_mismatch');
-    const foreign = await ada.post('/actions/property.write/preview', payload, { 'X-CSRF-TOKEN': other.csrf });
-    assert.equal(foreign.status, 419);
-    for (const path of ['/actions/page.publish/confirm', '/actions/no.such/preview', '/tools', '/no-such-endpoint']) {
-      assert.equal((await ada.post(path, payload, { 'X-CSRF-TOKEN': '' })).status, 419, path);
-    }
-    assert.equal((await ada.preview('property.write', payload)).status, 200);
+    assert.deepEqual(none.json, { message: 'CSRF token mismatch.' });
+    assert.equal((await ada.post('/tools/invoke', body, { 'X-CSRF-TOKEN': other.csrf })).status, 419);
+    for (const path of ['/tools', '/no-such-endpoint']) assert.equal((await ada.post(path, body, { 'X-CSRF-TOKEN': '' })).status, 419, path);
+    assert.equal((await ada.invoke('admin.page.terms.write', ABOUT_TERMS)).status, 200);
   });
 
   test(`${RULE}: an admin API POST from another origin is refused before the handler`, async () => {
     const ada = await demo.signIn('ada');
-    const answer = await ada.post('/actions/property.write/preview', { site: 'a', page: 'about', property: 'title', value: 'x' }, { Origin: 'http://evil.example' });
+    const answer = await ada.post('/tools/invoke', { tool: 'admin.page.terms.write', payload: ABOUT_TERMS }, { Origin: 'http://evil.example' });
     assert.equal(answer.status, 403);
     assert.ok(!('data' in (answer.json ?? {})));
+    assert.deepEqual(demo.app.admin.confirmationRecords().filter((record: Json) => record.user_id === 'ada' && record.session_id === ada.sessionId), []);
   });
 });
 
 describe('demo admin: pages', () => {
   test(`${RULE}: admin pages load the runtime with data-admin-registry and the admin CSRF token, and never hold a declaration or token`, async () => {
     const gil = await demo.signIn('gil');
-    const preview = await gil.preview('property.write', { site: 'a', page: 'home', property: 'title', value: 'Home, sweet' });
-    const token = preview.json.data.confirmation.token as string;
+    const preview = await gil.invoke('admin.page.terms.write', ABOUT_TERMS);
+    const token = preview.json.confirmationToken as string;
     for (const path of ['/admin/', '/admin/sites/a/', '/admin/sites/b/', '/admin/sites/a/pages/about', '/admin/sites/b/pages/resoling']) {
       const answer = await gil.get(path);
       assert.equal(answer.status, 200, path);
       assert.equal(answer.headers.get('cache-control'), 'no-store');
       assert.ok(answer.text.includes('<script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-admin-registry></script>'), path);
       assert.ok(answer.text.includes(`<meta name="csrf-token" content="${gil.csrf}">`), path);
-      for (const word of ['admin.content.read', 'admin.property.write', 'admin.page.publish', 'admin-action', '/admin/agent/v1', 'inputSchema', token]) {
+      for (const word of ['admin.page.properties.read', 'admin.page.terms.write', 'admin.page.publish', 'admin-invoke', '/admin/agent/v1', 'inputSchema', token]) {
         assert.ok(!answer.text.includes(word), `${path} contains ${word}`);
       }
     }
@@ -184,70 +185,44 @@ describe('demo admin: pages', () => {
   });
 });
 
-describe('demo admin: the registry', () => {
-  const READ = 'admin.content.read';
-  const SITE_WRITES = ['admin.property.write', 'admin.term.assign', 'admin.draft.create', 'admin.page.publish'];
+describe('demo admin: the registry (Capell admin, AgentAdminToolController::definitions @73e5701)', () => {
+  const fixture = (file: string) => readFileSync(new URL(`../fixtures/capell/admin/${file}`, import.meta.url), 'utf8');
 
-  test(`${RULE}: "a separate registry" lists only what the actor may do: ada and bo their own site, gil both and the global property sets`, async () => {
-    for (const [actor, sites, global] of [['ada', ['a'], false], ['bo', ['b'], false], ['gil', ['a', 'b'], true]] as const) {
+  test(`${RULE}: "a separate registry" is Capell's answer byte for byte: gil (a global admin) gets tools.json's 13 tools, ada and bo (site editors) tools-site-editor.json's 10`, async () => {
+    for (const [actor, file, count] of [['gil', 'tools.json-encoded.txt', 13], ['ada', 'tools-site-editor.json-encoded.txt', 10], ['bo', 'tools-site-editor.json-encoded.txt', 10]] as const) {
       const editor = await demo.signIn(actor);
       const answer = await editor.get('/admin/agent/v1/tools');
       assert.equal(answer.status, 200);
       assert.equal(answer.headers.get('cache-control'), 'no-store');
-      assert.match(answer.headers.get('content-type') ?? '', /^application\/json; charset=utf-8$/);
-      assert.deepEqual(answer.json.links, { next: null, previous: null });
-      const tools: Json[] = answer.json.data;
-      assert.deepEqual(tools.map((tool) => tool.name), [READ, ...SITE_WRITES, ...(global ? ['admin.globalproperty.write'] : [])], actor);
-      for (const tool of tools) {
-        assert.equal(typeof tool.description, 'string');
-        assert.deepEqual(tool.outputSchema, { type: 'object' });
-        assert.equal(tool.inputSchema.type, 'object');
-        assert.equal(tool.inputSchema.additionalProperties, false);
-        if (tool.name === 'admin.globalproperty.write') {
-          assert.deepEqual(Object.keys(tool.inputSchema.properties), ['set', 'property', 'value']);
-        } else {
-          assert.deepEqual(tool.inputSchema.properties.site.enum, sites, `${actor} ${tool.name}`);
-        }
-        if (tool.name === READ) {
-          assert.equal(tool.effect, 'read');
-          assert.deepEqual(tool.binding, { type: 'endpoint', target: '/admin/agent/v1/content' });
-        } else {
-          assert.equal(tool.effect, 'write');
-          assert.deepEqual(tool.binding, { type: 'admin-action', target: tool.name.slice('admin.'.length) });
-        }
-      }
+      assert.equal(answer.headers.get('content-type'), 'application/json');
+      assert.equal(answer.text, fixture(file), actor);
+      assert.equal(answer.json.tools.length, count);
     }
   });
 
   test(`${RULE}: the registry reads the rights on every request (a revoked right leaves it at once)`, async () => {
     const ada = await demo.signIn('ada');
-    demo.app.admin.revoke('ada', 'a', 'page.publish');
+    demo.app.admin.revoke('ada', 'a', 'page.update');
     try {
-      const names = (await ada.get('/admin/agent/v1/tools')).json.data.map((tool: Json) => tool.name);
-      assert.ok(!names.includes('admin.page.publish'));
-      assert.ok(names.includes('admin.property.write'));
+      const names = (await ada.get('/admin/agent/v1/tools')).json.tools.map((tool: Json) => tool.name);
+      assert.ok(!names.includes('admin.page.terms.write'));
+      assert.ok(names.includes('admin.page.properties.read'));
     } finally {
-      demo.app.admin.grant('ada', 'a', 'page.publish');
+      demo.app.admin.grant('ada', 'a', 'page.update');
     }
-    assert.ok((await ada.get('/admin/agent/v1/tools')).json.data.some((tool: Json) => tool.name === 'admin.page.publish'));
+    assert.ok((await ada.get('/admin/agent/v1/tools')).json.tools.some((tool: Json) => tool.name === 'admin.page.terms.write'));
   });
 
-  test(`${RULE}: "content reads" include drafts: admin.content.read answers a site's pages, one page with its draft, and 403 for another site`, async () => {
-    const ada = await demo.signIn('ada');
-    demo.app.admin.setDraftValue('a', 'journal', 'title', 'Field notes');
-    try {
-      const list = await ada.get('/admin/agent/v1/content?site=a');
-      assert.equal(list.status, 200);
-      assert.ok(list.json.data.some((page: Json) => page.page === 'prototypzeta-racer' && page.status === 'draft'), 'a draft page is readable in the admin');
-      const one = await ada.get('/admin/agent/v1/content?site=a&page=journal');
-      assert.equal(one.json.data.published.values.title, 'Journal');
-      assert.equal(one.json.data.draft.values.title, 'Field notes');
-      const forbidden = await ada.get('/admin/agent/v1/content?site=b');
-      assert.equal(forbidden.status, 403);
-      assert.deepEqual(forbidden.json.error.code, 'forbidden');
-      assert.equal((await ada.get('/admin/agent/v1/content?site=a&page=no-such-page')).status, 404);
-    } finally {
-      demo.app.admin.reset();
-    }
+  test(`${RULE}: the site follows the session: a site_id in the query is refused with 422, and opening site b's admin page makes b the session's site`, async () => {
+    const gil = await demo.signIn('gil');
+    const refused = await gil.get('/admin/agent/v1/tools?site_id=2');
+    assert.equal(refused.status, 422);
+    assert.equal(refused.text, '{\n    "message": "The active site must come from the authenticated admin session."\n}');
+    const onA = await gil.invoke('admin.site.agent_readiness.read', {});
+    assert.equal(onA.json.data.site_id, 810001);
+    assert.equal((await gil.get('/admin/sites/b/')).status, 200);
+    const onB = await gil.invoke('admin.site.agent_readiness.read', {});
+    assert.equal(onB.json.data.site_id, 820001);
+    assert.equal(onB.json.data.pages_checked, 3);
   });
 });

@@ -27,7 +27,8 @@ const LOADED_BEFORE: Record<string, readonly string[]> = {
   call: ['start', 'registry'],
   write: ['start', 'registry', 'call'],
   'write-forms': ['start', 'registry', 'call', 'write'],
-  'write-admin': ['start', 'registry', 'call', 'write'],
+  // Admin tools exist only once the admin registry's chunk registered them: it is loaded before.
+  'write-admin': ['start', 'registry', 'call', 'write', 'admin'],
   'write-endpoint': ['start', 'registry', 'call', 'write'],
   'write-status': ['start', 'registry', 'call', 'write'],
   panel: ['start', 'registry', 'call', 'write'],

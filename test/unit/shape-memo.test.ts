@@ -66,8 +66,8 @@ describe('ShapeMemo', () => {
     const cases: [Record<string, unknown>, NormaliseContext][] = [
       [raw, context()],
       [raw, { ...context(), origin: 'https://other.example' }],
-      [parsed({ ...raw, effect: 'write', binding: { type: 'admin-action', target: 'publish' } }), context()],
-      [parsed({ ...raw, effect: 'write', binding: { type: 'admin-action', target: 'publish' } }), { ...context(), adminRegistry: true }],
+      [parsed({ ...raw, effect: 'write', binding: { type: 'admin-invoke', target: 'site.tool' } }), context()],
+      [parsed({ ...raw, effect: 'write', binding: { type: 'admin-invoke', target: 'site.tool' } }), { ...context(), adminRegistry: true }],
     ];
     const expected = cases.map(([declaration, at]) => checkCapellDeclaration(declaration, at, REF_CHECKS));
     assert.deepEqual(expected.map((result) => result.ok), [true, true, false, true], 'the admin binding is the admin registry\'s alone');

@@ -11,11 +11,19 @@ export const ADMIN_SITE_KEYS = /** @type {const} */ (['a', 'b']);
 
 /** @typedef {typeof ADMIN_SITE_KEYS[number]} AdminSiteKey */
 
-/** What an editor may do on a site. */
-export const SITE_CAPABILITIES = /** @type {const} */ (['content.read', 'property.write', 'term.assign', 'draft.create', 'page.publish']);
+/**
+ * What an actor may do on a site, as Capell's admin asks it (capell-app/capell
+ * `packages/admin/src/Support/Agent/AgentAdminAuthorization.php` @2c15f27): `site.view` (Gate
+ * `view` on the site), `page.view` (`viewAny` Page), `page.update` (Page `update`),
+ * `blueprint.view` (Blueprint `view_any`), `site.update` (Gate `update` on the site).
+ */
+export const SITE_CAPABILITIES = /** @type {const} */ (['site.view', 'page.view', 'page.update', 'blueprint.view']);
 
-/** What only a global admin may do (not bound to one site). */
-export const GLOBAL_CAPABILITIES = /** @type {const} */ (['globalproperty.write']);
+/** What only some may do on a site: change the site's structure (taxonomies, property sets). */
+export const SITE_ADMIN_CAPABILITIES = /** @type {const} */ (['site.update']);
+
+/** What only a global admin may do (Capell: `isGlobalAdmin()`): settings and blueprints. */
+export const GLOBAL_CAPABILITIES = /** @type {const} */ (['global.admin']);
 
 /** The "site" a global capability is granted on. */
 export const GLOBAL_SCOPE = '*';
@@ -57,14 +65,15 @@ export function findActor(id) {
  */
 
 /**
- * The demo's rights table, one per app: `ada` edits site `a`, `bo` site `b`, `gil` both sites
- * and the global property sets.
+ * The demo's rights table, one per app: `ada` edits site `a`, `bo` site `b` (Capell's "site
+ * editor": 10 of the 13 admin tools), `gil` is the global admin (both sites, their structure,
+ * settings and blueprints: all 13).
  * @returns {Rights}
  * @example
  * const rights = createRights();
- * rights.can('ada', 'a', 'page.publish'); // true
- * rights.revoke('ada', 'a', 'page.publish');
- * rights.can('ada', 'a', 'page.publish'); // false
+ * rights.can('ada', 'a', 'page.update'); // true
+ * rights.revoke('ada', 'a', 'page.update');
+ * rights.can('ada', 'a', 'page.update'); // false
  */
 export function createRights() {
   /** @type {Set<string>} entries `actor site capability` */
@@ -76,6 +85,7 @@ export function createRights() {
     held.add(entry('bo', 'b', capability));
     for (const site of ADMIN_SITE_KEYS) held.add(entry('gil', site, capability));
   }
+  for (const capability of SITE_ADMIN_CAPABILITIES) for (const site of ADMIN_SITE_KEYS) held.add(entry('gil', site, capability));
   for (const capability of GLOBAL_CAPABILITIES) held.add(entry('gil', GLOBAL_SCOPE, capability));
   return {
     can: (actorId, site, capability) => held.has(entry(actorId, site, capability)),

@@ -1,221 +1,186 @@
 import { readBody } from '../contact-submission.js';
-import { sendJSON } from '../responses.js';
-import { findAdminAction } from './actions.js';
-import { findActor, GLOBAL_SCOPE } from './actors.js';
-import { AdminError, forbidden, invalidPayload, isAdminError, notFound } from './admin-error.js';
-import { validatePayload } from './admin-fields.js';
-import { findAdminSite } from './admin-store.js';
-import { ADMIN_API_BASE, listAdminTools } from './admin-tools.js';
-import { toDigest } from './digests.js';
+import { encodePHPJSON } from '../php-json.js';
+import { send } from '../responses.js';
+import { AdminError, CAPELL_MESSAGES, isAdminError, validationFailed } from './admin-error.js';
+import { findCapellTool, listCapellDefinitions, SITE_IDS } from './capell-tools.js';
+import { fingerprint } from './confirmations.js';
 
 /**
- * The admin API under `/admin/agent/v1`: the admin registry, the content read, and the two-step
- * write (preview, then confirm with a one-use token). Every path needs a live admin session (else
- * 401, unknown paths too, so an anonymous request learns nothing); every POST needs the admin
- * CSRF token in `X-CSRF-TOKEN` (else 419). Answers are JSON, `Cache-Control: no-store`. Source:
- * Capell Agent Schema, "Navigation, forms, and admin tools"; admin contract, "Admin API".
+ * The admin API under `/admin/agent/v1`, as Capell's admin answers it (capell-app/capell
+ * `packages/admin`: `routes/agent.php` @cdb7004, `src/Http/Agent/AgentAdminToolController.php`
+ * @73e5701, `src/Support/Agent/AgentAdminToolInvocationService.php` @2c15f27; every fact in
+ * test/fixtures/capell/admin/SOURCES.md): two routes behind the `web` group (session cookie, CSRF
+ * on POST: 419) and the admin's authentication (401 `Unauthenticated.`):
+ * - `GET /admin/agent/v1/tools`: `{ "capellAgentSchema": 1, "tools": [...] }`, the definitions
+ *   the actor may use on the session's site, by name;
+ * - `POST /admin/agent/v1/tools/invoke` `{ tool, payload?, confirmation_token? }`: a read answers
+ *   `{ ok, mode: "executed", tool, data }`; a write without a token answers
+ *   `{ ok: true, mode: "confirmation_required", tool, data: <preview>, confirmationToken, message }`
+ *   (nothing changed); with a token (the payload then is the stored one) it runs after a fresh
+ *   authorisation and a preview whose fingerprint must match.
+ * A `site_id` anywhere in the request (query or body, even null) is refused with 422 before
+ * anything else: the site follows the session. Answers are JSON as Laravel encodes them
+ * (`json_encode` without flags: `/` as `\/`; exceptions pretty-printed).
  */
 
-/** Version marker of every answer. */
-const CAPELL_AGENT_SCHEMA_VERSION = 1;
-
 /** Largest request body read, in bytes. */
-export const MAX_ADMIN_BODY_BYTES = 16 * 1024;
-
-/** `/actions/{action}/preview` and `/actions/{action}/confirm` */
-const ACTION_ROUTE = /^\/actions\/([a-z][a-z0-9]*(?:\.[a-z0-9]+)*)\/(preview|confirm)$/;
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 
 /**
  * @typedef {object} AdminApiContext
  * @property {import('./admin-sessions.js').AdminSessions} sessions
  * @property {import('./actors.js').Rights} rights
  * @property {import('./admin-store.js').AdminStore} store
+ * @property {import('./capell-tools.js').CapellState} state
  * @property {ReturnType<typeof import('./confirmations.js').createConfirmations>} confirmations
  * @property {string[]} log admin log lines (never a token)
+ * @property {() => Date} now
  */
 
+/** Headers of every answer (Laravel's JsonResponse; the demo's admin never lets one be cached). */
+const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+
 /**
- * Answer with data.
+ * Answer `body` as `response()->json()` writes it.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
- * @param {unknown} data
+ * @param {number} status
+ * @param {unknown} body
  */
-function sendData(req, res, data) {
-  sendJSON(req, res, 200, { capellAgentSchema: CAPELL_AGENT_SCHEMA_VERSION, data, links: { next: null, previous: null } });
+function sendLaravelJSON(req, res, status, body) {
+  send(req, res, status, JSON_HEADERS, encodePHPJSON(body));
 }
 
 /**
- * Answer with an error.
+ * Answer a refusal as Laravel renders it for a JSON request.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {AdminError} error
- * @param {Record<string, string>} [headers]
  */
-export function sendAdminError(req, res, error, headers) {
-  sendJSON(req, res, error.status, { capellAgentSchema: CAPELL_AGENT_SCHEMA_VERSION, error: { code: error.code, message: error.message } }, headers);
+function sendAdminError(req, res, error) {
+  if (error.body !== undefined) return sendLaravelJSON(req, res, error.status, error.body);
+  if (error.errors) return sendLaravelJSON(req, res, error.status, { message: error.message, errors: error.errors });
+  // 401 and 419 come from middleware (compact); exceptions of the app render pretty.
+  if (error.status === 401) return sendLaravelJSON(req, res, 401, { message: error.message });
+  send(req, res, error.status, JSON_HEADERS, encodePHPJSON({ message: error.message }, { pretty: true, unescapedSlashes: true }));
 }
 
 /**
- * The POSTed JSON body.
+ * The POSTed JSON body (Laravel reads a JSON body as the request's input).
  * @param {import('node:http').IncomingMessage} req
- * @returns {Promise<unknown>}
- * @throws {AdminError} 413 `too_large`, 422 `invalid_payload` for a body that is not JSON
+ * @returns {Promise<Record<string, unknown>>}
+ * @throws {AdminError} 413 for a body over MAX_ADMIN_BODY_BYTES; a body that is not a JSON object is no input
  */
-async function readJSONBody(req) {
+async function readInput(req) {
   const body = await readBody(req, MAX_ADMIN_BODY_BYTES);
-  if (body === undefined) throw new AdminError(413, 'too_large', `The body is larger than ${MAX_ADMIN_BODY_BYTES} bytes.`);
+  if (body === undefined) throw new AdminError(413, 'Payload Too Large');
   try {
-    return JSON.parse(body);
+    const parsed = JSON.parse(body === '' ? '{}' : body);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
   } catch {
-    throw invalidPayload('The body is not JSON.');
+    return {};
   }
 }
 
 /**
- * The site a payload is for: GLOBAL_SCOPE for a global action, else its `site` (a string, or undefined).
- * @param {import('./actions.js').AdminAction} action
- * @param {unknown} payload
- * @returns {string | undefined}
+ * The request validation of the invoke route (`$request->validate([...])`).
+ * @param {Record<string, unknown>} input
+ * @returns {{ tool: string, payload: Record<string, unknown>, token: string | null }}
+ * @throws {AdminError} 422 `{ message, errors }`
  */
-function siteOfPayload(action, payload) {
-  if (action.global) return GLOBAL_SCOPE;
-  const site = payload !== null && typeof payload === 'object' ? /** @type {Record<string, unknown>} */ (payload).site : undefined;
-  return typeof site === 'string' ? site : undefined;
+function validateInvoke(input) {
+  /** @type {Record<string, string[]>} */
+  const errors = {};
+  const { tool, payload, confirmation_token: token } = input;
+  if (tool === undefined || tool === null || tool === '') errors.tool = ['The tool field is required.'];
+  else if (typeof tool !== 'string') errors.tool = ['The tool field must be a string.'];
+  else if (tool.length > 191) errors.tool = ['The tool field must not be greater than 191 characters.'];
+  if (payload !== undefined && (payload === null || typeof payload !== 'object')) errors.payload = ['The payload field must be an array.'];
+  if (token !== undefined && token !== null) {
+    if (typeof token !== 'string') errors.confirmation_token = ['The confirmation token field must be a string.'];
+    else if (token.length !== 64) errors.confirmation_token = ['The confirmation token field must be 64 characters.'];
+  }
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  return { tool: /** @type {string} */ (tool), payload: /** @type {Record<string, unknown>} */ (Array.isArray(payload) ? { ...payload } : payload ?? {}), token: typeof token === 'string' ? token : null };
 }
 
 /**
- * Check a payload and the actor's right to it, in the contract's order: the right first when the
- * site is known (so a crafted request learns nothing about another site), then the payload's
- * shape, then the site itself.
- * @param {AdminApiContext} context
- * @param {string} actorId
- * @param {import('./actions.js').AdminAction} action
- * @param {unknown} payload
- * @returns {{ input: Record<string, string>, site: string }}
- * @throws {AdminError} 403 `forbidden`, 422 `invalid_payload`
- */
-function authorise({ rights }, actorId, action, payload) {
-  const site = siteOfPayload(action, payload);
-  const refusal = forbidden(action.global
-    ? `${action.tool} needs the global admin capability ${action.capability}.`
-    : `You may not ${action.capability} on site ${site}.`);
-  if (action.global && !rights.can(actorId, GLOBAL_SCOPE, action.capability)) throw refusal;
-  if (!action.global && site !== undefined && findAdminSite(site) && !rights.can(actorId, site, action.capability)) throw refusal;
-  const input = validatePayload(payload, action.fields, action.required);
-  if (!action.global && !findAdminSite(input.site)) throw invalidPayload(`The field site names no site; there are: a, b.`);
-  return { input, site: /** @type {string} */ (site) };
-}
-
-/**
- * The preview as the token binds it (everything but the token and its expiry).
- * @param {AdminApiContext} context
- * @param {string} actorId
- * @param {import('./actions.js').AdminAction} action
- * @param {Record<string, string>} input
- * @param {string} site
- */
-function computePreview({ store }, actorId, action, input, site) {
-  const { summary, changes } = action.preview(store, input);
-  const actor = /** @type {import('./actors.js').Actor} */ (findActor(actorId));
-  const siteRecord = findAdminSite(site);
-  const preview = {
-    action: action.id,
-    site: siteRecord ? { key: siteRecord.key, name: siteRecord.name } : { key: GLOBAL_SCOPE, name: 'All sites (global settings)' },
-    actor: { id: actor.id, name: actor.name },
-    summary,
-    changes,
-  };
-  return { preview, previewDigest: toDigest(preview) };
-}
-
-/**
- * Answer one request below ADMIN_API_BASE.
+ * Answer one request below `/admin/agent/v1`.
  * @param {AdminApiContext} context
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  * @param {URL} url
  */
 export async function handleAdminApi(context, req, res, url) {
-  const { sessions, rights, store, confirmations, log } = context;
-  const session = sessions.read(req);
-  if (!session) {
-    req.resume();
-    sendAdminError(req, res, new AdminError(401, 'unauthenticated', 'sign in to the admin first'));
-    return;
-  }
-  const subpath = url.pathname.slice(ADMIN_API_BASE.length);
+  const { sessions, rights, store, state, confirmations, log, now } = context;
   const method = req.method ?? 'GET';
+  const path = url.pathname;
   try {
-    // Every state-changing request here needs the session's CSRF token, whatever its path.
-    if (method !== 'GET' && method !== 'HEAD' && !sessions.isCsrfOf(session.id, req.headers['x-csrf-token'])) {
-      throw new AdminError(419, 'csrf_mismatch', 'CSRF token mismatch; reload the admin page.');
+    const session = sessions.read(req);
+    // The web group's CSRF check runs before authentication.
+    if (method !== 'GET' && method !== 'HEAD' && (!session || !sessions.isCsrfOf(session.id, req.headers['x-csrf-token']))) {
+      throw new AdminError(419, 'CSRF token mismatch.');
     }
-    if (subpath === '/tools' || subpath === '/content') {
-      if (method !== 'GET' && method !== 'HEAD') throw new AdminError(405, 'method_not_allowed', `Use GET for ${url.pathname}.`);
-      if (subpath === '/tools') return sendData(req, res, listAdminTools(session.actor, rights));
-      const site = url.searchParams.get('site') ?? '';
-      const page = url.searchParams.get('page');
-      if (!findAdminSite(site)) throw invalidPayload('The field site names no site; there are: a, b.');
-      if (!rights.can(session.actor, site, 'content.read')) throw forbidden(`You may not read site ${site}.`);
-      const siteKey = /** @type {import('./actors.js').AdminSiteKey} */ (site);
-      if (page === null) return sendData(req, res, store.listPages(siteKey).map(store.toContent));
-      const entry = store.findPage(siteKey, page);
-      if (!entry) throw notFound(`Site ${site} has no page ${page}.`);
-      return sendData(req, res, store.toContent(entry));
+    if (!session) throw new AdminError(401, 'Unauthenticated.');
+    const route = path === '/admin/agent/v1/tools' ? 'tools' : path === '/admin/agent/v1/tools/invoke' ? 'invoke' : undefined;
+    if (!route) throw new AdminError(404, `The route ${path.slice(1)} could not be found.`);
+    const allowed = route === 'tools' ? ['GET', 'HEAD'] : ['POST'];
+    if (!allowed.includes(method)) throw new AdminError(405, `The ${method} method is not supported for route ${path.slice(1)}. Supported methods: ${allowed.join(', ')}.`);
+    const input = route === 'invoke' ? await readInput(req) : {};
+    // siteId(): a site_id anywhere in the request is refused; the site is the session's.
+    if (url.searchParams.has('site_id') || Object.hasOwn(input, 'site_id')) throw new AdminError(422, CAPELL_MESSAGES.siteMustFollowSession);
+    const site = sessions.siteOf(session.id);
+    if (!site) throw new AdminError(422, CAPELL_MESSAGES.activeSiteRequired);
+    if (!rights.can(session.actor, site, 'site.view')) throw new AdminError(403, 'This action is unauthorized.');
+    /** @type {import('./capell-tools.js').ToolContext} */
+    const tools = { store, state, rights, actor: session.actor, site, siteId: /** @type {number} */ (SITE_IDS[site]), now };
+    if (route === 'tools') {
+      return sendLaravelJSON(req, res, 200, { capellAgentSchema: 1, tools: listCapellDefinitions(tools) });
     }
-    const match = ACTION_ROUTE.exec(subpath);
-    if (!match) throw notFound(`There is no admin endpoint at ${url.pathname}.`);
-    if (method !== 'POST') throw new AdminError(405, 'method_not_allowed', `Use POST for ${url.pathname}.`);
-    const action = findAdminAction(/** @type {string} */ (match[1]));
-    if (!action) throw notFound(`There is no admin action ${match[1]}.`);
-    const body = await readJSONBody(req);
-
-    if (match[2] === 'preview') {
-      const { input, site } = authorise(context, session.actor, action, body);
-      const { preview, previewDigest } = computePreview(context, session.actor, action, input, site);
-      const confirmation = confirmations.issue(action.id, { actor: session.actor, site, sessionId: session.id, payloadDigest: toDigest(input), previewDigest });
-      log.push(`preview ${action.id} by ${session.actor} on ${site}: ${preview.summary}`);
-      return sendData(req, res, { ...preview, previewDigest, confirmation });
+    const { tool: name, payload: sent, token } = validateInvoke(input);
+    const tool = findCapellTool(name);
+    const invocation = { actor: session.actor, sessionId: session.id, tool: name, siteId: tools.siteId };
+    let payload = sent;
+    /** @type {import('./confirmations.js').ConfirmationRecord | undefined} */
+    let pulled;
+    // With a token the stored payload runs; the request's is ignored.
+    if (token !== null) {
+      try {
+        pulled = confirmations.pull(token, invocation);
+        payload = pulled.payload;
+      } catch (error) {
+        log.push(`invoke ${name} by ${session.actor} on ${site}: confirmation refused`);
+        throw error;
+      }
     }
-
-    // confirm: 2. the token and its bindings (spent on any attempt with a known token)
-    const { token, payload, previewDigest } = /** @type {Record<string, unknown>} */ (body !== null && typeof body === 'object' ? body : {});
-    const site = siteOfPayload(action, payload) ?? '';
-    const redemption = confirmations.redeem(token, action.id, {
-      actor: session.actor,
-      site,
-      sessionId: session.id,
-      payloadDigest: toDigest(payload ?? null),
-      previewDigest: typeof previewDigest === 'string' ? previewDigest : '',
-    });
-    if (!redemption.ok) {
-      log.push(`confirm ${action.id} by ${session.actor} on ${site}: refused (${redemption.code})`);
-      throw new AdminError(403, redemption.code, redemption.message);
+    if (tool.effect === 'read') {
+      tool.authorize(tools, payload);
+      const data = tool.execute(tools, payload);
+      log.push(`invoke ${name} by ${session.actor} on ${site}: executed`);
+      return sendLaravelJSON(req, res, 200, { ok: true, mode: 'executed', tool: name, data });
     }
-    // 3. the right, read again now
-    if (!rights.can(session.actor, site, action.capability)) {
-      log.push(`confirm ${action.id} by ${session.actor} on ${site}: refused (forbidden)`);
-      throw forbidden(`You may no longer ${action.capability} on ${site === GLOBAL_SCOPE ? 'the global settings' : `site ${site}`}.`);
+    tool.authorize(tools, payload);
+    const preview = /** @type {NonNullable<typeof tool.preview>} */ (tool.preview)(tools, payload);
+    const previewArray = { ok: preview.ok, mode: 'preview', tool: name, data: preview.data, ...(preview.message ? { message: preview.message } : {}) };
+    if (pulled && fingerprint(previewArray) !== pulled.preview_fingerprint) {
+      log.push(`invoke ${name} by ${session.actor} on ${site}: preview changed`);
+      throw new AdminError(403, CAPELL_MESSAGES.confirmationChanged);
     }
-    // 4. the state the preview showed
-    const input = validatePayload(payload, action.fields, action.required);
-    let now;
-    try {
-      now = computePreview(context, session.actor, action, input, site);
-    } catch (error) {
-      if (!isAdminError(error)) throw error;
-      now = undefined;
+    if (!preview.ok) {
+      log.push(`invoke ${name} by ${session.actor} on ${site}: rejected`);
+      throw new AdminError(422, preview.message ?? '', { body: { ok: false, mode: 'rejected', tool: name, data: preview.data, ...(preview.message ? { message: preview.message } : {}) } });
     }
-    if (!now || now.previewDigest !== redemption.record.previewDigest) {
-      log.push(`confirm ${action.id} by ${session.actor} on ${site}: refused (state_changed)`);
-      throw new AdminError(409, 'state_changed', 'The content changed since the preview; preview again.');
+    if (!pulled) {
+      const issued = confirmations.put(invocation, payload, previewArray);
+      log.push(`invoke ${name} by ${session.actor} on ${site}: confirmation required`);
+      return sendLaravelJSON(req, res, 200, { ok: true, mode: 'confirmation_required', tool: name, data: preview.data, confirmationToken: issued, message: CAPELL_MESSAGES.confirmationRequired });
     }
-    const result = action.perform(store, input);
-    log.push(`confirm ${action.id} by ${session.actor} on ${site}: done: ${now.preview.summary}`);
-    return sendData(req, res, { action: action.id, done: true, summary: now.preview.summary, result });
+    const data = tool.execute(tools, payload);
+    log.push(`invoke ${name} by ${session.actor} on ${site}: executed`);
+    return sendLaravelJSON(req, res, 200, { ok: true, mode: 'executed', tool: name, data });
   } catch (error) {
     if (!isAdminError(error)) throw error;
     req.resume();
-    sendAdminError(req, res, error, error.status === 405 ? { Allow: ACTION_ROUTE.test(subpath) ? 'POST' : 'GET, HEAD' } : undefined);
+    sendAdminError(req, res, error);
   }
 }

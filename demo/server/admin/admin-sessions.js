@@ -49,6 +49,7 @@ export function isSameSecret(given, expected) {
  * @property {string} id
  * @property {string} actor actor id
  * @property {number} createdAt ms since the epoch
+ * @property {string | undefined} site the session's active site key (Capell: `capell.current_site_id`)
  */
 
 /**
@@ -62,6 +63,9 @@ export function isSameSecret(given, expected) {
  * @property {(id: string) => string} csrfFor the admin CSRF token of a session (43 base64url characters)
  * @property {(id: string, token: unknown) => boolean} isCsrfOf whether `token` is that session's CSRF token
  * @property {string} clearCookie a `Set-Cookie` value that removes the cookie
+ * @property {(id: string) => string | undefined} siteOf the session's active site key, if any
+ * @property {(id: string, site: string) => void} setSite sets the session's active site (Capell:
+ *   `SetSitePermissionScope` writes `capell.current_site_id` when the actor belongs to the site)
  */
 
 /**
@@ -87,7 +91,7 @@ export function createAdminSessions({ secret = randomBytes(32), now = Date.now }
       const ok = isSameSecret(typeof password === 'string' ? password : '', actor?.password ?? 'demo-\u0000') && actor !== undefined;
       if (!ok) return undefined;
       const id = randomBytes(ADMIN_SESSION_ID_BYTES).toString('base64url');
-      live.set(id, { id, actor: actor.id, createdAt: now() });
+      live.set(id, { id, actor: actor.id, createdAt: now(), site: undefined });
       return { id, setCookie: `${ADMIN_SESSION_COOKIE}=${id}; Path=/admin; HttpOnly; SameSite=Lax` };
     },
     read(req) {
@@ -101,5 +105,10 @@ export function createAdminSessions({ secret = randomBytes(32), now = Date.now }
       return typeof token === 'string' && isSameSecret(token, csrfFor(id));
     },
     clearCookie: `${ADMIN_SESSION_COOKIE}=; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=0`,
+    siteOf: (id) => live.get(id)?.site,
+    setSite(id, site) {
+      const session = live.get(id);
+      if (session) session.site = site;
+    },
   };
 }

@@ -89,7 +89,7 @@ const FIRST_NEW_PAGE_ID = 829001;
  */
 
 /**
- * @typedef {object} PageContent what `admin.content.read` answers for one page
+ * @typedef {object} PageContent what the admin's page view shows of one page
  * @property {string} page the page key
  * @property {string} path its URL
  * @property {'published' | 'scheduled' | 'draft'} status

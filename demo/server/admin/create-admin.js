@@ -6,15 +6,19 @@ import { handleAdminApi } from './admin-api.js';
 import { ADMIN_SIGN_IN_PATH, ADMIN_SIGN_OUT_PATH, renderAdminNotice, renderDashboard, renderPageView, renderSignInPage, renderSitePage } from './admin-pages.js';
 import { createAdminSessions } from './admin-sessions.js';
 import { ADMIN_SITES, createAdminStore, findAdminSite } from './admin-store.js';
-import { ADMIN_API_BASE } from './admin-tools.js';
+import { createCapellState } from './capell-tools.js';
 import { createConfirmations, DEFAULT_CONFIRMATION_TTL_MS } from './confirmations.js';
 import { writePageValue } from './page-values.js';
 
+/** Base of the admin API (Capell: the admin path + `/agent/v1`). */
+export const ADMIN_API_BASE = '/admin/agent/v1';
+
 /**
- * The demo server's admin, playing Capell Core's: sign-in for the demo editors, the admin pages
- * under `/admin/`, the admin API under `/admin/agent/v1` (admin-api.js), and test hooks. Every
- * admin answer is `Cache-Control: no-store`. Source: Capell Agent Schema, "Navigation, forms, and
- * admin tools"; the HTTP interface is fixed by the admin contract (docs/admin.md).
+ * The demo server's admin, playing Capell's (capell-app/capell `packages/admin`): sign-in for the
+ * demo editors, the admin pages under `/admin/`, the admin API under `/admin/agent/v1`
+ * (admin-api.js: Capell's tool list and its invoke route), and test hooks. The session's active
+ * site is the actor's first site at sign-in, and a site's admin page makes it the active one
+ * (Capell's `SetSitePermissionScope`). Every admin answer is `Cache-Control: no-store`.
  */
 
 /** Largest sign-in or sign-out form body read, in bytes. */
@@ -52,7 +56,7 @@ function redirect(req, res, location, headers = {}) {
  * @param {import('../session.js').Sessions} options.publicSessions the anonymous sessions (the
  *   sign-in form carries their CSRF token)
  * @param {() => Date} [options.now] clock
- * @param {number} [options.confirmationTtlMs] lifetime of a confirmation token (default 120 s)
+ * @param {number} [options.confirmationTtlMs] lifetime of a confirmation token in ms (default Capell's 10 minutes)
  * @example
  * const admin = createAdmin({ publicSessions });
  * if (isAdminPath(path)) return admin.handle(req, res, url);
@@ -63,9 +67,10 @@ export function createAdmin({ publicSessions, now = () => new Date(), confirmati
   const rights = createRights();
   const store = createAdminStore({ now });
   const confirmations = createConfirmations({ ttlMs: confirmationTtlMs, now: clock });
+  const state = createCapellState();
   /** @type {string[]} */
   const log = [];
-  const context = { sessions, rights, store, confirmations, log };
+  const context = { sessions, rights, store, state, confirmations, log, now };
 
   /**
    * @param {import('node:http').IncomingMessage} req
@@ -93,6 +98,8 @@ export function createAdmin({ publicSessions, now = () => new Date(), confirmati
           return sendHTML(req, res, 401, renderSignInPage(publicSessions.tokenFor(anonymous.id), 'Unknown editor or wrong password.'), headers);
         }
         log.push(`sign-in ${/** @type {string} */ (fields.actor)}`);
+        const first = ADMIN_SITES.find((site) => rights.can(String(fields.actor), site.key, 'site.view'));
+        if (first) sessions.setSite(started.id, first.key);
         return redirect(req, res, '/admin/', { 'Set-Cookie': started.setCookie });
       }
       if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(req, res, 'GET, HEAD, POST');
@@ -118,14 +125,16 @@ export function createAdmin({ publicSessions, now = () => new Date(), confirmati
     const actor = /** @type {import('./actors.js').Actor} */ (findActor(session.actor));
     const viewer = { actor: { id: actor.id, name: actor.name }, csrfToken: sessions.csrfFor(session.id) };
     if (path === '/admin' || path === '/admin/') {
-      const sites = ADMIN_SITES.filter((site) => rights.can(actor.id, site.key, 'content.read'))
+      const sites = ADMIN_SITES.filter((site) => rights.can(actor.id, site.key, 'site.view'))
         .map((site) => ({ key: site.key, name: site.name, pages: store.listPages(site.key).map(store.toContent) }));
-      return sendHTML(req, res, 200, renderDashboard(viewer, sites, rights.can(actor.id, GLOBAL_SCOPE, 'globalproperty.write')), NO_STORE);
+      return sendHTML(req, res, 200, renderDashboard(viewer, sites, rights.can(actor.id, GLOBAL_SCOPE, 'global.admin')), NO_STORE);
     }
     const match = SITE_ROUTE.exec(path);
     const site = match ? findAdminSite(match[1]) : undefined;
     if (match && site) {
-      if (!rights.can(actor.id, site.key, 'content.read')) return sendHTML(req, res, 403, renderAdminNotice('Forbidden', `You may not read ${site.name}.`), NO_STORE);
+      if (!rights.can(actor.id, site.key, 'site.view')) return sendHTML(req, res, 403, renderAdminNotice('Forbidden', `You may not read ${site.name}.`), NO_STORE);
+      // Capell's SetSitePermissionScope: the site the editor opens becomes the session's active site.
+      sessions.setSite(session.id, site.key);
       if (match[2] === undefined) return sendHTML(req, res, 200, renderSitePage(viewer, site, store.listPages(site.key).map(store.toContent)), NO_STORE);
       const entry = store.findPage(site.key, match[2]);
       if (entry) return sendHTML(req, res, 200, renderPageView(viewer, site, store.toContent(entry)), NO_STORE);
@@ -161,7 +170,18 @@ export function createAdmin({ publicSessions, now = () => new Date(), confirmati
         store.saveDraft(siteKey, draft);
       },
       /**
-       * What admin.content.read answers for a page (or the site's pages).
+       * A page's stored record and draft (copies), by site and page key.
+       * @param {string} site
+       * @param {string} page
+       */
+      page(site, page) {
+        const entry = store.findPage(/** @type {import('./actors.js').AdminSiteKey} */ (site), page);
+        return entry ? structuredClone(entry) : undefined;
+      },
+      /** The settings, blueprints and structures (a copy). */
+      capellState: () => structuredClone(state),
+      /**
+       * What the admin's page view shows of a page (or the site's pages).
        * @param {string} site
        * @param {string} [page]
        */
@@ -173,14 +193,17 @@ export function createAdmin({ publicSessions, now = () => new Date(), confirmati
       },
       /** @param {string} sessionId */
       endSession: (sessionId) => sessions.end(sessionId),
-      /** The stored confirmation records (hashes, never tokens). */
+      /** The stored confirmation records (keyed by a hash; never a token). */
       confirmationRecords: () => confirmations.records(),
       /** The global property sets, live. */
       get globalSets() {
         return store.globalSets;
       },
-      /** Put the store back as first stored (pages, drafts, global sets). Sessions and rights stay. */
-      reset: () => store.reset(),
+      /** Put the store back as first stored (pages, drafts, global sets, settings, blueprints, structures). Sessions and rights stay. */
+      reset() {
+        store.reset();
+        Object.assign(state, createCapellState());
+      },
     },
   };
 }

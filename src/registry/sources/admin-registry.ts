@@ -9,16 +9,20 @@
  */
 import type { ToolSource } from './source.js';
 
-/** The admin API's base path (the admin contract: `/admin/agent/v1`). */
+/**
+ * The admin API's base path: Capell admin's default (capell-app/capell `packages/admin/routes/agent.php`
+ * @cdb7004: `AdminPanelEntrypoint::path()` (default `admin`) + `/agent/v1`).
+ */
 export const ADMIN_API_BASE = '/admin/agent/v1';
 
 /**
  * The admin registry as a source. `read(root, config)` fetches nothing without `config` (audit,
  * CLI) or without the `adminRegistry` option (`[]`, synchronously); else resolves with one unit:
  * the registry's declarations, or, with no tools, the reason it could not be read (`(manifest)`
- * in the Report: "not signed in to the admin" for a 401). Declarations are checked with the Capell
- * rules plus the admin binding `admin-action` (allowed only here), and their tools carry the
- * editor's session (ToolSpec.session). Never throws or rejects.
+ * in the Report: "not signed in to the admin" for a 401). Definitions (the answer's `tools`) are
+ * checked with the Capell rules, each bound to Capell's invoke route (the admin binding
+ * `admin-invoke`, allowed only here, whatever binding the definition names: the Report warns per
+ * tool), and their tools carry the editor's session (ToolSpec.session). Never throws or rejects.
  */
 export const adminRegistry: ToolSource = {
   kind: 'capell-admin',

@@ -15,7 +15,7 @@ import type { Reason } from '../declarations/reason.js';
 import type { Effect } from '../declarations/tool-spec.js';
 import type { BindingExecutor } from './binding-executor.js';
 import { validateAgentGateEndpoint } from './agentgate-endpoint.js';
-import { checkActionTarget } from './action-target.js';
+import { checkAdminInvokeTarget } from './admin-invoke-target.js';
 import { checkIdentifierTarget, checkInlineTarget, validateEndpointTarget } from './targets.js';
 import { WIRE_MODEL_ATTRIBUTES } from '../form-control-rule.js';
 
@@ -64,7 +64,7 @@ export type ExecutorLoader = () => Promise<BindingExecutor>;
  * - `capell`: a Capell declaration may name it (BINDING_TYPES lists these); `agentgate` comes only
  *   from an AgentGate manifest;
  * - `adminOnly`: only a declaration of the admin registry (registry/sources/admin-registry.ts) may name it;
- *   a page's tools island that does is rejected with `adminOnlyBinding` (`admin-action`);
+ *   a page's tools island that does is rejected with `adminOnlyBinding` (`admin-invoke`);
  * - `personConfirms`: its writes wait for the person's confirmation (their answer is the runtime's
  *   status, followed by `capell.write.status`); otherwise a call's answer is the site's own,
  *   checked against `outputSchema` whatever the effect;
@@ -130,11 +130,15 @@ const AGENTGATE: BindingPolicy<'read' | 'write'> = {
  */
 const FORM_ELEMENT: PageElement = { tag: 'form', controls: 'input, select, textarea, button', controlAttributes: ['name', 'form', 'id', ...WIRE_MODEL_ATTRIBUTES] };
 
-// Capell Agent Schema, "Navigation, forms, and admin tools": admin writes go through a one-use
-// confirmation the server binds to the preview; the target names the action, never a URL.
-const ADMIN_ACTION: BindingPolicy<'write'> = {
-  effects: ['write'],
-  check: (target, effect) => [...checkActionTarget(target), ...(effect === 'read' ? [['effect', 'adminActionRead'] as const] : [])],
+// Capell's admin (capell-app/capell packages/admin, routes/agent.php @cdb7004 and its admin
+// bridge resources/js/agent/admin-bridge.js @73e5701): every admin tool, read or write, runs
+// through one route, POST /admin/agent/v1/tools/invoke with { tool, payload }; a write answers
+// confirmation_required and runs only with the one-use token the editor's approval sends. The
+// target is the tool's name; the admin registry's normaliser sets it, whatever binding Capell's
+// definition names (Capell's own bridge ignores it too).
+const ADMIN_INVOKE: BindingPolicy<'read' | 'write'> = {
+  effects: ['read', 'write'],
+  check: (target) => checkAdminInvokeTarget(target),
 };
 
 /** Every binding type this runtime knows, in the order the contract lists them. */
@@ -194,10 +198,13 @@ export const BINDINGS = {
     personConfirms: false,
     pagesByLinks: false,
   },
-  'admin-action': {
-    policy: ADMIN_ACTION,
-    executors: { write: async () => (await import('../../write/admin/admin-action.js')).executeAdminAction },
-    reasonCodes: ['actionIdentifier', 'adminActionRead'],
+  'admin-invoke': {
+    policy: ADMIN_INVOKE,
+    executors: {
+      read: async () => (await import('../../admin/admin-invoke-read.js')).executeAdminRead,
+      write: async () => (await import('../../write/admin/admin-invoke-write.js')).executeAdminWrite,
+    },
+    reasonCodes: ['adminInvokeTarget'],
     capell: false,
     adminOnly: true,
     personConfirms: true,

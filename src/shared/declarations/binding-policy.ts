@@ -10,7 +10,6 @@ import { bindingRow } from '../bindings/registry.js';
 
 export { BINDING_TYPES } from '../bindings/registry.js';
 export { IDENTIFIER_TARGET_PATTERN, validateEndpointTarget } from '../bindings/targets.js';
-export { ACTION_TARGET_PATTERN } from '../bindings/action-target.js';
 
 // Control characters (C0, DEL, C1) never belong in a target.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -19,7 +18,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  * Normalises a declaration's `binding` for its `effect`.
  * - keys: only `type` and `target`;
  * - `type`: one of BINDING_TYPES (the registry's keys), or, in the admin registry only
- *   (`adminRegistry`), an admin binding (`admin-action`); anywhere else that one is rejected with
+ *   (`adminRegistry`), an admin binding (`admin-invoke`, which the admin registry's normaliser sets); anywhere else that one is rejected with
  *   `adminOnlyBinding`;
  * - `target`: a string free of control characters and `::`;
  * - then the type's own policy (shared/bindings/registry.ts): e.g. `inline`: target `page`, effect read;

@@ -33,8 +33,8 @@ export interface NormaliseContext {
   /** Translations for `descriptionKey` (the manifest island's `messages`). */
   messages: Messages;
   /**
-   * True only for the admin registry (registry/sources/admin-registry.ts): its declarations may name the
-   * admin binding `admin-action`, and their calls carry the editor's session (ToolSpec.session).
+   * True only for the admin registry (registry/sources/admin-registry.ts): its declarations may have the
+   * admin binding `admin-invoke` (its normaliser sets it), and their calls carry the editor's session (ToolSpec.session).
    */
   adminRegistry?: boolean;
 }

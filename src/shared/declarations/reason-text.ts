@@ -4,12 +4,13 @@
  * (and the CLI always). Each entry renders the part after `<field>: `; the codes, their arguments
  * and the rules they cite are the catalogue's (rules.ts).
  */
-import { ACTION_TARGET_PATTERN, BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
+import { BINDING_TYPES, IDENTIFIER_TARGET_PATTERN } from './binding-policy.js';
 import { MAX_DESCRIPTION_CODE_POINTS } from './i18n.js';
 import { CAPELL_NAME_PATTERN, MAX_NAME_LENGTH, WEBMCP_NAME_PATTERN } from './names.js';
 import type { PendingRejection, Reason } from './reason.js';
 import type { Rejection } from '../../start/report.js';
 import { WARNING_TEXT } from './warning-text.js';
+import { ADMIN_INVOKE_TOOL_MAX_LENGTH } from '../bindings/admin-invoke-target.js';
 import type { KeywordKind, ReasonArgs, ReasonCode } from './rules.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_EVALUATIONS, MAX_SCHEMA_SIZE } from './schema-policy.js';
 import { MAX_VALIDATION_WORK } from '../validation/work-units.js';
@@ -104,11 +105,10 @@ export const REASON_TEXT: { readonly [Code in ReasonCode]: (...args: ReasonArgs<
   islandAgentGate: (value: unknown) => `${show(value)} does not name an AgentGate manifest: use true (this origin's /.well-known/agentgate-tools.json) or {"siteKey": "<1 to 128 of A-Za-z0-9_->"} (this origin's /v1/agent-tools/{siteKey}); no other value or member is read`,
   // Admin tools.
   adminOnlyBinding: (type: string) => `${show(type)} is an admin binding: only the admin registry (fetched with the editor's session on a page with data-admin-registry) may declare it, never a page's tools island`,
-  actionIdentifier: (target: string) => `${show(target)} is not an admin action identifier matching ${ACTION_TARGET_PATTERN.source} (the runtime builds the preview and confirm URLs itself)`,
-  adminActionRead: () => 'an admin-action binding must declare effect "write" (admin reads are endpoint bindings)',
+  adminInvokeTarget: (target: string) => `${show(target)} is longer than the ${ADMIN_INVOKE_TOOL_MAX_LENGTH} characters Capell's invoke route accepts as a tool name`,
   adminSignedOut: () => 'not signed in to the admin (the admin registry answered 401): no admin tool is registered',
   adminFetch: (reason: string) => `the admin registry could not be read: ${reason}`,
-  adminRegistry: (problem: string) => `the admin registry's answer is not a Capell Agent Schema envelope with a data array of declarations: ${problem}`,
+  adminRegistry: (problem: string) => `the admin registry's answer is not a Capell Agent Schema envelope with a tools array of definitions: ${problem}`,
   // AgentGate tools.
   toolObject: () => 'must be a JSON object (an MCP Tool with action, endpoint and auth)',
   toolName: (name: unknown) => `${show(name)} is not an MCP tool name (${WEBMCP_NAME_PATTERN.source}: letters, digits, "_", "." and "-", 1 to ${MAX_NAME_LENGTH})`,

@@ -56,7 +56,8 @@ export const SOURCES = {
   agentgateReceipts: 'AgentGate declared tools, Find the manifest: receipts names the header a receipt is answered in, the site\'s receipt keys (jwks) and the verify endpoint, on the site\'s own origin',
   mcpName: 'MCP Tool: a name is 1 to 128 of A-Za-z0-9_-. (WebMCP registerTool allows the same)',
   islandAgentGate: 'AgentGate declared tools, Find the manifest: a tools island names AgentGate with a top-level member "agentgate": true or {"siteKey": "<1-128 of A-Za-z0-9_->"}, which stands for the same page-origin manifest as the script tag\'s data-agentgate and data-agentgate-site-key (the Capell Agent Schema has no field for it)',
-  adminTools: 'Capell Agent Schema, Navigation, forms, and admin tools: authenticated admin tools use a separate registry (fetched with the editor\'s session, never written into HTML) and the existing session, policy, and permission boundary; admin declarations never enter public HTML or the anonymous registry; an admin-action target is an action identifier, the admin API builds its preview and confirm URLs',
+  adminTools: 'Capell Agent Schema, Navigation, forms, and admin tools: authenticated admin tools use a separate registry (fetched with the editor\'s session, never written into HTML) and the existing session, policy, and permission boundary; admin declarations never enter public HTML or the anonymous registry',
+  capellAdmin: 'Capell packages (capell-app/capell packages/admin routes/agent.php @cdb7004, src/Http/Agent/AgentAdminToolController.php @73e5701, resources/js/agent/admin-bridge.js @73e5701), beside the Capell Agent Schema: the admin answers GET /admin/agent/v1/tools with {capellAgentSchema: 1, tools: [...]}; every tool runs through POST /admin/agent/v1/tools/invoke {tool, payload} (tool: max 191 characters), whatever binding its definition names (the admin bridge ignores it)',
   capellPackages: 'Capell packages (capell-app/form-builder, capell-app/capell packages/admin), beside the Capell Agent Schema: form-builder names its tools form.submit.capell-form-<uuid> and the admin admin.page.agent_readiness.read ("-" or "_" inside a segment), PHP writes an empty schema or properties object as [], the admin uses uniqueItems; such a declaration registers with a warning when it breaks no safety rule',
   toolsIsland: 'Capell frontend: a tools island holds {"capellAgentSchema": 1, "tools": [...], "messages": {...}} (Capell Agent Schema: version marker capellAgentSchema: 1)',
 } as const;
@@ -96,6 +97,7 @@ export const RULES = {
   duplicate: rule<[name: string, owner: string]>(SOURCES.duplicateName),
   // Warnings: what Capell's own packages write beside the seed; the tool still registers.
   nameSeparator: rule<[name: string]>(SOURCES.capellPackages),
+  adminInvokeBinding: rule<[binding: string]>(SOURCES.capellAdmin),
   emptyArraySchema: rule(SOURCES.capellPackages),
   beyondCoreKeyword: rule<[keyword: string]>(SOURCES.capellPackages),
   // Descriptions.
@@ -160,11 +162,10 @@ export const RULES = {
   islandAgentGate: rule<[value: unknown]>(SOURCES.islandAgentGate),
   // Admin tools (the admin registry, registry/sources/admin-registry.ts).
   adminOnlyBinding: rule<[type: string]>(SOURCES.adminTools),
-  actionIdentifier: rule<[target: string]>(SOURCES.adminTools),
-  adminActionRead: rule(SOURCES.adminTools),
+  adminInvokeTarget: rule<[target: string]>(SOURCES.capellAdmin),
   adminSignedOut: rule(SOURCES.adminTools),
   adminFetch: rule<[reason: string]>(SOURCES.adminTools),
-  adminRegistry: rule<[problem: string]>(SOURCES.adminTools),
+  adminRegistry: rule<[problem: string]>(SOURCES.capellAdmin),
   // AgentGate tools.
   toolObject: rule(SOURCES.agentgateTool),
   toolName: rule<[name: unknown]>(SOURCES.mcpName),

@@ -13,6 +13,7 @@ import type { AuditEntry } from '../../start/report.js';
 export const WARNING_TEXT = {
   nameSeparator: (name: string) => `${JSON.stringify(name)} has "-" or "_" inside a segment, outside the Capell Agent Schema's lowercase dotted name (${CAPELL_NAME_PATTERN.source}); registered, as Capell's own packages name tools`,
   emptyArraySchema: () => `[] (PHP's empty array) where a JSON object is expected; read as {}`,
+  adminInvokeBinding: (binding: string) => `${binding} is not used: Capell's admin runs every tool through POST /admin/agent/v1/tools/invoke (reads at once, writes after the editor's approval in the panel), as its own admin bridge does`,
   beyondCoreKeyword: (keyword: string) => `${keyword} is not in Core's keyword allow-list; registered, and checked at call time`,
 } as const;
 

@@ -45,13 +45,10 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmYes: 'Ja',
   confirmNo: 'Nein',
   confirmAdmin: 'Der Assistent möchte diese Änderung in der Verwaltung in Ihrem Namen vornehmen. Senden Sie sie nur, wenn Sie einverstanden sind.',
-  confirmSite: 'Website',
-  confirmActor: 'Angemeldet als',
   confirmBefore: 'Vorher:',
   confirmAfter: 'Nachher:',
   confirmEmpty: '(keiner)',
   confirmFailedMessage: 'Die Website hat es nicht angenommen (HTTP {status}): {message}',
-  confirmAlreadyUsed: 'Nicht von Ihnen gesendet: Diese Bestätigung wurde vor Ihrem Klick schon verwendet, von etwas anderem auf dieser Seite. Die Änderung ist vielleicht schon gemacht; prüfen Sie die Seite, bevor Sie es noch einmal versuchen.',
 };
 
 /**
