@@ -13,6 +13,7 @@ import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './page-declarations.js';
 import { loadInspector, loadSecondStart } from './later-units.js';
 import { loadRegistryOnce } from './registry-once.js';
+import { submitFrontOf } from './submit-front.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -112,6 +113,8 @@ export function start(options: RuntimeOptions = {}): Runtime {
     else {
       // Agent clients read the tools at load: load waits for the first update (load-hold.ts).
       holdLoad(config.document, ready);
+      // A form tool's submit guard judges submits on the window before any listener the page adds from now on.
+      if (coverageOf(readPageDeclarations(config.document)).formIds.size > 0) submitFrontOf(config, stopController.signal);
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
       // browser without it fetches the entry alone.
       loadRegistryOnce().then((follow) => {

@@ -63,6 +63,7 @@
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { primitives } from '../../start/primitives.js';
 import { errorMessage } from '../../shared/error-message.js';
+import type { SubmitFront } from '../../start/submit-front.js';
 
 /**
  * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
@@ -100,6 +101,12 @@ interface BlockedSubmit {
  * - `onBlockedSubmit(blocked)`: a submission that was not the person's was stopped.
  */
 interface SubmitGuardOptions {
+  /**
+   * The runtime's window capture listener for `submit`, added when it started (start/submit-front.ts):
+   * the guard judges submits there, ahead of every window capture listener the page added since.
+   * Without it the guard adds its own window capture listener when armed.
+   */
+  front?: SubmitFront;
   consentCheck?: (control: Element, event: Event) => string | undefined;
   onRefusedSubmit?: (reason: string) => void;
   onBlockedSubmit?: (blocked: BlockedSubmit) => void;
@@ -587,7 +594,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   primitives.addEventListener(doc, 'pointerdown', onPointerdown, true);
   primitives.addEventListener(doc, 'focusin', onFocusin, true);
   primitives.addEventListener(doc, 'load', onLoad, true);
-  primitives.addEventListener(view, 'submit', onSubmitCapture, true);
+  // Judged at the runtime's front when it has one (added at start, before the page's later listeners).
+  const leaveFront = options.front?.(onSubmitCapture);
+  if (!leaveFront) primitives.addEventListener(view, 'submit', onSubmitCapture, true);
   primitives.addEventListener(view, 'submit', onSubmitBubble);
   if (navigation) primitives.addEventListener(navigation, 'navigate', onNavigate);
   holdRealm(view);
@@ -605,7 +614,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     primitives.removeEventListener(doc, 'pointerdown', onPointerdown, true);
     primitives.removeEventListener(doc, 'focusin', onFocusin, true);
     primitives.removeEventListener(doc, 'load', onLoad, true);
-    primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
+    if (leaveFront) leaveFront();
+    else primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
     primitives.removeEventListener(view, 'submit', onSubmitBubble);
     if (navigation) primitives.removeEventListener(navigation, 'navigate', onNavigate);
     frameWatcher.disconnect();
