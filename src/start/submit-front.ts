@@ -17,7 +17,7 @@ import { primitives } from './primitives.js';
 type SubmitJudge = (event: Event) => void;
 
 /** Adds a judge to the front; @returns its removal (idempotent). */
-export type SubmitFront = (judge: SubmitJudge) => () => void;
+export type SubmitFront = (judge: SubmitJudge) => () => unknown;
 
 /**
  * The front of `config`'s document: the one added at start, else one added now (a form tool
@@ -26,20 +26,11 @@ export type SubmitFront = (judge: SubmitJudge) => () => void;
  * @returns the function that adds a judge. Never throws for a page's content.
  */
 export function submitFrontOf(config: RuntimeConfig, signal?: AbortSignal): SubmitFront {
-  const held = (config as { submitFront?: SubmitFront }).submitFront;
-  if (held) return held;
-  const judges: SubmitJudge[] = [];
-  primitives.addEventListener(config.document.defaultView!, 'submit', (event: Event) => {
-    // A copy: a judge may remove itself (the guard turning off) while the event is judged.
-    for (const judge of judges.slice()) judge(event);
-  }, { capture: true, signal });
-  const front: SubmitFront = (judge) => {
-    judges.push(judge);
-    return () => {
-      const index = judges.indexOf(judge);
-      if (index >= 0) judges.splice(index, 1);
-    };
-  };
-  Object.defineProperty(config, 'submitFront', { value: front });
-  return front;
+  const held = config as RuntimeConfig & { submitFront?: SubmitFront };
+  if (held.submitFront) return held.submitFront;
+  const judges = new Set<SubmitJudge>();
+  // A copy: a judge may remove itself (its guard turning off) while the event is judged.
+  primitives.addEventListener(config.document.defaultView!, 'submit', (event: Event) => [...judges].map((judge) => judge(event)), { capture: true, signal });
+  Object.defineProperty(config, 'submitFront', { value: (judge: SubmitJudge) => (judges.add(judge), () => judges.delete(judge)) });
+  return held.submitFront!;
 }
