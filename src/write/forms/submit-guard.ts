@@ -16,8 +16,10 @@
  * Paths, and how each is closed while armed:
  * - a `submit` event (`requestSubmit()`, a script's `button.click()`, a dispatched
  *   `SubmitEvent`): judged on the window in the capture phase, before any handler of the page
- *   below the window can stop it; anything but the person's act is `preventDefault()`ed there,
- *   so the browser's native submission never happens;
+ *   below the window can stop it (and, given the runtime's front, start/submit-front.ts, before
+ *   every window capture listener the page added after the runtime started); anything but the
+ *   person's act is `preventDefault()`ed and stopped there,
+ *   so the browser's native submission never happens and no site script sees it;
  * - `form.submit()` and `HTMLFormElement.prototype.submit.call(form)` (no submit event): the
  *   prototype's `submit` of the form's realm is replaced while at least one form of that realm
  *   is armed (reference counted, the original descriptor put back exactly); a call for an armed
