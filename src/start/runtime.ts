@@ -113,13 +113,18 @@ export function start(options: RuntimeOptions = {}): Runtime {
     else {
       // Agent clients read the tools at load: load waits for the first update (load-hold.ts).
       holdLoad(config.document, ready);
-      // A form tool's submit guard judges submits on the window before any listener the page adds from now on.
-      if (coverageOf(readPageDeclarations(config.document)).formIds.size > 0) submitFrontOf(config, stopController.signal);
       // The registry, the rules and the page observer load only here, where WebMCP exists: a
       // browser without it fetches the entry alone.
       loadRegistryOnce().then((follow) => {
         if (!stopController.signal.aborted) follow(config, found, stopController.signal, publish, ready);
       }).catch((error: unknown) => failed('the registry did not load; nothing was registered', error));
+      // A form tool's submit guard judges submits on the window before any listener the page adds
+      // from now on (start/submit-front.ts).
+      try {
+        if (coverageOf(readPageDeclarations(config.document)).formIds.size > 0) submitFrontOf(config);
+      } catch {
+        // Nothing else depends on it.
+      }
     }
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.

@@ -133,7 +133,7 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
  * proposal is open (or the write ended while the panel loaded: then nothing was filled).
  */
 async function proposeFill(
-  spec: ToolSpec, { config, messages, stopSignal }: CallContext, form: HTMLFormElement,
+  spec: ToolSpec, { config, messages }: CallContext, form: HTMLFormElement,
   plan: { steps: FillStep[]; proposed: { key: string; label: string; value: string }[] }, write: PendingWrite,
 ): Promise<string | undefined> {
   const doc = config.document;
@@ -185,7 +185,7 @@ async function proposeFill(
   let dataRefusal: ((submitter: Element | null) => string | undefined) | undefined;
   const guard: SubmitGuard = armSubmitGuard(form, {
     // Judged in the runtime's window capture listener, added when it started: ahead of the page's later ones.
-    front: submitFrontOf(config, stopSignal),
+    front: submitFrontOf(config),
     consentCheck: (control, gesture) => {
       const submitter = control === form ? null : control;
       const own = controlRefusal(submitter);
