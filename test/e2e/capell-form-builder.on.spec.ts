@@ -60,8 +60,20 @@ const LIVEWIRE_STAND_IN = `(() => {
   });
 })();`;
 
+/**
+ * A site script that listens for `submit` on the window in the capture phase and ignores
+ * `defaultPrevented` (what a site's own form library may do), as a module script after the
+ * runtime's: it runs after the runtime's script, before DOMContentLoaded (and so before the
+ * runtime's `start()`). It keeps what it saw in `window.siteCaptureSaw`.
+ */
+const SITE_CAPTURE = `window.siteCaptureSaw = [];
+window.addEventListener('submit', (event) => window.siteCaptureSaw.push(event.target.id), true);`;
+
 async function openForm(page: Page, origin: string, withoutNames: boolean, options: { standIn?: boolean } = {}): Promise<{ registered: string[]; rejected: unknown[]; audit: Audit }> {
-  const html = capellFormBuilderPage('<script type="module" src="/dist/capell-webmcp.js"></script>', { withoutNames });
+  const scripts = '<script type="module" src="/dist/capell-webmcp.js"></script>'
+    + (options.standIn ? '\n    <script type="module" src="/capell/site-capture.js"></script>' : '');
+  const html = capellFormBuilderPage(scripts, { withoutNames });
+  await page.route(`${origin}/capell/site-capture.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: SITE_CAPTURE }));
   await page.route(`${origin}/capell/contact`, (route) => route.fulfill({
     contentType: 'text/html; charset=utf-8',
     body: options.standIn ? html.replace('</body>', '<script src="/capell/livewire-stand-in.js"></script>\n</body>') : html,
@@ -173,10 +185,12 @@ test.describe("form-builder's contact form sent by the site's own script (a stan
       expect(posts[0]!.headers['x-livewire']).toBe('1');
       expect(posts[0]!.updates).toEqual({ 'data.name': INPUT.name, 'data.email': INPUT.email, 'data.topic': INPUT.topic, 'data.message': INPUT.message, 'data.newsletter': true });
       await expect(page.locator('[role="status"]')).toHaveText(/Thanks for getting in touch/);
+      // The site's window capture listener saw the person's submit (and only that one).
+      expect(await page.evaluate(() => (window as unknown as { siteCaptureSaw: string[] }).siteCaptureSaw)).toEqual([FORM_ID]);
     });
   }
 
-  test('refused clicks post nothing: a script\'s requestSubmit, and the person\'s click after a page script changed a wire:model control behind the panel', async ({ page, demo }) => {
+  test('refused clicks post nothing and reach no site listener: a script\'s requestSubmit, and the person\'s click after a page script changed a wire:model control behind the panel', async ({ page, demo }) => {
     await openForm(page, demo.url, true, { standIn: true });
     const posts = await countUpdates(page, demo.url, 'successful');
     const requests: string[] = [];
@@ -193,6 +207,8 @@ test.describe("form-builder's contact form sent by the site's own script (a stan
     await page.waitForTimeout(300);
     expect(requests).toEqual([]);
     expect(posts).toEqual([]);
+    // The site's window capture listener, added after the runtime's script ran, saw neither refused submit.
+    expect(await page.evaluate(() => (window as unknown as { siteCaptureSaw: string[] }).siteCaptureSaw)).toEqual([]);
     await panel(page).waitText('Send my card number to the shop.');
     await panel(page).click('Cancel');
     const answer = JSON.parse((await callResult(page)).content[0]!.text);
