@@ -42,7 +42,7 @@ function serveAgentAPI(context, next) {
  * The other files run two pages at a time: most of a short browser test file's time is its page
  * loading the source modules.
  */
-const TIMED_FILES = ['confirm-panel', 'submit-guard', 'write-lifecycle', 'live-registry-attacks', 'forms', 'bounds'].map((name) => `test/browser/${name}.on.test.ts`);
+const TIMED_FILES = ['confirm-panel', 'submit-guard', 'write-lifecycle', 'live-registry-attacks', 'forms', 'bounds', 'site-sent-forms'].map((name) => `test/browser/${name}.on.test.ts`);
 
 const chromium = (webmcp, concurrency) => playwrightLauncher({ product: 'chromium', launchOptions: launchOptions({ webmcp }), concurrency });
 

@@ -14,6 +14,7 @@ import { VERSION } from './start/version.js';
 import { primitives } from './start/primitives.js';
 import { loadInspector } from './start/later-units.js';
 import { loadRegistryOnce } from './start/registry-once.js';
+import { holdSubmitFront } from './start/submit-front.js';
 
 /** The event fired on `document` when the runtime is ready; `detail` is the Report. */
 export const READY_EVENT = 'capell-webmcp:ready';
@@ -90,9 +91,14 @@ function boot(): void {
   // has run (for a deferred or module script, before DOMContentLoaded; for a classic script in the
   // head, while the page is parsed).
   try {
-    if (findHost(document).api !== 'none') loadRegistryOnce().catch(() => {});
+    if (findHost(document).api !== 'none') {
+      loadRegistryOnce().catch(() => {});
+      // Now, not at DOMContentLoaded: a form tool's submit guard judges submits ahead of every
+      // window capture listener the page adds after this script ran (start/submit-front.ts).
+      holdSubmitFront(document);
+    }
   } catch {
-    // Only the early fetch is lost (a page whose Promise.all throws breaks the build's chunk
+    // Only the early fetch (and the early submit listener) is lost (a page whose Promise.all throws breaks the build's chunk
     // groups); start() loads the registry itself and reports it if that fails too.
   }
   let runtime: Runtime | undefined;

@@ -113,6 +113,11 @@ export interface ConfirmWriteProposal {
   words: ConfirmWriteWords;
   items: ConfirmWriteItem[];
   request?: string;
+  /**
+   * Form mode, in place of `request`: who sends the form when the runtime does not know where it
+   * goes (the site's own page script sends it: "This site's own page script sends it.").
+   */
+  sender?: string;
   preview?: ConfirmWritePreview;
   formName?: string;
   notice?: string;
@@ -352,7 +357,7 @@ export class CapellConfirmWrite extends LitElement {
     // A live region announces changes, not content present when it appears: write it a moment later.
     const words = proposal.words;
     const spoken = first
-      ? [proposal.notice, words.title, this.#formLine(), words.intro, words.hint].filter(Boolean).join(' ')
+      ? [proposal.notice, words.title, this.#formLine(), words.intro, proposal.sender, words.hint].filter(Boolean).join(' ')
       : proposal.notice ?? '';
     if (spoken) {
       primitives.clearTimeout(this.#announceTimer);
@@ -520,7 +525,8 @@ export class CapellConfirmWrite extends LitElement {
   #showsProposal(section: HTMLElement): boolean {
     const proposal = this.#proposal;
     if (!proposal) return false;
-    if ((proposal.request ?? '') !== textOf(section, 'code')) return false;
+    if ((proposal.request ?? '') !== textOf(section, 'p.request > code')) return false;
+    if ((proposal.sender ?? '') !== textOf(section, 'p.sender')) return false;
     const terms = primitives.querySelectorAll(section, 'dl.items dt');
     const details = primitives.querySelectorAll(section, 'dl.items dd');
     if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
@@ -623,7 +629,8 @@ export class CapellConfirmWrite extends LitElement {
         ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
         <h2 id="heading">${words.title}</h2>
         <p class="prose">${proposal.formName ? html`${this.#formLine()} ` : nothing}${words.intro}</p>
-        ${proposal.request ? html`<p><code>${proposal.request}</code></p>` : nothing}
+        ${proposal.request ? html`<p class="request"><code>${proposal.request}</code></p>` : nothing}
+        ${proposal.sender ? html`<p class="sender">${proposal.sender}</p>` : nothing}
         ${proposal.preview ? html`<p class="summary">${proposal.preview.summary}</p>
         <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${change.target}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${change.before}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${change.after}</ins></span></li>`)}</ul>` : nothing}
         <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined

@@ -13,6 +13,7 @@ import type { StartRecord } from './second-start.js';
 import { readPageDeclarations } from './page-declarations.js';
 import { loadInspector, loadSecondStart } from './later-units.js';
 import { loadRegistryOnce } from './registry-once.js';
+import { submitFrontOf } from './submit-front.js';
 
 /** A started runtime. */
 export interface Runtime {
@@ -117,6 +118,13 @@ export function start(options: RuntimeOptions = {}): Runtime {
       loadRegistryOnce().then((follow) => {
         if (!stopController.signal.aborted) follow(config, found, stopController.signal, publish, ready);
       }).catch((error: unknown) => failed('the registry did not load; nothing was registered', error));
+      // A form tool's submit guard judges submits on the window before any listener the page adds
+      // from now on (start/submit-front.ts).
+      try {
+        if (coverageOf(readPageDeclarations(config.document)).formIds.size > 0) submitFrontOf(config);
+      } catch {
+        // Nothing else depends on it.
+      }
     }
   } catch (error) {
     // Neither path throws by design; this keeps `ready` from ever rejecting if that breaks.

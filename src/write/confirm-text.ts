@@ -25,6 +25,16 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmSent: 'Sent.',
   /** After sending, when the site did not accept it; `{status}` is the HTTP status. */
   confirmFailed: 'The site did not accept it (HTTP {status}).',
+  /**
+   * Form tools whose form the site's own page script sends (Livewire's `wire:submit`): who sends
+   * it, in place of a native destination the browser would not use.
+   */
+  confirmSentBySiteScript: 'This site\'s own page script sends it.',
+  /**
+   * Reason: a form the panel said the site's own script sends, whose script did not take the
+   * submit; `{request}` is where the browser would have sent it instead (`GET /contact?…`).
+   */
+  confirmReasonSiteScriptIdle: 'this site’s own page script did not take the submit, and the browser would have sent it to {request}, which this panel did not show',
   /** Form tools: which form the proposal is for; `{form}` is the form's name. */
   confirmFormName: 'For the form “{form}” on this page.',
   /** Beside a value the person typed (the fill left it alone; it is what is sent). */

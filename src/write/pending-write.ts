@@ -67,6 +67,7 @@ export class PendingWrite {
   readonly #call: Promise<BindingOutcome>;
   readonly #expiry: ReturnType<typeof setTimeout>;
   readonly #wait: ReturnType<typeof setTimeout>;
+  #siteWait: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: PendingWriteOptions) {
     const { config, tool, slot, signal, stopSignal } = options;
@@ -153,6 +154,36 @@ export class PendingWrite {
   }
 
   /**
+   * The person's click went to the site's own page script, which sends the form its own way (the
+   * runtime sees no request): recorded at once as `submitted` with `sentBy: 'site'` (never
+   * `httpStatus`). The call answers with what the site shows (`siteShowed`), else `waitMs` (ms)
+   * from now, else at `writeWaitMs` from the start, whichever comes first; without it the answer
+   * carries the writeId and asks the agent to follow it with `capell.write.status`.
+   */
+  submittedBySite(waitMs: number): void {
+    if (this.#phase === 'final') return;
+    this.#phase = 'final';
+    this.#release();
+    this.#registry.update(this.writeId, { status: 'submitted', sentBy: 'site' });
+    this.#siteWait = primitives.setTimeout(() => this.#answerNow(), waitMs);
+  }
+
+  /**
+   * What the site drew after a click that went to its own script (`submittedBySite`): kept in the
+   * record (so `capell.write.status` answers it later too), and the call answers now if it still
+   * waits. Fields already seen are not replaced.
+   */
+  siteShowed(seen: { siteShowed?: string; fieldErrors?: Record<string, string> }): void {
+    const record = this.record;
+    if (record.sentBy !== 'site' || record.siteShowed !== undefined || record.fieldErrors !== undefined) return;
+    const changes: Partial<WriteRecord> = {};
+    if (seen.siteShowed !== undefined) changes.siteShowed = seen.siteShowed;
+    if (seen.fieldErrors !== undefined) changes.fieldErrors = seen.fieldErrors;
+    this.#registry.update(this.writeId, changes);
+    this.#answerNow();
+  }
+
+  /**
    * It did not go through: refused before the person saw it, or the person's request failed or
    * was refused (`httpStatus` when there was an answer). The call answers `isError` with `reason`.
    * A write that already ended (e.g. superseded while it was prepared) keeps its status.
@@ -216,6 +247,7 @@ export class PendingWrite {
     if (this.#callDone) return;
     this.#callDone = true;
     primitives.clearTimeout(this.#wait);
+    primitives.clearTimeout(this.#siteWait);
     // From now on the agent's signal no longer matters: the proposal belongs to the person.
     this.#options.signal.removeEventListener('abort', this.#onCallAbort);
     this.#resolveCall(outcome);

@@ -14,7 +14,9 @@ import { WRITE_STATUS_TOOL } from '../registry/write-status-tool.js';
 /**
  * Final statuses, one word each:
  * - `submitted`: the person sent it (`httpStatus` when the runtime sent it; `answer` when the
- *   site answered JSON);
+ *   site answered JSON; `sentBy: 'site'` when the person's click went to the site's own page
+ *   script, which sends the form its own way: then never `httpStatus`, and `siteShowed` /
+ *   `fieldErrors` once the site redrew);
  * - `failed`: the person sent it, but the request failed or the site refused it (HTTP 419/403;
  *   a write endpoint's non-2xx); `reason` says which (the call itself answered `isError`);
  * - `cancelled`: the person pressed Cancel or Escape;
@@ -45,6 +47,12 @@ export const NEXT_STEPS = {
 } as const satisfies Record<Exclude<WriteStatusName, 'submitted'>, string>;
 
 /**
+ * The `next` step of a write sent by the site's own script (`sentBy: 'site'`) while the site has
+ * not yet shown what became of it (no `siteShowed`, no `fieldErrors`).
+ */
+export const SITE_SENT_NEXT = `The person's click went to this site's own page script, which sends the form its own way; call ${WRITE_STATUS_TOOL} with this writeId to learn what the site showed.`;
+
+/**
  * Everything known about one write (what `capell.write.status` answers, with `tool`):
  * `expiresAt` is an ISO time (only while `awaiting_person`); `httpStatus` and `answer` for a
  * sent request; `answerNote` when the site's JSON answer was not kept (too large or too deep);
@@ -63,13 +71,21 @@ export interface WriteRecord {
   reason?: string;
   supersededBy?: string;
   refused?: string;
+  /** `'site'`: the person's click went to the site's own page script, which sent the form (the runtime saw no request). */
+  sentBy?: 'site';
+  /** What the site drew in the form's component after that click (a `role="status"`/`"alert"` text, one line). */
+  siteShowed?: string;
+  /** Per tool input key, the error the site showed for its control after that click (one line each). */
+  fieldErrors?: Record<string, string>;
 }
 
 /** The compact answer for a record: only the fields that matter for its status, plus `next`. */
 function compact(record: WriteRecord, withTool: boolean): Record<string, JSONValue> {
   const out: Record<string, JSONValue> = { status: record.status };
   if (withTool) out.tool = record.tool;
-  if (record.status === 'awaiting_person' || record.status === 'sending') {
+  // Sent by the site's script and nothing seen of it yet: the agent asks again with the writeId.
+  const siteUnseen = record.sentBy === 'site' && record.siteShowed === undefined && record.fieldErrors === undefined;
+  if (record.status === 'awaiting_person' || record.status === 'sending' || siteUnseen) {
     out.writeId = record.writeId;
     if (record.status === 'awaiting_person') out.expiresAt = record.expiresAt;
   }
@@ -78,8 +94,12 @@ function compact(record: WriteRecord, withTool: boolean): Record<string, JSONVal
   if (record.answerNote !== undefined) out.answerNote = record.answerNote;
   if (record.reason !== undefined) out.reason = record.reason;
   if (record.supersededBy !== undefined) out.supersededBy = record.supersededBy;
+  if (record.sentBy !== undefined) out.sentBy = record.sentBy;
+  if (record.siteShowed !== undefined) out.siteShowed = record.siteShowed;
+  if (record.fieldErrors !== undefined) out.fieldErrors = { ...record.fieldErrors };
   if (record.refused !== undefined && record.status !== 'submitted') out.refused = record.refused;
   if (record.status !== 'submitted') out.next = NEXT_STEPS[record.status];
+  else if (siteUnseen) out.next = SITE_SENT_NEXT;
   return out;
 }
 

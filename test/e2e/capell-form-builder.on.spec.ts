@@ -14,7 +14,7 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { callResult, startCall } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
-import { capellFormBuilderPage } from '../support/capell-fixtures.ts';
+import { capellFormBuilderPage, fixtureText } from '../support/capell-fixtures.ts';
 
 const FORM_ID = 'capell-form-5d1f6a3c-8b2e-4f7a-9c41-2e7b9d0a6f35';
 const TOOL = `form.submit.${FORM_ID}`;
@@ -22,11 +22,63 @@ const INPUT = { name: 'Ada Lovelace', email: 'ada@example.test', topic: 'support
 
 type Audit = { level: string; surface: string; message: string }[];
 
-async function openForm(page: Page, origin: string, withoutNames: boolean): Promise<{ registered: string[]; rejected: unknown[]; audit: Audit }> {
+/** Livewire 4's update endpoint as the fixtures name it (livewire-update-request.json). */
+const UPDATE_PATH = '/livewire-3f9a2c1e/update';
+
+/** Livewire's answers to the contact form's submit (livewire-update-response.json). */
+const LIVEWIRE_ANSWERS = JSON.parse(fixtureText('form-builder/livewire-update-response.json')) as Record<'successful' | 'validationFailure', { body: unknown }>;
+
+/**
+ * A stand-in for Livewire 4's client on this one component, served as the site's own script
+ * (test/fixtures/capell/form-builder/livewire-behaviour.md): `wire:model` state from the controls'
+ * own `input`/`change` events (dot paths, as Livewire's diff), `wire:submit` as Alpine's
+ * `x-on:submit.prevent` on the form (preventDefault, no defaultPrevented check), the POST to the
+ * update endpoint with `X-Livewire`, and the redraw: the answer's `effects.html` children put into
+ * the same component root (keyed by `wire:id`, as Livewire's morph keeps it).
+ */
+const LIVEWIRE_STAND_IN = `(() => {
+  const root = document.querySelector('[wire\\\\:id]');
+  const form = root.querySelector('form');
+  const updates = {};
+  for (const type of ['input', 'change']) {
+    form.addEventListener(type, (event) => {
+      const bound = event.target.getAttribute('wire:model');
+      if (bound) updates[bound] = event.target.type === 'checkbox' ? event.target.checked : event.target.value;
+    });
+  }
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    fetch('${UPDATE_PATH}', {
+      method: 'POST',
+      headers: { 'Content-type': 'application/json', 'X-Livewire': '1' },
+      body: JSON.stringify({ _token: 'Y3vQm8XkT2pLr9aZc5WnB7dFh1sJg4uE6tKo0iNq', components: [{ snapshot: root.getAttribute('wire:snapshot'), updates, calls: [{ method: 'submit', params: [], metadata: {} }] }] }),
+    }).then((response) => response.json()).then((answer) => {
+      const next = document.createElement('template');
+      next.innerHTML = answer.components[0].effects.html;
+      root.replaceChildren(...next.content.firstElementChild.childNodes);
+    });
+  });
+})();`;
+
+/**
+ * A site script that listens for `submit` on the window in the capture phase and ignores
+ * `defaultPrevented` (what a site's own form library may do), as a module script after the
+ * runtime's: it runs after the runtime's script, before DOMContentLoaded (and so before the
+ * runtime's `start()`). It keeps what it saw in `window.siteCaptureSaw`.
+ */
+const SITE_CAPTURE = `window.siteCaptureSaw = [];
+window.addEventListener('submit', (event) => window.siteCaptureSaw.push(event.target.id), true);`;
+
+async function openForm(page: Page, origin: string, withoutNames: boolean, options: { standIn?: boolean } = {}): Promise<{ registered: string[]; rejected: unknown[]; audit: Audit }> {
+  const scripts = '<script type="module" src="/dist/capell-webmcp.js"></script>'
+    + (options.standIn ? '\n    <script type="module" src="/capell/site-capture.js"></script>' : '');
+  const html = capellFormBuilderPage(scripts, { withoutNames });
+  await page.route(`${origin}/capell/site-capture.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: SITE_CAPTURE }));
   await page.route(`${origin}/capell/contact`, (route) => route.fulfill({
     contentType: 'text/html; charset=utf-8',
-    body: capellFormBuilderPage('<script type="module" src="/dist/capell-webmcp.js"></script>', { withoutNames }),
+    body: options.standIn ? html.replace('</body>', '<script src="/capell/livewire-stand-in.js"></script>\n</body>') : html,
   }));
+  await page.route(`${origin}/capell/livewire-stand-in.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: LIVEWIRE_STAND_IN }));
   await page.goto(`${origin}/capell/contact`);
   return await readyReport(page) as { registered: string[]; rejected: unknown[]; audit: Audit };
 }
@@ -96,5 +148,71 @@ test.describe("form-builder's send button: what is rendered and read", () => {
       panel(page).waitOpen().then((state) => ({ content: [{ type: 'text', text: state.refusal }], isError: true })),
     ]);
     expect(result.content[0]!.text).toContain('its text “Submitting...” is hidden: visibility: hidden on span');
+  });
+});
+
+/**
+ * The POSTs that reach Livewire's update endpoint from now on, each answered as Livewire answers
+ * `answer` (counted at the route: a request the browser never made is never counted).
+ */
+async function countUpdates(page: Page, origin: string, answer: 'successful' | 'validationFailure'): Promise<{ updates: Record<string, unknown>; headers: Record<string, string> }[]> {
+  const posts: { updates: Record<string, unknown>; headers: Record<string, string> }[] = [];
+  await page.route(`${origin}${UPDATE_PATH}`, (route) => {
+    const body = route.request().postDataJSON() as { components: { updates: Record<string, unknown> }[] };
+    posts.push({ updates: body.components[0]!.updates, headers: route.request().headers() });
+    return route.fulfill({ contentType: 'application/json', body: JSON.stringify(LIVEWIRE_ANSWERS[answer].body) });
+  });
+  return posts;
+}
+
+test.describe("form-builder's contact form sent by the site's own script (a stand-in for Livewire's client)", () => {
+  for (const withoutNames of [false, true]) {
+    test(`${withoutNames ? 'without names: ' : ''}the panel says the site's page script sends it, names no GET; the person's click is one POST of exactly the panel's values; the call answers with the site's status line`, async ({ page, demo }) => {
+      await openForm(page, demo.url, withoutNames, { standIn: true });
+      const posts = await countUpdates(page, demo.url, 'successful');
+      await startCall(page, TOOL, INPUT);
+      await panel(page).waitOpen();
+      await panel(page).waitText('This site\'s own page script sends it.');
+      const text = (await panel(page).state())!.text;
+      expect(text).not.toMatch(/\bGET\b|\/capell\/contact/);
+      expect(text).toContain('To send it, use the form’s own “Submit” button.');
+      const outcome = callResult(page);
+      await panel(page).waitArmed();
+      await page.locator(`#${FORM_ID} button[type="submit"]`).click();
+      const answer = JSON.parse((await outcome).content[0]!.text);
+      expect(answer).toEqual({ status: 'submitted', sentBy: 'site', siteShowed: 'Thanks for getting in touch. We will reply soon.' });
+      expect(posts).toHaveLength(1);
+      expect(posts[0]!.headers['x-livewire']).toBe('1');
+      expect(posts[0]!.updates).toEqual({ 'data.name': INPUT.name, 'data.email': INPUT.email, 'data.topic': INPUT.topic, 'data.message': INPUT.message, 'data.newsletter': true });
+      await expect(page.locator('[role="status"]')).toHaveText(/Thanks for getting in touch/);
+      // The site's window capture listener saw the person's submit (and only that one).
+      expect(await page.evaluate(() => (window as unknown as { siteCaptureSaw: string[] }).siteCaptureSaw)).toEqual([FORM_ID]);
+    });
+  }
+
+  test('refused clicks post nothing and reach no site listener: a script\'s requestSubmit, and the person\'s click after a page script changed a wire:model control behind the panel', async ({ page, demo }) => {
+    await openForm(page, demo.url, true, { standIn: true });
+    const posts = await countUpdates(page, demo.url, 'successful');
+    const requests: string[] = [];
+    page.on('request', (request) => { if (new URL(request.url()).pathname === UPDATE_PATH) requests.push(request.method()); });
+    await startCall(page, TOOL, INPUT);
+    await panel(page).waitOpen();
+    await panel(page).waitArmed();
+    await page.evaluate((formId) => (document.getElementById(formId) as HTMLFormElement).requestSubmit(), FORM_ID);
+    // As Livewire's x-model effect writes $wire back into the control: no input event, the panel is not told.
+    await page.evaluate((formId) => { (document.getElementById(`${formId}-message`) as HTMLTextAreaElement).value = 'Send my card number to the shop.'; }, FORM_ID);
+    await page.locator(`#${FORM_ID} button[type="submit"]`).click();
+    await expect.poll(async () => (await panel(page).state())?.refusal ?? '').toContain('what the form sends changed after this panel showed it (Message)');
+    // Whatever was in flight has had its time to arrive.
+    await page.waitForTimeout(300);
+    expect(requests).toEqual([]);
+    expect(posts).toEqual([]);
+    // The site's window capture listener, added after the runtime's script ran, saw neither refused submit.
+    expect(await page.evaluate(() => (window as unknown as { siteCaptureSaw: string[] }).siteCaptureSaw)).toEqual([]);
+    await panel(page).waitText('Send my card number to the shop.');
+    await panel(page).click('Cancel');
+    const answer = JSON.parse((await callResult(page)).content[0]!.text);
+    expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('(Message)') });
+    expect(posts).toEqual([]);
   });
 });

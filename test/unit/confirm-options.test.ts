@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_WRITE_WAIT_MS, normaliseOptions, readScriptOptions } from '../../src/start/config.ts';
-import { callAnswer, NEXT_STEPS, statusAnswer } from '../../src/write/write-answers.ts';
+import { callAnswer, NEXT_STEPS, SITE_SENT_NEXT, statusAnswer } from '../../src/write/write-answers.ts';
 import { CONFIRM_TEXT_DEFAULTS, adminPanelWords, fillPlaceholders, readConfirmText } from '../../src/write/confirm-text.ts';
 import { CONFIRM_TEXT_DE, confirmTextDefaults } from '../../src/write/admin/confirm-text-de.ts';
 
@@ -52,6 +52,17 @@ describe('write answers', () => {
     assert.deepEqual(callAnswer({ ...base, status: 'awaiting_person' }), { status: 'awaiting_person', writeId: 'w1', expiresAt: base.expiresAt, next: NEXT_STEPS.awaiting_person });
     assert.deepEqual(callAnswer({ ...base, status: 'submitted', httpStatus: 201 }), { status: 'submitted', httpStatus: 201 });
     assert.deepEqual(statusAnswer({ ...base, status: 'superseded', supersededBy: 'w2' }), { status: 'superseded', tool: 'form.submit.capell-form-contact', supersededBy: 'w2', next: NEXT_STEPS.superseded });
+  });
+
+  test('sent by the site\'s own script: sentBy site, never httpStatus; the writeId and next until the site showed something', () => {
+    const site = { ...base, status: 'submitted' as const, sentBy: 'site' as const };
+    assert.deepEqual(callAnswer(site), { status: 'submitted', writeId: 'w1', sentBy: 'site', next: SITE_SENT_NEXT });
+    assert.match(SITE_SENT_NEXT, /^[A-Z][^.]*(?:\.[a-z][^.]*)*\.$/);
+    assert.doesNotMatch(SITE_SENT_NEXT, /nothing was sent/i);
+    assert.deepEqual(callAnswer({ ...site, siteShowed: 'Thanks.' }), { status: 'submitted', sentBy: 'site', siteShowed: 'Thanks.' });
+    assert.deepEqual(statusAnswer({ ...site, siteShowed: 'Please check the highlighted fields.', fieldErrors: { name: 'Too short.' } }), {
+      status: 'submitted', tool: 'form.submit.capell-form-contact', sentBy: 'site', siteShowed: 'Please check the highlighted fields.', fieldErrors: { name: 'Too short.' },
+    });
   });
 
   test('every status but submitted carries a one-sentence next', () => {

@@ -20,6 +20,8 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmClose: 'Schließen',
   confirmSent: 'Gesendet.',
   confirmFailed: 'Die Website hat es nicht angenommen (HTTP {status}).',
+  confirmSentBySiteScript: 'Das Skript dieser Website sendet es selbst.',
+  confirmReasonSiteScriptIdle: 'das Skript dieser Website hat das Absenden nicht übernommen, und der Browser hätte es an {request} gesendet, was dieses Feld nicht zeigte',
   confirmFormName: 'Für das Formular „{form}“ auf dieser Seite.',
   confirmPersonValue: 'Ihre Eingabe, bleibt: sie wird gesendet',
   confirmAgentValue: 'Der Assistent schlägt vor:',

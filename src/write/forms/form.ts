@@ -19,6 +19,8 @@ import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from '
 import { sendFormRequest, toFormRequest } from './send-form.js';
 import { describeDestination, readSendControls, type SendControls } from './send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './submit-guard.js';
+import { isSentBySiteScript, SITE_ANSWER_WAIT_MS, watchSiteRedraw } from './site-redraw.js';
+import { submitFrontOf } from '../../start/submit-front.js';
 import { fillPlaceholders, panelWords, readConfirmText, type ConfirmText } from '../confirm-text.js';
 import { createConfirmPanel } from '../open-confirm-panel.js';
 import { PendingWrite } from '../pending-write.js';
@@ -58,8 +60,9 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * submit counts only when its button is one the panel accepted as it first showed, unchanged
  * (a button added or changed since, sending elsewhere, or labelled like "Cancel" refuses every
  * click until a new proposal), it passes the panel's consent check (`consentRefusal`: visible,
- * unoccluded, still for INPUT_PROTECTION_MS), and the form's data set, read from the controls
- * and as the page's `formdata` listeners leave it, is the one the panel shows; otherwise that
+ * unoccluded, still for INPUT_PROTECTION_MS), and the planned controls and the form's data set,
+ * read from the controls (before any listener of the page: a site's own script sends at once,
+ * and again after them) and as the page's `formdata` listeners leave it, are the ones the panel shows; otherwise that
  * submit is prevented, the panel says why (one line naming what changed; the write's record
  * keeps it as `refused`) and the proposal stays open. What is sent is the data set the panel
  * showed, to the destination it showed.
@@ -68,8 +71,16 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
  *   when the site refused a field; `answer` is the site's JSON answer, bounded); for a 2xx the
  *   runtime then follows a same-origin redirect like a navigation would;
- * - `{ status: 'submitted' }` (no `httpStatus`) when the site's own script handled the submit, or
- *   the form opts out of fetch (`data-capell-submit="native"`: the browser sends it and navigates);
+ * - `{ status: 'submitted', sentBy: 'site', siteShowed?, fieldErrors? }` (never `httpStatus`: the
+ *   runtime saw no request) when the person's accepted submit went to the site's own script (it
+ *   prevented the native submission: Livewire's `wire:submit`, any listener that sends by
+ *   itself); the call answers once the site redrew the form's component with a status or field
+ *   errors (site-redraw.ts), else after SITE_ANSWER_WAIT_MS with the writeId and a `next` step
+ *   (`capell.write.status` gives the fields once seen). For a `wire:submit` form the panel names
+ *   no native destination but says the site's own page script sends it; there, a submit the
+ *   site's script did not take is refused (the browser would send it where the panel did not say);
+ * - `{ status: 'submitted' }` (no `httpStatus`) when the form opts out of fetch
+ *   (`data-capell-submit="native"`: the browser sends it and navigates);
  * - `{ status: 'cancelled' | 'expired' | 'superseded' | 'aborted', next }` (superseded with
  *   `supersededBy`) when the proposal ended without being sent;
  * - `{ status: 'awaiting_person', writeId, expiresAt, next }` when the person has not decided
@@ -167,13 +178,21 @@ async function proposeFill(
   // Enter the control is the field that had it, for a click the submit button.
   // The guard's own refusals (focus moved by the page, a changed target) are shown too; the
   // panel already shows the ones its consent check gave.
+  // Last, whether the form still holds what the panel shows (set once it first shows): checked
+  // here too, before any listener of the page, because a site's own script (Livewire's
+  // wire:submit) sends what the controls hold as soon as it sees the submit.
   let consentReason: string | undefined;
+  let dataRefusal: ((submitter: Element | null) => string | undefined) | undefined;
   const guard: SubmitGuard = armSubmitGuard(form, {
+    // Judged in the runtime's window capture listener, added when it started: ahead of the page's later ones.
+    front: submitFrontOf(config),
     consentCheck: (control, gesture) => {
-      const own = controlRefusal(control === form ? null : control);
+      const submitter = control === form ? null : control;
+      const own = controlRefusal(submitter);
       if (own) return own;
       const field = gesture instanceof KeyboardEvent ? primitives.target(gesture) : null;
-      return (consentReason = panel.consentRefusal(field instanceof Element ? field : control, gesture));
+      consentReason = panel.consentRefusal(field instanceof Element ? field : control, gesture);
+      return consentReason ?? (consentReason = dataRefusal?.(submitter));
     },
     onRefusedSubmit: (reason) => {
       write.refused(reason);
@@ -196,6 +215,10 @@ async function proposeFill(
   sendControls = controls;
   const optsOut = callBuiltIn<string | null>(form, 'getAttribute', NATIVE_SUBMIT_ATTRIBUTE) === 'native';
   const request = describeDestination(controls.destination, config.origin);
+  // Livewire's wire:submit: the site's script posts the form its own way; the panel names no
+  // native destination (the browser would not use it) but who sends it.
+  const siteSends = isSentBySiteScript(form);
+  const sending = siteSends ? { sender: text.confirmSentBySiteScript } : { request };
   const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: controls.label }));
   const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
   // The form's whole data set as the named button would send it, read without `formdata`.
@@ -229,7 +252,7 @@ async function proposeFill(
     // Read again with every showing: the person's own edits are what the panel then shows.
     const now = readSnapshot();
     if (!('reason' in now)) snapshot = now.entries;
-    return panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), request, items: shown, also: alsoSent(), ...notice }, handlers)
+    return panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), ...sending, items: shown, also: alsoSent(), ...notice }, handlers)
       // A panel that cannot show the proposal must not leave the form filled until expiry.
       .then((shownOK) => { if (!shownOK) write.end('aborted'); });
   };
@@ -243,6 +266,25 @@ async function proposeFill(
     shown = now;
     void show();
   };
+  /**
+   * Why a submit with `submitter` would not send what the panel shows (the planned controls, found
+   * by name, wire:model or id, or the form's data set changed since it showed), or undefined. A
+   * change refuses, and the panel shows what the form holds now, with the reason.
+   */
+  const readDataRefusal = (submitter: Element | null): string | undefined => {
+    const items = readItems();
+    const direct = readEntryList(form, submitter);
+    const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
+    if (changed === undefined && isSameItems(items, shown)) return undefined;
+    const labels = items.filter((item, index) => !isSameItems([item], [shown[index]!])).map((item) => item.label).join(', ');
+    shown = items;
+    const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? labels });
+    // After the new proposal is on the panel: presenting clears an earlier refusal.
+    void show().then(() => panel.refuse(reason));
+    return reason;
+  };
+  dataRefusal = readDataRefusal;
+  const inputs = plan.steps.map(({ key, control }) => ({ key, control }));
   let stopWatching = (): void => undefined;
   const stopFollowing = () => {
     stopWatching();
@@ -268,8 +310,15 @@ async function proposeFill(
   // The guard already refused (and the panel showed why) any submit the consent check refused.
   stopWatching = guard.connect((event) => {
     // Runs inside the person's submit event: what happens to it is decided now.
-    if (event.defaultPrevented) return sentBySite(write, panel, stopFollowing, guard);
+    if (event.defaultPrevented) return sentBySiteScript(write, panel, stopFollowing, guard, () => watchSiteRedraw(form, inputs, (seen) => write.siteShowed(seen)));
     const { submitter } = event;
+    if (siteSends) {
+      // The panel said the site's script sends it, and it did not take the submit: the browser
+      // would send it natively, to a destination the panel did not show.
+      primitives.preventDefault(event);
+      refuse(fillPlaceholders(text.confirmReasonSiteScriptIdle, { request }));
+      return;
+    }
     // Again after the page's own handlers ran: one may have changed the button during the event.
     const own = controlRefusal(submitter);
     if (own) {
@@ -285,16 +334,12 @@ async function proposeFill(
       refuse(`the form now sends to ${origin}, not this site; nothing was sent`);
       return;
     }
-    const items = readItems();
-    const direct = readEntryList(form, submitter);
-    const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
-    if (changed !== undefined || !isSameItems(items, shown)) {
+    // Again after the page's own handlers ran (they may have changed a control during the event).
+    const changed = readDataRefusal(submitter);
+    if (changed) {
       // Sent would be what the panel did not show: refused, and the panel shows it now.
       primitives.preventDefault(event);
-      shown = items;
-      const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? shown.map((item) => item.label).join(', ') });
-      // After the new proposal is on the panel: presenting clears an earlier refusal.
-      void show().then(() => refuse(reason));
+      write.refused(changed);
       return;
     }
     // Built once, now, only to see what the page's `formdata` listeners make of it: a rewrite is
@@ -315,7 +360,7 @@ async function proposeFill(
     }
     const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
     // The browser submits natively and navigates: the page (and this record) goes with it.
-    if (!sent) return sentBySite(write, panel, stopFollowing, guard);
+    if (!sent) return sentNatively(write, panel, stopFollowing, guard);
     primitives.preventDefault(event);
     if (!write.send()) return;
     stopFollowing();
@@ -324,13 +369,28 @@ async function proposeFill(
   return undefined;
 }
 
-/** The person's submit went out without the runtime (the site's script, or natively). */
-function sentBySite(write: PendingWrite, panel: Panel, stopFollowing: () => void, guard: SubmitGuard): void {
+/** The person's submit went out natively (`data-capell-submit="native"`): the browser sends it and navigates. */
+function sentNatively(write: PendingWrite, panel: Panel, stopFollowing: () => void, guard: SubmitGuard): void {
   if (!write.send()) return;
   stopFollowing();
   panel.close('sent');
   write.submitted();
   // Within this task the guard still lets the person's own native submit through.
+  void guard.disarm();
+}
+
+/**
+ * The site's own script took the person's submit (it prevented the native submission and sends
+ * the form its own way): recorded as `submitted` with `sentBy: 'site'`, and what the site draws
+ * next is watched for (`watch`: site-redraw.ts), which the call answers with once seen, within
+ * SITE_ANSWER_WAIT_MS.
+ */
+function sentBySiteScript(write: PendingWrite, panel: Panel, stopFollowing: () => void, guard: SubmitGuard, watch: () => void): void {
+  if (!write.send()) return;
+  stopFollowing();
+  panel.close('sent');
+  write.submittedBySite(SITE_ANSWER_WAIT_MS);
+  watch();
   void guard.disarm();
 }
 

@@ -16,8 +16,10 @@
  * Paths, and how each is closed while armed:
  * - a `submit` event (`requestSubmit()`, a script's `button.click()`, a dispatched
  *   `SubmitEvent`): judged on the window in the capture phase, before any handler of the page
- *   below the window can stop it; anything but the person's act is `preventDefault()`ed there,
- *   so the browser's native submission never happens;
+ *   below the window can stop it (and, given the runtime's front, start/submit-front.ts, before
+ *   every window capture listener the page added after the runtime started); anything but the
+ *   person's act is `preventDefault()`ed and stopped there,
+ *   so the browser's native submission never happens and no site script sees it;
  * - `form.submit()` and `HTMLFormElement.prototype.submit.call(form)` (no submit event): the
  *   prototype's `submit` of the form's realm is replaced while at least one form of that realm
  *   is armed (reference counted, the original descriptor put back exactly); a call for an armed
@@ -63,6 +65,7 @@
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { primitives } from '../../start/primitives.js';
 import { errorMessage } from '../../shared/error-message.js';
+import type { SubmitFront } from '../../start/submit-front.js';
 
 /**
  * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
@@ -100,6 +103,12 @@ interface BlockedSubmit {
  * - `onBlockedSubmit(blocked)`: a submission that was not the person's was stopped.
  */
 interface SubmitGuardOptions {
+  /**
+   * The runtime's window capture listener for `submit`, added when it started (start/submit-front.ts):
+   * the guard judges submits there, ahead of every window capture listener the page added since.
+   * Without it the guard adds its own window capture listener when armed.
+   */
+  front?: SubmitFront;
   consentCheck?: (control: Element, event: Event) => string | undefined;
   onRefusedSubmit?: (reason: string) => void;
   onBlockedSubmit?: (blocked: BlockedSubmit) => void;
@@ -587,7 +596,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   primitives.addEventListener(doc, 'pointerdown', onPointerdown, true);
   primitives.addEventListener(doc, 'focusin', onFocusin, true);
   primitives.addEventListener(doc, 'load', onLoad, true);
-  primitives.addEventListener(view, 'submit', onSubmitCapture, true);
+  // Judged at the runtime's front when it has one (added at start, before the page's later listeners).
+  const leaveFront = options.front?.(onSubmitCapture);
+  if (!leaveFront) primitives.addEventListener(view, 'submit', onSubmitCapture, true);
   primitives.addEventListener(view, 'submit', onSubmitBubble);
   if (navigation) primitives.addEventListener(navigation, 'navigate', onNavigate);
   holdRealm(view);
@@ -605,7 +616,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     primitives.removeEventListener(doc, 'pointerdown', onPointerdown, true);
     primitives.removeEventListener(doc, 'focusin', onFocusin, true);
     primitives.removeEventListener(doc, 'load', onLoad, true);
-    primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
+    if (leaveFront) leaveFront();
+    else primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
     primitives.removeEventListener(view, 'submit', onSubmitBubble);
     if (navigation) primitives.removeEventListener(navigation, 'navigate', onNavigate);
     frameWatcher.disconnect();
