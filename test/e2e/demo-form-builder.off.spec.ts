@@ -40,12 +40,15 @@ test.describe('without WebMCP, the demo\'s forms work for a person', () => {
     await expect(page.locator(`#${CONTACT}-message`)).toHaveValue('My boot sole came off.');
     await expect(page.locator(`#${CONTACT}-newsletter`)).toBeChecked();
 
+    await page.evaluate(() => { (document.querySelector('[wire\\:id]') as HTMLElement & { kept?: boolean }).kept = true; });
     await page.locator(`#${CONTACT}-name`).click();
     await page.keyboard.press('End');
     await page.keyboard.type('da Lovelace');
     await page.locator(`#${CONTACT} button[type="submit"]`).click();
     await expect(page.locator('.capell-form p[role="status"]')).toHaveText('Form submitted.');
     await expect(page.locator('.capell-form p[role="status"]')).toBeFocused();
+    // The component's root is the same element (morphed, not replaced), as Livewire keeps it by its wire:id.
+    expect(await page.evaluate(() => (document.querySelector('[wire\\:id]') as HTMLElement & { kept?: boolean }).kept)).toBe(true);
     expect(demo.livewirePosts).toHaveLength(2);
     expect(demo.livewirePosts[1]).toMatchObject({ status: 200, outcome: 'accepted', updates: { 'data.name': 'Ada Lovelace' } });
     expect(demo.submissions.slice(before)).toEqual([{
