@@ -22,7 +22,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isLongerThan } from '../code-points.js';
 import { COMPONENT_NAME, renderFormComponent } from './render-form.js';
-import { FORMS, formIdOf } from './forms.js';
+import { FORMS } from './forms.js';
 
 /** @typedef {import('./forms.js').FormDefinition} FormDefinition */
 /** @typedef {import('./forms.js').FormField} FormField */
@@ -233,4 +233,3 @@ export function formOfSnapshot(snapshot) {
   return typeof id === 'string' && Object.hasOwn(FORMS, id) ? FORMS[id] : undefined;
 }
 
-export { formIdOf };

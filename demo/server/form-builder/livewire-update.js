@@ -15,7 +15,8 @@
 import { readBody } from '../contact-submission.js';
 import { sendJSON } from '../responses.js';
 import { renderFormComponent } from './render-form.js';
-import { formIdOf, formOfSnapshot, submitForm } from './livewire-component.js';
+import { formOfSnapshot, submitForm } from './livewire-component.js';
+import { formIdOf } from './forms.js';
 
 /** Largest update body read, in bytes (every field at 10 000 code points, 12 bytes each, and the snapshot). */
 export const MAX_UPDATE_BODY_BYTES = 256 * 1024;
