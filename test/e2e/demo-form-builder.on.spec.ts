@@ -13,7 +13,7 @@
  * honeypot is never filled and never listed; the person's accepted click sends exactly the
  * panel's values; the status after the site's redraw and a field error the site draws reach the
  * agent (the site-sent answer of the contract `{status: 'submitted', sentBy: 'site', siteShowed,
- * fieldErrors}`, ../briefs/site-sent-contract.md); a page script that changes a Livewire-bound
+ * fieldErrors}` for a form the site's own script sends, issue 36); a page script that changes a Livewire-bound
  * control after the panel showed is refused at the click and nothing is sent. A click inside the
  * panel's input protection: demo-form-builder-early-click.on.spec.ts.
  */
