@@ -145,6 +145,20 @@ test.describe("form-builder's forms on the demo: every field type, the honeypot,
     expect(demo.livewirePosts).toEqual([]);
   });
 
+  test('the panel says the site\'s own page script sends the form, names its "Submit" button, and names no native destination [contract: panel]', async ({ page, demo }) => {
+    await open(page, demo, CONTACT.path);
+    await startCall(page, CONTACT.tool, PROPOSAL);
+    await panel(page).waitOpen();
+    await panel(page).waitText('Repair request');
+    await panel(page).waitText('“Submit”');
+    // The contract's message confirmSentBySiteScript (either apostrophe).
+    await expect.poll(async () => (await panel(page).state())?.text ?? '', { timeout: 15_000 }).toMatch(/This site[’']s own page script sends it\./);
+    // The form has no action: a native submission would be GET /contact?…, which Livewire never makes.
+    expect((await panel(page).state())!.text).not.toMatch(/GET \/contact|POST \/contact/);
+    await panel(page).click('Cancel');
+    expect(answerOf(await callResult(page))).toMatchObject({ status: 'cancelled' });
+  });
+
   test('the contact form: the person\'s accepted click sends exactly the panel\'s values, and the agent learns what the site showed [contract: sentBy, siteShowed]', async ({ page, demo }) => {
     await open(page, demo, CONTACT.path);
     const before = demo.submissions.length;
