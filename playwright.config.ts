@@ -8,7 +8,7 @@ import { launchOptions } from './test/support/chromium.js';
  * worker, and `npm test` (scripts/test-all.js) runs that project at normal priority beside the
  * others, which run niced, so the untimed workers never hold the core a timed act needs.
  */
-export const TIMED_SPECS = /(confirm-panel|strict-csp)\.on\.spec\.ts$/;
+export const TIMED_SPECS = /(confirm-panel|strict-csp|demo-form-builder-early-click)\.on\.spec\.ts$/;
 
 /**
  * The Playwright MCP read timing (every read under 1.5 s, of which the client itself spends about

@@ -19,6 +19,10 @@ import { SIGNUP_ACTION } from './html/signup-forms.js';
 import { createSessions, SESSION_COOKIE } from './session.js';
 import { createRateLimiter, DEMO_AGENT_RATE_LIMIT } from './api/rate-limit.js';
 import { readSignup } from './signup.js';
+import { createLivewireComponents, LIVEWIRE_UPDATE_PATH } from './form-builder/livewire-component.js';
+import { handleLivewireUpdate } from './form-builder/livewire-update.js';
+import { formIdOf } from './form-builder/forms.js';
+import { serveVendorModule } from './vendor-modules.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -93,6 +97,7 @@ function matchApiBase(path) {
  *   signups: import('./signup.js').Signup[],
  *   subscriptions: string[],
  *   formPosts: { path: string, accept: string | undefined }[],
+ *   livewirePosts: import('./form-builder/livewire-update.js').LivewirePost[],
  *   refused: RefusedRequest[],
  *   agentGate: ReturnType<typeof createAgentGate>,
  *   admin: ReturnType<typeof createAdmin>['hooks'],
@@ -100,7 +105,9 @@ function matchApiBase(path) {
  *   `submissions` the contact messages delivered (listed at `/contact/messages`); `signups` the
  *   newsletter and back-in-stock sign-ups (`POST /signups`); `subscriptions` the addresses
  *   `POST <api-base>/newsletter` accepted; `formPosts` every POST that reached a contact form
- *   action, accepted or not (tests count them); `refused` every request the Origin check
+ *   action, accepted or not (tests count them); `livewirePosts` every POST to the Livewire update
+ *   endpoint (form-builder's forms on /contact and the enquiry form's product page), with its
+ *   outcome and the `updates` it carried; `refused` every request the Origin check
  *   refused (those reach no handler: they are in neither `formPosts` nor `submissions`).
  *   `requests` also lists refused API requests (it is written before the check).
  *   `agentGate` is the AgentGate half (agentgate/routes.js): its `log` of signed calls, verified or
@@ -125,9 +132,12 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
   const subscriptions = [];
   /** @type {{ path: string, accept: string | undefined }[]} */
   const formPosts = [];
+  /** @type {import('./form-builder/livewire-update.js').LivewirePost[]} */
+  const livewirePosts = [];
   /** @type {RefusedRequest[]} */
   const refused = [];
   const sessions = createSessions();
+  const livewire = createLivewireComponents();
   const root = resolve(distDir);
   const agentGate = createAgentGate({ now: () => now().getTime() });
   const limiter = createRateLimiter({ limit: agentRateLimit, now: () => now().getTime() });
@@ -170,7 +180,28 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     }
     // The build names chunks by their content hash (vite.config.ts `chunks/[name]-[hash].js`).
     if (path.startsWith('/dist/')) return serveStaticFile(req, res, root, path.slice('/dist/'.length), { immutable: path.startsWith('/dist/chunks/') });
+    if (path.startsWith('/site/vendor/')) return serveVendorModule(req, res, path.slice('/site/vendor/'.length));
     if (path.startsWith('/site/')) return serveStaticFile(req, res, SITE_DIR, path.slice('/site/'.length));
+    if (req.method === 'POST' && path === LIVEWIRE_UPDATE_PATH) {
+      await handleLivewireUpdate(req, res, {
+        components: livewire,
+        isSessionToken,
+        log: livewirePosts,
+        path,
+        // The site owner reads the forms' messages at /contact/messages.
+        store: ({ form, lang, values }) => submissions.push({
+          lang,
+          form: formIdOf(form),
+          name: String(values.name ?? ''),
+          email: String(values.email ?? ''),
+          topic: String(values.topic ?? ''),
+          message: String(values.message ?? values.question ?? ''),
+          newsletter: values.newsletter === true,
+          values,
+        }),
+      });
+      return;
+    }
 
     const contactLang = path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
     if (req.method === 'POST' && contactLang) {
@@ -212,7 +243,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', contactLang || path === SIGNUP_ACTION ? 'GET, HEAD, POST' : 'GET, HEAD');
+      res.setHeader('Allow', contactLang || path === SIGNUP_ACTION || path === LIVEWIRE_UPDATE_PATH ? 'GET, HEAD, POST' : 'GET, HEAD');
       sendText(req, res, 405, 'Method not allowed');
       return;
     }
@@ -232,7 +263,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
       sendHTML(req, res, 200, renderAgentsPage(agentsLang, now(), csrfToken, origin), headers);
       return;
     }
-    servePage(req, res, { path, searchParams: url.searchParams, now: now(), origin, csrfToken, headers });
+    servePage(req, res, { path, searchParams: url.searchParams, now: now(), origin, csrfToken, headers, livewire });
   }
 
   return {
@@ -255,6 +286,7 @@ export function createDemoApp({ distDir = DEFAULT_DIST_DIR, now = () => new Date
     signups,
     subscriptions,
     formPosts,
+    livewirePosts,
     refused,
     agentGate,
     admin: admin.hooks,

@@ -17,6 +17,10 @@ export const MAX_FORM_BODY_BYTES = 12 * (NAME_MAX_LENGTH + EMAIL_MAX_LENGTH + ME
  * @property {string} topic
  * @property {string} message
  * @property {boolean} newsletter
+ * @property {string} [form] the form-builder form it came from (`capell-form-contact`,
+ *   `capell-form-product-enquiry`); absent for the plain contact form
+ * @property {Record<string, unknown>} [values] every field of that form-builder form as validated
+ *   (hidden fields included, the honeypot never)
  */
 
 /**

@@ -251,26 +251,31 @@ export function newsletterTool(lang) {
  * The tools manifest of a demo page (the `data-capell-agent-tools` island), as Core builds it
  * (capell-app/core `BuildAgentToolManifestAction`): Core's five built-ins first (coreTools; no
  * `page.get` on a page without a graph), then the extensions' declarations: `catalogue.lookup`
- * on every page, `catalogue.search` and `catalogue.properties` on the products page, the contact
- * form's `form.submit.capell-form-contact` and `newsletter.subscribe` on the contact page. Descriptions are in
+ * on every page, `catalogue.search` and `catalogue.properties` on the products page,
+ * `newsletter.subscribe` on the contact page, and on its plain twin (/contact/plain) also the
+ * plain contact form's `form.submit.capell-form-contact` (on /contact that tool is declared by
+ * form-builder's own island, inside the form's component). Descriptions are in
  * the page's language; endpoint targets use the language's API base. `messages` holds Core's
  * `confirmForm`, the catalogue's `descriptionKey` text and the confirmation panel's (`confirm*`).
  * The demo site's tool names are fixed (../shared/DESIGN.md §4; other checks depend on them).
  *
  * @param {Language} lang
- * @param {{ hasInlineData?: boolean, catalogue?: boolean, contact?: boolean }} [options]
+ * @param {{ hasInlineData?: boolean, catalogue?: boolean, contact?: boolean, plainContactForm?: boolean }} [options]
  *   `hasInlineData`: the page has a page graph (default true); `catalogue`: the page is the
- *   products page; `contact`: the page carries the contact form
+ *   products page; `contact`: the page is the contact page (newsletter.subscribe);
+ *   `plainContactForm`: it carries the plain contact form, whose tool is declared here (the
+ *   form-builder form declares its own in its component: form-builder/render-form.js)
  * @returns {{ capellAgentSchema: 1, tools: Record<string, unknown>[], messages: Record<string, string> }}
  */
-export function toToolsManifest(lang, { hasInlineData = true, catalogue = false, contact = false } = {}) {
+export function toToolsManifest(lang, { hasInlineData = true, catalogue = false, contact = false, plainContactForm = false } = {}) {
   return {
     capellAgentSchema: 1,
     tools: [
       ...coreTools(lang, hasInlineData),
       catalogueLookupTool(lang),
       ...(catalogue ? catalogueQueryTools(lang) : []),
-      ...(contact ? [contactFormTool(lang), newsletterTool(lang)] : []),
+      ...(contact && plainContactForm ? [contactFormTool(lang)] : []),
+      ...(contact ? [newsletterTool(lang)] : []),
     ],
     messages: {
       confirmForm: text(lang, 'confirmForm'),

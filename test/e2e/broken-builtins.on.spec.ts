@@ -9,7 +9,7 @@ import { BROKEN_BUILTINS, openBroken, settledReport } from './broken-builtins.ts
 test.describe('a page that broke a built-in before the script tag (WebMCP on)', () => {
   for (const broken of [BROKEN_BUILTINS.navigator, BROKEN_BUILTINS.customEvent]) {
     test(`${broken.name}: the tools register as on any page, and nothing is thrown`, async ({ page, demo }) => {
-      const { errors } = await openBroken(page, `${demo.url}/contact`, broken);
+      const { errors } = await openBroken(page, `${demo.url}/contact/plain`, broken);
       const report = await settledReport(page);
       expect(report!.api).toBe('document.modelContext');
       expect(report!.registered).toContain('form.submit.capell-form-contact');
@@ -25,7 +25,7 @@ test.describe('a page that broke a built-in before the script tag (WebMCP on)', 
     [BROKEN_BUILTINS.setTimeout, 'the update failed (no setTimeout)'],
   ] as const) {
     test(`${broken.name}: ready settles naming why nothing registered, and nothing is thrown`, async ({ page, demo }) => {
-      const { errors, messages } = await openBroken(page, `${demo.url}/contact`, broken);
+      const { errors, messages } = await openBroken(page, `${demo.url}/contact/plain`, broken);
       const report = await settledReport(page);
       expect(report!.registered).toEqual([]);
       expect(report!.rejected).toEqual([{ name: '(runtime)', source: 'capell-webmcp', reasons: [reason] }]);
@@ -38,7 +38,7 @@ test.describe('a page that broke a built-in before the script tag (WebMCP on)', 
   }
 
   test(`${BROKEN_BUILTINS.freeze.name}: the runtime stays out of the page (no global), and nothing is thrown`, async ({ page, demo }) => {
-    const { errors } = await openBroken(page, `${demo.url}/contact`, BROKEN_BUILTINS.freeze);
+    const { errors } = await openBroken(page, `${demo.url}/contact/plain`, BROKEN_BUILTINS.freeze);
     await page.waitForTimeout(300);
     expect(await settledReport(page)).toBeUndefined();
     expect(await listTools(page)).toEqual([]);

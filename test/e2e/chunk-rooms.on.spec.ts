@@ -66,7 +66,7 @@ async function finishIdleWork(page: Page, requested: readonly string[], expected
 }
 
 /** Opens a demo page (the contact page by default) with its script tag not naming AgentGate (and no demo agent script). */
-async function openContactWithoutAgentGate(page: Page, url: string, path = '/contact'): Promise<void> {
+async function openContactWithoutAgentGate(page: Page, url: string, path = '/contact/plain'): Promise<void> {
   await page.route(`${url}${path}`, async (route) => {
     const response = await route.fetch();
     const html = (await response.text()).replace(' data-agentgate>', '>').replace('<script type="module" src="/site/demo-agent.js"></script>', '');
@@ -230,7 +230,7 @@ test.describe('chunks by room', () => {
   test('a demo page as served (naming AgentGate) loads the AgentGate room at start-up, and no write chunk or panel until a write', async ({ page, demo }) => {
     const requested = recordChunks(page);
     await holdIdleCallbacks(page);
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     const report = await readyReport(page);
     expect(report.registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.capell-form-contact']));
     // The manifest's fetch and rules; the request path it is fetched through is in the registry
@@ -264,7 +264,7 @@ test.describe('chunks by room', () => {
     test('on a page with AgentGate tools the signed call\'s chunk comes too, and still no write room or panel', async ({ page, demo }) => {
       const requested = recordChunks(page);
       await holdIdleCallbacks(page);
-      await page.goto(`${demo.url}/contact`);
+      await page.goto(`${demo.url}/contact/plain`);
       expect((await readyReport(page)).registered).toEqual(expect.arrayContaining(['send_message', 'form.submit.capell-form-contact']));
       expect(requested).not.toContain('agentgate-call');
       await finishIdleWork(page, requested, ['call', 'agentgate-call']);
@@ -276,8 +276,8 @@ test.describe('chunks by room', () => {
       const requested = recordChunks(page);
       await holdIdleCallbacks(page);
       // The contact page as served, but its script tag not naming AgentGate.
-      await serveEdited(page, `${demo.url}/contact`, (html) => html.replace(' data-agentgate>', '>'));
-      await page.goto(`${demo.url}/contact`);
+      await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace(' data-agentgate>', '>'));
+      await page.goto(`${demo.url}/contact/plain`);
       const first = await readyReport(page);
       expect(first.registered).toContain('site.search'); // the page's own tools: the prefetch runs for them
       expect(first.registered).not.toContain('send_message');
@@ -346,7 +346,7 @@ test.describe('chunks by room', () => {
       let releaseChunk!: () => void;
       const chunkHeld = new Promise<void>((resolve) => { releaseChunk = resolve; });
       await page.route(/\/dist\/chunks\/call-[\w-]{8}\.js$/, async (route) => { await chunkHeld; await route.continue(); });
-      await page.goto(`${demo.url}/contact`); // as served: with AgentGate tools, whose executor is its own chunk
+      await page.goto(`${demo.url}/contact/plain`); // as served: with AgentGate tools, whose executor is its own chunk
       expect((await readyReport(page)).registered).toContain('send_message');
       await releaseIdle(page);
       await expect.poll(() => requested.includes('call')).toBe(true);
@@ -382,12 +382,12 @@ test.describe('chunks by room', () => {
       const empty = await page.context().newPage();
       const emptyRequested = recordChunks(empty);
       await holdIdleCallbacks(empty);
-      await serveEdited(empty, `${demo.url}/contact`, (html) => html
+      await serveEdited(empty, `${demo.url}/contact/plain`, (html) => html
         // The islands as Capell's partial writes them: attributes on lines of their own.
         .replace(/<script\s+type="application\/json"\s+data-capell-agent-tools\s*>[\s\S]*?<\/script>/g, '')
         .replace(/<form[\s\S]*?<\/form>/g, '')
         .replace(' data-agentgate>', '>'));
-      await empty.goto(`${demo.url}/contact`);
+      await empty.goto(`${demo.url}/contact/plain`);
       expect((await readyReport(empty)).registered).toEqual([]);
       expect(await releaseIdle(empty)).toBe(0);
       expect(emptyRequested).not.toContain('call');

@@ -75,7 +75,7 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
       expect(attempt, 'a click inside the input protection within three attempts').toBeLessThan(3);
       // The late click was judged (refused on the panel, or sent) before the page goes.
       await expect.poll(async () => demo.formPosts.length > 0 || ((await panel.state().catch(() => undefined))?.refusal ?? '') !== '').toBe(true);
-      await page.goto(`${demo.url}/contact`);
+      await page.goto(`${demo.url}/contact/plain`);
       await readyReport(page);
       demo.formPosts.length = 0;
     }
@@ -83,7 +83,7 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
 
   test.beforeEach(async ({ page, demo }) => {
     panel = new PanelDriver(page);
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
   });
@@ -144,7 +144,7 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     await page.mouse.click(viewport.width / 2, y);
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
+    expect(page.url()).toBe(`${demo.url}/contact/plain`);
 
     // The button as the site styles it sends.
     await removeOpacity();
@@ -299,7 +299,7 @@ test.describe('newsletter.subscribe: the panel\'s own Send', () => {
 
   test.beforeEach(async ({ page, demo }) => {
     panel = new PanelDriver(page);
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.subscriptions.length = 0;
   });

@@ -44,10 +44,16 @@ export interface Demo {
   agentGateCharges: { at: string; tool: string; price: string; keyid: string }[];
   /** API requests the server received (method, path, query, headers). */
   requests: { method: string; path: string; query: string; headers: Record<string, string | undefined> }[];
-  /** Contact messages the server delivered. */
-  submissions: { lang: string; name: string; email: string; topic: string; message: string; newsletter: boolean }[];
+  /** Contact messages the server delivered (`form` and `values`: a form-builder form's). */
+  submissions: { lang: string; name: string; email: string; topic: string; message: string; newsletter: boolean; form?: string; values?: Record<string, unknown> }[];
   /** Every POST that reached a contact form action, accepted or not. */
   formPosts: { path: string; accept: string | undefined }[];
+  /**
+   * Every POST to the Livewire update endpoint (form-builder's forms), with its HTTP status, its
+   * outcome, its form's id and the `updates` and `calls` it carried
+   * (demo/server/form-builder/livewire-update.js).
+   */
+  livewirePosts: { path: string; status: number; outcome: string; form?: string; updates?: Record<string, unknown>; calls?: unknown[]; errors?: Record<string, string[]> }[];
   /** Addresses the newsletter write endpoint accepted. */
   subscriptions: string[];
   /** Sign-ups `POST /signups` recorded (newsletter and back-in-stock forms). */
@@ -135,6 +141,7 @@ export const test = base.extend<object, { demo: Demo; sharedTab: SharedTab; othe
       get requests() { return server.app.requests; },
       get submissions() { return server.app.submissions; },
       get formPosts() { return server.app.formPosts; },
+      get livewirePosts() { return server.app.livewirePosts; },
       get subscriptions() { return server.app.subscriptions; },
       get refused() { return server.app.refused; },
       get signups() { return server.app.signups; },

@@ -36,14 +36,14 @@ function autoSubmittingForm(action: string, fields: Record<string, string>): str
 
 test.describe('a page of another origin posting to the demo', () => {
   test('a cross-origin auto-submitted contact form with the visitor\'s own token and cookie is 403 and delivers nothing', async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
     expect(token).toMatch(/^[A-Za-z]+$/);
     expect((await page.context().cookies(demo.url)).map((cookie) => cookie.name)).toContain('capell_session');
     const before = { submissions: demo.submissions.length, formPosts: demo.formPosts.length, refused: demo.refused.length };
 
-    attackPage = autoSubmittingForm(`${demo.url}/contact`, { _token: token!, name: 'Mallory', email: 'mallory@example.test', topic: 'other', message: 'Sent from another origin' });
-    const answer = page.waitForResponse((response) => response.url() === `${demo.url}/contact` && response.request().method() === 'POST');
+    attackPage = autoSubmittingForm(`${demo.url}/contact/plain`, { _token: token!, name: 'Mallory', email: 'mallory@example.test', topic: 'other', message: 'Sent from another origin' });
+    const answer = page.waitForResponse((response) => response.url() === `${demo.url}/contact/plain` && response.request().method() === 'POST');
     await page.goto(`${attackerOrigin}/win`);
     expect((await answer).status()).toBe(403);
     await expect(page.locator('p')).toContainText(`The request came from ${attackerOrigin}, not from ${demo.url}`);
@@ -51,7 +51,7 @@ test.describe('a page of another origin posting to the demo', () => {
     expect(demo.submissions).toHaveLength(before.submissions);
     expect(demo.formPosts).toHaveLength(before.formPosts);
     expect(demo.refused).toHaveLength(before.refused + 1);
-    expect(demo.refused.at(-1)).toMatchObject({ method: 'POST', path: '/contact', origin: attackerOrigin });
+    expect(demo.refused.at(-1)).toMatchObject({ method: 'POST', path: '/contact/plain', origin: attackerOrigin });
   });
 
   test('a cross-origin sign-up and a no-cors fetch to the contact action are 403 too', async ({ page, demo }) => {
@@ -70,14 +70,37 @@ test.describe('a page of another origin posting to the demo', () => {
     await page.evaluate(async ({ url, token }) => {
       const body = new URLSearchParams({ _token: token, name: 'Mallory', email: 'mallory@example.test', topic: 'other', message: 'fetch' });
       await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', body });
-    }, { url: `${demo.url}/contact`, token });
+    }, { url: `${demo.url}/contact/plain`, token });
     await expect.poll(() => demo.refused.length).toBe(before.refused + 2);
 
     expect(demo.signups).toHaveLength(before.signups);
     expect(demo.submissions).toHaveLength(before.submissions);
     expect(demo.refused.slice(-2).map(({ path, origin }) => ({ path, origin }))).toEqual([
       { path: '/signups', origin: attackerOrigin },
-      { path: '/contact', origin: attackerOrigin },
+      { path: '/contact/plain', origin: attackerOrigin },
     ]);
+  });
+
+  test('a cross-origin post to the Livewire update endpoint, with the visitor\'s token and snapshot, is 403 and reaches no handler', async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact`);
+    const { token, snapshot, endpoint } = await page.evaluate(() => ({
+      token: document.querySelector('meta[name="csrf-token"]')!.getAttribute('content')!,
+      snapshot: document.querySelector('[wire\\:snapshot]')!.getAttribute('wire:snapshot')!,
+      endpoint: document.querySelector('script[data-update-uri]')!.getAttribute('data-update-uri')!,
+    }));
+    const before = { posts: demo.livewirePosts.length, submissions: demo.submissions.length, refused: demo.refused.length };
+    attackPage = '<!doctype html><title>Nothing to see</title>';
+    await page.goto(`${attackerOrigin}/quiet`);
+    await page.evaluate(async ({ url, body }) => {
+      // text/plain keeps it a simple request: no preflight stops it before the server.
+      await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', body });
+    }, {
+      url: `${demo.url}${endpoint}`,
+      body: JSON.stringify({ _token: token, components: [{ snapshot, updates: { 'data.name': 'Mallory', 'data.email': 'mallory@example.test', 'data.topic': 'other', 'data.message': 'fetch' }, calls: [{ method: 'submit', params: [], metadata: {} }] }] }),
+    });
+    await expect.poll(() => demo.refused.length).toBe(before.refused + 1);
+    expect(demo.refused.at(-1)).toMatchObject({ method: 'POST', path: endpoint, origin: attackerOrigin });
+    expect(demo.livewirePosts).toHaveLength(before.posts);
+    expect(demo.submissions).toHaveLength(before.submissions);
   });
 });

@@ -14,7 +14,7 @@ test('a browser without WebMCP fetches only the entry file of the runtime', asyn
     const path = new URL(request.url()).pathname;
     if (path.startsWith('/dist/')) fetched.push(path);
   });
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   const report = await readyReport(page);
   expect(report.api).toBe('none');
   await page.waitForTimeout(200);
@@ -29,12 +29,12 @@ test('a browser without WebMCP fetches only the classic script, which throws not
     if (path.startsWith('/dist/')) fetched.push(path);
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.route(`${demo.url}/contact`, async (route) => {
+  await page.route(`${demo.url}/contact/plain`, async (route) => {
     const response = await route.fetch();
     const html = (await response.text()).replace(/<script type="module" src="\/dist\/capell-webmcp\.js"/, '<script defer src="/dist/capell-webmcp.iife.js"');
     await route.fulfill({ response, body: html });
   });
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   const report = await readyReport(page);
   expect(report.api).toBe('none');
   await page.waitForTimeout(200);
@@ -45,7 +45,7 @@ test('a browser without WebMCP fetches only the classic script, which throws not
 test.describe('a page that broke a built-in before the script tag (WebMCP off): the runtime throws and logs nothing', () => {
   for (const broken of [BROKEN_BUILTINS.promiseAll, BROKEN_BUILTINS.navigator, BROKEN_BUILTINS.customEvent, BROKEN_BUILTINS.setTimeout, BROKEN_BUILTINS.freeze]) {
     test(broken.name, async ({ page, demo }) => {
-      const { errors, messages } = await openBroken(page, `${demo.url}/contact`, broken);
+      const { errors, messages } = await openBroken(page, `${demo.url}/contact/plain`, broken);
       await page.waitForTimeout(300);
       const report = await settledReport(page);
       if (broken === BROKEN_BUILTINS.freeze) expect(report).toBeUndefined();

@@ -47,7 +47,7 @@ function openCallResult(page: Page, index: number): Promise<Result> {
 
 test.describe('form.submit.capell-form-contact: the person confirms', () => {
   test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
   });
@@ -85,7 +85,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
     // Then the person sees the site's thank-you notice, as after a native submit.
-    await page.waitForURL(/\/contact\?sent=1$/);
+    await page.waitForURL(/\/contact\/plain\?sent=1$/);
     await expect(page.locator('.notice')).toBeVisible();
   });
 
@@ -173,7 +173,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     });
     await page.waitForTimeout(500);
     expect(demo.formPosts).toEqual([]);
-    expect(page.url()).toBe(`${demo.url}/contact`);
+    expect(page.url()).toBe(`${demo.url}/contact/plain`);
     await panel(page).waitOpen();
     await panel(page).click('Cancel');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
@@ -221,7 +221,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await page.locator('#capell-form-contact button[type="submit"]').click();
     const result = await outcome;
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toBe('form.submit.capell-form-contact: the session expired or its CSRF token was refused (HTTP 419 from /contact); the person should reload the page and try again');
+    expect(result.content[0]!.text).toBe('form.submit.capell-form-contact: the session expired or its CSRF token was refused (HTTP 419 from /contact/plain); the person should reload the page and try again');
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before);
     await panel(page).waitText('The site did not accept it (HTTP 419).');
@@ -229,7 +229,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
 
   test('a 403 answer is a session expiry too; any other status is handed back as submitted with httpStatus', async ({ page, demo }) => {
     let answer = 403;
-    await page.route(`${demo.url}/contact`, (route) => route.request().method() === 'POST'
+    await page.route(`${demo.url}/contact/plain`, (route) => route.request().method() === 'POST'
       ? route.fulfill({ status: answer, contentType: 'application/json', body: JSON.stringify({ message: 'nope' }) })
       : route.continue());
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
@@ -239,7 +239,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await page.locator('#capell-form-contact button[type="submit"]').click();
     const forbidden = await outcome;
     expect(forbidden.isError).toBe(true);
-    expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.capell-form-contact: the session expired .*\(HTTP 403 from \/contact\)/);
+    expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.capell-form-contact: the session expired .*\(HTTP 403 from \/contact\/plain\)/);
 
     answer = 422;
     await panel(page).click('Close');
@@ -250,7 +250,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await page.locator('#capell-form-contact button[type="submit"]').click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422, answer: { message: 'nope' } });
     await panel(page).waitText('The site did not accept it (HTTP 422).');
-    expect(page.url()).toBe(`${demo.url}/contact`);
+    expect(page.url()).toBe(`${demo.url}/contact/plain`);
   });
 
   test('a value the control would not hold as given is refused, naming the field; nothing is filled', async ({ page }) => {
@@ -313,8 +313,8 @@ test.describe('form.submit.capell-form-contact: timeouts and page options', () =
     // Playwright's fake clock, running as real time does, jumps to the proposal's end instead of
     // waiting for it.
     await page.clock.install();
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="2500"'));
-    await page.goto(`${demo.url}/contact`);
+    await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace('data-capell-webmcp', 'data-capell-webmcp data-confirm-timeout-ms="2500"'));
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
@@ -327,8 +327,8 @@ test.describe('form.submit.capell-form-contact: timeouts and page options', () =
   });
 
   test('a form that opts out of fetch (data-capell-submit="native") resolves submitted (no httpStatus) and navigates natively', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" data-capell-submit="native"'));
-    await page.goto(`${demo.url}/contact`);
+    await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" data-capell-submit="native"'));
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     const before = demo.submissions.length;
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
@@ -337,13 +337,13 @@ test.describe('form.submit.capell-form-contact: timeouts and page options', () =
     await panel(page).waitArmed();
     await page.locator('#capell-form-contact button[type="submit"]').click();
     expect(answerOf(await result)).toEqual({ status: 'submitted' });
-    await page.waitForURL(/\/contact\?sent=1$/);
+    await page.waitForURL(/\/contact\/plain\?sent=1$/);
     expect(demo.submissions).toHaveLength(before + 1);
   });
 
   test('a form that carries toolname is left to the browser and reported, not registered twice', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" toolname="contact_form" tooldescription="Write to the shop"'));
-    await page.goto(`${demo.url}/contact`);
+    await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" toolname="contact_form" tooldescription="Write to the shop"'));
+    await page.goto(`${demo.url}/contact/plain`);
     const report = await readyReport(page);
     expect(report.registered).not.toContain('form.submit.capell-form-contact');
     expect(report.rejected).toEqual([{
@@ -357,7 +357,7 @@ test.describe('form.submit.capell-form-contact: timeouts and page options', () =
   });
 
   test('the German contact page shows the panel in German', async ({ page, demo }) => {
-    await page.goto(`${demo.url}/de/kontakt`);
+    await page.goto(`${demo.url}/de/kontakt/einfach`);
     await readyReport(page);
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     expect((await panel(page).waitOpen()).name).toBe('Vor dem Senden prüfen');

@@ -27,7 +27,7 @@ async function disguise(page: Page, css: string): Promise<void> {
 }
 
 test.beforeEach(async ({ page, demo }) => {
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   demo.formPosts.length = 0;
 });

@@ -16,7 +16,7 @@ import { panel } from './panel-driver.ts';
 
 test.describe('form.submit.capell-form-contact: hidden fields are refused', () => {
   test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
   });

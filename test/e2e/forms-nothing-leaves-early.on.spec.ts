@@ -24,7 +24,7 @@ import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 async function expectNothingSent(page: Page, demo: { url: string; formPosts: unknown[] }): Promise<void> {
   await page.waitForTimeout(500);
   expect(demo.formPosts).toEqual([]);
-  expect(page.url()).toBe(`${demo.url}/contact`);
+  expect(page.url()).toBe(`${demo.url}/contact/plain`);
 }
 
 /** Installs the site's ordinary "submit when a field changes" handler on the contact form. */
@@ -43,7 +43,7 @@ test.describe('form.submit.capell-form-contact: nothing leaves before the person
   // outside this group, so that they do not load it twice.
   test.describe(() => {
     test.beforeEach(async ({ page, demo }) => {
-      await page.goto(`${demo.url}/contact`);
+      await page.goto(`${demo.url}/contact/plain`);
       await readyReport(page);
       demo.formPosts.length = 0;
     });
@@ -182,7 +182,7 @@ test.describe('form.submit.capell-form-contact: nothing leaves before the person
 
   test('an original submit a page script kept before the runtime loaded is cancelled by the navigate backstop', async ({ page, demo }) => {
     await page.addInitScript(() => { (window as unknown as { keptSubmit: () => void }).keptSubmit = HTMLFormElement.prototype.submit; });
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
@@ -193,7 +193,7 @@ test.describe('form.submit.capell-form-contact: nothing leaves before the person
 
   test('a window capture listener that stops submit before the runtime\'s does not open the native path either', async ({ page, demo }) => {
     await page.addInitScript(() => window.addEventListener('submit', (event) => event.stopImmediatePropagation(), true));
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
@@ -206,8 +206,8 @@ test.describe('form.submit.capell-form-contact: nothing leaves before the person
   });
 
   test('a form with target=_blank is refused and nothing is filled', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" target="_blank"'));
-    await page.goto(`${demo.url}/contact`);
+    await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" target="_blank"'));
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);
     expect(result.isError).toBe(true);
@@ -217,8 +217,8 @@ test.describe('form.submit.capell-form-contact: nothing leaves before the person
   });
 
   test('a data-agent-tools=none form is refused although a declaration names it, quoting its reason', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" data-agent-tools="none" data-agent-tools-reason="Messages to the shop are written by people."'));
-    await page.goto(`${demo.url}/contact`);
+    await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace('<form id="capell-form-contact"', '<form id="capell-form-contact" data-agent-tools="none" data-agent-tools-reason="Messages to the shop are written by people."'));
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
     const result = await call(page, 'form.submit.capell-form-contact', PROPOSAL);

@@ -75,7 +75,7 @@ async function refusedEveryTime(page: Page, panel: PanelDriver, control: Locator
  * cleared.
  */
 async function openContact({ page, demo }: { page: Page; demo: Demo }): Promise<void> {
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   demo.formPosts.length = 0;
   demo.signups.length = 0;
@@ -85,10 +85,10 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
   test.describe(() => {
     test.beforeEach(openContact);
 
-    test('the panel says where the form sends (POST /contact) and names its send button', async ({ page }) => {
+    test('the panel says where the form sends (POST /contact/plain) and names its send button', async ({ page }) => {
       await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       const panel = new PanelDriver(page);
-      await panel.waitText('POST /contact');
+      await panel.waitText('POST /contact/plain');
       await panel.waitText('“Send message”');
     });
 
@@ -156,14 +156,14 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
   });
 
   test('a panel chunk that never arrives: the write call still answers awaiting_person within data-write-wait-ms, and nothing is filled', async ({ page, demo }) => {
-    await page.route(`${demo.url}/contact`, async (route) => {
+    await page.route(`${demo.url}/contact/plain`, async (route) => {
       if (route.request().method() !== 'GET') return route.continue();
       const response = await route.fetch();
       await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', 'data-capell-webmcp data-write-wait-ms="1500"') });
     });
     // The panel's chunk is requested and never answered.
     await page.route('**/chunks/panel-*.js', () => undefined);
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
@@ -176,12 +176,12 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
 
 test.describe('a page that replaces built-ins after the runtime loaded', () => {
   test('window.setTimeout, clearTimeout, Promise.race, FormData and fetch replaced: the write call still answers awaiting_person within data-write-wait-ms', async ({ page, demo }) => {
-    await page.route(`${demo.url}/contact`, async (route) => {
+    await page.route(`${demo.url}/contact/plain`, async (route) => {
       if (route.request().method() !== 'GET') return route.continue();
       const response = await route.fetch();
       await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', 'data-capell-webmcp data-write-wait-ms="1500"') });
     });
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.formPosts.length = 0;
     await page.evaluate(() => {
@@ -248,9 +248,9 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       form.action = `${other}/contact`;
       form.enctype = 'text/plain';
     }, other);
-    // Refused on every click, naming the new destination (the panel still shows POST /contact).
-    await refusedEveryTime(page, panel, page.locator('#capell-form-contact button[type="submit"]'), `sends to POST ${other}/contact text/plain instead of POST /contact`);
-    await panel.waitText('POST /contact');
+    // Refused on every click, naming the new destination (the panel still shows POST /contact/plain).
+    await refusedEveryTime(page, panel, page.locator('#capell-form-contact button[type="submit"]'), `sends to POST ${other}/contact text/plain instead of POST /contact/plain`);
+    await panel.waitText('POST /contact/plain');
     expect(elsewhere).toEqual([]);
     expect(demo.formPosts).toEqual([]);
   });

@@ -74,7 +74,7 @@ for (const host of MCP_B_HOSTS) {
     });
 
     test('a write proposal opens the panel; stop() unregisters every tool from the host and ends the call', async ({ page, demo }) => {
-      await page.goto(`${demo.url}/contact`);
+      await page.goto(`${demo.url}/contact/plain`);
       const report = await readyReport(page);
       expect(report.registered).toEqual(expect.arrayContaining(['form.submit.capell-form-contact', 'newsletter.subscribe']));
       await page.evaluate(({ input }) => {
@@ -99,7 +99,7 @@ for (const host of MCP_B_HOSTS) {
     if (host.name !== '@mcp-b/global') return;
 
     test('an MCP client over the tab transport lists the tools, calls them, is refused bad input by field, and sees none after stop()', async ({ page, demo }) => {
-      await page.goto(`${demo.url}/contact`);
+      await page.goto(`${demo.url}/contact/plain`);
       const report = await readyReport(page);
       const mcpNames = async () => ((await mcpRequest(page, 'tools/list')).result?.tools as { name: string }[]).map((tool) => tool.name).sort();
       // The runtime's own tools (capell.write.status here) may still be registering after ready.

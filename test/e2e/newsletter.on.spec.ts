@@ -18,7 +18,7 @@ import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 test.describe('newsletter.subscribe: a write endpoint the person sends from the panel', () => {
   test.beforeEach(async ({ page, demo }) => {
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.requests.length = 0;
   });
@@ -58,8 +58,8 @@ test.describe('newsletter.subscribe: a write endpoint the person sends from the 
   });
 
   test('the preview shows the query string that is sent, and the person\'s click sends exactly that', async ({ page, demo }) => {
-    await serveEdited(page, `${demo.url}/contact`, (html) => html.replace('"target":"\\/agent\\/v1\\/newsletter"', '"target":"\\/agent\\/v1\\/newsletter?list=everything\\u0026unsubscribe_all=1"'));
-    await page.goto(`${demo.url}/contact`);
+    await serveEdited(page, `${demo.url}/contact/plain`, (html) => html.replace('"target":"\\/agent\\/v1\\/newsletter"', '"target":"\\/agent\\/v1\\/newsletter?list=everything\\u0026unsubscribe_all=1"'));
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     demo.requests.length = 0;
     await startCall(page, 'newsletter.subscribe', { email: 'ada@example.test' });

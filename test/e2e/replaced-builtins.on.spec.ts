@@ -29,7 +29,7 @@ async function armedProposal(page: Page): Promise<PanelDriver> {
  * timeout): the contact page, ready, and the worker's counts of contact POSTs and sign-ups cleared.
  */
 async function openContact({ page, demo }: { page: Page; demo: Demo }): Promise<void> {
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   demo.formPosts.length = 0;
   demo.signups.length = 0;
@@ -88,7 +88,7 @@ test.describe('what is sent, and where: fetch and Request replaced after the run
     });
     await page.locator(SEND).click();
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
-    expect(demo.formPosts).toEqual([expect.objectContaining({ path: '/contact' })]);
+    expect(demo.formPosts).toEqual([expect.objectContaining({ path: '/contact/plain' })]);
     expect(demo.submissions.at(-1)).toMatchObject({ name: PROPOSAL.name, email: PROPOSAL.email, message: PROPOSAL.message });
     expect(demo.signups).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { answeredByPage: string[] }).answeredByPage)).toEqual([]);
@@ -98,12 +98,12 @@ test.describe('what is sent, and where: fetch and Request replaced after the run
 test.describe('no call waits past its timeout: AbortSignal.timeout and AbortSignal.any replaced after the runtime loaded', () => {
   test('a read the site never answers ends at data-timeout-ms with the timeout\'s reason, though the page\'s signals never abort', async ({ page, demo }) => {
     // The same page with a short timeout, and a navigation endpoint that never answers.
-    await page.route((url) => url.pathname === '/contact', async (route) => {
+    await page.route((url) => url.pathname === '/contact/plain', async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, body: (await response.text()).replace('<script type="module" src="/dist/capell-webmcp.js"', '<script type="module" src="/dist/capell-webmcp.js" data-timeout-ms="800"') });
     });
     await page.route((url) => url.pathname === '/agent/v1/navigation', () => {});
-    await page.goto(`${demo.url}/contact`);
+    await page.goto(`${demo.url}/contact/plain`);
     await readyReport(page);
     await page.evaluate(() => {
       const never = () => new AbortController().signal;

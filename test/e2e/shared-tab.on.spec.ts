@@ -12,9 +12,9 @@ let listenersLeft = 0;
 
 test('a test leaves a route, a listener, a cookie, local storage, IndexedDB, a viewport and a popup behind', async ({ page, demo }) => {
   listenersLeft = (page as unknown as { listeners(event: string): unknown[] }).listeners('console').length;
-  await page.route(`${demo.url}/contact`, (route) => route.fulfill({ contentType: 'text/html', body: '<p id="routed">routed</p>' }));
+  await page.route(`${demo.url}/contact/plain`, (route) => route.fulfill({ contentType: 'text/html', body: '<p id="routed">routed</p>' }));
   page.on('console', () => undefined);
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   await expect(page.locator('#routed')).toHaveText('routed');
   await page.evaluate(async () => {
     localStorage.setItem('left', 'behind');
@@ -23,7 +23,7 @@ test('a test leaves a route, a listener, a cookie, local storage, IndexedDB, a v
       request.onsuccess = () => { request.result.close(); resolve(undefined); };
       request.onerror = () => reject(request.error);
     });
-    window.open('/contact');
+    window.open('/contact/plain');
   });
   await page.context().addCookies([{ name: 'left', value: 'behind', url: demo.url }]);
   await page.setViewportSize({ width: 500, height: 400 });
@@ -36,7 +36,7 @@ test('the next test finds none of it', async ({ page, demo }) => {
   expect(page.context().pages()).toEqual([page]);
   expect(page.viewportSize()).toEqual({ width: 1280, height: 720 });
   expect(await page.context().cookies(demo.url)).toEqual([]);
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   await expect(page.locator('#routed')).toHaveCount(0);
   await expect(page.locator('form#capell-form-contact')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('left'))).toBeNull();
@@ -49,23 +49,23 @@ test('a test adds an init script to the page and one to its context', async ({ p
   tabWithInitScripts = page;
   await page.addInitScript(() => { (window as unknown as { pageScript: boolean }).pageScript = true; });
   await page.context().addInitScript(() => { (window as unknown as { contextScript: boolean }).contextScript = true; });
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   expect(await page.evaluate(() => [(window as unknown as { pageScript?: boolean }).pageScript, (window as unknown as { contextScript?: boolean }).contextScript])).toEqual([true, true]);
 });
 
 test('the next test keeps the tab, without either init script', async ({ page, demo }) => {
   expect(page).toBe(tabWithInitScripts);
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   expect(await page.evaluate(() => [(window as unknown as { pageScript?: boolean }).pageScript, (window as unknown as { contextScript?: boolean }).contextScript])).toEqual([undefined, undefined]);
 });
 
 test('a test that installs a fake clock taints the tab', async ({ page, demo }) => {
   await page.clock.install({ time: new Date('2001-02-03T04:05:06Z') });
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   expect(await page.evaluate(() => new Date().getUTCFullYear())).toBe(2001);
 });
 
 test('the next test gets a new tab with the real clock', async ({ page, demo }) => {
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   expect(await page.evaluate(() => new Date().getUTCFullYear())).toBeGreaterThan(2001);
 });

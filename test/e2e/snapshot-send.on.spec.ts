@@ -23,7 +23,7 @@ async function armedProposal(page: Page): Promise<PanelDriver> {
 /** The bodies of the contact POSTs the page makes, as name/value pairs in order. */
 function recordPosts(page: Page, demoUrl: string): [string, string][][] {
   const bodies: [string, string][][] = [];
-  void page.route(`${demoUrl}/contact`, (route) => {
+  void page.route(`${demoUrl}/contact/plain`, (route) => {
     if (route.request().method() === 'POST') bodies.push([...new URLSearchParams(route.request().postData() ?? '')]);
     return route.continue();
   });
@@ -33,7 +33,7 @@ function recordPosts(page: Page, demoUrl: string): [string, string][][] {
 const sendButton = (page: Page) => page.locator('#capell-form-contact button[type="submit"]');
 
 test.beforeEach(async ({ page, demo }) => {
-  await page.goto(`${demo.url}/contact`);
+  await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   demo.formPosts.length = 0;
 });

@@ -83,7 +83,7 @@ async function recordViolations(page: Page): Promise<{ violations: () => Promise
 
 // Init scripts cannot be put back in the shared tab: a fresh page per test.
 freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-for \'script\') with WebMCP on', () => {
-  const CONTACT = '/contact?csp=trusted-types';
+  const CONTACT = '/contact/plain?csp=trusted-types';
 
   freshPageTest('is served with the policy, and Chromium enforces it', async ({ page, demo }) => {
     const response = await page.goto(`${demo.url}${CONTACT}`);
@@ -139,7 +139,7 @@ freshPageTest.describe('a demo page under Trusted Types (require-trusted-types-f
   freshPageTest('the classic script (capell-webmcp.iife.js) loads its chunks, registers and validates, with no violation', async ({ page, demo }) => {
     const { violations, consoleErrors } = await recordViolations(page);
     // The same page and policy, with the classic script in place of the module tag.
-    await page.route((url) => url.pathname === '/contact', async (route) => {
+    await page.route((url) => url.pathname === '/contact/plain', async (route) => {
       const response = await route.fetch();
       const html = (await response.text()).replace(/<script type="module" src="\/dist\/capell-webmcp\.js"/, '<script defer src="/dist/capell-webmcp.iife.js"');
       await route.fulfill({ response, body: html });

@@ -53,13 +53,13 @@ async function status(page: Page, writeId: string, waitMs?: number): Promise<Rec
 
 /** Opens the demo contact page with the runtime's script tag given `attributes`. */
 async function openContact(page: Page, url: string, attributes: string): Promise<void> {
-  await page.route(`${url}/contact`, async (route) => {
+  await page.route(`${url}/contact/plain`, async (route) => {
     // Only the page itself: the form's POST to the same URL must reach the server untouched.
     if (route.request().method() !== 'GET') return route.continue();
     const response = await route.fetch();
     await route.fulfill({ response, body: (await response.text()).replace('data-capell-webmcp', `data-capell-webmcp ${attributes}`) });
   });
-  await page.goto(`${url}/contact`);
+  await page.goto(`${url}/contact/plain`);
   await readyReport(page);
 }
 
@@ -135,7 +135,7 @@ test.describe('write calls never hang the agent', () => {
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL });
-    await page.waitForURL(/\/contact\?sent=1$/);
+    await page.waitForURL(/\/contact\/plain\?sent=1$/);
   });
 
   test('capell.write.status reports cancelled after the person\'s later Cancel; nothing is sent', async ({ page, demo }) => {

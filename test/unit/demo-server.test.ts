@@ -9,6 +9,7 @@ import { startDemoServer } from '../../demo/server/start.js';
 import { listStorageIds } from '../../demo/server/catalogue.js';
 import { renderAgentData, toIslandJSON } from '../../demo/server/islands.js';
 import { CONTENT_SECURITY_POLICY, TRUSTED_TYPES_POLICY } from '../../demo/server/responses.js';
+import { allowLivewireStyle } from '../../demo/server/html/serve-page.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -153,14 +154,17 @@ describe('demo server: start', () => {
 
 describe('demo server: content security policy', () => {
   test('every page has the strict policy; ?csp=trusted-types adds Trusted Types to the same page', async () => {
-    for (const path of ['/contact', '/products/ridgeline-trail-runner', '/contact/messages']) {
+    for (const path of ['/contact', '/contact/plain', '/products/ridgeline-trail-runner', '/contact/messages']) {
       const strict = await send(path);
       const trusted = await send(`${path}?csp=trusted-types`);
+      // A page with form-builder's Livewire form also allows Livewire's injected style, by its hash.
+      const livewire = path === '/contact' ? allowLivewireStyle : (policy: string) => policy;
       assert.equal(strict.status, 200, path);
-      assert.equal(strict.headers['content-security-policy'], CONTENT_SECURITY_POLICY, path);
+      assert.equal(strict.headers['content-security-policy'], livewire(CONTENT_SECURITY_POLICY), path);
       assert.equal(trusted.status, 200, path);
-      assert.equal(trusted.headers['content-security-policy'], TRUSTED_TYPES_POLICY, path);
+      assert.equal(trusted.headers['content-security-policy'], livewire(TRUSTED_TYPES_POLICY), path);
     }
+    assert.match(allowLivewireStyle(CONTENT_SECURITY_POLICY), /style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
     assert.equal(TRUSTED_TYPES_POLICY, `${CONTENT_SECURITY_POLICY}; require-trusted-types-for 'script'; trusted-types lit-html`);
   });
 });
@@ -271,9 +275,10 @@ describe('demo server: page graph and islands', () => {
   test('puts the graph island, then the tools island, at the end of <body> (Core\'s BodyEnd hook, SOURCES.md §3)', async () => {
     const html = (await send('/products/summit-leather-boot')).text;
     const graphAt = html.indexOf('data-capell-agent-schema');
-    const toolsAt = html.indexOf('data-capell-agent-tools');
+    // Core's tools island is the page's last (the enquiry form's own island is inside its component, in <main>).
+    const toolsAt = html.lastIndexOf('data-capell-agent-tools');
     assert.ok(html.indexOf('</footer>') < graphAt && graphAt < toolsAt && toolsAt < html.indexOf('</body>'));
-    assert.match(html, /<\/footer>\n {4}<script\n {8}type="application\/ld\+json"\n {8}data-capell-agent-schema\n {4}>\{.*\}<\/script>\n {4}<script\n {8}type="application\/json"\n {8}data-capell-agent-tools\n {4}>\{.*\}<\/script>\n<\/body>/);
+    assert.match(html, /<\/footer>\n {4}<script\n {8}type="application\/ld\+json"\n {8}data-capell-agent-schema\n {4}>\{.*\}<\/script>\n {4}<script\n {8}type="application\/json"\n {8}data-capell-agent-tools\n {4}>\{.*\}<\/script>\n(<script type="module" src="\/site\/livewire-stand-in\.js"[^>]*><\/script>\n)?<\/body>/);
   });
 
   test('writes data containing </script> into the islands without breaking out', async () => {
@@ -331,13 +336,13 @@ describe('demo server: page graph and islands', () => {
 
   test('declares Core\'s five tools first, byte for byte as Core does (core-tools-island.json), then the catalogue\'s', async () => {
     const fixture = JSON.parse(readFileSync(new URL('core-tools-island.json', FIXTURES), 'utf8'));
-    for (const path of ['/', '/products', '/products/summit-leather-boot', '/contact', '/stockists/keswick']) {
+    for (const path of ['/', '/products', '/products/summit-leather-boot', '/contact', '/contact/plain', '/stockists/keswick']) {
       const english = JSON.parse(readIsland((await send(path)).text, 'data-capell-agent-tools'));
       assert.equal(english.capellAgentSchema, 1);
       assert.equal(toIslandJSON(english.tools.slice(0, 5)), toIslandJSON(fixture.tools), path);
       assert.equal(english.tools[5].name, 'catalogue.lookup', path);
       const extra = english.tools.slice(6).map((tool: Json) => tool.name);
-      assert.deepEqual(extra, path === '/products' ? ['catalogue.search', 'catalogue.properties'] : path === '/contact' ? ['form.submit.capell-form-contact', 'newsletter.subscribe'] : [], path);
+      assert.deepEqual(extra, path === '/products' ? ['catalogue.search', 'catalogue.properties'] : path === '/contact/plain' ? ['form.submit.capell-form-contact', 'newsletter.subscribe'] : path === '/contact' ? ['newsletter.subscribe'] : [], path);
     }
   });
 
@@ -392,9 +397,9 @@ describe('demo server: page graph and islands', () => {
     }
   });
 
-  test('renders the contact form with its fields, CSRF token and CSS-hidden honeypot', async () => {
-    const html = (await send('/contact')).text;
-    assert.match(html, /<form id="capell-form-contact" class="contact-form" action="\/contact" method="post">/);
+  test('renders the plain contact form with its fields, CSRF token and CSS-hidden honeypot', async () => {
+    const html = (await send('/contact/plain')).text;
+    assert.match(html, /<form id="capell-form-contact" class="contact-form" action="\/contact\/plain" method="post">/);
     assert.match(html, /<input type="text" id="capell-form-contact-name" name="name" maxlength="\d+"/);
     assert.match(html, /<input type="email" id="capell-form-contact-email" name="email"/);
     assert.match(html, /<option value="order">Order question<\/option>/);
@@ -414,31 +419,31 @@ describe('demo server: contact form', () => {
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
   test('delivers a message with the right token and redirects with 303 to the sent notice', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const token = tokenOf(session.html);
     const body = new URLSearchParams({ _token: token, name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Where is my boot?', newsletter: 'yes', website: '' });
-    const answer = await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() });
+    const answer = await send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() });
     assert.equal(answer.status, 303);
-    assert.equal(answer.headers.location, '/contact?sent=1');
+    assert.equal(answer.headers.location, '/contact/plain?sent=1');
     assert.deepEqual(demo.app.submissions.at(-1), { lang: 'en', name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Where is my boot?', newsletter: true });
-    assert.match((await send('/contact?sent=1')).text, /class="notice"/);
+    assert.match((await send('/contact/plain?sent=1')).text, /class="notice"/);
   });
 
   test('refuses a post without the CSRF token with 419', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const body = new URLSearchParams({ name: 'Ada', email: 'ada@example.test', topic: 'order', message: 'Hi' });
-    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() })).status, 419);
+    assert.equal((await send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() })).status, 419);
   });
 
   test('drops a post whose honeypot is filled while answering as if it were sent', async () => {
-    const session = await openSession('/de/kontakt');
+    const session = await openSession('/de/kontakt/einfach');
     const token = tokenOf(session.html);
     const body = new URLSearchParams({ _token: token, name: 'Bot', email: 'bot@example.test', topic: 'other', message: 'spam', website: 'http://spam.test' });
     const before = demo.app.submissions.length;
-    const answer = await send('/de/kontakt', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() });
+    const answer = await send('/de/kontakt/einfach', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: body.toString() });
     assert.equal(answer.status, 303);
     assert.equal(demo.app.submissions.length, before);
-    assert.equal(answer.headers.location, '/de/kontakt?sent=1');
+    assert.equal(answer.headers.location, '/de/kontakt/einfach?sent=1');
   });
 });
 
@@ -449,8 +454,8 @@ describe('demo server: write tools', () => {
     return match[1] as string;
   }
 
-  test('the contact pages declare form.submit.capell-form-contact shaped like Capell\'s form builder, and newsletter.subscribe', async () => {
-    for (const path of ['/contact', '/de/kontakt']) {
+  test('the plain contact pages declare form.submit.capell-form-contact shaped like Capell\'s form builder, and newsletter.subscribe', async () => {
+    for (const path of ['/contact/plain', '/de/kontakt/einfach']) {
       const html = (await send(path)).text;
       const manifest = JSON.parse(readIsland(html, 'data-capell-agent-tools'));
       const form = manifest.tools.find((tool: Json) => tool.name === 'form.submit.capell-form-contact');
@@ -463,7 +468,7 @@ describe('demo server: write tools', () => {
       assert.equal(typeof form.inputSchema.properties.name.maxLength, 'number');
       assert.equal(form.inputSchema.properties.newsletter.type, 'boolean');
       const newsletter = manifest.tools.find((tool: Json) => tool.name === 'newsletter.subscribe');
-      assert.deepEqual(newsletter.binding, { type: 'endpoint', target: path === '/contact' ? '/agent/v1/newsletter' : '/de/agent/v1/newsletter' });
+      assert.deepEqual(newsletter.binding, { type: 'endpoint', target: path.startsWith('/contact') ? '/agent/v1/newsletter' : '/de/agent/v1/newsletter' });
       assert.equal(typeof manifest.messages.confirmSend, 'string');
       assert.equal(tokenOf(html), /name="_token" value="([A-Za-z]+)"/.exec(html)?.[1]);
     }
@@ -472,17 +477,17 @@ describe('demo server: write tools', () => {
   });
 
   test('a contact post that asks for JSON gets JSON: 200 sent, 422 with the field, 419 without the token', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const token = tokenOf(session.html);
     const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...sameOrigin(session) };
     const good = new URLSearchParams({ _token: token, name: 'Grace', email: 'grace@example.test', topic: 'product', message: 'Which lantern <b>?</b>' });
-    const sent = await send('/contact', { method: 'POST', headers, body: good.toString() });
+    const sent = await send('/contact/plain', { method: 'POST', headers, body: good.toString() });
     assert.equal(sent.status, 200);
     assert.deepEqual(JSON.parse(sent.text), { status: 'sent' });
-    const invalid = await send('/contact', { method: 'POST', headers, body: new URLSearchParams({ _token: token, name: 'Grace', email: 'nope', topic: 'product', message: 'Hi' }).toString() });
+    const invalid = await send('/contact/plain', { method: 'POST', headers, body: new URLSearchParams({ _token: token, name: 'Grace', email: 'nope', topic: 'product', message: 'Hi' }).toString() });
     assert.equal(invalid.status, 422);
     assert.deepEqual(Object.keys(JSON.parse(invalid.text).errors), ['email']);
-    const expired = await send('/contact', { method: 'POST', headers, body: new URLSearchParams({ name: 'Grace' }).toString() });
+    const expired = await send('/contact/plain', { method: 'POST', headers, body: new URLSearchParams({ name: 'Grace' }).toString() });
     assert.equal(expired.status, 419);
   });
 
@@ -494,7 +499,7 @@ describe('demo server: write tools', () => {
   });
 
   test('POST /agent/v1/newsletter wants the CSRF token (419 without), validates the address and keeps it', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const token = tokenOf(session.html);
     const json = { 'content-type': 'application/json', accept: 'application/json', ...sameOrigin(session) };
     const without = await send('/agent/v1/newsletter', { method: 'POST', headers: json, body: JSON.stringify({ email: 'ada@example.test' }) });
@@ -525,24 +530,24 @@ describe('demo server: session-bound CSRF tokens', () => {
   });
 
   test('two sessions get different tokens', async () => {
-    const a = await openSession('/contact');
-    const b = await openSession('/contact');
+    const a = await openSession('/contact/plain');
+    const b = await openSession('/contact/plain');
     assert.notEqual(a.cookie, b.cookie);
     assert.notEqual(a.token, b.token);
   });
 
   test('a token of session A with the cookie of session B is 419 and delivers nothing (contact form and newsletter)', async () => {
-    const a = await openSession('/contact');
-    const b = await openSession('/contact');
+    const a = await openSession('/contact/plain');
+    const b = await openSession('/contact/plain');
     const before = { submissions: demo.app.submissions.length, subscriptions: demo.app.subscriptions.length };
-    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(b) }, body: message(a.token) })).status, 419);
-    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(), accept: 'application/json' }, body: message(a.token) })).status, 419, 'no cookie');
+    assert.equal((await send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(b) }, body: message(a.token) })).status, 419);
+    assert.equal((await send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(), accept: 'application/json' }, body: message(a.token) })).status, 419, 'no cookie');
     const json = { 'content-type': 'application/json', accept: 'application/json' };
     const newsletter = await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, ...sameOrigin(b), 'x-csrf-token': a.token }, body: JSON.stringify({ email: 'ada@example.test' }) });
     assert.equal(newsletter.status, 419);
     assert.deepEqual({ submissions: demo.app.submissions.length, subscriptions: demo.app.subscriptions.length }, before);
     // The same requests with B's own token go through: the 419 was the token's session.
-    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(b) }, body: message(b.token) })).status, 303);
+    assert.equal((await send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(b) }, body: message(b.token) })).status, 303);
     assert.equal((await send('/agent/v1/newsletter', { method: 'POST', headers: { ...json, ...sameOrigin(b), 'x-csrf-token': b.token }, body: JSON.stringify({ email: 'ada@example.test' }) })).status, 200);
     assert.deepEqual({ submissions: demo.app.submissions.length, subscriptions: demo.app.subscriptions.length }, { submissions: before.submissions + 1, subscriptions: before.subscriptions + 1 });
   });
@@ -554,16 +559,16 @@ describe('demo server: Origin check on state-changing requests', () => {
   const counts = () => ({ submissions: demo.app.submissions.length, formPosts: demo.app.formPosts.length, subscriptions: demo.app.subscriptions.length });
 
   test('a POST from another Origin is 403 with a one-line reason and is not counted as a submission', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const { port } = new URL(demo.url);
     const before = counts();
     const refusedBefore = demo.app.refused.length;
     for (const origin of ['http://evil.example', 'null', `http://localhost:${port}`, `https://127.0.0.1:${port}`, `${demo.url}/`]) {
-      const html = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie, origin }, body: message(session.token) });
+      const html = await send('/contact/plain', { method: 'POST', headers: { ...form, cookie: session.cookie, origin }, body: message(session.token) });
       assert.equal(html.status, 403, origin);
       assert.match(String(html.headers['content-type']), /^text\/html/);
       assert.ok(html.text.includes(`The request came from ${origin}, not from ${demo.url}`), html.text);
-      const json = await send('/contact', { method: 'POST', headers: { ...form, accept: 'application/json', cookie: session.cookie, origin }, body: message(session.token) });
+      const json = await send('/contact/plain', { method: 'POST', headers: { ...form, accept: 'application/json', cookie: session.cookie, origin }, body: message(session.token) });
       assert.equal(json.status, 403, origin);
       const reason = JSON.parse(json.text).message;
       assert.match(reason, /^The request came from .+; a cross-origin request cannot change anything here\.$/);
@@ -576,20 +581,20 @@ describe('demo server: Origin check on state-changing requests', () => {
     assert.equal(demo.app.refused.length, refusedBefore + 11);
     assert.deepEqual({ ...demo.app.refused.at(-1), reason: undefined }, { method: 'POST', path: '/agent/v1/newsletter', origin: 'http://evil.example', reason: undefined });
     // The same post from the page's own origin is delivered: the 403 was the Origin.
-    assert.equal((await send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: message(session.token) })).status, 303);
+    assert.equal((await send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: message(session.token) })).status, 303);
     assert.equal(demo.app.submissions.length, before.submissions + 1);
   });
 
   test('a POST with no Origin and no Sec-Fetch-Site is 403; Sec-Fetch-Site: same-origin lets it through', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const before = counts();
-    const bare = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie }, body: message(session.token) });
+    const bare = await send('/contact/plain', { method: 'POST', headers: { ...form, cookie: session.cookie }, body: message(session.token) });
     assert.equal(bare.status, 403);
     assert.ok(bare.text.includes('The request has no Origin header'), bare.text);
-    const crossSite = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie, 'sec-fetch-site': 'cross-site' }, body: message(session.token) });
+    const crossSite = await send('/contact/plain', { method: 'POST', headers: { ...form, cookie: session.cookie, 'sec-fetch-site': 'cross-site' }, body: message(session.token) });
     assert.equal(crossSite.status, 403);
     assert.deepEqual(counts(), before);
-    const vouched = await send('/contact', { method: 'POST', headers: { ...form, cookie: session.cookie, 'sec-fetch-site': 'same-origin' }, body: message(session.token) });
+    const vouched = await send('/contact/plain', { method: 'POST', headers: { ...form, cookie: session.cookie, 'sec-fetch-site': 'same-origin' }, body: message(session.token) });
     assert.equal(vouched.status, 303);
     assert.equal(demo.app.submissions.length, before.submissions + 1);
   });
@@ -615,10 +620,10 @@ describe('demo server: lengths in code points, as JSON Schema counts them', () =
   });
 
   test('a contact form at every maxLength in emoji is delivered (name 80, email 254, message 2000); one more is a 422 naming the field', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const full = { name: EMOJI.repeat(80), email: `${EMOJI.repeat(241)}@example.test`, topic: 'product', message: EMOJI.repeat(2000) };
     assert.equal([...full.email].length, 254);
-    const post = (fields: Record<string, string>) => send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: new URLSearchParams({ _token: session.token, ...fields }).toString() });
+    const post = (fields: Record<string, string>) => send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: new URLSearchParams({ _token: session.token, ...fields }).toString() });
     const sent = await post(full);
     assert.equal(sent.status, 200, sent.text);
     assert.equal(demo.app.submissions.at(-1).message, full.message);
@@ -630,14 +635,14 @@ describe('demo server: lengths in code points, as JSON Schema counts them', () =
   });
 
   test('a message\'s line breaks count once although the browser sends them as CRLF', async () => {
-    const session = await openSession('/contact');
-    const post = (message: string) => send('/contact', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: new URLSearchParams({ _token: session.token, name: 'Ada', email: 'ada@example.test', topic: 'other', message }).toString() });
+    const session = await openSession('/contact/plain');
+    const post = (message: string) => send('/contact/plain', { method: 'POST', headers: { ...form, ...sameOrigin(session) }, body: new URLSearchParams({ _token: session.token, name: 'Ada', email: 'ada@example.test', topic: 'other', message }).toString() });
     assert.equal((await post('a\r\n'.repeat(1000))).status, 200);
     assert.equal((await post(`${'a\r\n'.repeat(1000)}b`)).status, 422);
   });
 
   test('the newsletter address counts code points: 254 are subscribed, 255 are a 422', async () => {
-    const session = await openSession('/contact');
+    const session = await openSession('/contact/plain');
     const subscribe = (email: string) => send('/agent/v1/newsletter', { method: 'POST', headers: { 'content-type': 'application/json', ...sameOrigin(session), 'x-csrf-token': session.token }, body: JSON.stringify({ email }) });
     const email = `${EMOJI.repeat(241)}@example.test`;
     assert.equal((await subscribe(email)).status, 200);

@@ -20,13 +20,30 @@ export const CONTACT_TOPICS = /** @type {const} */ (['order', 'repair', 'product
  */
 export const CONTACT_FORM_ID = 'capell-form-contact';
 
-/** Where each language's contact form posts. */
-export const CONTACT_ACTIONS = Object.freeze({ en: '/contact', de: '/de/kontakt' });
+/**
+ * The contact page of each language with its plain HTML form (no script: the browser, or the
+ * runtime's own fetch, sends it), beside the contact page whose form is form-builder's Livewire
+ * form (demo/server/form-builder/). The plain form posts to its own page.
+ */
+export const CONTACT_ACTIONS = Object.freeze({ en: '/contact/plain', de: '/de/kontakt/einfach' });
+
+/** The contact page of each language, whose form is form-builder's (the page the plain one varies). */
+export const CONTACT_PAGES = Object.freeze({ en: '/contact', de: '/de/kontakt' });
 
 /**
- * The public contact form `#capell-form-contact`: name, email, topic, message, newsletter, the CSRF
- * token `_token` and the honeypot `website` (hidden by the theme's CSS, never to be filled). Its
- * controls keep native `name` attributes (form-builder's Livewire markup is not played yet).
+ * The language of a plain contact page path, or undefined.
+ * @param {string} path
+ * @returns {import('../catalogue.js').Language | undefined}
+ */
+export function plainContactLanguage(path) {
+  return path === CONTACT_ACTIONS.en ? 'en' : path === CONTACT_ACTIONS.de ? 'de' : undefined;
+}
+
+/**
+ * The plain contact form `#capell-form-contact` (at CONTACT_ACTIONS): name, email, topic,
+ * message, newsletter, the CSRF token `_token` and the honeypot `website` (hidden by the theme's
+ * CSS, never to be filled), a native `action` and `method="post"` and no script: what a site
+ * without Livewire writes. Its id and tool name are the form-builder form's (one form per page).
  * @param {import('../catalogue.js').Language} lang
  * @param {string} csrfToken
  * @returns {string} HTML

@@ -21,7 +21,10 @@ export function renderMessagesPage(submissions, now, csrfToken) {
 <dl>
 <dt>${escapeHTML(text(lang, 'contact.topic'))}</dt><dd>${escapeHTML(submission.topic)}</dd>
 <dt>${escapeHTML(text(lang, 'contact.newsletter'))}</dt><dd>${submission.newsletter ? 'yes' : 'no'}</dd>
-<dt>${escapeHTML(text(lang, 'messages.language'))}</dt><dd>${escapeHTML(submission.lang)}</dd>
+<dt>${escapeHTML(text(lang, 'messages.language'))}</dt><dd>${escapeHTML(submission.lang)}</dd>${submission.form ? `
+<dt>Form</dt><dd>${escapeHTML(submission.form)}</dd>${Object.entries(submission.values ?? {})
+    .filter(([key]) => !['name', 'email', 'topic', 'message', 'newsletter'].includes(key))
+    .map(([key, value]) => `<dt>${escapeHTML(key)}</dt><dd>${escapeHTML(value ?? '')}</dd>`).join('')}` : ''}
 </dl>
 <p>${escapeHTML(submission.message)}</p>
 </article>`).join('\n');

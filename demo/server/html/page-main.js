@@ -6,6 +6,7 @@ import { renderContactForm } from './contact-form.js';
 import { escapeHTML } from './escape-html.js';
 import { formatDate, formatMoney, formatQuantity } from './format.js';
 import { renderBackInStockForm } from './signup-forms.js';
+import { CONTACT_FORM, ENQUIRY_FORM, ENQUIRY_PAGE_KEY } from '../form-builder/forms.js';
 
 /** @typedef {import('../catalogue.js').Page} Page */
 /** @typedef {import('../catalogue.js').Language} Language */
@@ -17,6 +18,10 @@ import { renderBackInStockForm } from './signup-forms.js';
  * @property {Date} now
  * @property {string} csrfToken
  * @property {boolean} sent the contact form was just sent
+ * @property {boolean} [plain] the contact page with its plain HTML form instead of form-builder's
+ * @property {string} [path] the Capell page's path (form-builder's snapshot keeps it)
+ * @property {ReturnType<typeof import('../form-builder/livewire-component.js').createLivewireComponents>} [livewire]
+ *   mounts form-builder's forms (without it, pages render no form-builder form)
  */
 
 /**
@@ -178,7 +183,10 @@ export function renderPageMain(page, context) {
     case 'product': {
       const stock = readDisplayProperties(page, /** @type {import('../catalogue.js').PropertySet} */ (findPropertySet('commerce.product')), lang, now, ['sku', 'in_stock']);
       const notify = stock.in_stock === false ? `\n${renderBackInStockForm(lang, String(stock.sku), translation.url, context.csrfToken)}` : '';
-      return `<article class="product">${heading}\n${renderParagraphs(translation)}\n${renderProductFacts(page, context)}${notify}</article>`;
+      const enquiry = page.key === ENQUIRY_PAGE_KEY && context.livewire
+        ? `\n<section class="enquiry">${context.livewire.mount(ENQUIRY_FORM, { lang, path: context.path ?? translation.url })}</section>`
+        : '';
+      return `<article class="product">${heading}\n${renderParagraphs(translation)}\n${renderProductFacts(page, context)}${notify}${enquiry}</article>`;
     }
     case 'article':
       return `<article>${heading}
@@ -188,7 +196,10 @@ ${renderParagraphs(translation)}\n${renderProductFacts(page, context)}</article>
       return `${heading}\n${renderParagraphs(translation)}\n${renderStockists(page, context)}`;
     case 'contact': {
       const notice = context.sent ? `<p class="notice" role="status">${escapeHTML(text(lang, 'contact.sent'))}</p>\n` : '';
-      return `${heading}\n${notice}${renderParagraphs(translation)}\n${renderContactForm(lang, context.csrfToken)}`;
+      const form = context.plain || !context.livewire
+        ? renderContactForm(lang, context.csrfToken)
+        : context.livewire.mount(CONTACT_FORM, { lang, path: context.path ?? translation.url });
+      return `${heading}\n${notice}${renderParagraphs(translation)}\n${form}`;
     }
     default:
       return `${heading}\n${renderParagraphs(translation)}`;

@@ -4,6 +4,11 @@ import { readPages } from '../page-store.js';
 import { toPublicUrl } from '../public-pages.js';
 import { escapeHTML } from './escape-html.js';
 import { renderNewsletterForm } from './signup-forms.js';
+import { LIVEWIRE_STYLE } from '../form-builder/render-form.js';
+import { LIVEWIRE_UPDATE_PATH } from '../form-builder/livewire-component.js';
+
+/** The demo's stand-in for Livewire's client script (demo/site/livewire-stand-in.js). */
+export const LIVEWIRE_STAND_IN_SRC = '/site/livewire-stand-in.js';
 
 /** @typedef {import('../catalogue.js').Language} Language */
 
@@ -53,6 +58,9 @@ export const INSPECT_QUERY = '?capell-webmcp=inspect';
  *   `_token` (without it that form's post is refused with 419)
  * @property {string[]} [scripts] the page's own module scripts, loaded after the runtime's
  * @property {number} [writeWaitMs] the runtime's `data-write-wait-ms`, when not its default (WRITE_WAIT_QUERY)
+ * @property {boolean} [livewire] the page holds form-builder's Livewire forms: Livewire's injected
+ *   style ends `<head>` and the Livewire client (the demo's stand-in, its tag naming the update
+ *   endpoint in `data-update-uri` and the token in `data-csrf`, as Livewire 4's tag does) ends `<body>`
  */
 
 /**
@@ -67,7 +75,7 @@ export const INSPECT_QUERY = '?capell-webmcp=inspect';
  * @param {DocumentParts} parts
  * @returns {string}
  */
-export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken, scripts = [], writeWaitMs }) {
+export function renderDocument({ lang, now, title, description, main, currentKey, graph, manifest, path, csrfToken, scripts = [], writeWaitMs, livewire = false }) {
   const other = lang === 'en' ? 'de' : 'en';
   const navigation = NAVIGATION_KEYS.map((key) => {
     const url = toPublicUrl(key, lang, now);
@@ -92,7 +100,7 @@ export function renderDocument({ lang, now, title, description, main, currentKey
 <meta name="description" content="${escapeHTML(description)}">${csrfToken ? `\n<meta name="csrf-token" content="${escapeHTML(csrfToken)}">` : ''}
 <link rel="icon" href="/site/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/site/theme.css">${alternate}
-<script type="module" src="/site/theme.js"></script>${runtime}
+<script type="module" src="/site/theme.js"></script>${runtime}${livewire ? `\n${LIVEWIRE_STYLE}` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${escapeHTML(text(lang, 'nav.skip'))}</a>
@@ -110,7 +118,7 @@ ${renderNewsletterForm(lang, path ?? toPublicUrl('home', lang, now) ?? '/', csrf
 <p id="agent-status" role="status">${escapeHTML(text(lang, 'footer.agentStatus'))}</p>
 <nav class="for-agents" aria-label="${escapeHTML(text(lang, 'agents.nav'))}"><p><strong>${escapeHTML(text(lang, 'agents.nav'))}:</strong> <a class="open-inspector" href="${INSPECT_QUERY}">${escapeHTML(text(lang, 'agents.inspect'))}</a> · <a class="agents-page" href="${AGENTS_PATHS[lang]}">${escapeHTML(text(lang, 'agents.page'))}</a></p></nav>
 </footer>
-${renderAgentData(graph, manifest)}</body>
+${renderAgentData(graph, manifest)}${livewire ? `<script type="module" src="${LIVEWIRE_STAND_IN_SRC}" data-csrf="${escapeHTML(csrfToken ?? '')}" data-update-uri="${LIVEWIRE_UPDATE_PATH}"></script>\n` : ''}</body>
 </html>
 `;
 }

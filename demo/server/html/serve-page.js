@@ -6,6 +6,23 @@ import { toToolsManifest } from '../tools-manifest.js';
 import { escapeHTML } from './escape-html.js';
 import { renderDocument, writeWaitFrom } from './render-document.js';
 import { renderPageMain } from './page-main.js';
+import { CONTACT_PAGES, plainContactLanguage } from './contact-form.js';
+import { ENQUIRY_PAGE_KEY } from '../form-builder/forms.js';
+import { LIVEWIRE_STYLE_CSS } from '../form-builder/render-form.js';
+import { CONTENT_SECURITY_POLICY } from '../responses.js';
+import { createHash } from 'node:crypto';
+
+/** The CSP source that lets Livewire's injected style apply (its hash, as a site with a strict policy allows it). */
+const LIVEWIRE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(LIVEWIRE_STYLE_CSS).digest('base64')}'`;
+
+/**
+ * A Content-Security-Policy that also allows Livewire's injected style (by its hash).
+ * @param {string} policy
+ * @returns {string}
+ */
+export function allowLivewireStyle(policy) {
+  return policy.replace("style-src 'self'", `style-src 'self' ${LIVEWIRE_STYLE_SOURCE}`);
+}
 
 /**
  * @typedef {object} PageRequest
@@ -15,6 +32,8 @@ import { renderPageMain } from './page-main.js';
  * @property {string} origin the site's origin as the request reached it (the page graph's URLs start with it)
  * @property {string} csrfToken the CSRF token of the visitor's session (session.js)
  * @property {Record<string, string>} headers extra response headers (e.g. a session cookie)
+ * @property {ReturnType<typeof import('../form-builder/livewire-component.js').createLivewireComponents>} livewire
+ *   the site's Livewire components (form-builder's forms are mounted with it)
  */
 
 /**
@@ -25,8 +44,12 @@ import { renderPageMain } from './page-main.js';
  * @param {import('node:http').ServerResponse} res
  * @param {PageRequest} request
  */
-export function servePage(req, res, { path, searchParams, now, origin, csrfToken, headers }) {
+export function servePage(req, res, { path, searchParams, now, origin, csrfToken, headers, livewire }) {
   const lang = languageOfPath(path);
+  // The contact page with a plain HTML form instead of form-builder's: the same Capell page
+  // (its page graph names /contact), at its own address.
+  const plainLang = plainContactLanguage(path);
+  const pagePath = plainLang ? CONTACT_PAGES[plainLang] : path;
   if (path === '/de') {
     sendRedirect(req, res, 301, '/de/');
     return;
@@ -36,7 +59,7 @@ export function servePage(req, res, { path, searchParams, now, origin, csrfToken
     sendRedirect(req, res, 301, redirectTo);
     return;
   }
-  const page = findPublicPage(path, lang, now);
+  const page = findPublicPage(pagePath, lang, now);
   if (!page) {
     const title = text(lang, 'notFound.title');
     const main = `<h1>${escapeHTML(title)}</h1>\n<p>${escapeHTML(text(lang, 'notFound.body'))}</p>`;
@@ -45,7 +68,10 @@ export function servePage(req, res, { path, searchParams, now, origin, csrfToken
     return;
   }
   const translation = /** @type {import('../catalogue.js').Translation} */ (page.translations[lang]);
-  const main = renderPageMain(page, { lang, now, csrfToken, sent: searchParams.get('sent') === '1' });
+  const plain = plainLang !== undefined;
+  const main = renderPageMain(page, { lang, now, csrfToken, sent: searchParams.get('sent') === '1', plain, path: pagePath, livewire });
+  // form-builder's forms: the contact page's (not its plain twin) and the enquiry form's product page.
+  const usesLivewire = !plain && (page.view === 'contact' || page.key === ENQUIRY_PAGE_KEY);
   const graph = toPageGraph(page, { lang, now, origin });
   const html = renderDocument({
     lang,
@@ -56,9 +82,10 @@ export function servePage(req, res, { path, searchParams, now, origin, csrfToken
     currentKey: page.key,
     path,
     graph,
-    manifest: toToolsManifest(lang, { hasInlineData: graph !== null, catalogue: page.key === 'products', contact: page.key === 'contact' }),
+    manifest: toToolsManifest(lang, { hasInlineData: graph !== null, catalogue: page.key === 'products', contact: page.key === 'contact', plainContactForm: plain }),
     csrfToken,
     writeWaitMs: writeWaitFrom(searchParams),
+    livewire: usesLivewire,
   });
-  sendHTML(req, res, 200, html, headers);
+  sendHTML(req, res, 200, html, usesLivewire ? { ...headers, 'Content-Security-Policy': allowLivewireStyle(headers['Content-Security-Policy'] ?? CONTENT_SECURITY_POLICY) } : headers);
 }
