@@ -1,6 +1,7 @@
 /**
  * The runtime's own tools: registered by the live registry (not declared by the page) while the
- * tools they serve are registered, and removed with the last of them. Each module loads only
+ * tools they serve are registered, and removed with the last of them, unless a row `keep`s its
+ * tool until `stop()` (the write status tool: writeIds outlive their tools). Each module loads only
  * when its tool is first needed. One row per tool; the registry treats every row alike.
  */
 import type { RuntimeConfig } from '../start/config.js';
