@@ -230,6 +230,14 @@ describe('a write kept by an earlier page of this tab', () => {
     expect(await status('w-1')).to.deep.equal({ status: 'submitted', tool: 'form.submit.contact', httpStatus: 200, navigatedTo: `${location.origin}/contact?sent=1` });
   });
 
+  it('registers capell.write.status on a page that declares no tool at all', async () => {
+    keep([write({})]);
+    runtime = start({ log: 'silent' });
+    expect((await runtime.ready).registered).to.deep.equal([]);
+    await until(async () => (await registeredNames()).includes('capell.write.status'));
+    expect(await status('w-1')).to.deep.equal({ status: 'submitted', tool: 'form.submit.contact' });
+  });
+
   it('nothing kept, or only what is too old: no status tool on a page without write tools', async () => {
     keep([write({ at: now() - 11 * 60_000 })], now() - 60_000);
     mountToolsIsland(island(...CORE_READ_TOOLS));
