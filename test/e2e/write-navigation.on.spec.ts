@@ -21,8 +21,11 @@ import { TAB_WRITES_KEY } from '../../src/registry/write-status-tool.ts';
 const TOOL = 'form.submit.notify';
 const EMAIL = 'ada@example.test';
 
-/** The routed page: a back-in-stock sign-up as plain HTML, its tool in a Capell tools island. */
-function notifyPage(csrfToken: string, native: boolean): string {
+/**
+ * The routed page: a back-in-stock sign-up as plain HTML, its tool in a Capell tools island.
+ * `form` replaces the form's opening tag's attributes after its id (default: posts to /signups).
+ */
+function notifyPage(csrfToken: string, native: boolean, form = 'action="/signups" method="post"'): string {
   const manifest = {
     capellAgentSchema: 1,
     tools: [{
@@ -38,7 +41,7 @@ function notifyPage(csrfToken: string, native: boolean): string {
 <head><meta charset="utf-8"><title>Back in stock</title>
 <script type="module" src="/dist/capell-webmcp.js" data-capell-webmcp data-write-wait-ms="300"></script></head>
 <body><main>
-<form id="notify" action="/signups" method="post"${native ? ' data-capell-submit="native"' : ''}>
+<form id="notify" ${form}${native ? ' data-capell-submit="native"' : ''}>
 <input type="hidden" name="_token" value="${csrfToken}"><input type="hidden" name="list" value="back-in-stock">
 <input type="hidden" name="sku" value="TR-42"><input type="hidden" name="return" value="/">
 <p><label for="notify-email">Email</label> <input type="email" id="notify-email" name="email" required></p>
@@ -52,10 +55,10 @@ function notifyPage(csrfToken: string, native: boolean): string {
  * Opens the routed page in a session of the demo (a first visit to the home page gives the
  * session cookie; its footer form carries the session's CSRF token).
  */
-async function openNotify(page: Page, origin: string, native: boolean): Promise<void> {
+async function openNotify(page: Page, origin: string, native: boolean, form?: string): Promise<void> {
   await page.goto(`${origin}/`);
   const token = await page.locator('#newsletter input[name="_token"]').inputValue();
-  await page.route(`${origin}/nav/notify`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: notifyPage(token, native) }));
+  await page.route(`${origin}/nav/notify`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: notifyPage(token, native, form) }));
   await page.goto(`${origin}/nav/notify`);
   expect((await readyReport(page)).registered).toEqual([TOOL]);
 }
@@ -118,3 +121,18 @@ for (const native of [true, false]) {
     expect(JSON.parse((await status(page, writeId)).content[0]!.text)).toEqual({ status: 'submitted', tool: TOOL, httpStatus: 200, navigatedTo: `${demo.url}/?signed-up=1` });
   });
 }
+
+test('after a native GET send, the next page names itself without the query: the values sent are in it', async ({ page, demo }) => {
+  // A GET form's address is built from its values (here to the demo's home page, which ignores them).
+  await openNotify(page, demo.url, true, 'action="/" method="get"');
+  const writeId = await proposeAndSend(page);
+  await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('email') === EMAIL);
+  await readyReport(page);
+  const answer = await status(page, writeId);
+  expect(JSON.parse(answer.content[0]!.text)).toEqual({ status: 'submitted', tool: TOOL, httpStatus: 200, navigatedTo: `${demo.url}/` });
+  const kept = await page.evaluate((key) => sessionStorage.getItem(key), TAB_WRITES_KEY);
+  expect(kept).toContain(writeId);
+  expect(kept).not.toContain('ada%40example.test');
+  expect(kept).not.toContain(EMAIL);
+  expect(kept).not.toContain('TR-42');
+});
