@@ -37,7 +37,7 @@ export function holdsTabWrites(doc: Document): boolean {
     const raw = doc.defaultView?.sessionStorage.getItem(TAB_WRITES_KEY);
     return !!raw && raw.length <= MAX_TAB_WRITES_LENGTH && (JSON.parse(raw) as { until?: unknown }).until as number > Date.now();
   } catch {
-    return false;
+    return false; // storage refused, or a value that is not JSON: nothing kept for this page
   }
 }
 

@@ -70,7 +70,7 @@ function sameOrigin(value: unknown, origin: string): string | undefined {
     const { href, origin: its } = parseURL(value);
     return its === origin ? address(href) : undefined;
   } catch {
-    return undefined;
+    return undefined; // not a URL: a forged or broken record's field, left out
   }
 }
 
@@ -99,7 +99,7 @@ function storageOf(doc: Document): Storage | undefined {
   try {
     return doc.defaultView?.sessionStorage ?? undefined;
   } catch {
-    return undefined;
+    return undefined; // storage refused (sandboxed frame, blocked storage): nothing is kept or read
   }
 }
 
@@ -112,7 +112,7 @@ function readAll(storage: Storage, origin: string, now: number): TabWrite[] {
     const writes = isPlainObject(stored) && Array.isArray(stored.writes) ? stored.writes.slice(-MAX_TAB_WRITES) : [];
     return writes.flatMap((entry) => readEntry(entry, origin, now) ?? []);
   } catch {
-    return [];
+    return []; // not JSON (not the runtime's, or broken): as if nothing were kept
   }
 }
 
@@ -124,7 +124,7 @@ function writeAll(storage: Storage, writes: TabWrite[]): boolean {
     else storage.setItem(TAB_WRITES_KEY, JSON.stringify({ until: Math.max(...kept.map((write) => write.at)) + MAX_TAB_WRITE_AGE_MS, writes: kept }));
     return true;
   } catch {
-    return false;
+    return false; // quota exceeded or storage refused: the next page cannot answer, this one still does
   }
 }
 
@@ -156,7 +156,7 @@ function ownResponseStatus(doc: Document): number | undefined {
     const status = (entry as { responseStatus?: unknown } | undefined)?.responseStatus;
     return typeof status === 'number' && status >= 100 && status <= 599 ? status : undefined;
   } catch {
-    return undefined;
+    return undefined; // no Navigation Timing here: the status stays unknown
   }
 }
 
