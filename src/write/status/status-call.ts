@@ -10,7 +10,8 @@ import { errorResult, toolResult, type CallToolResult } from '../../registry/res
 import { statusAnswer } from '../write-answers.js';
 import { MAX_WRITE_RECORDS, writeRegistryOf } from '../write-registry.js';
 import { WRITE_STATUS_TOOL } from '../../registry/write-status-tool.js';
-import { MAX_TAB_WRITE_AGE_MS, MAX_TAB_WRITES, tabWriteAnswer } from '../tab-writes.js';
+import { MAX_TAB_WRITE_AGE_MS, MAX_TAB_WRITES } from '../tab-writes.js';
+import { tabWriteAnswer } from './tab-write-answer.js';
 
 /** Longest writeId accepted, in characters (a UUID is 36). */
 const MAX_WRITE_ID_LENGTH = 100;
@@ -35,7 +36,7 @@ function parse(raw: unknown, maxWaitMs: number): { writeId: string; waitMs: numb
  * Answers `{ writeId, waitMs? }`: the record's compact JSON (`statusAnswer`), after waiting up to
  * `waitMs` ms for it to become final (ended early by the agent's signal or the runtime stopping);
  * for a writeId this page never issued, the record an earlier page of this tab kept when its send
- * navigated here (tab-writes.ts: `{ status, tool, httpStatus?, navigatedTo? }`, final, no wait).
+ * navigated here (tab-write-answer.ts: `{ status, tool, httpStatus?, navigatedTo? }`, final, no wait).
  * @returns `isError` for a bad input or an unknown writeId (never issued on this page nor kept by
  *   the tab, or one of more than MAX_WRITE_RECORDS and forgotten). Never throws.
  */
