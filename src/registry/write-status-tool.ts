@@ -19,7 +19,8 @@ export { WRITE_STATUS_TOOL };
 
 /**
  * The sessionStorage key under which a tab keeps the writes whose send navigated it
- * (write/tab-writes.ts writes and reads the records; the value is `{ "until": ms, "writes": […] }`).
+ * (write/tab-writes.ts keeps the records, write/status/tab-write-answer.ts reads them; the value is
+ * `{ "until": ms, "writes": […] }`).
  */
 export const TAB_WRITES_KEY = 'capell-webmcp.writes';
 
