@@ -479,7 +479,7 @@ export class LiveRegistry {
 
   /**
    * Whether a runtime tool is wanted now (runtime-tools.ts, `wanted`); a `keep` tool also once
-   * it registered in this registry's life (a withdrawn update registers it again).
+   * it was wanted in this registry's life (so a withdrawn update registers it again).
    */
   #wants(tool: RuntimeTool): boolean {
     if (tool.keep && this.#kept.has(tool.name)) return true;

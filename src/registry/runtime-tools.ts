@@ -14,7 +14,7 @@ import { holdsTabWrites } from './write-status-tool.js';
  * One runtime tool: its `name` (reserved by registration-rules.ts' NameClaims); `wanted(registered,
  * declared, doc)`, whether it is needed now, given the ToolSpecs registered with WebMCP now, (on
  * demand) every normalised ToolSpec of the page's sources, registered or not, and the page;
- * `keep`, when once registered it stays until `stop()` though it is no longer wanted; and
+ * `keep`, when once wanted it stays registered until `stop()` though it is no longer wanted; and
  * `create(config, stopSignal, declared)`, which loads its module and builds the tool (rejects when
  * the chunk cannot load); `declared` gives the ToolSpecs of the page as they are when the tool runs.
  */
