@@ -48,10 +48,9 @@ export const NEXT_STEPS = {
  * Everything known about one write (what `capell.write.status` answers, with `tool`):
  * `expiresAt` is an ISO time (only while `awaiting_person`); `httpStatus` and `answer` for a
  * sent request; `answerNote` when the site's JSON answer was not kept (too large or too deep);
- * `reason` for `failed` (and for an `aborted` proposal whose form the page took out, e.g. redrawn);
- * `supersededBy` the newer writeId for `superseded`; `refused` the latest act of the person that
- * was refused while the proposal was open, and why (one line: e.g. a click on a submit button the
- * page added after the panel showed; nothing was sent by it).
+ * `reason` for `failed`; `supersededBy` the newer writeId for `superseded`; `refused` the latest
+ * act of the person that was refused while the proposal was open, and why (one line: e.g. a
+ * click on a submit button the page added after the panel showed; nothing was sent by it).
  */
 export interface WriteRecord {
   writeId: string;
