@@ -320,13 +320,12 @@ async function proposeFill(
       return;
     }
     const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
-    // The browser submits natively and navigates: the record is kept for the next page of this
-    // tab first (tab-writes.ts; a GET's address holds the values, so its query is not kept).
-    if (!sent) {
-      sentBySite(write, panel, stopFollowing, guard);
-      if (controls.destination.method !== 'dialog') keepForNextPage(config, write.record, { withQuery: controls.destination.method !== 'get' });
-      return;
-    }
+    // A native send navigates the tab: its outcome (`submitted`, set just below) is kept for the
+    // next page of this tab first (tab-writes.ts; a GET's address holds the values: no query kept).
+    const { method } = controls.destination;
+    if (!sent && write.live && method !== 'dialog') keepForNextPage(config, { ...write.record, status: 'submitted' }, { withQuery: method !== 'get' });
+    // The browser submits natively and navigates: the page (and this record) goes with it.
+    if (!sent) return sentBySite(write, panel, stopFollowing, guard);
     primitives.preventDefault(event);
     if (!write.send()) return;
     stopFollowing();
