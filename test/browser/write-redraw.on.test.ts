@@ -16,6 +16,8 @@ import { start, type Report, type Runtime } from '../../src/index.ts';
 import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 import { TAB_WRITES_KEY } from '../../src/registry/write-status-tool.ts';
 import { formRedrawnReason } from '../../src/write/forms/form-redraw.ts';
+import { normaliseOptions } from '../../src/start/config.ts';
+import { keepForNextPage, MAX_TAB_WRITES } from '../../src/write/tab-writes.ts';
 import { CORE_READ_TOOLS, callTool, island, islandText, modelContext, mountToolsIsland, readTool, registeredNames, unmountIslands } from './fixtures.ts';
 
 type Awaiting = { status: 'awaiting_person'; writeId: string; expiresAt: string; next: string };
@@ -244,6 +246,24 @@ describe('a write kept by an earlier page of this tab', () => {
     runtime = start({ log: 'silent' });
     await runtime.ready;
     expect(await registeredNames()).to.not.include('capell.write.status');
+  });
+
+  it('keeps the outcome only, the last 20 writes, none older than 10 minutes; only a submitted write', () => {
+    const config = normaliseOptions({ log: 'silent' });
+    keep([write({ writeId: 'too-old', at: now() - 10 * 60_000 - 1 })]);
+    for (let index = 0; index < 25; index++) {
+      const kept = keepForNextPage(config, {
+        writeId: `w-${index}`, tool: 'form.submit.contact', status: 'submitted', expiresAt: '', httpStatus: 201, answer: { secret: 'the answer body' }, answerNote: 'a note',
+      }, { navigatedTo: `${location.origin}/thanks?id=${index}#top` });
+      expect(kept).to.equal(true);
+    }
+    expect(keepForNextPage(config, { writeId: 'w-open', tool: 'form.submit.contact', status: 'awaiting_person', expiresAt: '' })).to.equal(false);
+    const stored = JSON.parse(sessionStorage.getItem(TAB_WRITES_KEY)!) as { until: number; writes: Record<string, unknown>[] };
+    expect(stored.writes.map((kept) => kept.writeId)).to.deep.equal(Array.from({ length: MAX_TAB_WRITES }, (_, index) => `w-${index + 5}`));
+    expect(stored.writes.at(-1)).to.deep.equal({
+      writeId: 'w-24', tool: 'form.submit.contact', status: 'submitted', at: stored.writes.at(-1)!.at, from: location.href.split('#')[0], httpStatus: 201, navigatedTo: `${location.origin}/thanks?id=24`,
+    });
+    expect(stored.until).to.equal((stored.writes.at(-1)!.at as number) + 10 * 60_000);
   });
 
   it('a forged record is read as untrusted input: only checked fields are answered, nothing else happens', async () => {
