@@ -150,6 +150,8 @@ export class LiveRegistry {
   readonly #counts = new Map<string, number>();
   /** The runtime's own tools registered now (runtime-tools.ts), by name. */
   readonly #runtimeTools = new Map<string, ToolState>();
+  /** The `keep` runtime tools wanted once: they stay wanted until `stop()`. */
+  readonly #kept = new Set<string>();
   /** Set by the first `NotAllowedError`: the page may not register tools, so nothing more is tried. */
   #disallowed: string | undefined;
   /** A pending new update for registrations that settled late (`#announceLate`). */
@@ -297,10 +299,21 @@ export class LiveRegistry {
     // controller, and its unchanged declarations keep their ToolSpecs, so the comparison below
     // replaces exactly the tools declared differently (e.g. one tool of a revalidated manifest).
     const changed = new Map<object, UnitState>();
+    // A unit that is gone while a new one holds exactly its content is the same unit redrawn (a
+    // Livewire component drawn again puts a new island element where the old one was): it moves
+    // to the new owner with its label and tools, so nothing is unregistered and registered again.
+    const unread = new Map<string, object>();
+    for (const { unit } of readings) if (!this.#units.has(unit.owner) && !unread.has(unit.fingerprint)) unread.set(unit.fingerprint, unit.owner);
     for (const [node, state] of this.#units) {
       const now = current.get(node);
       if (now?.fingerprint === state.fingerprint) continue;
-      if (now) changed.set(node, state);
+      const successor = now ? undefined : unread.get(state.fingerprint);
+      if (successor) {
+        unread.delete(state.fingerprint);
+        this.#labels.set(successor, state.label);
+        // Visited again by this loop, as the new owner's unchanged unit.
+        this.#units.set(successor, state);
+      } else if (now) changed.set(node, state);
       else this.#removeUnit(state, REMOVED);
       this.#units.delete(node);
     }
@@ -464,10 +477,16 @@ export class LiveRegistry {
     }
   }
 
-  /** Whether a runtime tool is wanted now (runtime-tools.ts, `wanted`). */
+  /**
+   * Whether a runtime tool is wanted now (runtime-tools.ts, `wanted`); a `keep` tool also once
+   * it was wanted in this registry's life (so a withdrawn update registers it again).
+   */
   #wants(tool: RuntimeTool): boolean {
+    if (tool.keep && this.#kept.has(tool.name)) return true;
     const registered = () => [...this.#tools.values()].filter(isLive).map((state) => state.spec);
-    return tool.wanted(registered, this.#declared);
+    const wanted = tool.wanted(registered, this.#declared, this.#config.document);
+    if (wanted && tool.keep) this.#kept.add(tool.name);
+    return wanted;
   }
 
   /** Every ToolSpec the page's sources normalised now, registered or not. */

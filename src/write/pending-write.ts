@@ -207,14 +207,17 @@ export class PendingWrite {
    * Ends the write without sending: `cancelled` (the person), `expired`, `superseded` (with the
    * newer writeId), `aborted`, or `left` (recorded as `aborted`). Calls the executor's withdraw
    * once when the proposal was on screen. Nothing happens once the person sent it.
+   * @param reason why, when the status alone does not say it (e.g. the page redrew the form): kept
+   *   in the record as `reason`, one line.
    */
-  end(why: WithdrawReason, supersededBy?: string): void {
+  end(why: WithdrawReason, supersededBy?: string, reason?: string): void {
     if (!this.live) return;
     const wasOpen = this.#phase === 'open';
     this.#phase = 'final';
     this.#release();
     const changes: Partial<WriteRecord> = { status: why === 'left' ? 'aborted' : why };
     if (supersededBy !== undefined) changes.supersededBy = supersededBy;
+    if (reason !== undefined) changes.reason = oneLine(reason);
     this.#registry.update(this.writeId, changes);
     if (wasOpen) this.#takeBack(why);
     this.#settleCall(this.#finalOutcome());

@@ -250,7 +250,7 @@ describe('write calls never hang the agent', () => {
   it('unknown writeId is isError', async () => {
     await startWrites({});
     const result = await callTool('capell.write.status', { writeId: 'no-such-write' });
-    expect(result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'capell.write.status: no write "no-such-write" on this page (writeIds last as long as the page, the last 100 are kept)' }] });
+    expect(result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'capell.write.status: no write "no-such-write" on this page (writeIds last as long as the page, the last 100 are kept; a send that navigated the tab is kept for its next pages, the last 20 for 10 minutes)' }] });
     const bad = await callTool('capell.write.status', { writeId: 'x', waitMs: 999_999 });
     expect(bad.isError).to.equal(true);
   });

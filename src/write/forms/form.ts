@@ -29,6 +29,8 @@ import { sessionExpiredReason } from '../write-answers.js';
 import { primitives } from '../../start/primitives.js';
 import { errorMessage } from '../../shared/error-message.js';
 import { parseURL } from '../../shared/parse-url.js';
+import { formRedrawnReason, watchFormLeaving } from './form-redraw.js';
+import { keepForNextPage } from '../tab-writes.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 const NAVIGATE_AFTER_RESULT_MS = 250;
@@ -286,8 +288,12 @@ async function proposeFill(
   dataRefusal = readDataRefusal;
   const inputs = plan.steps.map(({ key, control }) => ({ key, control }));
   let stopWatching = (): void => undefined;
+  // The page may take the form out (a redraw puts a new one, or none, in its place): this
+  // proposal then ends and says so (form-redraw.ts); a new call fills the new form.
+  const stopWatchingForm = watchFormLeaving(form, () => write.end('aborted', undefined, formRedrawnReason(id)));
   const stopFollowing = () => {
     stopWatching();
+    stopWatchingForm();
     primitives.removeEventListener(form, 'input', onEdit, true);
     primitives.removeEventListener(form, 'change', onEdit, true);
   };
@@ -359,6 +365,10 @@ async function proposeFill(
       return;
     }
     const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
+    // A native send navigates the tab: its outcome (`submitted`, set just below) is kept for the
+    // next page of this tab first (tab-writes.ts; a GET's address holds the values: no query kept).
+    const { method } = controls.destination;
+    if (!sent && write.live && method !== 'dialog') keepForNextPage(config, { ...write.record, status: 'submitted' }, { withQuery: method !== 'get' });
     // The browser submits natively and navigates: the page (and this record) goes with it.
     if (!sent) return sentNatively(write, panel, stopFollowing, guard);
     primitives.preventDefault(event);
@@ -418,7 +428,11 @@ async function sendPersonSubmit(
     // Show the person the page the site sent them to, as a native submit would; a moment after
     // the result is handed back: the browser delivers it to the agent in tasks of its own, and a
     // document that is already unloading would lose it.
-    primitives.setTimeout(() => (doc.defaultView ?? window).location.assign(sent.url), NAVIGATE_AFTER_RESULT_MS);
+    // The record goes with the tab to that page (tab-writes.ts), kept just before leaving.
+    primitives.setTimeout(() => {
+      keepForNextPage(config, write.record, { navigatedTo: sent.url });
+      (doc.defaultView ?? window).location.assign(sent.url);
+    }, NAVIGATE_AFTER_RESULT_MS);
   }
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).

@@ -10,6 +10,8 @@ import { errorResult, toolResult, type CallToolResult } from '../../registry/res
 import { statusAnswer } from '../write-answers.js';
 import { MAX_WRITE_RECORDS, writeRegistryOf } from '../write-registry.js';
 import { WRITE_STATUS_TOOL } from '../../registry/write-status-tool.js';
+import { MAX_TAB_WRITE_AGE_MS, MAX_TAB_WRITES } from '../tab-writes.js';
+import { tabWriteAnswer } from './tab-write-answer.js';
 
 /** Longest writeId accepted, in characters (a UUID is 36). */
 const MAX_WRITE_ID_LENGTH = 100;
@@ -32,9 +34,11 @@ function parse(raw: unknown, maxWaitMs: number): { writeId: string; waitMs: numb
 
 /**
  * Answers `{ writeId, waitMs? }`: the record's compact JSON (`statusAnswer`), after waiting up to
- * `waitMs` ms for it to become final (ended early by the agent's signal or the runtime stopping).
- * @returns `isError` for a bad input or an unknown writeId (never issued on this page, or one
- *   of more than MAX_WRITE_RECORDS and forgotten). Never throws.
+ * `waitMs` ms for it to become final (ended early by the agent's signal or the runtime stopping);
+ * for a writeId this page never issued, the record an earlier page of this tab kept when its send
+ * navigated here (tab-write-answer.ts: `{ status, tool, httpStatus?, navigatedTo? }`, final, no wait).
+ * @returns `isError` for a bad input or an unknown writeId (never issued on this page nor kept by
+ *   the tab, or one of more than MAX_WRITE_RECORDS and forgotten). Never throws.
  */
 export async function callWriteStatus(
   raw: unknown, options: ExecuteOptions | undefined, config: RuntimeConfig, stopSignal: AbortSignal,
@@ -43,7 +47,9 @@ export async function callWriteStatus(
   if ('reason' in input) return errorResult(`invalid input for ${WRITE_STATUS_TOOL}: ${input.reason}`);
   const registry = writeRegistryOf(config.document);
   if (!registry.get(input.writeId)) {
-    return errorResult(`${WRITE_STATUS_TOOL}: no write ${JSON.stringify(input.writeId)} on this page (writeIds last as long as the page, the last ${MAX_WRITE_RECORDS} are kept)`);
+    const kept = tabWriteAnswer(config, input.writeId);
+    if (kept) return toolResult(kept);
+    return errorResult(`${WRITE_STATUS_TOOL}: no write ${JSON.stringify(input.writeId)} on this page (writeIds last as long as the page, the last ${MAX_WRITE_RECORDS} are kept; a send that navigated the tab is kept for its next pages, the last ${MAX_TAB_WRITES} for ${MAX_TAB_WRITE_AGE_MS / 60_000} minutes)`);
   }
   const signal = options?.signal ? AbortSignal.any([options.signal, stopSignal]) : stopSignal;
   await registry.waitForFinal(input.writeId, input.waitMs, signal);
