@@ -46,7 +46,8 @@ type RuntimeHolder = Document & { [ACTIVE_RUNTIME]?: Runtime };
 
 /**
  * Where a runtime keeps what a second `start()` is checked against (second-start.ts): on the
- * runtime object, non-enumerable, under a registry symbol for the same reason as ACTIVE_RUNTIME.
+ * runtime object, non-enumerable, under a registry symbol for the same reason as ACTIVE_RUNTIME:
+ * a copy of the options, never the config the runtime works with (page script can read it).
  * Only a runtime that found WebMCP has one (without it nothing is logged).
  */
 const START_RECORD = Symbol.for('capell-webmcp.start-record');
@@ -141,7 +142,9 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (current === undefined) publish(emptyReport(found.api), 1);
     },
   };
-  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config } satisfies StartRecord });
+  // A copy (its own apiBase URL): the record is reachable from page script through the document's
+  // registry symbol, and the config the runtime works with must not be.
+  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config: { ...config, apiBase: new URL(config.apiBase) } } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
   // Asked for (`inspect`, data-inspect, ?capell-webmcp=inspect): the inspector is a chunk of its own.
   if (config.inspect) void loadInspector().then((openInspector) => openInspector(config.document, runtime), () => {});

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { start, type Runtime } from '../../src/index.ts';
-import { CORE_READ_TOOLS, mountToolsIsland, unmountIslands } from './fixtures.ts';
+import { CORE_READ_TOOLS, callTool, mountToolsIsland, requestsTo, resetRequestCount, unmountIslands } from './fixtures.ts';
 
 let runtime: Runtime | undefined;
 let warnings: string[] = [];
@@ -96,5 +96,22 @@ describe('a second start() from another copy of the runtime', () => {
       '[capell-webmcp] start() was called again on this document; the running runtime keeps its options, ignoring: timeoutMs 3000 (running: 2000). Call stop() first to start with other options.',
     ]);
     window.capellWebMCP!.stop();
+  });
+});
+
+describe('the record a second start() is checked against', () => {
+  it('is a copy: page script that rewrites it changes neither the origin nor the API base the runtime reads from', async () => {
+    runtime = start({ log: 'silent' });
+    await runtime.ready;
+    const holder = document as unknown as Record<symbol, Record<symbol, { config: { origin: string; apiBase: URL } }>>;
+    const record = holder[Symbol.for('capell-webmcp.runtime')]![Symbol.for('capell-webmcp.start-record')]!;
+    record.config.origin = 'https://attacker.example';
+    record.config.apiBase.href = 'https://attacker.example/agent/v1';
+    resetRequestCount();
+    const answer = await callTool('site.search', { q: 'trail' });
+    expect(answer.isError).to.equal(undefined);
+    expect(requestsTo('/agent/v1/search')).to.have.length(1);
+    const searched = performance.getEntriesByType('resource').map((entry) => new URL(entry.name)).filter((url) => url.pathname === '/agent/v1/search');
+    expect(searched.map((url) => url.origin)).to.deep.equal([location.origin]);
   });
 });
