@@ -179,6 +179,28 @@ test.describe('admin: a signed-in editor and an agent on Capell\'s admin protoco
     });
   });
 
+  test('an executed write whose answer breaks its outputSchema otherwise: the agent is told it was executed (the change is made) and that the answer does not match', async ({ page, demo }) => {
+    // Capell's executed answer as the page receives it, with `assigned` of the wrong type.
+    await page.route('**/admin/agent/v1/tools/invoke', async (route) => {
+      const response = await route.fetch();
+      const answer = JSON.parse(await response.text()) as { mode?: string; data: Record<string, unknown> };
+      if (answer.mode === 'executed') answer.data.assigned = 'yes';
+      await route.fulfill({ response, body: JSON.stringify(answer) });
+    });
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.page.terms.write', TERMS);
+    await panel(page).waitOpen();
+    await panel(page).click('Send');
+    const result = await callResult(page);
+    expect(result.isError).toBeUndefined();
+    expect(answerOf(result)).toEqual({
+      status: 'submitted', httpStatus: 200, answer: { page_id: ABOUT, term_ids: [CARE], assigned: 'yes' },
+      answerNote: 'the admin executed the write (the change is made), but its answer does not match admin.page.terms.write\'s outputSchema (a site error, not the agent\'s): assigned: expected boolean, got string',
+    });
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([{ taxonomy: 'topics', term: 'care' }]);
+  });
+
   test('a write: Capell\'s preview in the panel; a script-made click does nothing; the person\'s click sends { tool, confirmation_token } and the admin executes it', async ({ page, demo }) => {
     const traffic = await recordAdminTraffic(page);
     await signIn(page, demo.url, 'ada');
