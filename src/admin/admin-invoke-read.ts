@@ -3,7 +3,8 @@
  * `{ tool, payload }` (admin-invoke.ts), and the agent gets Capell's `data` at once, which the call
  * checks against the tool's `outputSchema` (Capell's admin outputSchemas describe `data`, not the
  * envelope: capell-app/capell `packages/admin/src/Support/Agent/*Tool.php`,
- * test/fixtures/capell/admin/SOURCES.md §2). Nothing of the envelope beside `data` reaches the
+ * test/fixtures/capell/admin/SOURCES.md §2; what only an `additionalProperties: false` forbids,
+ * such as the term read's `taxonomy`, is left out: call/check-output.ts). Nothing of the envelope beside `data` reaches the
  * agent; an answer that asks for a confirmation is refused, its token dropped unread.
  */
 import type { BindingExecutor } from '../shared/bindings/binding-executor.js';

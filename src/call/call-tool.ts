@@ -12,6 +12,7 @@ import { bindingRow, type ExecutorLoader } from '../shared/bindings/registry.js'
 import type { BindingExecutor } from '../shared/bindings/binding-executor.js';
 import { formatIssues, prepareValidator, validateValue } from './validation.js';
 import { parseToolInput } from './tool-input.js';
+import { checkOutput } from './check-output.js';
 import { parseBoundedJSON, readBoundedText } from '../registry/bounded-json.js';
 import { checkEnvelope, type Envelope } from './reads/fetch-envelope.js';
 import { findBracketKey, withQuery } from './reads/query-string.js';
@@ -41,7 +42,8 @@ export async function loadExecutorOnce(load: ExecutorLoader): Promise<BindingExe
  * Runs one tool call: the input is validated against `inputSchema` (a call of a paged read that
  * gives only `cursor`, against CURSOR_ONLY_SCHEMA) before any request; the
  * binding runs; the answer (`BindingOutcome.data`: Core's whole envelope for a Core read) is
- * checked against `outputSchema` when there is one.
+ * checked against `outputSchema` when there is one (check-output.ts: properties only an
+ * `additionalProperties: false` forbids are left out, with a warning in the Report).
  * @param stopSignal aborts the call when the runtime stops; `options.signal` when the agent does.
  * @returns a CallToolResult: `isError: true` with a one-line reason for bad input, a failed
  *   request or an answer that breaks `outputSchema`. Never throws.
@@ -71,13 +73,16 @@ export async function callTool(
     if (!outcome.ok) return errorResult(outcome.reason);
     // A write the person confirms answers with the runtime's own status object, not the site's
     // data: nothing to check. Other calls (reads, AgentGate's signed calls) answer with the site's.
+    // (An executed admin write's answer is checked by its executor: write/admin/admin-invoke-write.ts.)
+    let { answer } = outcome;
     if (spec.outputSchema && !outcome.runtimeStatus && (spec.effect === 'read' || !row!.personConfirms)) {
-      const outputIssues = validateValue(spec.outputSchema, outcome.data);
-      if (outputIssues.length > 0) {
-        return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${formatIssues(outputIssues)}`);
+      const checked = checkOutput(config, spec.name, spec.outputSchema, outcome.answer, outcome.data);
+      if (!checked.ok) {
+        return errorResult(`the site's answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${checked.issues}`);
       }
+      ({ answer } = checked);
     }
-    return toolResult(outcome.answer, outcome.added);
+    return toolResult(answer, outcome.added);
   } catch (error) {
     return errorResult(`${spec.name} failed: ${errorMessage(error)}`);
   }

@@ -18,6 +18,12 @@ import { errorMessage } from '../shared/error-message.js';
 /** Most issues listed for one value; past it one more issue says that more were not listed. */
 export const MAX_ISSUES = 20;
 
+/** An issue's message for a property that `additionalProperties` does not allow (call/check-output.ts may leave it out). */
+export const EXTRA_PROPERTY = 'not an allowed property (additionalProperties)';
+
+/** The message of the issue that ends a list cut at MAX_ISSUES. */
+export const MORE_ISSUES = `more issues, not listed (at most ${MAX_ISSUES} are)`;
+
 /** Longest message of one issue, in UTF-16 units (then `…`): no message quotes a whole value. */
 const MAX_MESSAGE_CHARS = 2 * MAX_QUOTED_CHARS + 100;
 
@@ -25,7 +31,7 @@ const MAX_MESSAGE_CHARS = 2 * MAX_QUOTED_CHARS + 100;
  * One validation failure: where (`q`, `filter.price.max`, or `(root)`) and what. `schemaError`
  * marks a schema the validator could not evaluate: the site's fault, not the value's.
  */
-interface ValidationIssue {
+export interface ValidationIssue {
   path: string;
   message: string;
   schemaError?: true;
@@ -127,7 +133,7 @@ function toIssue(unit: OutputUnit, instance: unknown): ValidationIssue {
   const property = /property "(.*)"/i.exec(unit.error)?.[1];
   if (unit.keyword === 'required' && property !== undefined) return { path: joinPath(path, property), message: 'required' };
   if (unit.keyword === 'additionalProperties' && property !== undefined) {
-    return { path: joinPath(path, property), message: 'not an allowed property (additionalProperties)' };
+    return { path: joinPath(path, property), message: EXTRA_PROPERTY };
   }
   if (unit.keyword === 'type') {
     const got = typeName(valueAt(instance, unit.instanceLocation));
@@ -221,7 +227,7 @@ export function validateValue(schema: JSONSchema, value: unknown): ValidationIss
     const key = `${issue.path}\u0000${issue.message}`;
     if (!seen.has(key)) {
       if (issues.length === MAX_ISSUES) {
-        issues.push({ path: '(root)', message: `more issues, not listed (at most ${MAX_ISSUES} are)` });
+        issues.push({ path: '(root)', message: MORE_ISSUES });
         break;
       }
       seen.add(key);

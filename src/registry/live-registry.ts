@@ -11,6 +11,7 @@
  * Chromium).
  */
 import { auditSurfaces, coverageOf } from '../start/audit.js';
+import { answerNotes } from './answer-notes.js';
 import type { RuntimeConfig } from '../start/config.js';
 import type { CheckResult } from '../shared/declarations/check-declaration.js';
 import type { PendingRejection, PendingWarning } from '../shared/declarations/reason.js';
@@ -423,7 +424,7 @@ export class LiveRegistry {
     for (const tool of pending) void tool.settled.then(() => this.#announceLate(tool));
     for (const tool of RUNTIME_TOOLS) await this.#keepRuntimeTool(tool, rejected);
     const coverage = coverageOf([...this.#units.values()].flatMap((unit) => unit.declarations));
-    const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
+    const snapshot: Snapshot = { registered, rejected, audit: [...notes, ...answerNotes(this.#config, registered), ...auditSurfaces(this.#config.document, coverage, this.#config.audit)] };
     if (pending.length > 0) snapshot.pending = pending.map((tool) => tool.spec.name);
     if (warnings.length > 0) snapshot.warnings = warnings;
     return snapshot;

@@ -55,7 +55,8 @@ export const SITE_SENT_NEXT = `The person's click went to this site's own page s
 /**
  * Everything known about one write (what `capell.write.status` answers, with `tool`):
  * `expiresAt` is an ISO time (only while `awaiting_person`); `httpStatus` and `answer` for a
- * sent request; `answerNote` when the site's JSON answer was not kept (too large or too deep);
+ * sent request; `answerNote` when the site's JSON answer was not kept (too large or too deep),
+ * or, for an executed admin write, does not match the tool's outputSchema;
  * `reason` for `failed`; `supersededBy` the newer writeId for `superseded`; `refused` the latest
  * act of the person that was refused while the proposal was open, and why (one line: e.g. a
  * click on a submit button the page added after the panel showed; nothing was sent by it).

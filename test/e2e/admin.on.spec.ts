@@ -8,6 +8,7 @@
  * only the person's real click (Playwright's mouse) sends the approval `{ tool, confirmation_token }`.
  * Refusals reach the agent as one line; the token reaches neither the agent nor the page's registry.
  */
+import type { Page } from '@playwright/test';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createDemoApp } from '../../demo/server/app.js';
@@ -32,6 +33,28 @@ const CARE = 810404;
 const TERMS = { page_id: ABOUT, term_ids: [CARE] };
 
 const INVOKE = '/admin/agent/v1/tools/invoke';
+
+/** The Report's warning once the term read's `taxonomy` was left out (src/call/check-output.ts). */
+const TERM_READ_WARNING = {
+  level: 'warning', surface: 'tool admin.term.properties.read',
+  message: 'the site answered taxonomy, which its outputSchema does not allow (additionalProperties: false); left out of the answer',
+};
+/** The keys Capell's publish data has beyond its outputSchema (test/fixtures/capell/admin/SOURCES.md §2). */
+const PUBLISH_EXTRAS = ['before_state', 'after_state', 'visible_from', 'visible_until', 'blocking_checks', 'missing_publish_required'];
+
+/** The runtime's current Report's audit (window.capellWebMCP.report: it follows each update). */
+function auditOf(page: Page): Promise<{ level: string; surface: string; message: string }[]> {
+  return page.evaluate(() => window.capellWebMCP!.report!.audit);
+}
+
+/** Capell's answer to the page's own invoke request, with the editor's session and CSRF token. */
+function invokeDirectly(page: Page, body: object): Promise<{ data: unknown }> {
+  return page.evaluate(async (sent) => {
+    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+    const answer = await fetch('/admin/agent/v1/tools/invoke', { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': csrf }, body: JSON.stringify(sent) });
+    return answer.json() as Promise<{ data: unknown }>;
+  }, body);
+}
 const CONFIRMATION_INVALID = 'The agent confirmation is missing, expired, or out of scope.';
 
 test.describe('admin: a signed-in editor and an agent on Capell\'s admin protocol', () => {
@@ -113,12 +136,69 @@ test.describe('admin: a signed-in editor and an agent on Capell\'s admin protoco
     expect(refused.content[0]!.text).toBe('admin.page.properties.read: HTTP 404 from /admin/agent/v1/tools/invoke: No query results for model [Capell\\Core\\Models\\Page].');
   });
 
-  test('Capell\'s term read answers a taxonomy its own outputSchema forbids: the agent is told it is the site\'s error, in one line', async ({ page, demo }) => {
+  test('Capell\'s term read answers a taxonomy its own outputSchema forbids (additionalProperties: false): the agent gets the data without it, and the Report names it once', async ({ page, demo }) => {
     await signIn(page, demo.url, 'ada');
     await readyReport(page);
-    const result = await executeTool(page, 'admin.term.properties.read', { term_id: 810401 });
-    expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^the site's answer does not match admin\.term\.properties\.read's outputSchema \(a site error, not the agent's\): .*taxonomy/);
+    const result = await executeTool(page, 'admin.term.properties.read', { term_id: CARE });
+    expect(result.isError, result.content[0]!.text).toBeUndefined();
+    // Capell's own answer (AgentTermPropertiesReadTool.php @cdb7004) holds the taxonomy.
+    const direct = await invokeDirectly(page, { tool: 'admin.term.properties.read', payload: { term_id: CARE } });
+    expect(direct.data).toMatchObject({ term_id: CARE, taxonomy: 'topics' });
+    const { taxonomy: _leftOut, ...described } = direct.data as Record<string, unknown>;
+    expect(answerOf(result)).toEqual(described);
+    await expect.poll(() => auditOf(page)).toContainEqual(TERM_READ_WARNING);
+    // Another read: the same answer, and still one warning for the tool.
+    expect(answerOf(await executeTool(page, 'admin.term.properties.read', { term_id: CARE }))).toEqual(described);
+    expect((await auditOf(page)).filter((entry) => entry.surface === 'tool admin.term.properties.read' && entry.message.startsWith('the site answered'))).toEqual([TERM_READ_WARNING]);
+  });
+
+  test('an executed publish: Capell\'s data without the six keys its outputSchema does not list, and the Report names them', async ({ page, demo }) => {
+    const executed: unknown[] = [];
+    await page.route('**/admin/agent/v1/tools/invoke', async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      if ((JSON.parse(body) as { mode?: string }).mode === 'executed') executed.push(JSON.parse(body));
+      await route.fulfill({ response, body });
+    });
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.page.publish', { page_id: ABOUT });
+    await panel(page).waitOpen();
+    // Capell's publish preview is longer than the panel: read to its end before Send counts.
+    await panel(page).scrollToEnd();
+    await panel(page).click('Send');
+    const answer = answerOf(await callResult(page)) as { status: string; answer: Record<string, unknown> };
+    // Capell's executed data (AgentPagePublicationTool.php @3affada) carries the six keys.
+    expect(executed).toHaveLength(1);
+    const data = (executed[0] as { data: Record<string, unknown> }).data;
+    expect(Object.keys(data)).toEqual(['page_id', 'transition', 'outcome', 'reason', ...PUBLISH_EXTRAS]);
+    expect(answer).toEqual({ status: 'submitted', httpStatus: 200, answer: { page_id: ABOUT, transition: 'publish-now', outcome: data.outcome, reason: data.reason } });
+    await expect.poll(() => auditOf(page)).toContainEqual({
+      level: 'warning', surface: 'tool admin.page.publish',
+      message: `the site answered ${PUBLISH_EXTRAS.join(', ')}, which its outputSchema does not allow (additionalProperties: false); left out of the answer`,
+    });
+  });
+
+  test('an executed write whose answer breaks its outputSchema otherwise: the agent is told it was executed (the change is made) and that the answer does not match', async ({ page, demo }) => {
+    // Capell's executed answer as the page receives it, with `assigned` of the wrong type.
+    await page.route('**/admin/agent/v1/tools/invoke', async (route) => {
+      const response = await route.fetch();
+      const answer = JSON.parse(await response.text()) as { mode?: string; data: Record<string, unknown> };
+      if (answer.mode === 'executed') answer.data.assigned = 'yes';
+      await route.fulfill({ response, body: JSON.stringify(answer) });
+    });
+    await signIn(page, demo.url, 'ada');
+    await readyReport(page);
+    await startCall(page, 'admin.page.terms.write', TERMS);
+    await panel(page).waitOpen();
+    await panel(page).click('Send');
+    const result = await callResult(page);
+    expect(result.isError).toBeUndefined();
+    expect(answerOf(result)).toEqual({
+      status: 'submitted', httpStatus: 200, answer: { page_id: ABOUT, term_ids: [CARE], assigned: 'yes' },
+      answerNote: 'the admin executed the write (the change is made), but its answer does not match admin.page.terms.write\'s outputSchema (a site error, not the agent\'s): assigned: expected boolean, got string',
+    });
+    expect(demo.admin.page('a', 'about')!.record.terms).toEqual([{ taxonomy: 'topics', term: 'care' }]);
   });
 
   test('a write: Capell\'s preview in the panel; a script-made click does nothing; the person\'s click sends { tool, confirmation_token } and the admin executes it', async ({ page, demo }) => {

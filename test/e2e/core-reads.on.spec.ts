@@ -7,7 +7,7 @@
  * is refused in one line before any request; Core's 422 and 404 reach the agent quoting Core.
  */
 import type { Page } from '@playwright/test';
-import { executeTool, expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
+import { executeTool, expect, readyReport, serveEdited, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 
 interface Envelope { capellAgentSchema: 1; data: unknown[]; links: { next: string | null; previous: string | null } }
@@ -155,5 +155,42 @@ test.describe("Core's 422 and 404 reach the agent as errors quoting Core's messa
     }
     // The same 422s from the demo's API, for the record: the agent's line quotes the body's message.
     expect(await demo.api('/agent/v1/navigation?page=1001')).toEqual({ message: 'The page field must not be greater than 1000.', errors: { page: ['The page field must not be greater than 1000.'] } });
+  });
+});
+
+test.describe('an outputSchema that says additionalProperties: false, on a public Core read', () => {
+  test('Core\'s envelope, its items holding more than the schema lists: the agent gets what the schema describes, the Report names what was left out; a type error is still refused', async ({ page, demo }) => {
+    /** site.pages.query's items as a stricter site might describe them: url and title only. */
+    const strictItems = { type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' } }, required: ['url', 'title'], additionalProperties: false };
+    const outputSchema = { type: 'object', properties: { capellAgentSchema: { const: 1 }, data: { type: 'array', items: strictItems }, links: { type: 'object' } }, required: ['capellAgentSchema', 'data', 'links'], additionalProperties: false };
+    // The island as Core prints it, with that outputSchema for site.pages.query and, for
+    // site.search, items whose url must be an integer (a mismatch no stripping mends).
+    await serveEdited(page, `${demo.url}/products`, (html) => html.replace(
+      /(<script\s+type="application\/json"\s+data-capell-agent-tools\s*>)([\s\S]*?)(<\/script>)/,
+      (_all, open: string, json: string, close: string) => {
+        const manifest = JSON.parse(json) as { tools: { name: string; outputSchema?: unknown }[] };
+        for (const tool of manifest.tools) {
+          if (tool.name === 'site.pages.query') tool.outputSchema = outputSchema;
+          if (tool.name === 'site.search') tool.outputSchema = { ...outputSchema, properties: { ...outputSchema.properties, data: { type: 'array', items: { ...strictItems, properties: { url: { type: 'integer' }, title: { type: 'string' } } } } } };
+        }
+        return `${open}${JSON.stringify(manifest).replace(/</g, '\\u003c')}${close}`;
+      },
+    ));
+    await page.goto(`${demo.url}/products`);
+    await readyReport(page);
+    const from = demo.requests.length;
+    const result = await executeTool(page, 'site.pages.query', { set: 'commerce.product', page: { size: 2 } });
+    expect(result.isError, result.content[0]?.text).toBeUndefined();
+    const core = await demo.api(requestsSince(demo, from)[0]!) as Envelope;
+    // Core's items carry their properties too (PagesController, SOURCES.md §4.1).
+    expect(Object.keys(core.data[0] as object)).toEqual(['url', 'title', 'properties']);
+    expect(answerOf(result)).toEqual({ ...core, data: core.data.map((item) => ({ url: (item as { url: string }).url, title: (item as { title: string }).title })) });
+    await expect.poll(() => page.evaluate(() => window.capellWebMCP!.report!.audit)).toContainEqual({
+      level: 'warning', surface: 'tool site.pages.query',
+      message: 'the site answered data[].properties, which its outputSchema does not allow (additionalProperties: false); left out of the answer',
+    });
+    const refused = await executeTool(page, 'site.search', { q: 'trail' });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/^the site's answer does not match site\.search's outputSchema \(a site error, not the agent's\): data\.0\.url: expected integer, got string/);
   });
 });

@@ -7,7 +7,8 @@ import { rememberPageLinks, resolveCursor } from './page-links.js';
 
 /**
  * GETs a Core read API URL with the input as its query and answers with the whole envelope, so
- * the agent sees `links.next`; `outputSchema` is checked against that whole envelope. Shared by
+ * the agent sees `links.next`; `outputSchema` is checked against that whole envelope (by the call:
+ * call/check-output.ts, which leaves out what only an `additionalProperties: false` forbids). Shared by
  * the endpoint, search and property-query bindings, which differ only in the URL.
  * With the runtime's `cursor` input (`spec.pagesByLinks`), the call reads that link instead: one
  * an earlier answer of the same tool handed out (page-links.ts), or a one-line reason.

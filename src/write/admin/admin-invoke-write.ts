@@ -25,6 +25,11 @@ import { PendingWrite } from '../pending-write.js';
 import { errorMessage } from '../../shared/error-message.js';
 import { toAdminPanelPreview, type AdminPanelPreview } from './admin-preview.js';
 import { primitives } from '../../start/primitives.js';
+import { checkOutput } from '../../call/check-output.js';
+import type { JSONValue } from '../../shared/declarations/tool-spec.js';
+
+/** Longest list of outputSchema issues quoted in an executed write's `answerNote`, in UTF-16 units (then `…`). */
+const MAX_NOTE_ISSUES_LENGTH = 400;
 
 /** Longest confirmation token kept, in characters (Capell's is 64; its route accepts only 64). */
 const MAX_TOKEN_LENGTH = 256;
@@ -47,7 +52,8 @@ function refusedApproval(tool: string, status: number, message: string): string 
  * the panel's consent checks (trusted, visible, unoccluded, still for INPUT_PROTECTION_MS) sends
  * `{ tool, confirmation_token }`. Nothing is retried: Capell spends a token on its first use.
  * Resolves (never throws) within `writeWaitMs`, like any write: `{ status: 'submitted',
- * httpStatus: 200, answer: <Capell's executed data> }` when Capell executed it; `ok: false` with
+ * httpStatus: 200, answer: <Capell's executed data> }` when Capell executed it (checked against
+ * the tool's outputSchema: see `executedAnswer`); `ok: false` with
  * one line when Capell refused the preview (no panel then: `HTTP 422 … : <message>` for a rejected
  * preview or invalid payload, 403 not allowed, 404, 419 CSRF, 401 signed out, 500) or the approval
  * (refusedApproval for 403), when it answered something other than `confirmation_required` at
@@ -115,6 +121,20 @@ export const executeAdminWrite: BindingExecutor = async (spec, input, { config, 
     finish(await postInvoke(config, { tool, confirmation_token: token }), panel, text);
   }
 
+  /**
+   * Capell's executed `data` against the tool's outputSchema (call/check-output.ts): properties
+   * only an `additionalProperties: false` forbids are left out (Capell's publish tools answer six
+   * more than theirs describe), with a warning in the Report; any other mismatch keeps the data
+   * and says so in `answerNote`: the write was executed all the same.
+   */
+  function executedAnswer(data: JSONValue): { answer: JSONValue; answerNote?: string } {
+    if (!spec.outputSchema) return { answer: data };
+    const checked = checkOutput(config, spec.name, spec.outputSchema, data, data);
+    if (checked.ok) return { answer: checked.answer };
+    const issues = checked.issues.length > MAX_NOTE_ISSUES_LENGTH ? `${checked.issues.slice(0, MAX_NOTE_ISSUES_LENGTH - 1)}…` : checked.issues;
+    return { answer: data, answerNote: `the admin executed the write (the change is made), but its answer does not match ${spec.name}'s outputSchema (a site error, not the agent's): ${issues}` };
+  }
+
   function finish(sent: InvokeOutcome, panel: ConfirmPanel, words: ConfirmText): void {
     if ('reason' in sent) {
       void panel.showOutcome(sent.reason);
@@ -124,7 +144,7 @@ export const executeAdminWrite: BindingExecutor = async (spec, input, { config, 
     const { status, envelope, message } = sent;
     if (status === 200 && envelope?.ok === true && envelope.mode === 'executed') {
       void panel.showOutcome(words.confirmSent);
-      write.submitted({ httpStatus: status, answer: envelope.data });
+      write.submitted({ httpStatus: status, ...executedAnswer(envelope.data) });
       return;
     }
     void panel.showOutcome(message
