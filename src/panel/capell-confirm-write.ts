@@ -210,10 +210,10 @@ const PANEL_STYLES = css`
     /* In a short window the lines under the body give way first (they scroll), so the body
        always shows two lines or more and can be scrolled to its end; the buttons never shrink.
        Contained: a wheel past the body's end does not scroll the page (and its form) under the panel. */
-    .body { overflow: auto; overscroll-behavior: contain; flex: 1 1 auto; min-height: 2.9em; }
-    /* The footer's factor is tiny: flex shrinks by factor × size, so the body (far larger) gives way
-       down to its min-height before the footer's hint is cut (a panel kept short beside a form). */
-    .footer { flex: 0 0.001 auto; min-height: 0; overflow: auto; }
+    /* The body's shrink factor is large: flex shrinks by factor × size, so the body gives way down
+       to its min-height before the footer's hint is cut (a panel kept short beside a form). */
+    .body { overflow: auto; overscroll-behavior: contain; flex: 1 1000 auto; min-height: 2.9em; }
+    .footer { flex: 0 1 auto; min-height: 0; overflow: auto; }
     h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
     .prose { font-family: var(--capell-confirm-font, sans-serif); }
     p { margin: 0.5rem 0; }
@@ -503,10 +503,10 @@ export class CapellConfirmWrite extends LitElement {
     const characters = [...value];
     const long = characters.length > SHORT_VALUE_MAX && !/\s/.test(value);
     const shown = long
-      ? html`<details class="whole"><summary><code class="short">${characters.slice(0, SHORT_VALUE_HEAD).join('')}…${characters.slice(-SHORT_VALUE_TAIL).join('')}</code> <span class="more">(${fillPlaceholders(this.#word('showWhole'), { count: String(characters.length) })})</span></summary><code class="value">${value}</code></details>`
+      ? html`<details class="whole"><summary><code class="short">${characters.slice(0, SHORT_VALUE_HEAD).join('')}…${characters.slice(-SHORT_VALUE_TAIL).join('')}</code> <span class="more">(${fillPlaceholders(this.#word('showWhole'), { count: String(characters.length) })})</span></summary> <code class="value">${value}</code></details>`
       : html`<span class="value">${value}</span>`;
     return item.kind === 'token'
-      ? html`<li class="entry" data-kind=${item.kind}>${what} (${name})${long ? shown : html`: ${shown}`}</li>`
+      ? html`<li class="entry" data-kind=${item.kind}>${what} (${name})${long ? html` ${shown}` : html`: ${shown}`}</li>`
       : html`<li class="entry" data-kind=${item.kind}>${what}: ${name} = ${shown}</li>`;
   }
 
@@ -773,7 +773,7 @@ export class CapellConfirmWrite extends LitElement {
         <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
           ? item.value
           : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
-        ${proposal.also?.length ? html`<div class="also"><p class="who">${this.#word('alsoSent')}</p><ul>${proposal.also.map((item) => this.#alsoEntry(item))}</ul></div>` : nothing}
+        ${proposal.also?.length ? html`<div class="also"><p class="who">${this.#word('alsoSent')}</p> <ul>${proposal.also.map((item) => html`${this.#alsoEntry(item)} `)}</ul></div>` : nothing}
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
       </div>
       <div class="footer">${done
