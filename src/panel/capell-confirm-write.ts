@@ -277,8 +277,10 @@ let panelOps!: {
 };
 
 /**
- * A non-modal dialog (`role="dialog"`, named by its heading) docked at the bottom (or, when the
- * form's submit control is there, the top) of the viewport, in the top layer. It takes focus when
+ * A non-modal dialog (`role="dialog"`, named by its heading) in the top layer, fixed to the
+ * viewport: in form mode beside the fields it lists, or above or below them without covering them
+ * (placeBeside, placement.ts); else docked at the bottom (or, when a form's submit control is
+ * there, the top). It takes focus when
  * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
  * itself through a polite live region, and never submits, clicks or sends anything itself: Send
  * only tells the runtime that a person clicked it.
