@@ -166,9 +166,7 @@ interface ConfirmWriteHandlers {
 // Comments here, not in the CSS (its text ships as written). The section is a size container: the
 // item list stacks labels above values when it is narrow (a phone). Words wrap only between words
 // (`overflow-wrap: break-word`, inherited); a value with no break opportunity (a URL, a token)
-// wraps where it must, and never lets a column shrink below a whole word (as `anywhere` did). The
-// body's shrink factor is large (flex shrinks by factor × size), so it gives way down to its
-// min-height before the footer's hint is cut (a panel kept short beside a form on a phone).
+// wraps where it must, and never lets a column shrink below a whole word (as `anywhere` did).
 // `!important` in the shadow tree's :host wins over the page's declarations for the host, its
 // !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
 // unicode-bidi and custom properties; the first two are set here.
@@ -215,7 +213,7 @@ const PANEL_STYLES = css`
     /* In a short window the lines under the body give way first (they scroll), so the body
        always shows two lines or more and can be scrolled to its end; the buttons never shrink.
        Contained: a wheel past the body's end does not scroll the page (and its form) under the panel. */
-    .body { overflow: auto; overscroll-behavior: contain; flex: 1 1000 auto; min-height: 2.9em; }
+    .body { overflow: auto; overscroll-behavior: contain; flex: 1 1 auto; min-height: 2.9em; }
     .footer { flex: 0 1 auto; min-height: 0; overflow: auto; }
     h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
     .prose { font-family: var(--capell-confirm-font, sans-serif); }
