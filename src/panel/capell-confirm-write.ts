@@ -610,7 +610,7 @@ export class CapellConfirmWrite extends LitElement {
       } else {
         const body = this.#body();
         const content = section.offsetHeight + (body ? body.scrollHeight - body.clientHeight : 0);
-        const stacked = readStackedLayout(view, region, Math.min(cap, content) * zoom, cap * zoom, this.#dock);
+        const stacked = readStackedLayout(view, region, Math.min(cap, content) * zoom, cap * zoom);
         this.#layout = { size, maxHeight: stacked.maxHeight / zoom };
         if (this.#scrollToFields) scroll = stacked.scroll;
         if (stacked.dock !== this.#dock) {

@@ -165,10 +165,10 @@ export function readRegionScroll(view: Window, region: Region): number {
  * (its content's height, at most `cap`). Docked at the top, the
  * fields start FIELD_GAP_PX below the panel and may run on below the window; docked at the
  * bottom, they end above it and may start above the window: the panel never lies on one of them
- * while the page can be scrolled that far. Of the two, the one that leaves the panel taller
- * (`current` on a tie, so a panel that is placed again does not jump).
+ * while the page can be scrolled that far. Of the two, the one that leaves the panel taller; on a
+ * tie, the one that leaves every field in view, else the top (the first field shows under it).
  */
-export function readStackedLayout(view: Window, region: Region, wanted: number, cap: number, current: Dock): { dock: Dock; maxHeight: number; scroll: number } {
+export function readStackedLayout(view: Window, region: Region, wanted: number, cap: number): { dock: Dock; maxHeight: number; scroll: number } {
   const doc = view.document;
   const scrolled = view.scrollY;
   const maxScroll = Math.max(0, (doc.scrollingElement ?? doc.documentElement).scrollHeight - view.innerHeight);
@@ -182,6 +182,10 @@ export function readStackedLayout(view: Window, region: Region, wanted: number, 
   const bottomRoom = view.innerHeight - EDGE_PX - FIELD_GAP_PX - (regionBottom - bottomScroll);
   const top = Math.min(wanted, topRoom);
   const bottom = Math.min(wanted, bottomRoom);
-  const dock: Dock = top > bottom || (top === bottom && current === 'top') ? 'top' : 'bottom';
+  // On a tie (both leave the panel its height): the edge with every field in view, else the top,
+  // under which the fields start with the first.
+  const wholeBelow = regionBottom - topScroll <= view.innerHeight - EDGE_PX;
+  const wholeAbove = regionTop - bottomScroll >= EDGE_PX;
+  const dock: Dock = Math.abs(top - bottom) >= 1 ? (top > bottom ? 'top' : 'bottom') : wholeAbove && !wholeBelow ? 'bottom' : 'top';
   return { dock, maxHeight: Math.floor(Math.min(cap, Math.max(MIN_STACKED_HEIGHT_PX, dock === 'top' ? topRoom : bottomRoom))), scroll: (dock === 'top' ? topScroll : bottomScroll) - scrolled };
 }
