@@ -54,6 +54,9 @@ export interface ConfirmWriteItem {
  */
 export type AlsoSentKind = 'button' | 'token' | 'hidden' | 'honeypot' | 'unseen';
 
+/** The word (ConfirmWriteWords) an entry of each kind is named with; a honeypot that is not empty: `alsoHoneypotFilled`. */
+const ALSO_WORDS = { button: 'alsoButton', token: 'alsoToken', hidden: 'alsoHidden', honeypot: 'alsoHoneypot', unseen: 'alsoUnseen' } as const;
+
 /**
  * An entry value the site added that is longer than this, in characters (code points), and has no white space
  * (a token) is shown by its start and end, with its whole text one click away.
@@ -498,8 +501,7 @@ export class CapellConfirmWrite extends LitElement {
     const name = html`<code class="name">${item.label}</code>`;
     const value = this.#alsoValue(item);
     if (!item.kind) return html`<li class="entry">${name} = <span class="value">${value}</span></li>`;
-    const key = item.kind === 'honeypot' && item.value !== '' ? 'alsoHoneypotFilled' : `also${item.kind[0]!.toUpperCase()}${item.kind.slice(1)}` as 'alsoButton';
-    const what = html`<span class="what">${this.#word(key)}</span>`;
+    const what = html`<span class="what">${this.#word(item.kind === 'honeypot' && item.value !== '' ? 'alsoHoneypotFilled' : ALSO_WORDS[item.kind])}</span>`;
     if (item.kind === 'honeypot' && item.value === '') return html`<li class="entry" data-kind=${item.kind}>${what} (${name})<span class="value"></span></li>`;
     const characters = [...value];
     const long = characters.length > SHORT_VALUE_MAX && !/\s/.test(value);
