@@ -3,7 +3,8 @@
  * new user meets it: at 1280×800 and on a 390×844 phone the panel covers none of the fields it
  * lists (it stands beside them, or above or below them with the page scrolled), and the person's
  * own click on the form's send button still sends; on the phone labels stand above values and no
- * word is broken mid-word (measured with Range client rects inside the closed root); what the site
+ * word is broken mid-word, while a link with no break opportunity wraps inside the panel (measured
+ * with Range client rects inside the closed root); what the site
  * added (a CSRF token, hidden fields, a honeypot) is named in plain words, a long token by its
  * ends with its whole text one click away, while the request still carries it byte for byte.
  * Fields are found by their ids (`capell-form-contact-<key>`) and the site's entries by the
@@ -16,6 +17,9 @@ import { PanelDriver, type Box } from './panel-driver.ts';
 
 /** The keys the agent fills, whose controls are `#capell-form-contact-<key>`. */
 const KEYS = Object.keys(PROPOSAL);
+
+/** A link of 140 characters with no break opportunity: it may (and must) wrap anywhere. */
+const LONG_LINK = `https://example.test/${'x'.repeat(119)}`;
 
 /** A proposal of ordinary words, some long, for the phone: none may be split. */
 const WORDY = {
@@ -91,13 +95,15 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       await personSends(page, panel, demo, WORDY.name);
     });
 
-    test('no word is broken mid-word; on the phone labels stand above values', async ({ page }) => {
-      await startCall(page, 'form.submit.capell-form-contact', WORDY);
+    test('no word is broken mid-word, only a link too long for a line wraps; on the phone labels stand above values', async ({ page }) => {
+      const message = `${WORDY.message} Photos: ${LONG_LINK}`;
+      await startCall(page, 'form.submit.capell-form-contact', { ...WORDY, message });
       await panel.waitOpen();
-      await panel.waitText(WORDY.message);
+      await panel.waitText(message);
       const layout = (await panel.layout())!;
       expect(layout.items).toHaveLength(KEYS.length);
-      expect(layout.brokenWords).toEqual([]);
+      expect(layout.brokenWords).toEqual([LONG_LINK]);
+      expect(layout.overflowsSideways).toBe(false);
       for (const { label, value } of layout.items) {
         if (size.width < 500) {
           expect(value.y).toBeGreaterThanOrEqual(label.y + label.height - 0.5);

@@ -90,6 +90,8 @@ export interface PanelLayout {
   renderedText: string;
   /** The middle of each `<summary>` (a "show all" toggle) and its text. */
   summaries: { text: string; x: number; y: number }[];
+  /** Whether the panel's body is wider than its box (a value that did not wrap). */
+  overflowsSideways: boolean;
 }
 
 const READ_LAYOUT = `function () {
@@ -120,7 +122,8 @@ const READ_LAYOUT = `function () {
     }
   }
   const summaries = [...section.querySelectorAll('summary')].map((summary) => { const r = summary.getBoundingClientRect(); return { text: summary.textContent.replace(/\\s+/g, ' ').trim(), x: r.x + Math.min(12, r.width / 2), y: r.y + r.height / 2 }; });
-  return { items, brokenWords, renderedText: rendered.join('').replace(/\\s+/g, ' ').trim(), summaries };
+  const body = section.querySelector('.body');
+  return { items, brokenWords, renderedText: rendered.join('').replace(/\\s+/g, ' ').trim(), summaries, overflowsSideways: body.scrollWidth > body.clientWidth + 1 };
 }`;
 
 /**
