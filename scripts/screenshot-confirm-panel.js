@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Writes docs/confirm-panel.png: the demo contact page in Chromium with WebMCP on, after an agent
- * called `form.submit.capell-form-contact`, so the form is filled and the confirmation panel is open.
+ * called `form.submit.capell-form-contact`, so the form is filled and the confirmation panel is open
+ * beside it (a 1280×800 window: room beside the form; placement.ts).
  * Run after `npm run build`: `node scripts/screenshot-confirm-panel.js`.
  */
 import { mkdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ const OUTPUT = 'docs/confirm-panel.png';
 const server = await startDemoServer({ host: '127.0.0.1', port: 0 });
 const browser = await chromium.launch(launchOptions({ webmcp: true }));
 try {
-  const page = await browser.newPage({ viewport: { width: 900, height: 1100 }, deviceScaleFactor: 1 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   await page.goto(`${server.url}/contact`);
   await page.evaluate(() => window.capellWebMCP.ready);
   await page.evaluate(async () => {
@@ -30,7 +31,7 @@ try {
   await page.locator('capell-confirm-write').waitFor({ state: 'attached' });
   await page.waitForTimeout(900);
   mkdirSync('docs', { recursive: true });
-  // The viewport, not <main>: the panel sits in the top layer, docked to the viewport.
+  // The viewport, not <main>: the panel sits in the top layer, fixed to the viewport.
   await page.screenshot({ path: OUTPUT });
   console.log(`wrote ${OUTPUT}`);
 } finally {

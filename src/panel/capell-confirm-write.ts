@@ -11,7 +11,7 @@
  */
 import { LitElement, ReactiveElement, adoptStyles, css, html, nothing } from 'lit';
 import { ClickGuard, readRefusal, contrastRatio, parseComputedColour, INPUT_PROTECTION_MS } from './consent.js';
-import { readDock, readLayoutProblem, readMaxHeight, type Dock } from './placement.js';
+import { readDock, readLayoutProblem, readMaxHeight, readRegion, readRegionScroll, readSideLayout, readSideMaxHeight, readStackedLayout, readZoom, type Dock } from './placement.js';
 import { CONFIRM_TEXT_DEFAULTS, confirmKey, fillPlaceholders } from '../write/confirm-text.js';
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
@@ -43,7 +43,28 @@ export interface ConfirmWriteItem {
   label: string;
   value: string;
   agentValue?: string;
+  /** An entry of `also`: what the site's markup says it is (write/forms/entry-kind.ts), for its words only. */
+  kind?: AlsoSentKind;
 }
+
+/**
+ * What an entry sent besides the agent's values is: the send button's own value, a CSRF token, a
+ * hidden field, an anti-spam field (honeypot), or another field the person cannot see. Changes the
+ * words the panel uses for it, never what is listed or sent.
+ */
+export type AlsoSentKind = 'button' | 'token' | 'hidden' | 'honeypot' | 'unseen';
+
+/** The word (ConfirmWriteWords) an entry of each kind is named with; a honeypot that is not empty: `alsoHoneypotFilled`. */
+const ALSO_WORDS = { button: 'alsoButton', token: 'alsoToken', hidden: 'alsoHidden', honeypot: 'alsoHoneypot', unseen: 'alsoUnseen' } as const;
+
+/**
+ * An entry value the site added that is longer than this, in characters (code points), and has no white space
+ * (a token) is shown by its start and end, with its whole text one click away.
+ */
+const SHORT_VALUE_MAX = 24;
+/** How many characters of such a value are shown at its start and at its end. */
+const SHORT_VALUE_HEAD = 8;
+const SHORT_VALUE_TAIL = 6;
 
 /**
  * The panel's words, already localised (see write/confirm-text.ts). The optional ones default to
@@ -75,6 +96,15 @@ export interface ConfirmWriteWords {
   /** The heading of `also` (the entries sent besides the items), and the text of an empty value. */
   alsoSent?: string;
   emptyValue?: string;
+  /** The plain words for an `also` entry of each kind (AlsoSentKind); `alsoHoneypot` when it is empty, `alsoHoneypotFilled` when not. */
+  alsoButton?: string;
+  alsoToken?: string;
+  alsoHidden?: string;
+  alsoHoneypot?: string;
+  alsoHoneypotFilled?: string;
+  alsoUnseen?: string;
+  /** The toggle that shows a shortened value whole (`{count}`: its length in characters). */
+  showWhole?: string;
   /** Before a change's old and new value (a `preview`'s changes). */
   before?: string;
   after?: string;
@@ -141,6 +171,10 @@ interface ConfirmWriteHandlers {
 }
 
 
+// Comments here, not in the CSS (its text ships as written). The section is a size container: the
+// item list stacks labels above values when it is narrow (a phone). Words wrap only between words
+// (`overflow-wrap: break-word`, inherited); a value with no break opportunity (a URL, a token)
+// wraps where it must, and never lets a column shrink below a whole word (as `anywhere` did).
 // `!important` in the shadow tree's :host wins over the page's declarations for the host, its
 // !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
 // unicode-bidi and custom properties; the first two are set here.
@@ -178,6 +212,8 @@ const PANEL_STYLES = css`
       font: 400 16px/1.45 sans-serif;
       text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none; text-indent: 0;
       pointer-events: auto;
+      container-type: inline-size;
+      overflow-wrap: break-word; word-break: normal; hyphens: manual;
     }
     section.top { top: 1rem; bottom: auto; }
     section:focus { outline: none; }
@@ -190,14 +226,24 @@ const PANEL_STYLES = css`
     h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
     .prose { font-family: var(--capell-confirm-font, sans-serif); }
     p { margin: 0.5rem 0; }
-    code { font: 600 15px/1.4 monospace; overflow-wrap: anywhere; }
-    dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
+    code { font: 600 15px/1.4 monospace; }
+    dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap: 0.25rem 1rem; margin: 0.75rem 0; }
     dl > div { display: contents; }
     dt { font-weight: 600; }
-    p.also { overflow-wrap: anywhere; }
-    p.also { font-size: 14px; line-height: 1.35; }
-    p.also code { font: 400 13px/1.35 monospace; }
-    dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    dd { margin: 0; white-space: pre-wrap; }
+    @container (max-width: 28rem) {
+      dl { grid-template-columns: minmax(0, 1fr); row-gap: 0; }
+      dl > div + div > dt { margin-top: 0.5rem; }
+    }
+    .also { font-size: 14px; line-height: 1.35; margin: 0.5rem 0; }
+    .also p { margin: 0; }
+    .also ul { list-style: none; margin: 0.25rem 0 0; padding: 0; }
+    .also li { margin: 0.2rem 0; }
+    .also code { font: 400 13px/1.35 monospace; }
+    .also .value { white-space: pre-wrap; }
+    .also details { margin-inline-start: 1rem; }
+    .also summary { cursor: pointer; }
+    .also summary:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 2px; }
     .who { font-style: italic; }
     .agent { display: block; margin-top: 0.25rem; }
     .notice, .refusal { font-weight: 600; }
@@ -216,11 +262,11 @@ const PANEL_STYLES = css`
     .status { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
     .probe { display: none; }
     .outcome { font-weight: 600; }
-    .summary { font-weight: 600; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .summary { font-weight: 600; white-space: pre-wrap; }
     ul.changes { list-style: none; margin: 0.5rem 0; padding: 0; }
     ul.changes > li { margin: 0.5rem 0; padding-inline-start: 0.75rem; border-inline-start: 3px solid #6a737d; }
-    .target { display: block; font-weight: 600; overflow-wrap: anywhere; }
-    .change { display: block; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .target { display: block; font-weight: 600; }
+    .change { display: block; white-space: pre-wrap; }
     del { text-decoration: line-through; }
     ins { text-decoration: none; font-weight: 600; }
   `;
@@ -229,6 +275,7 @@ const PANEL_STYLES = css`
 let panelOps!: {
   present(panel: CapellConfirmWrite, proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void>;
   trackControls(panel: CapellConfirmWrite, controls: readonly Element[]): void;
+  placeBeside(panel: CapellConfirmWrite, fields: readonly Element[]): void;
   consentRefusal(panel: CapellConfirmWrite, control: Element, event: Event): string | undefined;
   refuse(panel: CapellConfirmWrite, reason: string): void;
   showOutcome(panel: CapellConfirmWrite, text: string): Promise<void>;
@@ -236,8 +283,10 @@ let panelOps!: {
 };
 
 /**
- * A non-modal dialog (`role="dialog"`, named by its heading) docked at the bottom (or, when the
- * form's submit control is there, the top) of the viewport, in the top layer. It takes focus when
+ * A non-modal dialog (`role="dialog"`, named by its heading) in the top layer, fixed to the
+ * viewport: in form mode beside the fields it lists, or above or below them without covering them
+ * (placeBeside, placement.ts); else docked at the bottom (or, when a form's submit control is
+ * there, the top). It takes focus when
  * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
  * itself through a polite live region, and never submits, clicks or sends anything itself: Send
  * only tells the runtime that a person clicked it.
@@ -290,6 +339,12 @@ export class CapellConfirmWrite extends LitElement {
   #guard: ClickGuard | undefined;
   #opened = false;
   #controls: Element[] = [];
+  // Form mode: the controls the panel lists (placeBeside), and how the panel stands to them: beside
+  // them (`left`, `width`) or docked with a height that leaves them free, decided for a window of
+  // `size` (decided again when it changes) in the panel's own CSS px.
+  #fields: Element[] = [];
+  #scrollToFields = false;
+  #layout: { size: string; side?: { left: number; width: number }; maxHeight?: number } | undefined;
   #accent = { accent: DEFAULT_ACCENT, ink: INKS[0] as string };
 
   static {
@@ -297,6 +352,7 @@ export class CapellConfirmWrite extends LitElement {
     panelOps = {
       present: (panel, proposal, handlers) => panel.#present(proposal, handlers),
       trackControls: (panel, controls) => panel.#trackControls(controls),
+      placeBeside: (panel, fields) => panel.#placeBeside(fields),
       consentRefusal: (panel, control, event) => panel.#consentRefusal(control, event),
       refuse: (panel, reason) => panel.#refuse(reason),
       showOutcome: (panel, text) => panel.#showOutcome(text),
@@ -376,6 +432,13 @@ export class CapellConfirmWrite extends LitElement {
     this.#place();
   }
 
+  #placeBeside(fields: readonly Element[]): void {
+    this.#fields = [...fields];
+    this.#scrollToFields = true;
+    this.#layout = undefined;
+    this.#place();
+  }
+
   #consentRefusal(control: Element, event: Event): string | undefined {
     const reason = this.#refusalFor(control, event, false, true);
     if (reason) this.#refuse(reason);
@@ -417,13 +480,42 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole'): string {
     return this.#proposal?.words[key] ?? CONFIRM_TEXT_DEFAULTS[confirmKey(key)];
   }
 
   /** A value as the panel writes it: an empty one as `emptyValue`, so a person sees it is sent. */
   #shownValue(value: string): string {
     return value === '' ? this.#word('emptyValue') : value;
+  }
+
+  /**
+   * The text of an `also` entry's `.value`: its value as #shownValue writes it, except for an empty
+   * honeypot, whose words already say it is left empty.
+   */
+  #alsoValue(item: ConfirmWriteItem): string {
+    return item.kind === 'honeypot' && item.value === '' ? '' : this.#shownValue(item.value);
+  }
+
+  /**
+   * One entry sent besides the agent's values. An ordinary field: `name = value`. One the site
+   * added: its plain words (by kind), its name, and its value; a long one without spaces (a token)
+   * by its start and end in a `<details>` whose body holds it whole (what is sent is unchanged).
+   */
+  #alsoEntry(item: ConfirmWriteItem): unknown {
+    const name = html`<code class="name">${item.label}</code>`;
+    const value = this.#alsoValue(item);
+    if (!item.kind) return html`<li class="entry">${name} = <span class="value">${value}</span></li>`;
+    const what = html`<span class="what">${this.#word(item.kind === 'honeypot' && item.value !== '' ? 'alsoHoneypotFilled' : ALSO_WORDS[item.kind])}</span>`;
+    if (item.kind === 'honeypot' && item.value === '') return html`<li class="entry" data-kind=${item.kind}>${what} (${name})<span class="value"></span></li>`;
+    const characters = [...value];
+    const long = characters.length > SHORT_VALUE_MAX && !/\s/.test(value);
+    const shown = long
+      ? html`<details class="whole"><summary><code class="short">${characters.slice(0, SHORT_VALUE_HEAD).join('')}…${characters.slice(-SHORT_VALUE_TAIL).join('')}</code> <span class="more">(${fillPlaceholders(this.#word('showWhole'), { count: String(characters.length) })})</span></summary> <code class="value">${value}</code></details>`
+      : html`<span class="value">${value}</span>`;
+    return item.kind === 'token'
+      ? html`<li class="entry" data-kind=${item.kind}>${what} (${name})${long ? html` ${shown}` : html`: ${shown}`}</li>`
+      : html`<li class="entry" data-kind=${item.kind}>${what}: ${name} = ${shown}</li>`;
   }
 
   #formLine(): string {
@@ -479,14 +571,24 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   /**
-   * Docks the panel away from the form's (first) submit control, so both can be seen, and bounds
-   * its height so that the whole box fits in the viewport at the current zoom (its body scrolls).
+   * Places the panel (placement.ts) and bounds its height so that the whole box fits in the
+   * viewport at the current zoom (its body scrolls). Form mode, once placeBeside gave it the listed
+   * controls: beside them when the window has room, else docked above or below them with a height
+   * that leaves them free, the page scrolled once (at the first placement) so that they and the
+   * form's submit control are in view with it; decided again when the window's size changes.
+   * Otherwise (a write endpoint, or before placeBeside): docked away from the form's (first)
+   * submit control, so both can be seen.
    */
   #place(): void {
     const section = this.#section();
     if (!section) return;
-    section.style.setProperty('max-height', `${readMaxHeight(section)}px`);
-    // A taller window may now show the body's end.
+    const cap = readMaxHeight(section);
+    if (this.#fields.length > 0 && section.offsetHeight > 0 && this.#placeByFields(section, cap)) {
+      // A taller window may now show the body's end.
+      this.#readScroll();
+      return;
+    }
+    section.style.setProperty('max-height', `${cap}px`);
     this.#readScroll();
     const [control] = this.#controls;
     if (!control) return;
@@ -495,6 +597,51 @@ export class CapellConfirmWrite extends LitElement {
       this.#dock = dock;
       this.requestUpdate();
     }
+  }
+
+  /** #place for a form's listed controls; false when none of them has a box (then docked as usual). */
+  #placeByFields(section: HTMLElement, cap: number): boolean {
+    const view = this.ownerDocument.defaultView ?? window;
+    const zoom = readZoom(section);
+    const fields = [...this.#fields, ...this.#fields.flatMap((field) => [...((field as HTMLInputElement).labels ?? [])])];
+    const size = `${view.innerWidth}x${view.innerHeight}`;
+    if (!this.#layout || this.#layout.size !== size) {
+      // Decided with the submit control: the person checks the fields and then clicks it.
+      const region = readRegion([...fields, ...this.#controls.slice(0, 1)]);
+      if (!region) return false;
+      const side = readSideLayout(view, region, section.offsetHeight * zoom);
+      let scroll = 0;
+      if (side) {
+        this.#layout = { size, side: { left: side.left / zoom, width: side.width / zoom } };
+        if (this.#scrollToFields) scroll = readRegionScroll(view, region);
+      } else {
+        const body = this.#body();
+        const content = section.offsetHeight + (body ? body.scrollHeight - body.clientHeight : 0);
+        const stacked = readStackedLayout(view, region, Math.min(cap, content) * zoom, cap * zoom);
+        this.#layout = { size, maxHeight: stacked.maxHeight / zoom };
+        if (this.#scrollToFields) scroll = stacked.scroll;
+        if (stacked.dock !== this.#dock) {
+          this.#dock = stacked.dock;
+          this.requestUpdate();
+        }
+      }
+      this.#scrollToFields = false;
+      // Instant: a smooth scroll would move the form (and so restart the input protection) for longer.
+      if (Math.abs(scroll) >= 1) view.scrollBy({ top: scroll, left: 0, behavior: 'instant' });
+    }
+    const { side, maxHeight } = this.#layout;
+    const style = section.style;
+    if (side) {
+      // Beside the fields, level with their top as the page scrolls, inside the window.
+      const region = readRegion(fields);
+      const top = readSideLayout(view, region ?? { top: 0, bottom: 0, left: 0, right: 0 }, section.offsetHeight * zoom)?.top ?? 16;
+      style.setProperty('max-height', `${readSideMaxHeight(section)}px`);
+      for (const [name, value] of [['left', `${side.left}px`], ['width', `${side.width}px`], ['top', `${top / zoom}px`], ['right', 'auto'], ['bottom', 'auto'], ['max-width', 'none'], ['margin', '0']] as const) style.setProperty(name, value);
+    } else {
+      for (const name of ['left', 'width', 'top', 'right', 'bottom', 'max-width', 'margin']) style.removeProperty(name);
+      style.setProperty('max-height', `${maxHeight ?? cap}px`);
+    }
+    return true;
   }
 
   /**
@@ -537,11 +684,11 @@ export class CapellConfirmWrite extends LitElement {
       if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
     }
     const also = proposal.also ?? [];
-    const entries = primitives.querySelectorAll(section, 'p.also > .entry');
+    const entries = primitives.querySelectorAll(section, 'div.also > ul > .entry');
     if (entries.length !== also.length) return false;
     for (const [index, item] of also.entries()) {
       const entry = entries[index]!;
-      if (textOf(entry, '.name') !== item.label || textOf(entry, '.value') !== this.#shownValue(item.value)) return false;
+      if (textOf(entry, '.name') !== item.label || textOf(entry, '.value') !== this.#alsoValue(item)) return false;
     }
     if (!this.#showsPreview(section, proposal.preview)) return false;
     if (proposal.mode === 'request' && this.#outcome === undefined && textOf(section, 'button.send') !== proposal.words.send) return false;
@@ -636,7 +783,7 @@ export class CapellConfirmWrite extends LitElement {
         <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
           ? item.value
           : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
-        ${proposal.also?.length ? html`<p class="also"><span class="who">${this.#word('alsoSent')}</span> ${proposal.also.map((item, index) => html`${index > 0 ? '; ' : ''}<span class="entry"><code class="name">${item.label}</code> = <span class="value">${this.#shownValue(item.value)}</span></span>`)}</p>` : nothing}
+        ${proposal.also?.length ? html`<div class="also"><p class="who">${this.#word('alsoSent')}</p> <ul>${proposal.also.map((item) => html`${this.#alsoEntry(item)} `)}</ul></div>` : nothing}
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
       </div>
       <div class="footer">${done
@@ -720,6 +867,14 @@ export interface ConfirmPanel {
    */
   trackControls(controls: readonly Element[]): void;
   /**
+   * Form mode: the controls the panel lists. The panel is placed so that it does not cover them
+   * or their labels (placement.ts: beside them when the window has room, else above or below them,
+   * its height bounded to leave them free) and the page is scrolled once so that they, the first
+   * tracked submit control and the panel are in view together when they fit. Placement only:
+   * every consent check still runs on the panel wherever it is.
+   */
+  placeBeside(fields: readonly Element[]): void;
+  /**
    * The consent check for a control outside the panel (the form's own submit button, or the field
    * in which the person pressed Enter), run inside the person's submit.
    * @param control the submit button the person clicked, or the field they pressed Enter in.
@@ -773,6 +928,13 @@ export function createPanelHandle(doc: Document): ConfirmPanel {
         ops.trackControls(panel, controls);
       } catch {
         // Untracked controls are judged without IntersectionObserver v2 (still hit-tested).
+      }
+    },
+    placeBeside: (fields: readonly Element[]) => {
+      try {
+        ops.placeBeside(panel, fields);
+      } catch {
+        // Docked as for a write endpoint: the consent checks do not depend on where it stands.
       }
     },
     consentRefusal: (control: Element, event: Event) => {

@@ -71,6 +71,20 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmAlsoSent: 'Sent with it:',
   /** A value that is empty (sent as an empty string). */
   confirmEmptyValue: '(empty)',
+  /** "Sent with it", by what the site's markup says an entry is (write/forms/entry-kind.ts): the send button's own value. */
+  confirmAlsoButton: 'the send button’s own value',
+  /** A CSRF token (`_token`, or the value of `<meta name="csrf-token">`). */
+  confirmAlsoToken: 'a security token the site adds',
+  /** Another `<input type="hidden">`. */
+  confirmAlsoHidden: 'a hidden field the site adds',
+  /** A honeypot (hidden, and `aria-hidden`, `tabindex="-1"` or unlabelled `autocomplete="off"`) that is empty. */
+  confirmAlsoHoneypot: 'an anti-spam field, left empty',
+  /** A honeypot that holds something (it is sent as it is). */
+  confirmAlsoHoneypotFilled: 'an anti-spam field the site hides, not empty',
+  /** Another field the person cannot see on the page. */
+  confirmAlsoUnseen: 'a field not shown on the page',
+  /** The toggle that shows a long site value (a token) whole; `{count}` is its length in characters. */
+  confirmShowWhole: 'show all {count} characters',
   /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: panel/placement.ts). */
   confirmReasonLayout: 'this panel was zoomed too far or did not fit in the window, so it could not be read whole',
   /** Reason: part of the panel had not yet been scrolled into view. */
@@ -122,7 +136,7 @@ export function confirmKey<Key extends string>(key: Key): `confirm${Capitalize<K
 }
 
 /** The panel's words that are the text of the same name (confirmKey); `intro` and `hint` are not. */
-const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'reasonAddedControl', 'alsoSent', 'emptyValue', 'unreadHint', 'before', 'after'] as const;
+const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'reasonAddedControl', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after'] as const;
 
 /**
  * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use

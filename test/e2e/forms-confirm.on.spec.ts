@@ -128,8 +128,16 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
   test('the panel is keyboard operable: Tab reaches Cancel and Enter cancels', async ({ page }) => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
-    await page.keyboard.press('Tab');
-    await expect.poll(async () => (await panel(page).state())?.focused).toBe('Cancel');
+    // Through the panel's own controls: a long token's "show all" toggle comes before Cancel.
+    const passed: (string | null | undefined)[] = [];
+    for (let presses = 0; presses < 3 && passed.at(-1) !== 'Cancel'; presses++) {
+      const before = (await panel(page).state())?.focused;
+      await page.keyboard.press('Tab');
+      await expect.poll(async () => (await panel(page).state())?.focused).not.toBe(before);
+      passed.push((await panel(page).state())?.focused);
+    }
+    expect(passed.at(-1)).toBe('Cancel');
+    expect(passed.slice(0, -1).every((text) => text?.includes('show all'))).toBe(true);
     await page.keyboard.press('Enter');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });

@@ -73,6 +73,59 @@ const READ_STATE = `function () {
   };
 }`;
 
+/** A box in CSS px. */
+export interface Box { x: number; y: number; width: number; height: number }
+
+/** How the panel's text is laid out (PanelDriver.layout). */
+export interface PanelLayout {
+  /** Each listed field's label (`dt`) and value (`dd`) boxes, in order. */
+  items: { label: Box; value: Box }[];
+  /**
+   * Every word (a run of non-space characters within one text node) the panel renders whose
+   * pieces lie on more than one line: a word broken mid-word. Read by Range client rects; text
+   * that is not rendered (a closed `<details>`) is left out.
+   */
+  brokenWords: string[];
+  /** The panel's rendered text (its text nodes that have a box, and white space), white space collapsed. */
+  renderedText: string;
+  /** The middle of each `<summary>` (a "show all" toggle) and its text. */
+  summaries: { text: string; x: number; y: number }[];
+  /** Whether the panel's body is wider than its box (a value that did not wrap). */
+  overflowsSideways: boolean;
+}
+
+const READ_LAYOUT = `function () {
+  const section = this.querySelector('section');
+  if (!section) return null;
+  const box = (element) => { const r = element.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+  const items = [...section.querySelectorAll('dl.items > div')].map((pair) => ({ label: box(pair.querySelector('dt')), value: box(pair.querySelector('dd')) }));
+  const brokenWords = [];
+  const rendered = [];
+  const walker = this.ownerDocument.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('.status, .probe') || !parent.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    const whole = this.ownerDocument.createRange();
+    whole.selectNodeContents(node);
+    // White space between boxes has none of its own; it still separates their words.
+    if (node.data.trim() === '') rendered.push(' ');
+    else if ([...whole.getClientRects()].some((rect) => rect.width > 0 && rect.height > 0)) rendered.push(node.data);
+    for (const match of node.data.matchAll(/\\S+/g)) {
+      const range = this.ownerDocument.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0 && rect.height > 0);
+      if (rects.length === 0) continue;
+      const lines = new Set(rects.map((rect) => Math.round(rect.top + rect.height / 2)));
+      // Pieces of one word on one line share their middle; a second line lies a line height lower.
+      if (Math.max(...lines) - Math.min(...lines) > rects[0].height / 2) brokenWords.push(match[0]);
+    }
+  }
+  const summaries = [...section.querySelectorAll('summary')].map((summary) => { const r = summary.getBoundingClientRect(); return { text: summary.textContent.replace(/\\s+/g, ' ').trim(), x: r.x + Math.min(12, r.width / 2), y: r.y + r.height / 2 }; });
+  const body = section.querySelector('.body');
+  return { items, brokenWords, renderedText: rendered.join('').replace(/\\s+/g, ' ').trim(), summaries, overflowsSideways: body.scrollWidth > body.clientWidth + 1 };
+}`;
+
 /**
  * How often the waits below look at the panel. expect.poll's default steps (100, 250, 500, 1000 ms)
  * can see the panel open only up to a second late, past its 500 ms input protection, which the
@@ -148,6 +201,11 @@ export class PanelDriver {
   /** The panel's state, or undefined when no panel is on the page. */
   async state(): Promise<PanelState | undefined> {
     return (await this.#onRoot<PanelState | null>(READ_STATE)) ?? undefined;
+  }
+
+  /** How the panel's text is laid out (labels and values, words broken across lines), or undefined when no panel. */
+  async layout(): Promise<PanelLayout | undefined> {
+    return (await this.#onRoot<PanelLayout | null>(READ_LAYOUT)) ?? undefined;
   }
 
   /** How many panels are in the document (through the light DOM, which is open). */

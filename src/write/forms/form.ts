@@ -16,6 +16,7 @@ import { nativeFormToolReason } from '../../shared/registration-rules.js';
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './proposal-items.js';
 import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './entry-list.js';
+import { readEntryKind } from './entry-kind.js';
 import { sendFormRequest, toFormRequest } from './send-form.js';
 import { describeDestination, readSendControls, type SendControls } from './send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './submit-guard.js';
@@ -232,8 +233,9 @@ async function proposeFill(
   let shown: ProposalItem[] = readItems();
   let snapshot: FormEntry[] = first.entries;
   const planned = new Set<Element>(plan.steps.map((step) => step.control));
+  // The kind (entry-kind.ts) only chooses the words the panel names an entry with.
   const alsoSent = () => snapshot.filter((entry) => !planned.has(entry.control) && !entry.point)
-    .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}` }));
+    .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}`, kind: readEntryKind(entry) }));
   let filling = false;
   const notice = write.replaced ? { notice: text.confirmReplaced } : {};
   const handlers = {
@@ -311,6 +313,8 @@ async function proposeFill(
   // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these
   // (the listeners by the realm's own addEventListener, taken at start).
   callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
+  // Then the panel stands beside (or above or below) the controls it lists, not on them.
+  panel.placeBeside([...planned]);
   primitives.addEventListener(form, 'input', onEdit, true);
   primitives.addEventListener(form, 'change', onEdit, true);
   // The guard already refused (and the panel showed why) any submit the consent check refused.
