@@ -142,9 +142,9 @@ export function start(options: RuntimeOptions = {}): Runtime {
       if (current === undefined) publish(emptyReport(found.api), 1);
     },
   };
-  // A copy (its own apiBase URL): the record is reachable from page script through the document's
+  // A copy (apiBase as text; none for a document without an http(s) origin): the record is reachable from page script through the document's
   // registry symbol, and the config the runtime works with must not be.
-  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config: { ...config, apiBase: new URL(config.apiBase) } } satisfies StartRecord });
+  if (found.api !== 'none') Object.defineProperty(runtime, START_RECORD, { value: { config: { ...config, apiBase: (config.apiBase as URL | undefined)?.href } } satisfies StartRecord });
   Object.defineProperty(holder, ACTIVE_RUNTIME, { value: runtime, configurable: true, writable: true });
   // Asked for (`inspect`, data-inspect, ?capell-webmcp=inspect): the inspector is a chunk of its own.
   if (config.inspect) void loadInspector().then((openInspector) => openInspector(config.document, runtime), () => {});

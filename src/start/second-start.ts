@@ -11,12 +11,16 @@ import type { RuntimeConfig, RuntimeOptions } from './config.js';
  * started with, and the warnings already given (added here on the first).
  */
 export interface StartRecord {
-  readonly config: RuntimeConfig;
+  /** The running runtime's options, a copy with `apiBase` as text (page script can reach the record). */
+  readonly config: RecordedOptions;
   warned?: Set<string>;
 }
 
+/** The running runtime's config as a start record holds it: a copy, with `apiBase` as its `href`. */
+export type RecordedOptions = Omit<RuntimeConfig, 'apiBase'> & { apiBase: string | undefined };
+
 /** An option's effective value as text, for comparison and messages: `"https://shop.example/agent/v1"`, `15000`. */
-function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, 'document'>): string {
+function optionText(config: RuntimeConfig | RecordedOptions, name: Exclude<keyof RuntimeOptions, 'document'>): string {
   const value = config[name];
   return JSON.stringify(value instanceof URL ? value.href : value) ?? 'unset';
 }
@@ -27,7 +31,7 @@ function optionText(config: RuntimeConfig, name: Exclude<keyof RuntimeOptions, '
  * the default are the same). An option not given, or given as `undefined`, is never named;
  * `document` is the running one's by construction.
  */
-function ignoredOptions(options: RuntimeOptions, config: RuntimeConfig, running: RuntimeConfig): string[] {
+function ignoredOptions(options: RuntimeOptions, config: RuntimeConfig, running: RecordedOptions): string[] {
   const ignored: string[] = [];
   for (const name of Object.keys(options) as (keyof RuntimeOptions)[]) {
     if (name === 'document' || options[name] === undefined) continue;

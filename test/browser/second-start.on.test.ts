@@ -103,10 +103,10 @@ describe('the record a second start() is checked against', () => {
   it('is a copy: page script that rewrites it changes neither the origin nor the API base the runtime reads from', async () => {
     runtime = start({ log: 'silent' });
     await runtime.ready;
-    const holder = document as unknown as Record<symbol, Record<symbol, { config: { origin: string; apiBase: URL } }>>;
+    const holder = document as unknown as Record<symbol, Record<symbol, { config: { origin: string; apiBase: string } }>>;
     const record = holder[Symbol.for('capell-webmcp.runtime')]![Symbol.for('capell-webmcp.start-record')]!;
     record.config.origin = 'https://attacker.example';
-    record.config.apiBase.href = 'https://attacker.example/agent/v1';
+    record.config.apiBase = 'https://attacker.example/agent/v1';
     resetRequestCount();
     const answer = await callTool('site.search', { q: 'trail' });
     expect(answer.isError).to.equal(undefined);
