@@ -177,7 +177,10 @@ interface ConfirmWriteHandlers {
 // wraps where it must, and never lets a column shrink below a whole word (as `anywhere` did).
 // `!important` in the shadow tree's :host wins over the page's declarations for the host, its
 // !important and inline ones included (CSS Cascade 4, "Context"). `all` leaves out direction,
-// unicode-bidi and custom properties; the first two are set here.
+// unicode-bidi and custom properties; the first two are set here. Nothing of the panel is drawn
+// outside its box (a border, no box-shadow; the focus outline inset): Chromium's visibility
+// tracking (IntersectionObserver v2) counts a shadow as covering the page's send button just
+// below a panel docked at the top, and the person's click there was refused.
 const PANEL_STYLES = css`
     :host {
       all: initial !important;
@@ -208,7 +211,6 @@ const PANEL_STYLES = css`
       border: 2px solid #1f5f8b;
       border-radius: clamp(0px, var(--capell-confirm-radius, 0.5rem), 1rem);
       padding: 1rem 1.25rem;
-      box-shadow: 0 0.25rem 1.5rem rgb(0 0 0 / 0.25);
       font: 400 16px/1.45 sans-serif;
       text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none; text-indent: 0;
       pointer-events: auto;
@@ -217,7 +219,7 @@ const PANEL_STYLES = css`
     }
     section.top { top: 1rem; bottom: auto; }
     section:focus { outline: none; }
-    section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 3px; }
+    section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: -6px; }
     /* In a short window the lines under the body give way first (they scroll), so the body
        always shows two lines or more and can be scrolled to its end; the buttons never shrink.
        Contained: a wheel past the body's end does not scroll the page (and its form) under the panel. */
@@ -984,7 +986,9 @@ function textOf(scope: Element, selector: string): string {
 /** A control's visible text, for a reason. */
 function controlText(control: Element): string {
   if (control instanceof HTMLInputElement) return control.value || control.alt || control.name;
-  return control.textContent?.replace(/\s+/g, ' ').trim() || control.localName;
+  // As drawn: text that is not rendered (Livewire's idle "Submitting..." span, display: none) is no part of it.
+  const text = control instanceof HTMLElement ? control.innerText : control.textContent;
+  return text?.replace(/\s+/g, ' ').trim() || control.localName;
 }
 
 declare global {
