@@ -368,9 +368,10 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   // Closed: page scripts cannot reach in (and cannot restyle through parts: there are none). The
-  // styles are this module's own constant, not the class's (patchable) `elementStyles`.
+  // styles are this module's own constant, not the class's (patchable) `elementStyles`. The root is
+  // made by the `attachShadow` taken at start: a page that replaced it later never holds the root.
   protected override createRenderRoot(): ShadowRoot {
-    const root = this.attachShadow({ mode: 'closed' });
+    const root = primitives.attachShadow(this, { mode: 'closed' });
     adoptStyles(root, [PANEL_STYLES]);
     this.#root = root;
     return root;

@@ -28,7 +28,7 @@ const { call } = Function.prototype;
  */
 const MEMBERS = 'URL:href;URLSearchParams:encode=toString;FormData:append'
   + ';EventTarget:addEventListener,removeEventListener;Event:preventDefault,stopImmediatePropagation,target;UIEvent:detail;KeyboardEvent:key'
-  + ';Node:contains,textContent;Element:getBoundingClientRect,checkVisibility,querySelector,querySelectorAll'
+  + ';Node:contains,textContent;Element:getBoundingClientRect,checkVisibility,querySelector,querySelectorAll,attachShadow'
   + ';Range:rangeRects=getClientRects;Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll,caretPositionFromPoint'
   + ';CaretPosition:caretNode=offsetNode,caretOffset=offset;CSSStyleDeclaration:propertyValue=getPropertyValue'
   + ';ShadowRoot:shadowElementsFromPoint=elementsFromPoint;DocumentFragment:rootQuerySelector=querySelector'
@@ -79,6 +79,8 @@ interface Members {
   checkVisibility: ((element: Element, options?: object) => boolean) | undefined;
   querySelector(scope: Element, selectors: string): Element | null;
   querySelectorAll(scope: Element, selectors: string): NodeListOf<Element>;
+  /** `element.attachShadow(init)`: the panel's closed root, never one a page's wrapper could hold or restyle. */
+  attachShadow(element: Element, init: ShadowRootInit): ShadowRoot;
   /** `range.getClientRects()`: where a text is drawn. */
   rangeRects(range: Range): DOMRectList;
   elementsFromPoint(scope: Document, x: number, y: number): Element[];
@@ -138,8 +140,17 @@ function takeGlobals(): Record<string, unknown> {
 export const primitives = {
   /** `Promise.race`, bound to the realm's Promise. */
   race: take(() => Promise.race.bind(Promise)) as typeof Promise.race,
-  /** `JSON.stringify`: a write's body and the panel's values of it are built by the same one. */
+  /** `JSON.stringify`: writes a string or number of a write's body (shared/plain-json.ts walks the rest). */
   stringify: take(() => JSON.stringify.bind(JSON)) as typeof JSON.stringify,
+  /**
+   * `Reflect.ownKeys`, `Object.getOwnPropertyDescriptor`, `Object.getPrototypeOf`, `Array.isArray`
+   * and `Object.prototype`: what the body of a write is read with (shared/plain-json.ts).
+   */
+  ownKeys: take(() => Reflect.ownKeys) as typeof Reflect.ownKeys,
+  ownDescriptor: take(() => Object.getOwnPropertyDescriptor) as typeof Object.getOwnPropertyDescriptor,
+  prototypeOf: take(() => Object.getPrototypeOf) as typeof Object.getPrototypeOf,
+  isArray: take(() => Array.isArray) as typeof Array.isArray,
+  objectPrototype: take(() => Object.prototype) as object,
   /** `performance.now()`, in ms: how long the panel has been still. */
   now: take(() => performance.now.bind(performance)) as () => number,
   ...(takeGlobals() as unknown as Globals),

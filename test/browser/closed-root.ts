@@ -1,8 +1,10 @@
 /**
  * Test-only way into the panel's closed shadow root. The panel keeps no handle a page script
  * could use (no export, no `shadowRoot`); these browser tests take the path any script that runs
- * before the panel is created could take: they wrap `Element.prototype.attachShadow` when this
- * module loads and remember the roots of `<capell-confirm-write>`. (The e2e tests use DevTools'
+ * before the runtime could take: they wrap `Element.prototype.attachShadow` when this module loads
+ * and remember the roots of `<capell-confirm-write>`. So a test imports this module first, before
+ * anything that imports the runtime: the runtime takes `attachShadow` when src/start/primitives.ts
+ * is evaluated, and a wrapper installed after that never sees the panel's root. (The e2e tests use DevTools'
  * DOM domain instead: test/e2e/panel-driver.ts.) Clicks and keys still come from real input
  * (`@web/test-runner-commands`, Playwright's mouse and keyboard), so they are trusted.
  */

@@ -4,11 +4,12 @@
  * holds for keyboard activation. Clicks and keys are real input (Playwright through
  * @web/test-runner-commands), so they are trusted as a person's are.
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { INPUT_PROTECTION_MS, createPanelHandle, type ConfirmPanel, type ConfirmWriteItem } from '../../src/panel/capell-confirm-write.ts';
 import { ClickGuard, readClickTargetProblem, readControlDisguise } from '../../src/panel/consent.ts';
-import { clickMiddle, panelRoot, sleep } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };
 /** Long enough for the protection to pass (and IntersectionObserver v2's first report). */

@@ -5,12 +5,13 @@
  * field the person cannot see, the send button's own value. The kind changes words only: the
  * entries and their values are the ones the form sends.
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { panelRoot } from './closed-root.ts';
 import { expect } from 'chai';
 import { readEntryKind } from '../../src/write/forms/entry-kind.ts';
 import { readEntryList, type FormEntry } from '../../src/write/forms/entry-list.ts';
 import { createPanelHandle, type ConfirmWriteItem } from '../../src/panel/capell-confirm-write.ts';
 import { CONFIRM_TEXT_DEFAULTS, panelWords } from '../../src/write/confirm-text.ts';
-import { panelRoot } from './closed-root.ts';
 
 const TOKEN = 'oncrdBEiybyqmhpFbCmpbrpmzanehAekugbEkDjxdxcClCEipfnaQx';
 

@@ -4,6 +4,8 @@
  * (submit-guard.ts; its attacks are in submit-guard.on.test.ts), the confirmation panel element, and form tools refusing through the real
  * WebMCP API. Clicking as a person is covered end to end in test/e2e/forms-*.on.spec.ts.
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { findPanel, panelRoot, rootOf } from './closed-root.ts';
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
@@ -12,7 +14,6 @@ import { fillControls, restoreControls } from '../../src/write/forms/fill.ts';
 import { armSubmitGuard } from '../../src/write/forms/submit-guard.ts';
 import { readCSRFHeader } from '../../src/write/csrf-token.ts';
 import { createPanelHandle, type CapellConfirmWrite } from '../../src/panel/capell-confirm-write.ts';
-import { findPanel, panelRoot, rootOf } from './closed-root.ts';
 import { callTool, mountToolsIsland, registeredNames, unmountIslands } from './fixtures.ts';
 import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 import { mountControlledCheckbox, mountControlledText } from './controlled-input.ts';

@@ -4,13 +4,14 @@
  * again at call time, `toolname` forms that appear and disappear, the change event, and `stop()`
  * leaving nothing behind. Registrations are counted through `document.modelContext.getTools()`.
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { findPanel, sleep } from './closed-root.ts';
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Report, type Runtime } from '../../src/index.ts';
 import { normaliseOptions } from '../../src/start/config.ts';
 import { normaliseCapellDeclaration } from '../../src/shared/declarations/normalise.ts';
 import { createExecute } from '../../src/registry/tool-execute.ts';
-import { findPanel, sleep } from './closed-root.ts';
 import {
   CORE_READ_TOOLS, callTool, descriptionOf, fixtureTool, island, islandText, modelContext, mountPageGraph, mountToolsIsland, readTool,
   registeredNames, unmountIslands,

@@ -7,10 +7,11 @@
  * likewise (read from @mcp-b/webmcp-polyfill 5.1.0: parseChromeToolInput,
  * serializeChromeToolResult).
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { rootOf } from './closed-root.ts';
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
 import { start, type Runtime } from '../../src/index.ts';
-import { rootOf } from './closed-root.ts';
 import { CORE_READ_TOOLS, mountToolsIsland, requestsTo, resetRequestCount, unmountIslands } from './fixtures.ts';
 
 /** A CallToolResult as the host hands it back, parsed. */

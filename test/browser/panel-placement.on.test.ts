@@ -5,11 +5,12 @@
  * the consent checks (which need it inside the window) still pass. The demo's contact page at
  * 1280×800 and 390×844 is covered end to end (test/e2e/confirm-panel-placement.on.spec.ts).
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { panelRoot } from './closed-root.ts';
 import { expect } from 'chai';
 import { setViewport } from '@web/test-runner-commands';
 import { createPanelHandle, type ConfirmPanel } from '../../src/panel/capell-confirm-write.ts';
 import { readLayoutProblem } from '../../src/panel/placement.ts';
-import { panelRoot } from './closed-root.ts';
 
 const WORDS = { title: 'Check before sending', intro: 'Review it.', send: 'Send', cancel: 'Cancel', close: 'Close' };
 const ITEMS = Array.from({ length: 6 }, (_, index) => ({ label: `Field ${index + 1}`, value: `value ${index + 1}` }));

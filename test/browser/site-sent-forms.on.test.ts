@@ -9,11 +9,12 @@
  * which counts them: "nothing was sent" is counted at the server. The person's clicks and keys are
  * real input (@web/test-runner-commands).
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { clickMiddle, findPanel, sleep } from './closed-root.ts';
 import { expect } from 'chai';
 import { sendKeys } from '@web/test-runner-commands';
 import { start, type Runtime } from '../../src/index.ts';
 import { callTool, mountToolsIsland, unmountIslands } from './fixtures.ts';
-import { clickMiddle, findPanel, sleep } from './closed-root.ts';
 
 const FORM_ID = 'capell-form-site';
 const TOOL = `form.submit.${FORM_ID}`;

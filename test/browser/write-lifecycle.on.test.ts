@@ -6,9 +6,10 @@
  * while its call waits. Sending as a person (a trusted click) is covered end to end in
  * test/e2e/write-lifecycle.on.spec.ts.
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { rootOf } from './closed-root.ts';
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
-import { rootOf } from './closed-root.ts';
 import { start, type Runtime, type RuntimeOptions } from '../../src/index.ts';
 import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 // The .js specifier, as the runtime's own modules import it: the same module instance (registry).

@@ -9,9 +9,10 @@
  * earlier page of this tab kept (write/tab-writes.ts) registers the status tool on a page without
  * write tools; what a page script forges there is read as untrusted input.
  */
+// First: it wraps attachShadow before the runtime's primitives take it (closed-root.ts).
+import { rootOf } from './closed-root.ts';
 import { expect } from 'chai';
 import { answerOf } from '../support/answer-of.ts';
-import { rootOf } from './closed-root.ts';
 import { start, type Report, type Runtime } from '../../src/index.ts';
 import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 import { TAB_WRITES_KEY } from '../../src/registry/write-status-tool.ts';
