@@ -24,6 +24,8 @@ import type { RuntimeConfig } from '../start/config.js';
 import type { JSONValue } from '../shared/declarations/tool-spec.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { primitives } from '../start/primitives.js';
+import { plainJSON } from '../shared/plain-json.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** Capell's one invoke route (its default admin path `admin`). */
 export const ADMIN_INVOKE_PATH = `${ADMIN_API_BASE}/tools/invoke`;
@@ -104,8 +106,15 @@ export async function postInvoke(config: RuntimeConfig, body: { tool: string; pa
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
   const csrf = readCSRFToken(config.document);
   if (csrf) headers['X-CSRF-TOKEN'] = csrf;
+  let text: string;
+  try {
+    // plainJSON, not JSON.stringify: no toJSON or getter a page added changes what is sent.
+    text = plainJSON(body);
+  } catch (error) {
+    return { reason: `the request to ${ADMIN_INVOKE_PATH}: ${errorMessage(error)}` };
+  }
   const outcome = await request(new primitives.URL(ADMIN_INVOKE_PATH, config.origin), {
-    method: 'POST', headers, body: primitives.stringify(body), credentials: 'same-origin', redirect: 'error', cache: 'no-store',
+    method: 'POST', headers, body: text, credentials: 'same-origin', redirect: 'error', cache: 'no-store',
     timeoutMs: config.timeoutMs, maxAnswerBytes: MAX_INVOKE_ANSWER_BYTES, description: `the request to ${ADMIN_INVOKE_PATH}`,
     ...(signal ? { signal } : {}),
   });

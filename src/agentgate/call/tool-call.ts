@@ -22,6 +22,8 @@ import { isRetryable, sendWithNetworkRetry } from './call-retry.js';
 import { withFloor } from './component-floor.js';
 import { contentDigest } from './content-digest.js';
 import { followHandoff } from './handoff.js';
+import { plainJSON } from '../../shared/plain-json.js';
+import { errorMessage } from '../../shared/error-message.js';
 import { payForCall, paymentErrorReason, type PaymentRecord } from './payment.js';
 import { componentItem, type Component } from './signature-base.js';
 
@@ -116,7 +118,14 @@ export async function callAgentGate(...[spec, input, context, options = {}]: [..
   const deadline = Date.now() + timeoutMs;
   const url = new URL(binding.target);
   const where = `${url.pathname}`;
-  const body = new TextEncoder().encode(JSON.stringify(input));
+  let text: string;
+  try {
+    // plainJSON, not JSON.stringify: no toJSON or getter a page script added changes the body.
+    text = plainJSON(input);
+  } catch (error) {
+    return { ok: false, reason: `${spec.name}: the input ${errorMessage(error)}` };
+  }
+  const body = new TextEncoder().encode(text);
   const digest = await contentDigest(body);
   const retryable = isRetryable(spec);
   // A paid send is never repeated: a payment the site took before the connection broke would be paid twice.

@@ -17,9 +17,24 @@ import { serverMessage } from '../../call/server-message.js';
 import { errorMessage } from '../../shared/error-message.js';
 import { parseURL } from '../../shared/parse-url.js';
 import { primitives } from '../../start/primitives.js';
+import { plainEntries, plainJSON } from '../../shared/plain-json.js';
 
+/** A field's value as the panel shows it: text as it is, other JSON indented (plainJSON: no page code runs). */
 function shown(value: unknown): string {
-  return typeof value === 'string' ? value : primitives.stringify(value, null, 2) ?? String(value);
+  return typeof value === 'string' ? value : plainJSON(value, '  ');
+}
+
+/**
+ * What the panel shows and what is sent, both read once from the input when the proposal opens,
+ * with plainJSON (no `toJSON` or getter a page adds later runs): the body is this very text.
+ * @returns the panel's items and the body, or a one-line reason when the input is not plain data.
+ */
+function readProposal(name: string, input: Record<string, unknown>): { items: { label: string; value: string }[]; body: string } | { reason: string } {
+  try {
+    return { items: plainEntries(input).map(([label, value]) => ({ label, value: shown(value) })), body: plainJSON(input) };
+  } catch (error) {
+    return { reason: `${name}: the input ${errorMessage(error)}` };
+  }
 }
 
 /**
@@ -57,13 +72,16 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
     (panel) => ({ panel }),
     (error: unknown) => ({ reason: `${spec.name}: the confirmation panel did not load (${errorMessage(error)}); nothing was sent` }),
   );
+  // Read before the panel loads: what the page changes on the input or its prototypes later is not sent.
+  const proposal = readProposal(spec.name, input);
   return primitives.race([write.answer(), opened.then((loaded) => {
     if ('reason' in loaded) return write.failed(loaded.reason);
-    if (write.live) propose(loaded.panel);
+    if ('reason' in proposal) return write.failed(proposal.reason);
+    if (write.live) propose(loaded.panel, proposal);
     return write.answer();
   })]);
 
-  function propose(panel: Awaited<ReturnType<typeof createConfirmPanel>>): void {
+  function propose(panel: Awaited<ReturnType<typeof createConfirmPanel>>, { items, body }: { items: { label: string; value: string }[]; body: string }): void {
     write.open((why) => panel.close(why === 'cancelled' ? 'cancelled' : 'withdrawn'));
     // A panel that cannot show the proposal must not leave it open, unseen, until expiry.
     void panel.present({
@@ -71,26 +89,26 @@ export const executeEndpointWrite: BindingExecutor = async (spec, input, { confi
       words: panelWords(text),
       ...(write.replaced ? { notice: text.confirmReplaced } : {}),
       request: `POST ${where}`,
-      items: Object.entries(input).map(([label, value]) => ({ label, value: shown(value) })),
+      items,
     }, {
       onCancel: () => write.end('cancelled'),
       onSend: () => {
-        if (write.send()) void send(spec.name, url, where, input, config, text, panel, write);
+        if (write.send()) void send(spec.name, url, where, body, config, text, panel, write);
       },
     }).then((shownOK) => { if (!shownOK) write.end('aborted'); });
   }
 };
 
-/** POSTs the person's confirmed request and records how the site answered. */
+/** POSTs the person's confirmed request (`body`: the JSON text read when the panel opened) and records how the site answered. */
 async function send(
-  name: string, url: URL, where: string, input: Record<string, unknown>, config: RuntimeConfig,
+  name: string, url: URL, where: string, body: string, config: RuntimeConfig,
   text: ConfirmText, panel: Awaited<ReturnType<typeof createConfirmPanel>>, write: PendingWrite,
 ): Promise<void> {
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
   const csrf = readCSRFHeader(config.document);
   if (csrf) headers[csrf.name] = csrf.value;
   const sent = readWriteOutcome(await request(url, {
-    method: 'POST', headers, body: primitives.stringify(input), credentials: 'same-origin', redirect: 'error',
+    method: 'POST', headers, body, credentials: 'same-origin', redirect: 'error',
     timeoutMs: config.timeoutMs, where, maxAnswerBytes: MAX_WRITE_ANSWER_BYTES,
   }));
   if ('reason' in sent) {
@@ -98,7 +116,7 @@ async function send(
     write.failed(`${name}: ${sent.reason}`);
     return;
   }
-  const { response, body } = sent;
+  const { response, body: answer } = sent;
   const accepted = response.status >= 200 && response.status < 300;
   void panel.showOutcome(accepted ? text.confirmSent : fillPlaceholders(text.confirmFailed, { status: String(response.status) }));
   const expired = sessionExpiredReason(response.status, where);
@@ -107,8 +125,8 @@ async function send(
     return;
   }
   if (!accepted) {
-    write.failed(`${name}: HTTP ${response.status} from ${where}${serverMessage(body.text ?? '')}`, response.status);
+    write.failed(`${name}: HTTP ${response.status} from ${where}${serverMessage(answer.text ?? '')}`, response.status);
     return;
   }
-  write.submitted({ httpStatus: response.status, answer: body.answer, answerNote: body.note });
+  write.submitted({ httpStatus: response.status, answer: answer.answer, answerNote: answer.note });
 }
