@@ -18,7 +18,7 @@ import { isSameItems, readFormName, readPersonKeys, readProposalItems, type Prop
 import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './entry-list.js';
 import { readEntryKind } from './entry-kind.js';
 import { sendFormRequest, toFormRequest } from './send-form.js';
-import { describeDestination, readSendControls, type SendControls } from './send-controls.js';
+import { describeDestination, readDestination, readSendControls, type SendControls } from './send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './submit-guard.js';
 import { isSentBySiteScript, SITE_ANSWER_WAIT_MS, watchSiteRedraw } from './site-redraw.js';
 import { submitFrontOf } from '../../start/submit-front.js';
@@ -288,6 +288,41 @@ async function proposeFill(
     return reason;
   };
   dataRefusal = readDataRefusal;
+  /**
+   * A native send at the last listener of the person's submit event: why it may not go out (its
+   * control or destination changed, another origin, or the entries differ from the panel's), or
+   * undefined.
+   */
+  const lastChange = (submitter: Element | null): string | undefined => {
+    const own = controlRefusal(submitter);
+    if (own) return own;
+    const { origin } = parseURL(readDestination(form, submitter).action);
+    if (origin !== config.origin) return `the form now sends to ${origin}, not this site; nothing was sent`;
+    return readDataRefusal(submitter);
+  };
+  /**
+   * A native send at its navigation (the Navigation API's `navigate` event, after the form's
+   * `formdata` listeners ran): why what the browser requests is not what the panel showed (another
+   * URL or method, or other entries), or undefined.
+   */
+  const navigationChange = (navigate: NavigateEvent): string | undefined => {
+    const shownDestination = controls.destination;
+    const post = shownDestination.method === 'post';
+    const url = parseURL(navigate.destination.url);
+    const expected = parseURL(shownDestination.action);
+    const samePlace = post ? url.href === expected.href : url.href.split(/[?#]/)[0] === expected.href.split(/[?#]/)[0];
+    const { formData } = navigate;
+    // A POST the browser sends as text/plain may come without formData; a GET never has it.
+    if (!samePlace || (!post && formData !== null)) {
+      const where = url.origin === config.origin ? url.rest : url.href;
+      return `the browser was about to send the form ${formData !== null ? 'POST' : 'GET'} ${where.split('?')[0]} instead of ${request}; nothing was sent`;
+    }
+    const entries = formData !== null
+      ? [...formData]
+      : snapshot.some((entry) => typeof entry.value !== 'string') ? undefined : [...new primitives.URLSearchParams(new primitives.URL(url.href).search)];
+    const changes = entries && readEntryChanges(snapshot, entries);
+    return changes ? fillPlaceholders(text.confirmReasonDataRewritten, { changes }) : undefined;
+  };
   const inputs = plan.steps.map(({ key, control }) => ({ key, control }));
   let stopWatching = (): void => undefined;
   // The page may take the form out (a redraw puts a new one, or none, in its place): this
@@ -369,12 +404,22 @@ async function proposeFill(
       return;
     }
     const sent = optsOut ? undefined : toFormRequest(controls.destination, toSentEntries(snapshot, built));
-    // A native send navigates the tab: its outcome (`submitted`, set just below) is kept for the
-    // next page of this tab first (tab-writes.ts; a GET's address holds the values: no query kept).
     const { method } = controls.destination;
-    if (!sent && write.live && method !== 'dialog') keepForNextPage(config, { ...write.record, status: 'submitted' }, { withQuery: method !== 'get' });
-    // The browser submits natively and navigates: the page (and this record) goes with it.
-    if (!sent) return sentNatively(write, panel, stopFollowing, guard);
+    if (!sent) {
+      // The browser submits natively and navigates: checked once more after every page handler
+      // of the event, and at the navigation itself (submit-guard.ts, letThrough).
+      guard.letThrough({
+        navigates: method !== 'dialog',
+        check: (navigate) => (navigate ? navigationChange(navigate) : lastChange(submitter)),
+        sent: () => {
+          // Its outcome (`submitted`) is kept for the next page of this tab first (tab-writes.ts;
+          // a GET's address holds the values: no query kept); the page (and this record) goes.
+          if (write.live && method !== 'dialog') keepForNextPage(config, { ...write.record, status: 'submitted' }, { withQuery: method !== 'get' });
+          sentNatively(write, panel, stopFollowing, guard);
+        },
+      });
+      return;
+    }
     primitives.preventDefault(event);
     if (!write.send()) return;
     stopFollowing();

@@ -67,7 +67,7 @@ function readControlLabel(control: Element | null): string {
 }
 
 /** Where a submit of `form` with `submitter` (or none: implicit submission without a button) goes. */
-function readDestination(form: HTMLFormElement, submitter: Element | null): Destination {
+export function readDestination(form: HTMLFormElement, submitter: Element | null): Destination {
   const own = (name: string) => (submitter && callBuiltIn<boolean>(submitter, 'hasAttribute', name)
     ? (callBuiltIn<string | null>(submitter, 'getAttribute', name) ?? '')
     : undefined);

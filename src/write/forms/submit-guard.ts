@@ -114,6 +114,17 @@ interface SubmitGuardOptions {
   onBlockedSubmit?: (blocked: BlockedSubmit) => void;
 }
 
+/**
+ * A native send the caller let through (SubmitGuard.letThrough): `check(navigate?)` says why it
+ * must not go out now (undefined: it may), `sent` records that it went out, `navigates` whether
+ * the browser navigates for it (not for `method="dialog"`).
+ */
+export interface NativeSend {
+  check(navigate?: NavigateEvent): string | undefined;
+  sent(): void;
+  navigates: boolean;
+}
+
 /** One armed guard over one form. */
 export interface SubmitGuard {
   readonly form: HTMLFormElement;
@@ -140,6 +151,18 @@ export interface SubmitGuard {
    * @returns a function that disconnects (idempotent); the guard stays armed.
    */
   connect(onUserSubmit: (event: SubmitEvent) => void): () => void;
+  /**
+   * Called by `onUserSubmit` when it leaves the person's submit to the browser (a native send):
+   * `check` is asked again at the last moments the runtime sees the submission, after every
+   * page handler that could still change it: by a window bubble listener added in the capture
+   * phase of this very submit (the last listener of the event: one the page adds later, or during
+   * the event, never runs for it), without a NavigateEvent; and, where the browser has the
+   * Navigation API and `navigates`, at the `navigate` event of the submission, with it (what the
+   * browser really requests: after the form's `formdata` listeners). A reason cancels the
+   * submission (the event's default, or the navigation) and goes to `onRefusedSubmit`; `sent`
+   * runs once, after the last check passed. Nothing else runs in between.
+   */
+  letThrough(native: NativeSend): void;
   /**
    * Stops guarding after one macrotask of grace (GUARD_GRACE_MS), so that a site handler which
    * defers `requestSubmit()` with `primitives.setTimeout(…, 0)` from the restore's events is still blocked.
@@ -322,6 +345,11 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   let disarming: Promise<void> | undefined;
   // The person's native submit the caller let through: its navigation is not cancelled.
   let allowedNavigations = 0;
+  // The native send the caller let through for the submit being dispatched, until its last check.
+  let native: NativeSend | undefined;
+  let nativeSubmit: Event | undefined;
+  // The person's submit event while onUserSubmit runs for it (letThrough is about that one).
+  let currentSubmit: Event | undefined;
   // What the capture phase decided about each submit event of this form.
   const judged = new WeakMap<Event, { consent: boolean; delivered: boolean }>();
   // True while the person's own submit event is being dispatched: a site handler that submits
@@ -449,7 +477,12 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       refuse(elsewhere);
       return;
     }
-    onUserSubmit(event);
+    currentSubmit = event;
+    try {
+      onUserSubmit(event);
+    } finally {
+      currentSubmit = undefined;
+    }
     // The site's own script has the person's submit: it may go on to send it its own way
     // (`form.submit()` or `requestSubmit()` after an async check), so the guard stands down.
     if (siteTookOver) turnOff();
@@ -498,6 +531,9 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return;
     }
     personSubmitting = true;
+    // Added now, in the capture phase: at the window's bubble phase it runs after every listener
+    // the page has (one added during this event's bubble phase is never run for it).
+    primitives.addEventListener(view, 'submit', onLastLook);
     // The page may stop the event before the bubble listener: then decide one macrotask later.
     primitives.setTimeout(() => {
       personSubmitting = false;
@@ -506,6 +542,40 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       if (submit.defaultPrevented) deliver(submit);
       else refuse('the page stopped the submit event before the runtime could send it, so the browser\'s submission was held back; nothing was sent');
     }, 0);
+  };
+  /** A native send that may not go out: its submission or navigation cancelled, the person told why. */
+  const refuseNative = (reason: string) => {
+    native = undefined;
+    nativeSubmit = undefined;
+    allowedNavigations = Math.max(0, allowedNavigations - 1);
+    refuse(reason);
+  };
+  // The last listener of the person's submit event: the native send the caller let through is
+  // checked once more, after every page handler of the event.
+  const onLastLook = (event: Event) => {
+    primitives.removeEventListener(view, 'submit', onLastLook);
+    if (!native || nativeSubmit !== event) return;
+    const pending = native;
+    if (event.defaultPrevented) {
+      refuseNative('the page stopped the browser\'s submission after the runtime let it through; nothing was sent by the browser');
+      return;
+    }
+    let reason: string | undefined;
+    try {
+      reason = retargeted() ?? pending.check();
+    } catch (error) {
+      reason = `the form could not be read again (${errorMessage(error)}); nothing was sent`;
+    }
+    if (reason !== undefined) {
+      primitives.preventDefault(event);
+      refuseNative(reason);
+      return;
+    }
+    // Where the browser shows its navigation, the last look is there.
+    if (navigation && pending.navigates) return;
+    native = undefined;
+    nativeSubmit = undefined;
+    pending.sent();
   };
   const onSubmitBubble = (event: Event) => {
     if (primitives.target(event) !== form || !armed) return;
@@ -533,6 +603,25 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     const navigate = event as NavigateEvent;
     if (!armed || !isThisFormSubmission(navigate)) return;
     if (allowedNavigations > 0) {
+      const pending = native;
+      if (pending) {
+        let reason: string | undefined;
+        try {
+          reason = pending.check(navigate);
+        } catch (error) {
+          reason = `the submission could not be read (${errorMessage(error)}); nothing was sent`;
+        }
+        if (reason !== undefined) {
+          if (navigate.cancelable) primitives.preventDefault(navigate);
+          refuseNative(reason);
+          return;
+        }
+        native = undefined;
+        nativeSubmit = undefined;
+        allowedNavigations -= 1;
+        pending.sent();
+        return;
+      }
       allowedNavigations -= 1;
       return;
     }
@@ -619,6 +708,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (leaveFront) leaveFront();
     else primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
     primitives.removeEventListener(view, 'submit', onSubmitBubble);
+    primitives.removeEventListener(view, 'submit', onLastLook);
+    native = undefined;
     if (navigation) primitives.removeEventListener(navigation, 'navigate', onNavigate);
     frameWatcher.disconnect();
     for (const release of releases.values()) release();
@@ -634,6 +725,10 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return () => {
         if (onUserSubmit === handler) onUserSubmit = undefined;
       };
+    },
+    letThrough(pending) {
+      native = pending;
+      nativeSubmit = currentSubmit;
     },
     disarm() {
       onUserSubmit = undefined;
