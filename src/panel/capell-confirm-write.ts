@@ -180,7 +180,9 @@ interface ConfirmWriteHandlers {
 // unicode-bidi and custom properties; the first two are set here. Nothing of the panel is drawn
 // outside its box (a border, no box-shadow; the focus outline inset): Chromium's visibility
 // tracking (IntersectionObserver v2) counts a shadow as covering the page's send button just
-// below a panel docked at the top, and the person's click there was refused.
+// below a panel docked at the top, and the person's click there was refused. Every length is in px
+// (fonts too) or em of the panel's own px font, never rem: a page's `html { font-size: 1px }`
+// squeezed a rem-sized panel to 40 px wide, and at 120px its values sat outside its box.
 const PANEL_STYLES = css`
     :host {
       all: initial !important;
@@ -204,20 +206,20 @@ const PANEL_STYLES = css`
     }
     :host::before, :host::after, :host::backdrop { content: none !important; display: none !important; background: transparent !important; }
     section {
-      position: fixed; left: 1rem; right: 1rem; bottom: 1rem; margin: 0 auto;
-      box-sizing: border-box; max-width: 40rem; max-height: min(32rem, 60vh);
+      position: fixed; left: 16px; right: 16px; bottom: 16px; margin: 0 auto;
+      box-sizing: border-box; max-width: 640px; max-height: min(512px, 60vh);
       display: flex; flex-direction: column;
       background: #ffffff; color: #1b1f23;
       border: 2px solid #1f5f8b;
-      border-radius: clamp(0px, var(--capell-confirm-radius, 0.5rem), 1rem);
-      padding: 1rem 1.25rem;
+      border-radius: clamp(0px, var(--capell-confirm-radius, 8px), 16px);
+      padding: 16px 20px;
       font: 400 16px/1.45 sans-serif;
       text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none; text-indent: 0;
       pointer-events: auto;
       container-type: inline-size;
       overflow-wrap: break-word; word-break: normal; hyphens: manual;
     }
-    section.top { top: 1rem; bottom: auto; }
+    section.top { top: 16px; bottom: auto; }
     section:focus { outline: none; }
     section:focus-visible { outline: 3px solid #1f5f8b; outline-offset: -6px; }
     /* In a short window the lines under the body give way first (they scroll), so the body
@@ -225,37 +227,37 @@ const PANEL_STYLES = css`
        Contained: a wheel past the body's end does not scroll the page (and its form) under the panel. */
     .body { overflow: auto; overscroll-behavior: contain; flex: 1 1 auto; min-height: 2.9em; }
     .footer { flex: 0 1 auto; min-height: 0; overflow: auto; }
-    h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 0.5rem; }
+    h2 { font: 600 18px/1.3 var(--capell-confirm-font, sans-serif); margin: 0 0 8px; }
     .prose { font-family: var(--capell-confirm-font, sans-serif); }
-    p { margin: 0.5rem 0; }
+    p { margin: 8px 0; }
     code { font: 600 15px/1.4 monospace; }
-    dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap: 0.25rem 1rem; margin: 0.75rem 0; }
+    dl { display: grid; grid-template-columns: fit-content(45%) minmax(0, 1fr); gap: 4px 16px; margin: 12px 0; }
     dl > div { display: contents; }
     dt { font-weight: 600; }
     dd { margin: 0; white-space: pre-wrap; }
-    @container (max-width: 28rem) {
+    @container (max-width: 448px) {
       dl { grid-template-columns: minmax(0, 1fr); row-gap: 0; }
-      dl > div + div > dt { margin-top: 0.5rem; }
+      dl > div + div > dt { margin-top: 8px; }
     }
-    .also { font-size: 14px; line-height: 1.35; margin: 0.5rem 0; }
+    .also { font-size: 14px; line-height: 1.35; margin: 8px 0; }
     .also p { margin: 0; }
-    .also ul { list-style: none; margin: 0.25rem 0 0; padding: 0; }
-    .also li { margin: 0.2rem 0; }
+    .also ul { list-style: none; margin: 4px 0 0; padding: 0; }
+    .also li { margin: 3px 0; }
     .also code { font: 400 13px/1.35 monospace; }
     .also .value { white-space: pre-wrap; }
-    .also details { margin-inline-start: 1rem; }
+    .also details { margin-inline-start: 16px; }
     .also summary { cursor: pointer; }
     .also summary:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 2px; }
     .who { font-style: italic; }
-    .agent { display: block; margin-top: 0.25rem; }
+    .agent { display: block; margin-top: 4px; }
     .notice, .refusal { font-weight: 600; }
-    .footer > p { margin: 0.5rem 0 0; }
-    .actions { flex: none; display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.75rem; }
+    .footer > p { margin: 8px 0 0; }
+    .actions { flex: none; display: flex; flex-wrap: wrap; gap: 8px; margin-top: 12px; }
     button {
-      font: 400 16px/1.2 sans-serif; cursor: pointer; border-radius: 0.4rem; padding: 0.5rem 1.1rem;
+      font: 400 16px/1.2 sans-serif; cursor: pointer; border-radius: 6px; padding: 8px 18px;
       border: 2px solid #1f5f8b; background: #ffffff; color: #1b1f23; margin: 0;
     }
-    button.use { padding: 0.25rem 0.6rem; margin-inline-start: 0.5rem; }
+    button.use { padding: 4px 10px; margin-inline-start: 8px; }
     button.primary { background: #1f5f8b; color: #ffffff; }
     /* Waiting out the input protection: no opacity (it would read as occluded), same box size. */
     button[aria-disabled="true"] { border-style: dashed; cursor: progress; }
@@ -265,8 +267,8 @@ const PANEL_STYLES = css`
     .probe { display: none; }
     .outcome { font-weight: 600; }
     .summary { font-weight: 600; white-space: pre-wrap; }
-    ul.changes { list-style: none; margin: 0.5rem 0; padding: 0; }
-    ul.changes > li { margin: 0.5rem 0; padding-inline-start: 0.75rem; border-inline-start: 3px solid #6a737d; }
+    ul.changes { list-style: none; margin: 8px 0; padding: 0; }
+    ul.changes > li { margin: 8px 0; padding-inline-start: 12px; border-inline-start: 3px solid #6a737d; }
     .target { display: block; font-weight: 600; }
     .change { display: block; white-space: pre-wrap; }
     del { text-decoration: line-through; }
@@ -302,7 +304,7 @@ let panelOps!: {
  * patched to show something else or to reach the runtime's handlers.
  *
  * Theming: only `--capell-confirm-accent` (a colour; ignored when Send's label or the panel's
- * edges would fall below WCAG AA contrast), `--capell-confirm-radius` (clamped to 0–1rem) and
+ * edges would fall below WCAG AA contrast), `--capell-confirm-radius` (clamped to 0–16px) and
  * `--capell-confirm-font` (a font-family, for the heading and prose only: a web font can draw any
  * glyph for any character, so values, the request and the buttons use the generic families
  * `monospace` and `sans-serif`, which a page's `@font-face` cannot redefine).
@@ -314,7 +316,7 @@ let panelOps!: {
  *   `outcome` one of `'cancelled'`, `'sent'`, `'closed'`, `'withdrawn'`. Informational only: the
  *   runtime never acts on events.
  * @cssprop --capell-confirm-accent - Send button and border colour, checked for contrast @default #1f5f8b
- * @cssprop --capell-confirm-radius - corner radius, clamped to 0–1rem @default 0.5rem
+ * @cssprop --capell-confirm-radius - corner radius, clamped to 0–16px @default 8px
  * @cssprop --capell-confirm-font - font-family of the heading and prose @default sans-serif
  * @example
  * const panel = createPanelHandle(document);
@@ -404,7 +406,10 @@ export class CapellConfirmWrite extends LitElement {
     await this.updateComplete;
     // A new proposal is read from its top, even where the person had scrolled the last one.
     const body = this.#body();
-    if (body) body.scrollTop = 0;
+    if (body) {
+      body.scrollTop = 0;
+      body.scrollLeft = 0;
+    }
     if (!this.#guard) this.#guard = new ClickGuard(doc.defaultView ?? window, this.#onGuardChange);
     this.#readTheme();
     this.#paint();
@@ -535,7 +540,7 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   /**
-   * Marks the proposal read once the body's end is in view while the input protection has
+   * Marks the proposal read once the body's end, at the bottom and at the right, is in view while the input protection has
    * passed (as soon as it passes when the body fits). Only the person scrolls the body: the root
    * is closed, so no page script holds the element. A page can change the layout (a zoom that
    * makes everything fit for a frame), but any change of the panel's box restarts the input
@@ -545,13 +550,15 @@ export class CapellConfirmWrite extends LitElement {
   #readScroll = (): void => {
     const body = this.#body();
     if (!this.#unread || !body) return;
-    // 2 px: a zoomed layout rounds scroll positions to device pixels.
-    const overflows = body.scrollHeight > body.clientHeight + 2;
+    // 2 px: a zoomed layout rounds scroll positions to device pixels. Both directions: a value
+    // wider than the body (a layout the page bent) is read only once its right end was in view.
+    const overflows = body.scrollHeight > body.clientHeight + 2 || body.scrollWidth > body.clientWidth + 2;
     if (overflows !== this.#overflows) {
       this.#overflows = overflows;
       this.requestUpdate();
     }
-    if (body.scrollTop + body.clientHeight < body.scrollHeight - 2 || !this.#guard?.settled) return;
+    const atEnd = body.scrollTop + body.clientHeight >= body.scrollHeight - 2 && body.scrollLeft + body.clientWidth >= body.scrollWidth - 2;
+    if (!atEnd || !this.#guard?.settled) return;
     this.#unread = false;
     this.requestUpdate();
   };

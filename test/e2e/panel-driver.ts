@@ -38,8 +38,8 @@ export interface PanelState {
   box: { x: number; y: number; width: number; height: number };
   /** Whether the panel's body has yet to be scrolled to its end before a send counts. */
   unread: boolean;
-  /** The middle of the panel's scrolling body, in CSS px, and whether its end is in view. */
-  body: { x: number; y: number; atEnd: boolean };
+  /** The middle of the panel's scrolling body, in CSS px, and whether its end is in view (at the bottom; and at the right too). */
+  body: { x: number; y: number; atBottom: boolean; atEnd: boolean };
 }
 
 function findHost(node: DOMNode): DOMNode | undefined {
@@ -69,7 +69,7 @@ const READ_STATE = `function () {
     visible: section.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
     box: (({ x, y, width, height }) => ({ x, y, width, height }))(section.getBoundingClientRect()),
     unread: section.dataset.unread === 'true',
-    body: (() => { const body = section.querySelector('.body'); return { ...box(body), atEnd: body.scrollTop + body.clientHeight >= body.scrollHeight - 2 }; })(),
+    body: (() => { const body = section.querySelector('.body'); const atBottom = body.scrollTop + body.clientHeight >= body.scrollHeight - 2; return { ...box(body), atBottom, atEnd: atBottom && body.scrollLeft + body.clientWidth >= body.scrollWidth - 2 }; })(),
   };
 }`;
 
@@ -288,7 +288,7 @@ export class PanelDriver {
 
   /**
    * Scrolls the panel's body to its end as a person does (the mouse over the body, the wheel
-   * down, at most 40 notches), then waits until the panel counts it read (its end in view while
+   * down, then right, at most 40 notches), then waits until the panel counts it read (its end in view while
    * the panel is still: up to INPUT_PROTECTION_MS more).
    */
   async scrollToEnd(): Promise<void> {
@@ -297,7 +297,8 @@ export class PanelDriver {
       if (!state?.unread || state.body.atEnd) break;
       if (notch === 40) throw new Error('the panel\'s body is not at its end after 40 notches of the wheel');
       await this.#page.mouse.move(state.body.x, state.body.y);
-      await this.#page.mouse.wheel(0, 400);
+      // Down to the bottom, then to the right (a body wider than its box).
+      await this.#page.mouse.wheel(state.body.atBottom ? 400 : 0, state.body.atBottom ? 0 : 400);
     }
     await expect.poll(async () => (await this.state())?.unread ?? false, POLL).toBe(false);
   }
