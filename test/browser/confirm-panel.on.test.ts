@@ -187,6 +187,29 @@ describe('confirm panel: what the person consents to has all been on screen', ()
   /** A proposal whose first value (60 lines) pushes the second out of the panel's box. */
   const LONG = [{ label: 'Message', value: Array.from({ length: 60 }, (_, index) => `line ${index + 1}`).join('\n') }, { label: 'Email', value: 'mallory@example.test' }];
 
+  it('a body wider than the panel: Send stays aria-disabled and a click is refused until its right end was scrolled into view too', async () => {
+    const { root, send, counts } = await presentRequest([{ label: 'Message', value: `pay ${'0'.repeat(200)} to mallory` }]);
+    // A layout bent so a value does not wrap (the panel's own CSS always wraps it; a page that
+    // reached the root before the runtime could do this): what is not drawn in view is not read.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('dd { white-space: pre !important; overflow-wrap: normal !important; }');
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    const body = root.querySelector<HTMLElement>('.body')!;
+    await sleep(50);
+    expect(body.scrollWidth).to.be.greaterThan(body.clientWidth * 2);
+    body.scrollTop = body.scrollHeight;
+    await sleep(SETTLE_MS + 500);
+    expect(send().getAttribute('aria-disabled')).to.equal('true');
+    expect(root.querySelector('.unread')?.textContent).to.contain('Scroll to the end of this panel');
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(0);
+    body.scrollLeft = body.scrollWidth;
+    await settle(root);
+    expect(root.querySelector('.unread')).to.equal(null);
+    await clickMiddle(send());
+    expect(counts.sent).to.equal(1);
+  });
+
   it('a body taller than the panel: Send stays aria-disabled and a click is refused until its end was scrolled into view', async () => {
     const { root, send, counts } = await presentRequest(LONG);
     const body = root.querySelector<HTMLElement>('.body')!;
