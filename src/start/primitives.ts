@@ -142,15 +142,6 @@ export const primitives = {
   race: take(() => Promise.race.bind(Promise)) as typeof Promise.race,
   /** `JSON.stringify`: writes a string or number of a write's body (shared/plain-json.ts walks the rest). */
   stringify: take(() => JSON.stringify.bind(JSON)) as typeof JSON.stringify,
-  /**
-   * `Reflect.ownKeys`, `Object.getOwnPropertyDescriptor`, `Object.getPrototypeOf`, `Array.isArray`
-   * and `Object.prototype`: what the body of a write is read with (shared/plain-json.ts).
-   */
-  ownKeys: take(() => Reflect.ownKeys) as typeof Reflect.ownKeys,
-  ownDescriptor: take(() => Object.getOwnPropertyDescriptor) as typeof Object.getOwnPropertyDescriptor,
-  prototypeOf: take(() => Object.getPrototypeOf) as typeof Object.getPrototypeOf,
-  isArray: take(() => Array.isArray) as typeof Array.isArray,
-  objectPrototype: take(() => Object.prototype) as object,
   /** `performance.now()`, in ms: how long the panel has been still. */
   now: take(() => performance.now.bind(performance)) as () => number,
   ...(takeGlobals() as unknown as Globals),
