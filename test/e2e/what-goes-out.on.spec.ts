@@ -46,22 +46,6 @@ test.describe('an endpoint write\'s body: toJSON added after the panel showed', 
     expect(answerOf(await callResult(page))).toMatchObject({ status: 'submitted', httpStatus: 200 });
     expect(demo.subscriptions.slice(before)).toEqual(['ada@example.test']);
   });
-
-  test('an input field that is a getter is refused before any panel shows: nothing is sent', async ({ page, demo }) => {
-    const before = demo.subscriptions.length;
-    const result = await page.evaluate(async () => {
-      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: unknown, input: object): Promise<string> } }).modelContext;
-      const tool = (await context.getTools()).find((found) => found.name === 'newsletter.subscribe');
-      let reads = 0;
-      // Shown once as ada, sent as the attacker: a value that changes each time it is read.
-      const input = Object.defineProperty({}, 'email', { enumerable: true, get: () => (reads++ === 0 ? 'ada@example.test' : 'attacker@evil.test') });
-      return JSON.parse(await context.executeTool(tool, input)) as { isError?: boolean; content: { text: string }[] };
-    });
-    // Either the host copied the input (then the one value read is what the panel and the body
-    // hold), or the runtime refused the getter: never two different values.
-    if (result.isError) expect(result.content[0]!.text).toContain('is a getter, not plain JSON data');
-    expect(demo.subscriptions.slice(before)).not.toContain('attacker@evil.test');
-  });
 });
 
 /** The contact page with its form sent natively by the browser, ready; every POST the browser makes recorded. */
