@@ -16,7 +16,7 @@
 import type { ConfirmWriteChange, ConfirmWriteItem } from '../../panel/capell-confirm-write.js';
 import type { JSONValue } from '../../shared/declarations/tool-spec.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
-import { primitives } from '../../start/primitives.js';
+import { plainJSON } from '../../shared/plain-json.js';
 
 /** What the panel shows of one preview: the summary line, the changes, and the other lines. */
 export interface AdminPanelPreview {
@@ -25,10 +25,19 @@ export interface AdminPanelPreview {
   items: ConfirmWriteItem[];
 }
 
-/** A value as the person reads it: text as it is, null as `empty`, other JSON as compact JSON. */
+/**
+ * A value as the person reads it: text as it is, null as `empty`, other JSON as compact JSON
+ * (plainJSON: a `toJSON` a page added to Object.prototype does not change what the panel shows).
+ */
 function shown(value: unknown, empty: string): string {
   if (value === null || value === undefined) return empty;
-  return typeof value === 'string' ? value : primitives.stringify(value) ?? String(value);
+  if (typeof value === 'string') return value;
+  try {
+    return plainJSON(value);
+  } catch {
+    // Only a number JSON.parse made Infinity (`1e999`) is not plain data among parsed JSON.
+    return String(value);
+  }
 }
 
 /**
