@@ -3,12 +3,12 @@
  * suite that fails on a busy machine must say the machine was busy. Two measures:
  * - the load averages (`os.loadavg()`: runnable and waiting processes, over 1, 5 and 15 minutes)
  *   and the number of cores; at the end they include the suite's own work;
- * - the other work: the CPU time the whole machine spent (`/proc/stat`) less what this process
- *   and the children it waited for spent (`/proc/self/stat`), over the run's wall time, in cores.
+ * - the other work: the CPU time of every process that is not this one or one of its
+ *   descendants (`/proc/<pid>/stat`, sampled each second), over the run's wall time, in cores.
  *   Linux only; elsewhere only the load averages are given.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Other work, on average over the run, from this share of the machine's cores (0.25: half a core
@@ -25,29 +25,91 @@ export function loadLine(when) {
   return `load ${when}: 1-min ${one.toFixed(2)}, 5-min ${five.toFixed(2)}, 15-min ${fifteen.toFixed(2)} on ${availableParallelism()} cores`;
 }
 
+/** How often the process table is read for the other work, in ms. */
+const SAMPLE_MS = 1_000;
+
 /**
- * The machine's busy CPU time and this process tree's (itself and the children it has waited
- * for), in clock ticks, or undefined where /proc cannot be read.
+ * Every process's parent and CPU time (user + system, in clock ticks), from /proc/<pid>/stat, or
+ * undefined where /proc cannot be read. A process that ends while it is read is left out.
+ * @returns {Map<number, { ppid: number, ticks: number }> | undefined}
  */
-function cpuTicks() {
+function processTable() {
+  let names;
   try {
-    // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest is within user)
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    // Fields after the command's closing parenthesis (the command may hold spaces): utime is the 14th field of the line.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-    const [utime, stime, cutime, cstime] = fields.slice(11, 15);
-    const values = [user, nice, system, irq, softirq, steal, utime, stime, cutime, cstime];
-    if (values.some((value) => !Number.isFinite(value))) return undefined;
-    return { machine: user + nice + system + irq + softirq + steal, own: utime + stime + cutime + cstime };
+    names = readdirSync('/proc');
   } catch {
     return undefined;
   }
+  const table = new Map();
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // After the command's closing parenthesis (it may hold spaces): state, ppid, …; utime and stime are the 14th and 15th fields.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.set(Number(name), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return table;
 }
 
 /**
- * Starts measuring; call the function it returns at the end, once every child has ended (a child
- * not yet waited for counts as other work).
+ * The pids of `table` that descend from `root` (itself included), by each process's parent.
+ * @param {Map<number, { ppid: number }>} table
+ * @param {number} root
+ * @returns {Set<number>}
+ */
+export function descendants(table, root) {
+  const ours = new Set([root]);
+  const isOurs = (pid, depth = 0) => {
+    if (ours.has(pid)) return true;
+    const entry = table.get(pid);
+    if (!entry || entry.ppid <= 1 || depth > 64) return false;
+    if (!isOurs(entry.ppid, depth + 1)) return false;
+    ours.add(pid);
+    return true;
+  };
+  for (const pid of table.keys()) isOurs(pid);
+  return ours;
+}
+
+/**
+ * Follows the CPU time of the processes that are not this one or its descendants, sampling the
+ * process table every SAMPLE_MS: a process's ticks count from when it is first seen (all of
+ * them for one that started during the run), until it is last seen. Counting by ancestry, not
+ * by the children's times a parent collects when it waits (`cutime`), which leaves out whatever
+ * a child did not wait for (a browser's helper processes) and made a quiet machine look half busy.
+ * @returns {(() => number) | undefined} the function that stops and returns the other work's
+ *   ticks, or undefined where /proc cannot be read (Linux only)
+ */
+function followOtherWork() {
+  const first = processTable();
+  if (!first) return undefined;
+  const seen = new Map([...first].map(([pid, { ticks }]) => [pid, ticks]));
+  let other = 0;
+  const sample = () => {
+    const table = processTable();
+    if (!table) return;
+    const ours = descendants(table, process.pid);
+    for (const [pid, { ticks }] of table) {
+      const before = seen.get(pid) ?? 0;
+      seen.set(pid, ticks);
+      if (!ours.has(pid) && ticks > before) other += ticks - before;
+    }
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    sample();
+    return other;
+  };
+}
+
+/**
+ * Starts measuring; call the function it returns at the end.
  * @returns {() => { line: string, busy: boolean }} the summary's load line, e.g. `load: 1-min 0.4
  *   on 2 cores at the start, 2.9 at the end (this suite's work included); other work used 0.1 of 2
  *   cores on average during the run`, ending `: results may be slowed by other work` when `busy`
@@ -57,17 +119,17 @@ function cpuTicks() {
 export function startLoadMeasure() {
   const cores = availableParallelism();
   const startLoad = loadavg()[0];
-  const startTicks = cpuTicks();
+  const stopFollowing = followOtherWork();
   const started = performance.now();
   return () => {
     const endLoad = loadavg()[0];
-    const endTicks = cpuTicks();
+    const otherTicks = stopFollowing?.();
     const seconds = (performance.now() - started) / 1000;
     let line = `load: 1-min ${startLoad.toFixed(1)} on ${cores} cores at the start, ${endLoad.toFixed(1)} at the end (this suite's work included)`;
     let busy = startLoad >= BUSY_SHARE * cores;
-    if (startTicks && endTicks && seconds > 0) {
-      // USER_HZ, the tick of /proc/stat and /proc/<pid>/stat, is 100 on every Linux build we run on.
-      const other = Math.max(0, (endTicks.machine - startTicks.machine) - (endTicks.own - startTicks.own)) / 100 / seconds;
+    if (otherTicks !== undefined && seconds > 0) {
+      // USER_HZ, the tick of /proc/<pid>/stat, is 100 on every Linux build we run on.
+      const other = otherTicks / 100 / seconds;
       line += `; other work used ${other.toFixed(1)} of ${cores} cores on average during the run`;
       busy = other >= BUSY_SHARE * cores;
     }

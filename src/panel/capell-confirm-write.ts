@@ -16,6 +16,7 @@ import { CONFIRM_TEXT_DEFAULTS, confirmKey, fillPlaceholders } from '../write/co
 import { deepActiveElement } from '../shared/deep-active-element.js';
 import { primitives } from '../start/primitives.js';
 import { readComputedStyle } from '../write/computed-style.js';
+import { codePointName, hasInvisible, markInvisible, splitInvisible } from '../write/invisible-characters.js';
 
 export { INPUT_PROTECTION_MS };
 
@@ -107,6 +108,8 @@ export interface ConfirmWriteWords {
   showWhole?: string;
   /** Before a change's old and new value (a `preview`'s changes). */
   before?: string;
+  /** Said when a value holds characters that are not drawn or that reorder text (each shown as `⟨U+202E⟩`). */
+  invisibleShown?: string;
   after?: string;
 }
 
@@ -272,6 +275,7 @@ const PANEL_STYLES = css`
     .target { display: block; font-weight: 600; }
     .change { display: block; white-space: pre-wrap; }
     del { text-decoration: line-through; }
+    .mark { font: 400 13px/1 monospace; margin: 0 1px; padding: 0 2px; border: 1px solid #8a5a00; border-radius: 2px; background: #fff3cd; color: #4d3300; white-space: nowrap; }
     ins { text-decoration: none; font-weight: 600; }
   `;
 
@@ -488,7 +492,7 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole' | 'invisibleShown'): string {
     return this.#proposal?.words[key] ?? CONFIRM_TEXT_DEFAULTS[confirmKey(key)];
   }
 
@@ -511,16 +515,16 @@ export class CapellConfirmWrite extends LitElement {
    * by its start and end in a `<details>` whose body holds it whole (what is sent is unchanged).
    */
   #alsoEntry(item: ConfirmWriteItem): unknown {
-    const name = html`<code class="name">${item.label}</code>`;
+    const name = html`<code class="name">${visible(item.label)}</code>`;
     const value = this.#alsoValue(item);
-    if (!item.kind) return html`<li class="entry">${name} = <span class="value">${value}</span></li>`;
+    if (!item.kind) return html`<li class="entry">${name} = <span class="value">${visible(value)}</span></li>`;
     const what = html`<span class="what">${this.#word(item.kind === 'honeypot' && item.value !== '' ? 'alsoHoneypotFilled' : ALSO_WORDS[item.kind])}</span>`;
     if (item.kind === 'honeypot' && item.value === '') return html`<li class="entry" data-kind=${item.kind}>${what} (${name})<span class="value"></span></li>`;
     const characters = [...value];
     const long = characters.length > SHORT_VALUE_MAX && !/\s/.test(value);
     const shown = long
-      ? html`<details class="whole"><summary><code class="short">${characters.slice(0, SHORT_VALUE_HEAD).join('')}…${characters.slice(-SHORT_VALUE_TAIL).join('')}</code> <span class="more">(${fillPlaceholders(this.#word('showWhole'), { count: String(characters.length) })})</span></summary> <code class="value">${value}</code></details>`
-      : html`<span class="value">${value}</span>`;
+      ? html`<details class="whole"><summary><code class="short">${visible(characters.slice(0, SHORT_VALUE_HEAD).join(''))}…${visible(characters.slice(-SHORT_VALUE_TAIL).join(''))}</code> <span class="more">(${fillPlaceholders(this.#word('showWhole'), { count: String(characters.length) })})</span></summary> <code class="value">${visible(value)}</code></details>`
+      : html`<span class="value">${visible(value)}</span>`;
     return item.kind === 'token'
       ? html`<li class="entry" data-kind=${item.kind}>${what} (${name})${long ? html` ${shown}` : html`: ${shown}`}</li>`
       : html`<li class="entry" data-kind=${item.kind}>${what}: ${name} = ${shown}</li>`;
@@ -688,17 +692,17 @@ export class CapellConfirmWrite extends LitElement {
     const details = primitives.querySelectorAll(section, 'dl.items dd');
     if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
     for (const [index, item] of proposal.items.entries()) {
-      if (primitives.textContent(terms[index]!) !== item.label) return false;
+      if (primitives.textContent(terms[index]!) !== markInvisible(item.label)) return false;
       const shown = primitives.textContent(details[index]!) ?? '';
-      if (!shown.startsWith(item.value)) return false;
-      if (item.agentValue !== undefined && !shown.includes(item.agentValue)) return false;
+      if (!shown.startsWith(markInvisible(item.value))) return false;
+      if (item.agentValue !== undefined && !shown.includes(markInvisible(item.agentValue))) return false;
     }
     const also = proposal.also ?? [];
     const entries = primitives.querySelectorAll(section, 'div.also > ul > .entry');
     if (entries.length !== also.length) return false;
     for (const [index, item] of also.entries()) {
       const entry = entries[index]!;
-      if (textOf(entry, '.name') !== item.label || textOf(entry, '.value') !== this.#alsoValue(item)) return false;
+      if (textOf(entry, '.name') !== markInvisible(item.label) || textOf(entry, '.value') !== markInvisible(this.#alsoValue(item))) return false;
     }
     if (!this.#showsPreview(section, proposal.preview)) return false;
     if (proposal.mode === 'request' && this.#outcome === undefined && textOf(section, 'button.send') !== proposal.words.send) return false;
@@ -710,10 +714,10 @@ export class CapellConfirmWrite extends LitElement {
   #showsPreview(section: HTMLElement, preview: ConfirmWritePreview | undefined): boolean {
     const items = primitives.querySelectorAll(section, 'ul.changes > li');
     if (!preview) return items.length === 0 && primitives.querySelector(section, '.summary') === null;
-    if (textOf(section, '.summary') !== preview.summary || items.length !== preview.changes.length) return false;
+    if (textOf(section, '.summary') !== markInvisible(preview.summary) || items.length !== preview.changes.length) return false;
     return preview.changes.every((change, index) => {
       const item = items[index]!;
-      return textOf(item, '.target') === change.target && textOf(item, 'del') === change.before && textOf(item, 'ins') === change.after;
+      return textOf(item, '.target') === markInvisible(change.target) && textOf(item, 'del') === markInvisible(change.before) && textOf(item, 'ins') === markInvisible(change.after);
     });
   }
 
@@ -788,12 +792,13 @@ export class CapellConfirmWrite extends LitElement {
         <p class="prose">${proposal.formName ? html`${this.#formLine()} ` : nothing}${words.intro}</p>
         ${proposal.request ? html`<p class="request"><code>${proposal.request}</code></p>` : nothing}
         ${proposal.sender ? html`<p class="sender">${proposal.sender}</p>` : nothing}
-        ${proposal.preview ? html`<p class="summary">${proposal.preview.summary}</p>
-        <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${change.target}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${change.before}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${change.after}</ins></span></li>`)}</ul>` : nothing}
-        <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${item.label}</dt><dd>${item.agentValue === undefined
-          ? item.value
-          : html`${item.value} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${item.agentValue}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
+        ${proposal.preview ? html`<p class="summary">${visible(proposal.preview.summary)}</p>
+        <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${visible(change.target)}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${visible(change.before)}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${visible(change.after)}</ins></span></li>`)}</ul>` : nothing}
+        <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${visible(item.label)}</dt><dd>${item.agentValue === undefined
+          ? visible(item.value)
+          : html`${visible(item.value)} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${visible(item.agentValue)}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
         ${proposal.also?.length ? html`<div class="also"><p class="who">${this.#word('alsoSent')}</p> <ul>${proposal.also.map((item) => html`${this.#alsoEntry(item)} `)}</ul></div>` : nothing}
+        ${showsInvisible(proposal) ? html`<p class="prose invisible">${this.#word('invisibleShown')}</p>` : nothing}
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
       </div>
       <div class="footer">${done
@@ -989,6 +994,28 @@ export function createPanelHandle(doc: Document): ConfirmPanel {
 function textOf(scope: Element, selector: string): string {
   const found = primitives.querySelector(scope, selector);
   return found ? primitives.textContent(found) ?? '' : '';
+}
+
+/**
+ * `text` as the panel draws a value or a name: in an isolated left-to-right run (`<bdi dir="ltr">`:
+ * nothing outside it reorders it, and it reorders nothing outside), with every character a person
+ * could not see, or that would change the order it is drawn in (write/invisible-characters.ts),
+ * drawn as a boxed `⟨U+202E⟩` in its place. Its text content is markInvisible(text).
+ */
+function visible(text: string): unknown {
+  const parts = splitInvisible(text);
+  if (parts.length === 1 && typeof parts[0] === 'string') return html`<bdi dir="ltr">${text}</bdi>`;
+  return html`<bdi dir="ltr">${parts.map((part) => (typeof part === 'string' ? part : html`<span class="mark">⟨${codePointName(part.codePoint)}⟩</span>`))}</bdi>`;
+}
+
+/** Whether any value or name the proposal shows holds a character visible() draws as a marker. */
+function showsInvisible(proposal: ConfirmWriteProposal): boolean {
+  const texts = [
+    ...proposal.items.flatMap((item) => [item.label, item.value, item.agentValue ?? '']),
+    ...(proposal.also ?? []).flatMap((item) => [item.label, item.value]),
+    ...(proposal.preview ? [proposal.preview.summary, ...proposal.preview.changes.flatMap((change) => [change.target, change.before, change.after])] : []),
+  ];
+  return texts.some(hasInvisible);
 }
 
 /** A control's visible text, for a reason. */

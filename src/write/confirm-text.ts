@@ -83,6 +83,16 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmAlsoHoneypotFilled: 'an anti-spam field the site hides, not empty',
   /** Another field the person cannot see on the page. */
   confirmAlsoUnseen: 'a field not shown on the page',
+  /**
+   * Said when a value or name holds characters that are not drawn, or that change the order text
+   * is drawn in (write/invisible-characters.ts): each is shown where it is, as a boxed `⟨U+202E⟩`.
+   */
+  confirmInvisibleShown: 'Some text here holds characters that are not drawn or that change the order text is drawn in; each is shown as ⟨U+…⟩ where it is, and is sent as it is.',
+  /**
+   * Reason: Enter (implicit submission) in a control of the form that the panel does not list;
+   * `{field}` names it as drawn, `{button}` is the form's submit button text.
+   */
+  confirmReasonEnterUnlisted: 'Enter was pressed in {field}, which this panel does not list, so it does not send the proposal; use the form’s “{button}” button, or press Enter in a field this panel lists',
   /** The toggle that shows a long site value (a token) whole; `{count}` is its length in characters. */
   confirmShowWhole: 'show all {count} characters',
   /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: panel/placement.ts). */
@@ -136,7 +146,7 @@ export function confirmKey<Key extends string>(key: Key): `confirm${Capitalize<K
 }
 
 /** The panel's words that are the text of the same name (confirmKey); `intro` and `hint` are not. */
-const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'reasonAddedControl', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after'] as const;
+const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'reasonAddedControl', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after', 'invisibleShown'] as const;
 
 /**
  * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use

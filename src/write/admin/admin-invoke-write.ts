@@ -27,6 +27,7 @@ import { toAdminPanelPreview, type AdminPanelPreview } from './admin-preview.js'
 import { primitives } from '../../start/primitives.js';
 import { checkOutput } from '../../call/check-output.js';
 import type { JSONValue } from '../../shared/declarations/tool-spec.js';
+import { crossOriginFrameReason } from '../frame-origin.js';
 
 /** Longest list of outputSchema issues quoted in an executed write's `answerNote`, in UTF-16 units (then `…`). */
 const MAX_NOTE_ISSUES_LENGTH = 400;
@@ -62,6 +63,9 @@ function refusedApproval(tool: string, status: number, message: string): string 
  */
 export const executeAdminWrite: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {
   const tool = spec.binding.target;
+  // In a frame of another site's page the panel may be cropped or covered unseen (frame-origin.ts).
+  const framed = crossOriginFrameReason(config.document.defaultView ?? window, config.origin);
+  if (framed) return { ok: false, reason: `${spec.name}: ${framed}` };
   const text = readConfirmText(messages, confirmTextDefaults(config.document.documentElement?.lang));
   // Claimed before the first await: of two calls started together only the later one opens.
   const write = new PendingWrite({ config, tool: spec.name, slot: `admin ${spec.name}`, signal, stopSignal });

@@ -46,6 +46,8 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmAlsoHoneypot: 'ein Anti-Spam-Feld, leer gelassen',
   confirmAlsoHoneypotFilled: 'ein Anti-Spam-Feld, das die Website verbirgt, nicht leer',
   confirmAlsoUnseen: 'ein Feld, das auf der Seite nicht zu sehen ist',
+  confirmInvisibleShown: 'Einiger Text hier enthält Zeichen, die nicht gezeichnet werden oder die Reihenfolge der Darstellung ändern; jedes ist an seiner Stelle als ⟨U+…⟩ gezeigt und wird so gesendet, wie es ist.',
+  confirmReasonEnterUnlisted: 'die Eingabetaste wurde in {field} gedrückt, das dieses Feld nicht aufführt, und sendet den Vorschlag daher nicht; nutzen Sie die Schaltfläche „{button}“ des Formulars oder drücken Sie die Eingabetaste in einem aufgeführten Feld',
   confirmShowWhole: 'alle {count} Zeichen zeigen',
   confirmReasonLayout: 'dieses Feld war zu stark vergrößert oder passte nicht ins Fenster und war daher nicht ganz lesbar',
   confirmReasonUnread: 'ein Teil dieses Feldes war noch nicht gelesen; bitte zuerst bis zum Ende scrollen',

@@ -18,6 +18,7 @@ import { errorMessage } from '../../shared/error-message.js';
 import { parseURL } from '../../shared/parse-url.js';
 import { primitives } from '../../start/primitives.js';
 import { plainEntries, plainJSON } from '../../shared/plain-json.js';
+import { crossOriginFrameReason } from '../frame-origin.js';
 
 /** A field's value as the panel shows it: text as it is, other JSON indented (plainJSON: no page code runs). */
 function shown(value: unknown): string {
@@ -51,10 +52,15 @@ function readProposal(name: string, input: Record<string, unknown>): { items: { 
  * 'cancelled' | 'expired' | 'superseded' | 'aborted', next }` when the proposal ended unsent;
  * `{ status: 'awaiting_person', writeId, expiresAt, next }` while the person has not decided;
  * `ok: false` with "the session expired…" for 419 or 403 (write-answers.ts), and with the status
- * and the server's `message` for other failures.
+ * and the server's `message` for other failures; and, before any panel, in a frame whose
+ * ancestors are of another origin (write/frame-origin.ts). Every value and name is shown with its
+ * invisible and direction-changing characters made visible (panel: `⟨U+202E⟩`), as it is sent.
  */
 export const executeEndpointWrite: BindingExecutor = async (spec, input, { config, signal, stopSignal, messages }) => {
   const doc = config.document;
+  // In a frame of another site's page the panel may be cropped or covered unseen (frame-origin.ts).
+  const framed = crossOriginFrameReason(doc.defaultView ?? window, config.origin);
+  if (framed) return { ok: false, reason: `${spec.name}: ${framed}` };
   // Parsed by the realm's URL as it was at start (parse-url.ts): the preview and the request are
   // read from one href.
   const parts = parseURL(spec.binding.target, config.origin);

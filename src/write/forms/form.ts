@@ -32,6 +32,8 @@ import { errorMessage } from '../../shared/error-message.js';
 import { parseURL } from '../../shared/parse-url.js';
 import { formRedrawnReason, watchFormLeaving } from './form-redraw.js';
 import { keepForNextPage } from '../tab-writes.js';
+import { crossOriginFrameReason } from '../frame-origin.js';
+import { firstBidiControl, markInvisible } from '../invisible-characters.js';
 
 /** How long after resolving a sent form's call the page follows the site's redirect, in ms. */
 const NAVIGATE_AFTER_RESULT_MS = 250;
@@ -44,6 +46,9 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
 
 /**
  * Runs a form write: re-finds `#target` at call time, checks that it is not a native WebMCP form,
+ * that the page is not in a frame of another origin's page (frame-origin.ts: the panel could be
+ * cropped there), that no value holds a bidi control (the control would draw it in another order
+ * than it is sent; other invisible characters are filled and the panel shows them as `⟨U+200B⟩`),
  * that its action is same-origin, that the site did not opt it out (`data-agent-tools="none"`,
  * form-opt-out.ts) and that it submits in this page (no other `target`, submit-guard.ts), plans
  * the fill (controls.ts rules: protected, disabled, read-only and invisible controls, option
@@ -61,6 +66,7 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * listing every entry: the agent's values, then what is "sent with it"). The panel follows the
  * form's `input`/`change` events (the data set is read again with each showing); a person's
  * submit counts only when its button is one the panel accepted as it first showed, unchanged
+ * (and, for Enter, when the field it was pressed in is one the panel lists as the proposal's)
  * (a button added or changed since, sending elsewhere, or labelled like "Cancel" refuses every
  * click until a new proposal), it passes the panel's consent check (`consentRefusal`: visible,
  * unoccluded, still for INPUT_PROTECTION_MS), and the planned controls and the form's data set,
@@ -104,6 +110,8 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (!(form instanceof HTMLFormElement)) return { ok: false, reason: `${spec.name}: there is no form #${id} on this page` };
   const native = nativeFormToolReason(spec, config.document);
   if (native) return { ok: false, reason: `${spec.name}: ${native}` };
+  const framed = crossOriginFrameReason(config.document.defaultView ?? window, config.origin);
+  if (framed) return { ok: false, reason: `${spec.name}: ${framed}` };
   const actionOrigin = parseURL(readFormProperty(form, 'action')).origin;
   if (actionOrigin !== config.origin) {
     return { ok: false, reason: `${spec.name}: form #${id} sends to ${actionOrigin}, not this page's origin; only same-origin forms can be filled` };
@@ -112,6 +120,8 @@ export const executeForm: BindingExecutor = async (spec, input, context) => {
   if (optedOut) return { ok: false, reason: `${spec.name}: ${optedOut}` };
   const unguardable = readUnguardableReason(form);
   if (unguardable) return { ok: false, reason: `${spec.name}: ${unguardable}` };
+  const reordered = bidiControlReason(input);
+  if (reordered) return { ok: false, reason: `cannot fill form #${id} for ${spec.name}: ${reordered}` };
   const text = readConfirmText(context.messages);
   // Planned before the form is claimed: a call refused for its input leaves an open proposal alone.
   const plan = planFill(form, input, { yes: text.confirmYes, no: text.confirmNo });
@@ -186,6 +196,8 @@ async function proposeFill(
   // wire:submit) sends what the controls hold as soon as it sees the submit.
   let consentReason: string | undefined;
   let dataRefusal: ((submitter: Element | null) => string | undefined) | undefined;
+  // The controls the panel lists (the proposal's fields): the only ones whose Enter may send it.
+  const planned = new Set<Element>(plan.steps.map((step) => step.control));
   const guard: SubmitGuard = armSubmitGuard(form, {
     // Judged in the runtime's window capture listener, added when it started: ahead of the page's later ones.
     front: submitFrontOf(config),
@@ -194,6 +206,11 @@ async function proposeFill(
       const own = controlRefusal(submitter);
       if (own) return own;
       const field = gesture instanceof KeyboardEvent ? primitives.target(gesture) : null;
+      // Implicit submission from a control of the form the panel does not list (a search box of
+      // the form drawn in the page header): the person meant that box, not this proposal.
+      if (gesture instanceof KeyboardEvent && !(field instanceof Element && planned.has(field))) {
+        return fillPlaceholders(text.confirmReasonEnterUnlisted, { field: describeField(field), button: sendControls?.label ?? '' });
+      }
       consentReason = panel.consentRefusal(field instanceof Element ? field : control, gesture);
       return consentReason ?? (consentReason = dataRefusal?.(submitter));
     },
@@ -232,7 +249,6 @@ async function proposeFill(
   // refused when the form no longer holds it, and what is sent is `snapshot`.
   let shown: ProposalItem[] = readItems();
   let snapshot: FormEntry[] = first.entries;
-  const planned = new Set<Element>(plan.steps.map((step) => step.control));
   // The kind (entry-kind.ts) only chooses the words the panel names an entry with.
   const alsoSent = () => snapshot.filter((entry) => !planned.has(entry.control) && !entry.point)
     .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}`, kind: readEntryKind(entry) }));
@@ -486,4 +502,34 @@ async function sendPersonSubmit(
   // Any other status goes back as submitted with httpStatus: the request was sent, and the agent
   // reads the status (a 422 means the site refused a field).
   write.submitted({ httpStatus: sent.httpStatus, answer: sent.answer, answerNote: sent.answerNote });
+}
+
+/**
+ * Why the agent's input cannot be filled into a form as it is: a string (or a string of an array)
+ * holding a bidi control (UAX #9 Bidi_Control: U+061C, U+200E/F, U+202A–E, U+2066–9), which makes
+ * the page's control draw the value in another order than it is sent ("bob@\u202Emoc.knab" drawn
+ * "bob@bank.com"; "refund \u202E0005" drawn "refund 5000"). Other invisible characters are filled:
+ * the panel shows each of them (panel/capell-confirm-write.ts). @returns e.g. `field “email”: its
+ * value holds U+202E, a character that changes the order in which text is drawn, so the form would
+ * draw it otherwise than it is sent; nothing was filled`, or undefined.
+ */
+function bidiControlReason(input: Record<string, unknown>): string | undefined {
+  for (const [key, value] of Object.entries(input)) {
+    const strings = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+    for (const string of strings) {
+      const found = firstBidiControl(string);
+      if (found) return `field “${markInvisible(key)}”: its value holds ${found}, a character that changes the order in which text is drawn, so the form would draw it otherwise than it is sent; nothing was filled`;
+    }
+  }
+  return undefined;
+}
+
+/** A control as the person reads it, for a reason: `the field “Search the shop”` (its label, aria-label, placeholder or name), or `a field with no name`. */
+function describeField(field: EventTarget | null): string {
+  if (!(field instanceof HTMLElement)) return 'a field with no name';
+  const control = field as HTMLInputElement;
+  const label = control.labels?.[0]?.innerText ?? '';
+  const name = [label, callBuiltIn<string | null>(field, 'getAttribute', 'aria-label') ?? '', callBuiltIn<string | null>(field, 'getAttribute', 'placeholder') ?? '', callBuiltIn<string | null>(field, 'getAttribute', 'name') ?? '']
+    .map((text) => text.replace(/\s+/g, ' ').trim()).find(Boolean);
+  return name ? `the field “${markInvisible(name)}”` : 'a field with no name';
 }
