@@ -9,6 +9,15 @@ const MAX_QUERY_PARAMETERS = 100;
 /** Highest array index kept as an array (`ids[0]`); larger indices become object keys. */
 const MAX_ARRAY_INDEX = 50;
 
+/** qs options both parsers share: bracket notation, bounded, objects without a prototype. */
+const BOUNDED = Object.freeze({
+  ignoreQueryPrefix: true,
+  depth: MAX_QUERY_DEPTH,
+  parameterLimit: MAX_QUERY_PARAMETERS,
+  arrayLimit: MAX_ARRAY_INDEX,
+  plainObjects: true,
+});
+
 /**
  * Parse a query string in PHP/Laravel bracket notation (`filter[colour]=red`, `ids[0]=1`) into
  * nested plain objects and arrays of strings, as Core's request layer sees it.
@@ -19,13 +28,7 @@ const MAX_ARRAY_INDEX = 50;
  * @example parseQuery('?filter[price][max]=100') // { filter: { price: { max: '100' } } }
  */
 export function parseQuery(search) {
-  return qs.parse(search, {
-    ignoreQueryPrefix: true,
-    depth: MAX_QUERY_DEPTH,
-    parameterLimit: MAX_QUERY_PARAMETERS,
-    arrayLimit: MAX_ARRAY_INDEX,
-    plainObjects: true,
-  });
+  return qs.parse(search, BOUNDED);
 }
 
 /**
@@ -37,12 +40,5 @@ export function parseQuery(search) {
  * @example parseAgentQuery('?page[number]=2&page[number]=1') // { page: { number: '1' } }
  */
 export function parseAgentQuery(search) {
-  return qs.parse(search, {
-    ignoreQueryPrefix: true,
-    depth: MAX_QUERY_DEPTH,
-    parameterLimit: MAX_QUERY_PARAMETERS,
-    arrayLimit: MAX_ARRAY_INDEX,
-    plainObjects: true,
-    duplicates: 'last',
-  });
+  return qs.parse(search, { ...BOUNDED, duplicates: 'last' });
 }
