@@ -44,6 +44,16 @@ export interface ConfirmWriteItem {
   label: string;
   value: string;
   agentValue?: string;
+  /**
+   * Form mode, an item of `items`: the names its entries are sent under (`email`; a control sent
+   * by the site's own script and not in the form's data set: its `wire:model`, `data.email`),
+   * shown beside the label, and the values as sent when they read otherwise than `value` (a
+   * select's option value `sales` for `Sales`, a checkbox's `1` for `Yes`).
+   */
+  names?: readonly string[];
+  sent?: string;
+  /** What the form sends here changed after the panel first showed it (not by the person's own edit): marked as such. */
+  changed?: boolean;
   /** An entry of `also`: what the site's markup says it is (write/forms/entry-kind.ts), for its words only. */
   kind?: AlsoSentKind;
 }
@@ -92,8 +102,6 @@ export interface ConfirmWriteWords {
   reasonUnread?: string;
   /** Shown above the buttons while part of the body was never scrolled into view. */
   unreadHint?: string;
-  /** Why a click on a page submit control the panel does not name did not count (`{control}`). */
-  reasonAddedControl?: string;
   /** The heading of `also` (the entries sent besides the items), and the text of an empty value. */
   alsoSent?: string;
   emptyValue?: string;
@@ -110,6 +118,12 @@ export interface ConfirmWriteWords {
   before?: string;
   /** Said when a value holds characters that are not drawn or that reorder text (each shown as `⟨U+202E⟩`). */
   invisibleShown?: string;
+  /** Before the values as sent, when they read otherwise than shown (`sent as`). */
+  sentAs?: string;
+  /** The mark of an entry that changed after the panel first showed it. */
+  changedMark?: string;
+  /** Before the names that are no longer sent (`No longer sent:`). */
+  noLongerSent?: string;
   after?: string;
 }
 
@@ -159,6 +173,8 @@ export interface ConfirmWriteProposal {
    * the agent did not fill), by entry name, under the heading `alsoSent`.
    */
   also?: ConfirmWriteItem[];
+  /** Form mode: names that were sent when the panel first showed and are no longer (a control renamed, moved or removed). */
+  removed?: readonly string[];
 }
 
 /**
@@ -253,6 +269,10 @@ const PANEL_STYLES = css`
     .also summary:focus-visible { outline: 3px solid #1f5f8b; outline-offset: 2px; }
     .who { font-style: italic; }
     .agent { display: block; margin-top: 4px; }
+    dt code.name, .sent code { font: 400 13px/1.35 monospace; }
+    dt code.name { display: inline-block; font-weight: 400; }
+    .changed { font-size: 13px; color: #8a1c1c; }
+    .removed code { font: 400 13px/1.35 monospace; }
     .notice, .refusal { font-weight: 600; }
     .footer > p { margin: 8px 0 0; }
     .actions { flex: none; display: flex; flex-wrap: wrap; gap: 8px; margin-top: 12px; }
@@ -282,9 +302,7 @@ const PANEL_STYLES = css`
 /** The private operations, set by the class's static block; never exported. */
 let panelOps!: {
   present(panel: CapellConfirmWrite, proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<void>;
-  trackControls(panel: CapellConfirmWrite, controls: readonly Element[]): void;
   placeBeside(panel: CapellConfirmWrite, fields: readonly Element[]): void;
-  consentRefusal(panel: CapellConfirmWrite, control: Element, event: Event): string | undefined;
   refuse(panel: CapellConfirmWrite, reason: string): void;
   showOutcome(panel: CapellConfirmWrite, text: string): Promise<void>;
   close(panel: CapellConfirmWrite, outcome: 'cancelled' | 'sent' | 'closed' | 'withdrawn'): void;
@@ -293,8 +311,7 @@ let panelOps!: {
 /**
  * A non-modal dialog (`role="dialog"`, named by its heading) in the top layer, fixed to the
  * viewport: in form mode beside the fields it lists, or above or below them without covering them
- * (placeBeside, placement.ts); else docked at the bottom (or, when a form's submit control is
- * there, the top). It takes focus when
+ * (placeBeside, placement.ts); else docked at the bottom. It takes focus when
  * first shown, is keyboard operable (Tab, Enter/Space on its buttons, Escape = Cancel), announces
  * itself through a polite live region, and never submits, clicks or sends anything itself: Send
  * only tells the runtime that a person clicked it.
@@ -324,9 +341,8 @@ let panelOps!: {
  * @cssprop --capell-confirm-font - font-family of the heading and prose @default sans-serif
  * @example
  * const panel = createPanelHandle(document);
- * if (!await panel.present({ mode: 'form', words, items }, { onCancel: () => … })) withdraw();
- * panel.trackControls(submitButtons);
- * // in the person's submit: const refused = panel.consentRefusal(button, clickEvent);
+ * if (!await panel.present({ mode: 'form', words, items }, { onCancel: () => …, onSend: () => … })) withdraw();
+ * panel.placeBeside(filledControls);
  */
 export class CapellConfirmWrite extends LitElement {
   #root: ShadowRoot | undefined;
@@ -346,7 +362,6 @@ export class CapellConfirmWrite extends LitElement {
   #announceTimer: ReturnType<typeof setTimeout> | undefined;
   #guard: ClickGuard | undefined;
   #opened = false;
-  #controls: Element[] = [];
   // Form mode: the controls the panel lists (placeBeside), and how the panel stands to them: beside
   // them (`left`, `width`) or docked with a height that leaves them free, decided for a window of
   // `size` (decided again when it changes) in the panel's own CSS px.
@@ -359,9 +374,7 @@ export class CapellConfirmWrite extends LitElement {
     // The only way to the private operations: module-private, handed to createPanelHandle.
     panelOps = {
       present: (panel, proposal, handlers) => panel.#present(proposal, handlers),
-      trackControls: (panel, controls) => panel.#trackControls(controls),
       placeBeside: (panel, fields) => panel.#placeBeside(fields),
-      consentRefusal: (panel, control, event) => panel.#consentRefusal(control, event),
       refuse: (panel, reason) => panel.#refuse(reason),
       showOutcome: (panel, text) => panel.#showOutcome(text),
       close: (panel, outcome) => panel.#close(outcome),
@@ -438,23 +451,11 @@ export class CapellConfirmWrite extends LitElement {
     this.requestUpdate();
   }
 
-  #trackControls(controls: readonly Element[]): void {
-    this.#controls = [...controls];
-    this.#retrack();
-    this.#place();
-  }
-
   #placeBeside(fields: readonly Element[]): void {
     this.#fields = [...fields];
     this.#scrollToFields = true;
     this.#layout = undefined;
     this.#place();
-  }
-
-  #consentRefusal(control: Element, event: Event): string | undefined {
-    const reason = this.#refusalFor(control, event, false, true);
-    if (reason) this.#refuse(reason);
-    return reason;
   }
 
   #refuse(reason: string): void {
@@ -492,7 +493,7 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'reasonAddedControl' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole' | 'invisibleShown'): string {
+  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole' | 'invisibleShown' | 'sentAs' | 'changedMark' | 'noLongerSent'): string {
     return this.#proposal?.words[key] ?? CONFIRM_TEXT_DEFAULTS[confirmKey(key)];
   }
 
@@ -509,6 +510,11 @@ export class CapellConfirmWrite extends LitElement {
     return item.kind === 'honeypot' && item.value === '' ? '' : this.#shownValue(item.value);
   }
 
+  /** The mark of an item or entry that changed after the panel first showed it (not by the person's own edit). */
+  #changedMark(item: ConfirmWriteItem): unknown {
+    return item.changed ? html` <strong class="changed">${this.#word('changedMark')}</strong>` : nothing;
+  }
+
   /**
    * One entry sent besides the agent's values. An ordinary field: `name = value`. One the site
    * added: its plain words (by kind), its name, and its value; a long one without spaces (a token)
@@ -517,17 +523,17 @@ export class CapellConfirmWrite extends LitElement {
   #alsoEntry(item: ConfirmWriteItem): unknown {
     const name = html`<code class="name">${visible(item.label)}</code>`;
     const value = this.#alsoValue(item);
-    if (!item.kind) return html`<li class="entry">${name} = <span class="value">${visible(value)}</span></li>`;
+    if (!item.kind) return html`<li class="entry">${name} = <span class="value">${visible(value)}</span>${this.#changedMark(item)}</li>`;
     const what = html`<span class="what">${this.#word(item.kind === 'honeypot' && item.value !== '' ? 'alsoHoneypotFilled' : ALSO_WORDS[item.kind])}</span>`;
-    if (item.kind === 'honeypot' && item.value === '') return html`<li class="entry" data-kind=${item.kind}>${what} (${name})<span class="value"></span></li>`;
+    if (item.kind === 'honeypot' && item.value === '') return html`<li class="entry" data-kind=${item.kind}>${what} (${name})<span class="value"></span>${this.#changedMark(item)}</li>`;
     const characters = [...value];
     const long = characters.length > SHORT_VALUE_MAX && !/\s/.test(value);
     const shown = long
       ? html`<details class="whole"><summary><code class="short">${visible(characters.slice(0, SHORT_VALUE_HEAD).join(''))}…${visible(characters.slice(-SHORT_VALUE_TAIL).join(''))}</code> <span class="more">(${fillPlaceholders(this.#word('showWhole'), { count: String(characters.length) })})</span></summary> <code class="value">${visible(value)}</code></details>`
       : html`<span class="value">${visible(value)}</span>`;
     return item.kind === 'token'
-      ? html`<li class="entry" data-kind=${item.kind}>${what} (${name})${long ? html` ${shown}` : html`: ${shown}`}</li>`
-      : html`<li class="entry" data-kind=${item.kind}>${what}: ${name} = ${shown}</li>`;
+      ? html`<li class="entry" data-kind=${item.kind}>${what} (${name})${long ? html` ${shown}` : html`: ${shown}`}${this.#changedMark(item)}</li>`
+      : html`<li class="entry" data-kind=${item.kind}>${what}: ${name} = ${shown}${this.#changedMark(item)}</li>`;
   }
 
   #formLine(): string {
@@ -577,21 +583,20 @@ export class CapellConfirmWrite extends LitElement {
     this.#place();
   };
 
-  /** Tracks the panel box, its buttons and the page's controls (after each render). */
+  /** Tracks the panel box and its buttons (after each render). */
   #retrack(): void {
     const section = this.#section();
     if (!this.#guard || !section) return;
-    this.#guard.track([section, ...primitives.querySelectorAll(section, 'button'), ...this.#controls]);
+    this.#guard.track([section, ...primitives.querySelectorAll(section, 'button')]);
   }
 
   /**
    * Places the panel (placement.ts) and bounds its height so that the whole box fits in the
    * viewport at the current zoom (its body scrolls). Form mode, once placeBeside gave it the listed
    * controls: beside them when the window has room, else docked above or below them with a height
-   * that leaves them free, the page scrolled once (at the first placement) so that they and the
-   * form's submit control are in view with it; decided again when the window's size changes.
-   * Otherwise (a write endpoint, or before placeBeside): docked away from the form's (first)
-   * submit control, so both can be seen.
+   * that leaves them free, the page scrolled once (at the first placement) so that they are in
+   * view with it; decided again when the window's size changes. Otherwise (a write endpoint, or
+   * before placeBeside): docked at the bottom.
    */
   #place(): void {
     const section = this.#section();
@@ -604,13 +609,6 @@ export class CapellConfirmWrite extends LitElement {
     }
     section.style.setProperty('max-height', `${cap}px`);
     this.#readScroll();
-    const [control] = this.#controls;
-    if (!control) return;
-    const dock = readDock(this.#dock, section, control);
-    if (dock !== this.#dock) {
-      this.#dock = dock;
-      this.requestUpdate();
-    }
   }
 
   /** #place for a form's listed controls; false when none of them has a box (then docked as usual). */
@@ -620,8 +618,7 @@ export class CapellConfirmWrite extends LitElement {
     const fields = [...this.#fields, ...this.#fields.flatMap((field) => [...((field as HTMLInputElement).labels ?? [])])];
     const size = `${view.innerWidth}x${view.innerHeight}`;
     if (!this.#layout || this.#layout.size !== size) {
-      // Decided with the submit control: the person checks the fields and then clicks it.
-      const region = readRegion([...fields, ...this.#controls.slice(0, 1)]);
+      const region = readRegion(fields);
       if (!region) return false;
       const side = readSideLayout(view, region, section.offsetHeight * zoom);
       let scroll = 0;
@@ -692,9 +689,10 @@ export class CapellConfirmWrite extends LitElement {
     const details = primitives.querySelectorAll(section, 'dl.items dd');
     if (terms.length !== proposal.items.length || details.length !== proposal.items.length) return false;
     for (const [index, item] of proposal.items.entries()) {
-      if (primitives.textContent(terms[index]!) !== markInvisible(item.label)) return false;
+      if (textOf(terms[index]!, '.label') !== markInvisible(item.label) || textOf(terms[index]!, '.name') !== markInvisible(item.names?.join(', ') ?? '')) return false;
       const shown = primitives.textContent(details[index]!) ?? '';
-      if (!shown.startsWith(markInvisible(item.value))) return false;
+      if (textOf(details[index]!, '.value') !== markInvisible(item.value) || textOf(details[index]!, '.sent code') !== markInvisible(item.sent ?? '')) return false;
+      if ((primitives.querySelector(details[index]!, '.changed') !== null) !== (item.changed === true)) return false;
       if (item.agentValue !== undefined && !shown.includes(markInvisible(item.agentValue))) return false;
     }
     const also = proposal.also ?? [];
@@ -703,9 +701,11 @@ export class CapellConfirmWrite extends LitElement {
     for (const [index, item] of also.entries()) {
       const entry = entries[index]!;
       if (textOf(entry, '.name') !== markInvisible(item.label) || textOf(entry, '.value') !== markInvisible(this.#alsoValue(item))) return false;
+      if ((primitives.querySelector(entry, '.changed') !== null) !== (item.changed === true)) return false;
     }
+    if (textOf(section, '.removed code') !== markInvisible(proposal.removed?.join(', ') ?? '')) return false;
     if (!this.#showsPreview(section, proposal.preview)) return false;
-    if (proposal.mode === 'request' && this.#outcome === undefined && textOf(section, 'button.send') !== proposal.words.send) return false;
+    if (this.#outcome === undefined && textOf(section, 'button.send') !== proposal.words.send) return false;
     if (this.#outcome === undefined && textOf(section, 'button.cancel') !== proposal.words.cancel) return false;
     return true;
   }
@@ -722,19 +722,18 @@ export class CapellConfirmWrite extends LitElement {
   }
 
   /**
-   * Why a click on `control` does not count, or undefined (consent.ts, readRefusal). `inside`: a
-   * control of the panel. `sends`: the act sends the proposal (Send, the form's submit).
+   * Why a click on `control` (a button of the panel) does not count, or undefined (consent.ts,
+   * readRefusal). `sends`: the act sends the proposal (Send).
    */
-  #refusalFor(control: Element, event: Event, inside: boolean, sends: boolean): string | undefined {
+  #refusalFor(control: Element, event: Event, sends: boolean): string | undefined {
     const refusal = readRefusal({
       root: this.#root,
       section: this.#section(),
       // No decision awaited: nothing counts.
       guard: this.#handlers && this.#guard,
       unread: this.#unread,
-      controls: this.#controls,
       shows: (section) => this.#showsProposal(section),
-    }, control, event, inside, sends);
+    }, control, event, sends);
     // `{control}`: the control reasons name the control by its text.
     return refusal && fillPlaceholders(this.#word(refusal), { control: controlText(control) });
   }
@@ -753,7 +752,7 @@ export class CapellConfirmWrite extends LitElement {
     }
     const section = this.#section();
     if (!event.isTrusted || !section || !(control instanceof Element) || !primitives.contains(section, control)) return;
-    const reason = this.#refusalFor(control, event, true, sends);
+    const reason = this.#refusalFor(control, event, sends);
     if (reason) {
       this.#refuse(reason);
       return;
@@ -794,10 +793,11 @@ export class CapellConfirmWrite extends LitElement {
         ${proposal.sender ? html`<p class="sender">${proposal.sender}</p>` : nothing}
         ${proposal.preview ? html`<p class="summary">${visible(proposal.preview.summary)}</p>
         <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${visible(change.target)}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${visible(change.before)}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${visible(change.after)}</ins></span></li>`)}</ul>` : nothing}
-        <dl class="items">${proposal.items.map((item, index) => html`<div><dt>${visible(item.label)}</dt><dd>${item.agentValue === undefined
-          ? visible(item.value)
-          : html`${visible(item.value)} <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${visible(item.agentValue)}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
+        <dl class="items">${proposal.items.map((item, index) => html`<div><dt><span class="label">${visible(item.label)}</span>${item.names?.length ? html` <code class="name">${visible(item.names.join(', '))}</code>` : nothing}</dt><dd><span class="value">${visible(item.value)}</span>${item.sent === undefined ? nothing : html` <span class="sent"><span class="who">${this.#word('sentAs')}</span> <code>${visible(item.sent)}</code></span>`}${this.#changedMark(item)}${item.agentValue === undefined
+          ? nothing
+          : html` <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${visible(item.agentValue)}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
         ${proposal.also?.length ? html`<div class="also"><p class="who">${this.#word('alsoSent')}</p> <ul>${proposal.also.map((item) => html`${this.#alsoEntry(item)} `)}</ul></div>` : nothing}
+        ${proposal.removed?.length ? html`<p class="removed"><span class="who">${this.#word('noLongerSent')}</span> <code>${visible(proposal.removed.join(', '))}</code></p>` : nothing}
         ${showsInvisible(proposal) ? html`<p class="prose invisible">${this.#word('invisibleShown')}</p>` : nothing}
         ${words.hint && !done ? html`<p class="prose">${words.hint}</p>` : nothing}
       </div>
@@ -806,7 +806,7 @@ export class CapellConfirmWrite extends LitElement {
         : this.#refusal ? html`<p class="refusal">${this.#refusal}</p>` : this.#unread && this.#overflows ? html`<p class="unread prose">${this.#word('unreadHint')}</p>` : nothing}</div>
       <div class="actions">${done
         ? html`<button type="button" class="close" @click=${() => this.#close('closed')}>${words.close}</button>`
-        : html`${proposal.mode === 'request' ? html`<button type="button" class="primary send" aria-disabled=${String(!this.#armed || this.#unread)} @click=${this.#send}>${words.send}</button>` : nothing}
+        : html`<button type="button" class="primary send" aria-disabled=${String(!this.#armed || this.#unread)} @click=${this.#send}>${words.send}</button>
           <button type="button" class="cancel" @click=${this.#cancel}>${words.cancel}</button>`}</div>
       <p class="status" role="status" aria-live="polite">${this.#announcement}</p>
       <span class="probe"></span>
@@ -877,29 +877,13 @@ export interface ConfirmPanel {
    */
   present(proposal: ConfirmWriteProposal, handlers: ConfirmWriteHandlers): Promise<boolean>;
   /**
-   * The page's own controls whose clicks may count as consent (form mode: the form's submit
-   * buttons): they are observed for visibility and stillness like the panel's own buttons.
-   */
-  trackControls(controls: readonly Element[]): void;
-  /**
    * Form mode: the controls the panel lists. The panel is placed so that it does not cover them
    * or their labels (placement.ts: beside them when the window has room, else above or below them,
-   * its height bounded to leave them free) and the page is scrolled once so that they, the first
-   * tracked submit control and the panel are in view together when they fit. Placement only:
+   * its height bounded to leave them free) and the page is scrolled once so that they and the
+   * panel are in view together when they fit. Placement only:
    * every consent check still runs on the panel wherever it is.
    */
   placeBeside(fields: readonly Element[]): void;
-  /**
-   * The consent check for a control outside the panel (the form's own submit button, or the field
-   * in which the person pressed Enter), run inside the person's submit.
-   * @param control the submit button the person clicked, or the field they pressed Enter in.
-   * @param event the person's gesture (the trusted `click` or `keydown`); a pointer click's point
-   *   is hit-tested.
-   * @returns undefined when the act counts; else a one-line localised reason (e.g. "the “Send”
-   *   button was covered, hidden or disguised"), which the panel also shows and announces
-   *   (the proposal stays open). A check that fails with an exception refuses.
-   */
-  consentRefusal(control: Element, event: Event): string | undefined;
   /**
    * Shows (and announces) that an act did not count, with `reason`; the proposal stays open.
    * Used for consent refusals and for a submit refused because the form changed.
@@ -938,25 +922,11 @@ export function createPanelHandle(doc: Document): ConfirmPanel {
         return false;
       }
     },
-    trackControls: (controls: readonly Element[]) => {
-      try {
-        ops.trackControls(panel, controls);
-      } catch {
-        // Untracked controls are judged without IntersectionObserver v2 (still hit-tested).
-      }
-    },
     placeBeside: (fields: readonly Element[]) => {
       try {
         ops.placeBeside(panel, fields);
       } catch {
         // Docked as for a write endpoint: the consent checks do not depend on where it stands.
-      }
-    },
-    consentRefusal: (control: Element, event: Event) => {
-      try {
-        return ops.consentRefusal(panel, control, event);
-      } catch {
-        return CONFIRM_TEXT_DEFAULTS.confirmReasonPanelHidden;
       }
     },
     refuse: (reason: string) => {
@@ -1011,8 +981,9 @@ function visible(text: string): unknown {
 /** Whether any value or name the proposal shows holds a character visible() draws as a marker. */
 function showsInvisible(proposal: ConfirmWriteProposal): boolean {
   const texts = [
-    ...proposal.items.flatMap((item) => [item.label, item.value, item.agentValue ?? '']),
+    ...proposal.items.flatMap((item) => [item.label, item.value, item.agentValue ?? '', ...(item.names ?? []), item.sent ?? '']),
     ...(proposal.also ?? []).flatMap((item) => [item.label, item.value]),
+    ...(proposal.removed ?? []),
     ...(proposal.preview ? [proposal.preview.summary, ...proposal.preview.changes.flatMap((change) => [change.target, change.before, change.after])] : []),
   ];
   return texts.some(hasInvisible);

@@ -1,6 +1,7 @@
 /**
- * Whether a click on the confirmation panel (or on the form's own submit control) can count as
- * the person's consent: the panel shows exactly the proposal, and the panel and the control are
+ * Whether a click on the confirmation panel can count as the person's consent (the panel's own
+ * Send is the only send control, for forms too): the panel shows exactly the proposal, and the
+ * panel and the control are
  * visible, unoccluded and still, as browsers require of their own permission prompts before a
  * click is accepted (docs/writes-and-consent.md, "A click counts only on what the person can
  * see"). `readRefusal` is the whole check; ClickGuard tracks visibility and stillness over time.
@@ -26,16 +27,6 @@ export const INPUT_PROTECTION_MS = 500;
  * report a change of `isVisible` at most.
  */
 const VISIBILITY_DELAY_MS = 100;
-
-/**
- * The largest share of the viewport's area a form's submit control may cover and still count as
- * one a person aimed at: a control stretched over the page (transparent or not) turns a click on
- * anything into "consent".
- */
-const MAX_CONTROL_VIEWPORT_SHARE = 0.25;
-
-/** Lowest contrast between a form submit control's text and its background that counts as readable. */
-const MIN_CONTROL_TEXT_CONTRAST = 1.5;
 
 /** Whether the browser reports IntersectionObserver v2 visibility (`isVisible`, `trackVisibility`). */
 function supportsVisibilityTracking(view: Window): boolean {
@@ -83,43 +74,6 @@ export function parseComputedColour(value: string): RGBA | undefined {
 export const contrastRatio = contrastOf;
 
 /**
- * The first opaque background colour on the element or its flat-tree ancestors (white if none);
- * undefined when a background image comes first (a gradient or picture: the colour cannot be told).
- */
-function readBackdrop(element: Element): RGBA | undefined {
-  for (let at: Element | null = element; at; at = flatParent(at)) {
-    const style = readComputedStyle(at);
-    if (style.backgroundImage !== 'none') return undefined;
-    const colour = parseComputedColour(style.backgroundColor);
-    if (colour && colour.a >= 0.99) return colour;
-  }
-  return { r: 255, g: 255, b: 255, a: 1 };
-}
-
-/**
- * What makes a page's own submit control unfit to carry consent though it may be "visible":
- * stretched over a large part of the viewport (MAX_CONTROL_VIEWPORT_SHARE), or a label a person
- * cannot read (transparent text, zero font size, or text contrast below MIN_CONTROL_TEXT_CONTRAST
- * against the first opaque background colour behind it; not judged over a background image).
- * `<input type="image">` is judged by size only.
- * @returns a short English reason, or undefined.
- */
-export function readControlDisguise(control: Element): string | undefined {
-  const view = control.ownerDocument.defaultView ?? window;
-  const box = primitives.getBoundingClientRect(control);
-  const viewport = Math.max(1, view.innerWidth * view.innerHeight);
-  if ((box.width * box.height) / viewport > MAX_CONTROL_VIEWPORT_SHARE) return 'stretched over the page';
-  if (control instanceof HTMLInputElement && control.type === 'image') return undefined;
-  const style = readComputedStyle(control);
-  if (Number.parseFloat(style.fontSize) < 6) return 'its label is too small to read';
-  const text = parseComputedColour(style.color);
-  if (!text || text.a < 0.5) return 'its label is transparent';
-  const backdrop = readBackdrop(control);
-  if (backdrop && contrastRatio(text, backdrop) < MIN_CONTROL_TEXT_CONTRAST) return 'its label is not readable against its background';
-  return undefined;
-}
-
-/**
  * The product of `opacity` over the element and its flat-tree ancestors up to the first one in
  * the top layer (an open popover is painted above the page, outside its ancestors' opacity);
  * 1 = fully opaque.
@@ -156,7 +110,7 @@ export function readClickTargetProblem(element: Element, scope: DocumentOrShadow
 }
 
 /** Why an act did not count: the key of the panel's words (ConfirmWriteWords) that says so. */
-type Refusal = 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonAddedControl' | 'reasonControlHidden';
+type Refusal = 'reasonPanelHidden' | 'reasonTooSoon' | 'reasonLayout' | 'reasonUnread' | 'reasonControlHidden';
 
 /** What the consent check reads of the panel when a person acts. */
 interface ConsentScene {
@@ -168,22 +122,19 @@ interface ConsentScene {
   guard: ClickGuard | undefined;
   /** Whether the body's end has yet to be in view while the panel was still. */
   unread: boolean;
-  /** The page's controls whose clicks may count (the form's submit controls). */
-  controls: readonly Element[];
   /** Whether the box shows exactly the current proposal (the view knows its own markup). */
   shows(section: HTMLElement): boolean;
 }
 
 /**
- * Why a person's act on `control` does not count as consent, or undefined when it does: the
- * gesture is trusted, the input protection has passed, the panel shows exactly the proposal, is
- * visible, uncovered and drawn wholly inside the window at a readable zoom (placement.ts), all of
- * it has been on screen when the act sends, and the control is one the panel was given, visible,
- * hit at the click point and (a page's own submit control) not disguised. `inside`: a control of
- * the panel. `sends`: the act sends the proposal (Send, the form's submit), so all of it must have
+ * Why a person's act on `control` (a button of the panel) does not count as consent, or undefined
+ * when it does: the gesture is trusted, the input protection has passed, the panel shows exactly
+ * the proposal, is visible, uncovered and drawn wholly inside the window at a readable zoom
+ * (placement.ts), all of it has been on screen when the act sends, and the control is visible
+ * and hit at the click point. `sends`: the act sends the proposal (Send), so all of it must have
  * been on screen; "use the assistant's value" changes only the value shown beside it.
  */
-export function readRefusal(scene: ConsentScene, control: Element, event: Event, inside: boolean, sends: boolean): Refusal | undefined {
+export function readRefusal(scene: ConsentScene, control: Element, event: Event, sends: boolean): Refusal | undefined {
   const { guard, section, root } = scene;
   if (!guard || !section || !root) return 'reasonPanelHidden';
   if (!event.isTrusted) return 'reasonTooSoon';
@@ -194,16 +145,7 @@ export function readRefusal(scene: ConsentScene, control: Element, event: Event,
   if (sectionVisible === undefined && readTopLayerCover(section, root.host)) return 'reasonPanelHidden';
   if (readLayoutProblem(section)) return 'reasonLayout';
   if (sends && scene.unread) return 'reasonUnread';
-  const point = readClickPoint(event);
-  const tracked = inside || scene.controls.includes(control);
-  const submitter = inside || (control instanceof HTMLButtonElement) || (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image'));
-  // A submit control the panel was never given (added, or made a submit control, after it
-  // opened, e.g. slid under the pointer) never carries consent: watching it from now on
-  // would re-arm it silently after INPUT_PROTECTION_MS.
-  if (!tracked && submitter) return 'reasonAddedControl';
-  const hidden = (tracked && guard.isVisible(control) === false)
-    || readClickTargetProblem(control, inside ? root : control.ownerDocument, point) !== undefined
-    || (!inside && submitter && readControlDisguise(control) !== undefined);
+  const hidden = guard.isVisible(control) === false || readClickTargetProblem(control, root, readClickPoint(event)) !== undefined;
   return hidden ? 'reasonControlHidden' : undefined;
 }
 
@@ -213,7 +155,7 @@ function boxKey(element: Element): string {
 }
 
 /**
- * Tracks a set of elements (the panel's box and buttons, the form's submit controls) for
+ * Tracks a set of elements (the panel's box and buttons) for
  * visibility (IntersectionObserver v2, `trackVisibility: true`, `delay: VISIBILITY_DELAY_MS`) and
  * stillness (their boxes, read every animation frame), and keeps the time since which all of it
  * has been unchanged. Any move or resize of a tracked box, a change of a tracked element's

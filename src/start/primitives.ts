@@ -29,8 +29,7 @@ const { call } = Function.prototype;
 const MEMBERS = 'URL:href;URLSearchParams:encode=toString;FormData:append'
   + ';EventTarget:addEventListener,removeEventListener;Event:preventDefault,stopImmediatePropagation,target;UIEvent:detail;KeyboardEvent:key'
   + ';Node:contains,textContent;Element:getBoundingClientRect,checkVisibility,querySelector,querySelectorAll,attachShadow'
-  + ';Range:rangeRects=getClientRects;Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll,caretPositionFromPoint'
-  + ';CaretPosition:caretNode=offsetNode,caretOffset=offset;CSSStyleDeclaration:propertyValue=getPropertyValue'
+  + ';Document:elementsFromPoint,documentQuerySelectorAll=querySelectorAll;CSSStyleDeclaration:propertyValue=getPropertyValue;HTMLFormElement:requestSubmit'
   + ';ShadowRoot:shadowElementsFromPoint=elementsFromPoint;DocumentFragment:rootQuerySelector=querySelector'
   + ';IntersectionObserverEntry:entryVisible=isVisible,entryTarget=target';
 
@@ -81,16 +80,8 @@ interface Members {
   querySelectorAll(scope: Element, selectors: string): NodeListOf<Element>;
   /** `element.attachShadow(init)`: the panel's closed root, never one a page's wrapper could hold or restyle. */
   attachShadow(element: Element, init: ShadowRootInit): ShadowRoot;
-  /** `range.getClientRects()`: where a text is drawn. */
-  rangeRects(range: Range): DOMRectList;
   elementsFromPoint(scope: Document, x: number, y: number): Element[];
   documentQuerySelectorAll(scope: Document, selectors: string): NodeListOf<Element>;
-  /** `document.caretPositionFromPoint(x, y, options)`; undefined where the browser has none. */
-  caretPositionFromPoint: ((scope: Document, x: number, y: number, options?: { shadowRoots?: ShadowRoot[] }) => CaretPosition | null) | undefined;
-  /** `position.offsetNode` of a CaretPosition. */
-  caretNode(position: CaretPosition): Node;
-  /** `position.offset` of a CaretPosition. */
-  caretOffset(position: CaretPosition): number;
   /** `style.getPropertyValue(name)`: a computed value, whatever a page puts on the declaration's prototype. */
   propertyValue(style: CSSStyleDeclaration, name: string): string;
   shadowElementsFromPoint(scope: ShadowRoot, x: number, y: number): Element[];
@@ -98,6 +89,11 @@ interface Members {
   /** IntersectionObserver v2's `entry.isVisible`; undefined where the browser has none. */
   entryVisible: ((entry: IntersectionObserverEntry) => boolean) | undefined;
   entryTarget(entry: IntersectionObserverEntry): Element;
+  /**
+   * `form.requestSubmit(submitter)`: how the panel's Send submits the form through its named
+   * submit control (a page that replaces the method later cannot stand in for it).
+   */
+  requestSubmit(form: HTMLFormElement, submitter?: HTMLElement | null): void;
 }
 
 /** The window's own built-ins of `primitives` (GLOBALS, BOUND_GLOBALS). */

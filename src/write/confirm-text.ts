@@ -11,11 +11,11 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmTitle: 'Check before sending',
   /** Form tools: what the person is asked to do. */
   confirmForm: 'Review what the assistant filled in, then send it yourself.',
-  /** Form tools: where the send control is; `{button}` is the form's submit button text. */
-  confirmSendHint: 'To send it, use the form’s own “{button}” button.',
+  /** Form tools: how to send it (the panel's Send; the page's own buttons do not send it while the panel is open). */
+  confirmSendHint: 'To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.',
   /** Write endpoints: what the person is asked to do. */
   confirmRequest: 'The assistant wants to send this request. Send it only if you agree.',
-  /** Write endpoints: the panel's send button. */
+  /** The panel's send button (forms and write endpoints). */
   confirmSend: 'Send',
   /** Both: the cancel button (Escape does the same). */
   confirmCancel: 'Cancel',
@@ -53,16 +53,10 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmReasonControlHidden: 'the “{control}” button was covered, hidden or disguised',
   /** Reason: the form's values changed since the panel showed them. */
   confirmReasonChanged: 'the form changed after this panel showed it, so check the values again',
-  /** Reason: a submit control that was not there when the panel showed; `{control}` is its text. */
-  confirmReasonAddedControl: 'the “{control}” button was added after this panel showed the proposal, so it cannot send it',
-  /** Reason: a submit control changed since the panel showed; `{change}` says what (e.g. `label “Send” → “Cancel”`). */
-  confirmReasonChangedControl: 'the “{control}” button changed after this panel showed the proposal ({change}), so it cannot send it; ask the assistant for a new proposal',
-  /** Reason: a submit control that sends elsewhere than the panel shows; `{request}` is where (`POST /other`). */
-  confirmReasonOtherDestination: 'the “{control}” button sends to {request}, not where this panel shows, so it cannot send this proposal',
-  /** Reason: a submit control labelled like Cancel, Close, Back or No. */
-  confirmReasonNotSending: 'the “{control}” button reads like not sending, so it does not send this proposal; use this panel’s Cancel to stop',
-  /** Reason: a submit control whose rendered label is not what it is (text hidden by CSS, generated content, only an icon); `{why}` says which check. */
-  confirmReasonDisguisedControl: 'the “{control}” button does not read as what it is ({why}), so it cannot send this proposal',
+  /** Reason: the person clicked a button of the page (whatever it reads) while the proposal is open. */
+  confirmReasonPageControl: 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does',
+  /** Reason: the person pressed Enter in a field of the form while the proposal is open. */
+  confirmReasonPageEnter: 'Enter in the form does not send this proposal; only Send on this panel does',
   /** Reason: the form's data set differs from the one the panel showed; `{changes}` names the entries. */
   confirmReasonDataChanged: 'what the form sends changed after this panel showed it ({changes}), so check it again',
   /** Reason: a `formdata` listener of the page rewrote the data set; `{changes}` names the entries. */
@@ -88,11 +82,12 @@ export const CONFIRM_TEXT_DEFAULTS = {
    * is drawn in (write/invisible-characters.ts): each is shown where it is, as a boxed `⟨U+202E⟩`.
    */
   confirmInvisibleShown: 'Some text here holds characters that are not drawn or that change the order text is drawn in; each is shown as ⟨U+…⟩ where it is, and is sent as it is.',
-  /**
-   * Reason: Enter (implicit submission) in a control of the form that the panel does not list;
-   * `{field}` names it as drawn, `{button}` is the form's submit button text.
-   */
-  confirmReasonEnterUnlisted: 'Enter was pressed in {field}, which this panel does not list, so it does not send the proposal; use the form’s “{button}” button, or press Enter in a field this panel lists',
+  /** Before an entry's value as sent, when it reads otherwise than shown (a select's option value). */
+  confirmSentAs: 'sent as',
+  /** The mark of an entry that changed after the panel first showed it (not by the person's own edit). */
+  confirmChangedMark: 'changed after this panel first showed it',
+  /** Before the entry names that are no longer sent since the panel first showed them. */
+  confirmNoLongerSent: 'No longer sent:',
   /** The toggle that shows a long site value (a token) whole; `{count}` is its length in characters. */
   confirmShowWhole: 'show all {count} characters',
   /** Reason: the page zoomed the panel too far or it did not fit in the window (bounds: panel/placement.ts). */
@@ -146,11 +141,11 @@ export function confirmKey<Key extends string>(key: Key): `confirm${Capitalize<K
 }
 
 /** The panel's words that are the text of the same name (confirmKey); `intro` and `hint` are not. */
-const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'reasonAddedControl', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after', 'invisibleShown'] as const;
+const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after', 'invisibleShown', 'sentAs', 'changedMark', 'noLongerSent'] as const;
 
 /**
- * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "use
- * the form's own button" line (omit it for a write endpoint, whose intro is `confirmRequest`).
+ * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "press
+ * Send on this panel" line (omit it for a write endpoint, whose intro is `confirmRequest`).
  */
 export function panelWords(text: ConfirmText, hint?: string): ConfirmWriteWords {
   // The loop sets the rest.

@@ -1,7 +1,7 @@
 /**
  * The page as the browser paints it: the flat tree (a slotted element's parent is its slot, a
  * shadow root's children's parent is its host) and what it hit-tests at a point. Shared by the
- * form rules (effective-visibility.ts, cover-check.ts, text-legibility.ts, rendered-label.ts) and
+ * form rules (effective-visibility.ts, cover-check.ts, text-legibility.ts) and
  * the panel's consent checks (panel/consent.ts). Hit-testing goes through `elementsFromPoint` as
  * the realm had it at start (start/primitives.ts).
  */

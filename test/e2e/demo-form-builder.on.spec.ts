@@ -50,10 +50,11 @@ async function open(page: Page, demo: Demo, path: string): Promise<{ registered:
   return report;
 }
 
-/** The person waits for the panel's input protection to pass, then clicks the form's own Submit. */
+/** The person waits for the panel's input protection to pass, then clicks the panel's Send (it submits the form through its Submit). */
 async function personClicksSubmit(page: Page, formId: string): Promise<void> {
   await panel(page).waitArmed();
-  await page.locator(`#${formId} button[type="submit"]`).click();
+  await expect(page.locator(`#${formId} button[type="submit"]`)).toBeVisible();
+  await panel(page).click('Send');
 }
 
 const CHANGED_MESSAGE = 'Please send the order to another address.';

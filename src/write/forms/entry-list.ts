@@ -123,6 +123,27 @@ export function readEntryChanges(shown: readonly FormEntry[], now: Iterable<read
 }
 
 /**
+ * Which names changed between the entries the panel showed (`shown`) and those read now (as
+ * readEntryChanges compares them, per name): `changed`, the names sent now whose values differ
+ * (added ones included); `removed`, the names no longer sent. `except`: a control the person
+ * just edited themselves; a name whose entries (before and after) all come from it is left out.
+ */
+export function readChangedNames(shown: readonly FormEntry[], now: readonly FormEntry[], except?: Element): { changed: string[]; removed: string[] } {
+  const before = byName(shown);
+  const after = byName(now);
+  const onlyFrom = (name: string) => except !== undefined && [...shown, ...now].every((entry) => entry.name !== name || entry.control === except);
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const name of new Set([...before.keys(), ...after.keys()])) {
+    const was = before.get(name) ?? [];
+    const is = after.get(name) ?? [];
+    if ((was.length === is.length && was.every((value, index) => value === is[index])) || onlyFrom(name)) continue;
+    (is.length === 0 ? removed : changed).push(name);
+  }
+  return { changed, removed };
+}
+
+/**
  * The entries that are sent: those the panel showed, in order, with an image button's click
  * point taken from `built` (the FormData of the person's submit). Plain pairs, never a FormData a
  * `formdata` listener saw (send-form.ts builds the body from them).

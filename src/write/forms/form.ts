@@ -1,7 +1,9 @@
 /**
- * `form` binding, effect write: the agent fills a public form; a person checks it and sends it
- * with the form's own submit button, or cancels. The runtime never calls `submit()` or
- * `requestSubmit()` and never clicks.
+ * `form` binding, effect write: the agent fills a public form; a person checks it on the panel
+ * and sends it with the panel's own Send, or cancels. Send submits the form through its named
+ * submit control (`requestSubmit`), so the site's own handling runs as for a click on it; the
+ * runtime never submits, clicks or sends without the person's click on Send, and no page
+ * control sends the form while the proposal is open.
  * Capell Agent Schema, "Navigation, forms, and admin tools": "Write tools use existing public
  * forms and the browser's user-mediation flow. They must declare effect: write; Core does not
  * auto-submit them."
@@ -14,11 +16,11 @@ import { readFormOptOutReason } from './form-opt-out.js';
 import { readFormProperty } from './form-property.js';
 import { nativeFormToolReason } from '../../shared/registration-rules.js';
 import { callBuiltIn } from '../../start/dom-builtin.js';
-import { isSameItems, readFormName, readPersonKeys, readProposalItems, type ProposalItem } from './proposal-items.js';
-import { readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './entry-list.js';
+import { isSameItems, readFormName, readPersonKeys, readProposalItems, withSentEntries, type ProposalItem } from './proposal-items.js';
+import { readChangedNames, readEntryChanges, readEntryList, toSentEntries, type FormEntry } from './entry-list.js';
 import { readEntryKind } from './entry-kind.js';
 import { sendFormRequest, toFormRequest } from './send-form.js';
-import { describeDestination, readDestination, readSendControls, type SendControls } from './send-controls.js';
+import { describeDestination, readDestination, readSendControls } from './send-controls.js';
 import { armSubmitGuard, readUnguardableReason, type SubmitGuard } from './submit-guard.js';
 import { isSentBySiteScript, SITE_ANSWER_WAIT_MS, watchSiteRedraw } from './site-redraw.js';
 import { submitFrontOf } from '../../start/submit-front.js';
@@ -60,23 +62,25 @@ type Panel = Awaited<ReturnType<typeof createConfirmPanel>>;
  * `input`/`change`) except the controls the person already changed from their default (their
  * value stays; the panel shows it beside the agent's with "Use the assistant's value"), checks
  * that every filled control holds what was planned (the page's own handlers may rewrite a
- * value), reads the form's send controls once (send-controls.ts: the button the panel names,
- * where the proposal goes) and its whole data set (entry-list.ts: every entry, read without
- * `formdata`), and shows the panel (top layer, naming the form, which is scrolled into view,
- * listing every entry: the agent's values, then what is "sent with it"). The panel follows the
- * form's `input`/`change` events (the data set is read again with each showing); a person's
- * submit counts only when its button is one the panel accepted as it first showed, unchanged
- * (and, for Enter, when the field it was pressed in is one the panel lists as the proposal's)
- * (a button added or changed since, sending elsewhere, or labelled like "Cancel" refuses every
- * click until a new proposal), it passes the panel's consent check (`consentRefusal`: visible,
- * unoccluded, still for INPUT_PROTECTION_MS), and the planned controls and the form's data set,
- * read from the controls (before any listener of the page: a site's own script sends at once,
- * and again after them) and as the page's `formdata` listeners leave it, are the ones the panel shows; otherwise that
- * submit is prevented, the panel says why (one line naming what changed; the write's record
- * keeps it as `refused`) and the proposal stays open. What is sent is the data set the panel
- * showed, to the destination it showed.
+ * value), reads the form's send control once (send-controls.ts: the submit control the panel's
+ * Send submits through, and where the proposal goes) and its whole data set (entry-list.ts: every
+ * entry, read without `formdata`), and shows the panel (top layer, naming the form, which is
+ * scrolled into view, listing every entry by the name it is sent under and its value as sent:
+ * the agent's values, then what is "sent with it"). The panel follows the person's own edits
+ * (trusted `input`/`change` events); nothing else re-reads the form silently: a change by the
+ * page (a value, a name, a control's form owner, `dirname`, an option's or checkbox's value, an
+ * added entry) is found at Send, refuses that Send and is marked on the panel as a change (so is
+ * any other change found at a person's edit). A click or Enter on the page sends nothing while
+ * the proposal is open (submit-guard.ts), whatever the control draws, and the panel says why.
+ * The person's click on Send counts when it passes the panel's consent check (visible,
+ * unoccluded, still for INPUT_PROTECTION_MS, read to the end) and the form holds what the panel
+ * shows; the form's data set is compared again after the page's handlers of the submit event
+ * and as the page's `formdata` listeners leave it; otherwise that submit is prevented, the panel
+ * says why (one line naming what changed; the write's record keeps it as `refused`) and the
+ * proposal stays open. What is sent is the data set the panel showed, to the destination it
+ * showed.
  * Resolves (never throws) within `writeWaitMs` (write/write-answers.ts for the shapes):
- * - `{ status: 'submitted', httpStatus, answer? }` once the person's own submit was sent by
+ * - `{ status: 'submitted', httpStatus, answer? }` once the person's Send was sent by
  *   fetch and answered with any status but 419 or 403 (the agent reads `httpStatus`, e.g. 422
  *   when the site refused a field; `answer` is the site's JSON answer, bounded); for a 2xx the
  *   runtime then follows a same-origin redirect like a navigation would;
@@ -164,61 +168,21 @@ async function proposeFill(
   // agent's, and only "Use the assistant's value" fills it.
   const personKeys = readPersonKeys(plan.steps);
   const agentSteps = plan.steps.filter((step) => !personKeys.has(step.key));
-  // Read once, when the proposal first shows, and never again for this proposal: a submit
-  // control added or changed afterwards, or one that sends elsewhere, refuses every click.
-  let sendControls: SendControls | undefined;
   /** Every refusal of the person's act: shown on the panel, and kept for the agent's answer. */
   const refuse = (reason: string) => {
     write.refused(reason);
     panel.refuse(reason);
   };
-  /** Why a submit by `submitter` cannot send this proposal (send-controls.ts), as the person reads it. */
-  const controlRefusal = (submitter: Element | null): string | undefined => {
-    const refusal = sendControls?.refusalFor(submitter);
-    if (!refusal) return undefined;
-    const template = {
-      added: text.confirmReasonAddedControl,
-      changed: text.confirmReasonChangedControl,
-      elsewhere: text.confirmReasonOtherDestination,
-      'not-sending': text.confirmReasonNotSending,
-      disguised: text.confirmReasonDisguisedControl,
-    }[refusal.kind];
-    return fillPlaceholders(template, { ...refusal });
-  };
-  // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
-  // The send controls are judged first (in the capture phase, before the page's handlers); then
-  // the panel judges the person's act (visible, unoccluded, still for INPUT_PROTECTION_MS); for
-  // Enter the control is the field that had it, for a click the submit button.
-  // The guard's own refusals (focus moved by the page, a changed target) are shown too; the
-  // panel already shows the ones its consent check gave.
-  // Last, whether the form still holds what the panel shows (set once it first shows): checked
-  // here too, before any listener of the page, because a site's own script (Livewire's
-  // wire:submit) sends what the controls hold as soon as it sees the submit.
-  let consentReason: string | undefined;
-  let dataRefusal: ((submitter: Element | null) => string | undefined) | undefined;
-  // The controls the panel lists (the proposal's fields): the only ones whose Enter may send it.
+  // The controls the panel lists (the proposal's fields); the other entries are "sent with it".
   const planned = new Set<Element>(plan.steps.map((step) => step.control));
+  // Armed before the first fill: a page's submit-on-change handler fires on the fill's own events.
+  // Only the panel's Send submits the form (guard.send); the person's own click on a page control
+  // or Enter in a field is refused with a reason the panel shows; a script's submit is blocked.
   const guard: SubmitGuard = armSubmitGuard(form, {
     // Judged in the runtime's window capture listener, added when it started: ahead of the page's later ones.
     front: submitFrontOf(config),
-    consentCheck: (control, gesture) => {
-      const submitter = control === form ? null : control;
-      const own = controlRefusal(submitter);
-      if (own) return own;
-      const field = gesture instanceof KeyboardEvent ? primitives.target(gesture) : null;
-      // Implicit submission from a control of the form the panel does not list (a search box of
-      // the form drawn in the page header): the person meant that box, not this proposal.
-      if (gesture instanceof KeyboardEvent && !(field instanceof Element && planned.has(field))) {
-        return fillPlaceholders(text.confirmReasonEnterUnlisted, { field: describeField(field), button: sendControls?.label ?? '' });
-      }
-      consentReason = panel.consentRefusal(field instanceof Element ? field : control, gesture);
-      return consentReason ?? (consentReason = dataRefusal?.(submitter));
-    },
-    onRefusedSubmit: (reason) => {
-      write.refused(reason);
-      if (reason !== consentReason) panel.refuse(reason);
-      consentReason = undefined;
-    },
+    pageActReason: (kind) => (kind === 'enter' ? text.confirmReasonPageEnter : text.confirmReasonPageControl),
+    onRefusedSubmit: refuse,
   });
   const filled: FillRecord[] = fillControls(agentSteps);
   /** Takes the proposal back before it showed: the person's values again, the guard off. */
@@ -230,32 +194,82 @@ async function proposeFill(
   // The panel lists the plan; it may only be shown when the form holds exactly that.
   const [unheld] = unheldSteps(agentSteps);
   if (unheld) return withdrawUnshown(`${unheld.step.key}: the page changed the value to ${JSON.stringify(unheld.held)} as it was filled, so the form would not send ${JSON.stringify(unheld.step.next)}`);
+  // Read once, when the proposal first shows: the control the panel's Send submits through.
   const controls = readSendControls(form);
-  if ('reason' in controls) return withdrawUnshown(controls.reason);
-  sendControls = controls;
   const optsOut = callBuiltIn<string | null>(form, 'getAttribute', NATIVE_SUBMIT_ATTRIBUTE) === 'native';
   const request = describeDestination(controls.destination, config.origin);
   // Livewire's wire:submit: the site's script posts the form its own way; the panel names no
   // native destination (the browser would not use it) but who sends it.
   const siteSends = isSentBySiteScript(form);
   const sending = siteSends ? { sender: text.confirmSentBySiteScript } : { request };
-  const wordsFor = () => panelWords(text, fillPlaceholders(text.confirmSendHint, { button: controls.label }));
-  const readItems = () => readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo });
-  // The form's whole data set as the named button would send it, read without `formdata`.
+  const words = panelWords(text, text.confirmSendHint);
+  // The form's whole data set as the named control would send it, read without `formdata`.
   const readSnapshot = () => readEntryList(form, controls.named);
   const first = readSnapshot();
   if ('reason' in first) return withdrawUnshown(first.reason);
-  // What the panel shows now (the planned values, and every entry that is sent); a submit is
-  // refused when the form no longer holds it, and what is sent is `snapshot`.
-  let shown: ProposalItem[] = readItems();
+  // What the panel shows: `snapshot`, the form's data set (and what is sent), and `shown`, the
+  // planned values with the names and values they are sent as. Neither is ever read again
+  // silently: a person's own edit is followed (onEdit); any other change is marked on the panel
+  // as a change (changedNames, changedKeys, removedNames) and refuses the Send that finds it.
   let snapshot: FormEntry[] = first.entries;
+  const readItems = (entries: readonly FormEntry[]) => withSentEntries(readProposalItems(plan.steps, plan.proposed, { yes: text.confirmYes, no: text.confirmNo }), plan.steps, entries);
+  let shown: ProposalItem[] = readItems(snapshot);
+  const changedNames = new Set<string>();
+  const removedNames = new Set<string>();
+  const changedKeys = new Set<string>();
+  /** Marks what differs between `snapshot` and `entries` (and between `shown` and `items`) as changed by the page, except the edit of `own` (the person's control). */
+  const markChanges = (entries: readonly FormEntry[], items: readonly ProposalItem[], own?: Element): void => {
+    const { changed, removed } = readChangedNames(snapshot, entries, own);
+    for (const name of changed) {
+      changedNames.add(name);
+      removedNames.delete(name);
+    }
+    for (const name of removed) removedNames.add(name);
+    const ownKeys = new Set(own ? plan.steps.filter((step) => step.control === own).map((step) => step.key) : []);
+    for (const [index, item] of items.entries()) {
+      if (!ownKeys.has(item.key) && !isSameItems([item], [shown[index]!])) changedKeys.add(item.key);
+    }
+  };
   // The kind (entry-kind.ts) only chooses the words the panel names an entry with.
   const alsoSent = () => snapshot.filter((entry) => !planned.has(entry.control) && !entry.point)
-    .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}`, kind: readEntryKind(entry) }));
+    .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}`, kind: readEntryKind(entry), ...(changedNames.has(entry.name) ? { changed: true } : {}) }));
+  const itemsShown = () => shown.map((item) => (changedKeys.has(item.key) || item.names?.some((name) => changedNames.has(name)) ? { ...item, changed: true } : item));
   let filling = false;
   const notice = write.replaced ? { notice: text.confirmReplaced } : {};
+  /**
+   * Why the form would not send what the panel shows now (the planned controls, found by name,
+   * wire:model or id, or the form's data set changed since it showed), or undefined. A change
+   * refuses: the panel then shows what the form holds now, with each change marked.
+   */
+  const readDataRefusal = (): string | undefined => {
+    const direct = readEntryList(form, controls.named);
+    if ('reason' in direct) return `${direct.reason}; nothing was sent`;
+    const items = readItems(direct.entries);
+    const changed = readEntryChanges(snapshot, direct.entries);
+    if (changed === undefined && isSameItems(items, shown)) return undefined;
+    const labels = items.filter((item, index) => !isSameItems([item], [shown[index]!])).map((item) => item.label).join(', ');
+    markChanges(direct.entries, items);
+    snapshot = direct.entries;
+    shown = items;
+    const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? labels });
+    // After the new proposal is on the panel: presenting clears an earlier refusal.
+    void show().then(() => panel.refuse(reason));
+    return reason;
+  };
   const handlers = {
     onCancel: () => write.end('cancelled'),
+    // The panel accepted the person's click on its Send (trusted, visible, still, read to the end).
+    onSend: () => {
+      const changed = readDataRefusal();
+      if (changed) {
+        write.refused(changed);
+        return;
+      }
+      // The form's own submit, through the control the panel's Send stands for: the browser's
+      // validation and the site's own handlers run as for a click on it; guard.connect decides.
+      const notSent = guard.send(controls.named);
+      if (notSent) refuse(notSent);
+    },
     onUseAgentValue: (index: number) => {
       const key = plan.proposed[index]?.key;
       filling = true;
@@ -264,57 +278,42 @@ async function proposeFill(
       } finally {
         filling = false;
       }
-      shown = readItems();
+      const now = readSnapshot();
+      if (!('reason' in now)) snapshot = now.entries;
+      shown = readItems(snapshot);
       void show();
     },
   };
-  const show = () => {
-    // Read again with every showing: the person's own edits are what the panel then shows.
+  const show = () => panel.present({ mode: 'form', words, formName: readFormName(form), ...sending, items: itemsShown(), also: alsoSent(), removed: [...removedNames], ...notice }, handlers)
+    // A panel that cannot show the proposal must not leave the form filled until expiry.
+    .then((shownOK) => { if (!shownOK) write.end('aborted'); });
+  // The person edits the form: the panel follows, and its input protection starts over. Only
+  // the person's own (trusted) edits: an `input` event a page script dispatches re-reads
+  // nothing (a change it made is found at Send, refused and marked). What else differs at a
+  // person's edit than that control's own value is marked as a change too.
+  const onEdit = (event: Event) => {
+    if (filling || !event.isTrusted) return;
     const now = readSnapshot();
-    if (!('reason' in now)) snapshot = now.entries;
-    return panel.present({ mode: 'form', words: wordsFor(), formName: readFormName(form), ...sending, items: shown, also: alsoSent(), ...notice }, handlers)
-      // A panel that cannot show the proposal must not leave the form filled until expiry.
-      .then((shownOK) => { if (!shownOK) write.end('aborted'); });
-  };
-  // The person edits the form (or the page's script does, with events): the panel follows,
-  // and its input protection starts over.
-  const onEdit = () => {
-    if (filling) return;
-    const now = readItems();
-    const entries = readSnapshot();
-    if (isSameItems(now, shown) && !('reason' in entries) && readEntryChanges(snapshot, entries.entries) === undefined) return;
-    shown = now;
+    if ('reason' in now) return;
+    const items = readItems(now.entries);
+    if (isSameItems(items, shown) && readEntryChanges(snapshot, now.entries) === undefined) return;
+    const target = primitives.target(event);
+    markChanges(now.entries, items, target instanceof Element ? target : undefined);
+    snapshot = now.entries;
+    shown = items;
     void show();
   };
   /**
-   * Why a submit with `submitter` would not send what the panel shows (the planned controls, found
-   * by name, wire:model or id, or the form's data set changed since it showed), or undefined. A
-   * change refuses, and the panel shows what the form holds now, with the reason.
-   */
-  const readDataRefusal = (submitter: Element | null): string | undefined => {
-    const items = readItems();
-    const direct = readEntryList(form, submitter);
-    const changed = 'reason' in direct ? direct.reason : readEntryChanges(snapshot, direct.entries);
-    if (changed === undefined && isSameItems(items, shown)) return undefined;
-    const labels = items.filter((item, index) => !isSameItems([item], [shown[index]!])).map((item) => item.label).join(', ');
-    shown = items;
-    const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: changed ?? labels });
-    // After the new proposal is on the panel: presenting clears an earlier refusal.
-    void show().then(() => panel.refuse(reason));
-    return reason;
-  };
-  dataRefusal = readDataRefusal;
-  /**
-   * A native send at the last listener of the person's submit event: why it may not go out (its
+   * A native send at the last listener of the panel's submit event: why it may not go out (its
    * control or destination changed, another origin, or the entries differ from the panel's), or
    * undefined.
    */
   const lastChange = (submitter: Element | null): string | undefined => {
-    const own = controlRefusal(submitter);
+    const own = controls.refusalFor(submitter);
     if (own) return own;
     const { origin } = parseURL(readDestination(form, submitter).action);
     if (origin !== config.origin) return `the form now sends to ${origin}, not this site; nothing was sent`;
-    return readDataRefusal(submitter);
+    return readDataRefusal();
   };
   /**
    * A native send at its navigation (the Navigation API's `navigate` event, after the form's
@@ -360,7 +359,6 @@ async function proposeFill(
     void guard.disarm();
   });
   void show();
-  panel.trackControls(controls.controls);
   // Past DOM clobbering: a control named "scrollIntoView" or "addEventListener" shadows these
   // (the listeners by the realm's own addEventListener, taken at start).
   callBuiltIn(form, 'scrollIntoView', { block: 'nearest' });
@@ -368,9 +366,9 @@ async function proposeFill(
   panel.placeBeside([...planned]);
   primitives.addEventListener(form, 'input', onEdit, true);
   primitives.addEventListener(form, 'change', onEdit, true);
-  // The guard already refused (and the panel showed why) any submit the consent check refused.
+  // Only the submit of the panel's Send reaches here (the guard refused every other one).
   stopWatching = guard.connect((event) => {
-    // Runs inside the person's submit event: what happens to it is decided now.
+    // Runs inside the panel's submit event, after the page's handlers: what happens to it is decided now.
     if (event.defaultPrevented) return sentBySiteScript(write, panel, stopFollowing, guard, () => watchSiteRedraw(form, inputs, (seen) => write.siteShowed(seen)));
     const { submitter } = event;
     if (siteSends) {
@@ -380,8 +378,8 @@ async function proposeFill(
       refuse(fillPlaceholders(text.confirmReasonSiteScriptIdle, { request }));
       return;
     }
-    // Again after the page's own handlers ran: one may have changed the button during the event.
-    const own = controlRefusal(submitter);
+    // After the page's own handlers ran: one may have changed the control during the event.
+    const own = controls.refusalFor(submitter);
     if (own) {
       primitives.preventDefault(event);
       refuse(own);
@@ -396,7 +394,7 @@ async function proposeFill(
       return;
     }
     // Again after the page's own handlers ran (they may have changed a control during the event).
-    const changed = readDataRefusal(submitter);
+    const changed = readDataRefusal();
     if (changed) {
       // Sent would be what the panel did not show: refused, and the panel shows it now.
       primitives.preventDefault(event);
@@ -522,14 +520,4 @@ function bidiControlReason(input: Record<string, unknown>): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A control as the person reads it, for a reason: `the field “Search the shop”` (its label, aria-label, placeholder or name), or `a field with no name`. */
-function describeField(field: EventTarget | null): string {
-  if (!(field instanceof HTMLElement)) return 'a field with no name';
-  const control = field as HTMLInputElement;
-  const label = control.labels?.[0]?.innerText ?? '';
-  const name = [label, callBuiltIn<string | null>(field, 'getAttribute', 'aria-label') ?? '', callBuiltIn<string | null>(field, 'getAttribute', 'placeholder') ?? '', callBuiltIn<string | null>(field, 'getAttribute', 'name') ?? '']
-    .map((text) => text.replace(/\s+/g, ' ').trim()).find(Boolean);
-  return name ? `the field “${markInvisible(name)}”` : 'a field with no name';
 }

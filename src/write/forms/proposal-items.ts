@@ -6,6 +6,8 @@
 import { readControlState, type CheckboxWords, type FillableControl, type FillStep, type ProposedValue } from './controls.js';
 import { readFormProperty } from './form-property.js';
 import { callBuiltIn } from '../../start/dom-builtin.js';
+import { WIRE_MODEL_ATTRIBUTES } from '../../shared/form-control-rule.js';
+import type { FormEntry } from './entry-list.js';
 
 /** One line of the panel (see ConfirmWriteItem): `value` is what the form holds now. */
 export interface ProposalItem {
@@ -14,6 +16,10 @@ export interface ProposalItem {
   value: string;
   /** Set when the form holds something else than the agent proposed: the agent's value. */
   agentValue?: string;
+  /** The names its entries are sent under (withSentEntries). */
+  names?: string[];
+  /** Its values as sent, when they read otherwise than `value` (withSentEntries). */
+  sent?: string;
 }
 
 function defaultSelection(select: HTMLSelectElement): string[] {
@@ -84,11 +90,41 @@ export function readProposalItems(steps: readonly FillStep[], proposed: readonly
   });
 }
 
-/** Whether two lists of lines say the same. */
+/** A control's name when it gives no entry: its `name`, else its `wire:model` (what a site's own Livewire script sends it under). */
+function nameWithoutEntry(control: Element): string {
+  const name = callBuiltIn<string | null>(control, 'getAttribute', 'name');
+  if (name) return name;
+  for (const attribute of WIRE_MODEL_ATTRIBUTES) {
+    const model = callBuiltIn<string | null>(control, 'getAttribute', attribute);
+    if (model) return model;
+  }
+  return '';
+}
+
+/**
+ * The items with what each is sent as (item 2 of "what the person sees is what is sent": the
+ * panel lists an entry by the name it is sent under and its value as sent): `names`, the names of
+ * the entries its controls give in `entries` (the form's data set as the panel shows it), or for a
+ * control that gives none (an unchecked box, a control only the site's own script sends) its
+ * `name`, else its `wire:model`; `sent`, the entries' values joined by ", " when that reads
+ * otherwise than `value` (a select's option value `sales` for the option text `Sales`).
+ */
+export function withSentEntries(items: readonly ProposalItem[], steps: readonly FillStep[], entries: readonly FormEntry[]): ProposalItem[] {
+  return items.map((item) => {
+    const controls = new Set<Element>(steps.filter((step) => step.key === item.key).map((step) => step.control));
+    const own = entries.filter((entry) => controls.has(entry.control));
+    const names = [...new Set(own.length > 0 ? own.map((entry) => entry.name) : [...controls].map(nameWithoutEntry).filter(Boolean))];
+    const sent = own.map((entry) => (typeof entry.value === 'string' ? entry.value : entry.value.name)).join(', ');
+    return { ...item, names, ...(own.length > 0 && sent !== item.value ? { sent } : {}) };
+  });
+}
+
+/** Whether two lists of lines say the same (their names and values as sent included). */
 export function isSameItems(a: readonly ProposalItem[], b: readonly ProposalItem[]): boolean {
   return a.length === b.length && a.every((item, index) => {
     const other = b[index]!;
-    return item.key === other.key && item.label === other.label && item.value === other.value && item.agentValue === other.agentValue;
+    return item.key === other.key && item.label === other.label && item.value === other.value && item.agentValue === other.agentValue
+      && (item.names ?? []).join('\n') === (other.names ?? []).join('\n') && item.sent === other.sent;
   });
 }
 

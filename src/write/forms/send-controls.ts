@@ -1,16 +1,14 @@
 /**
- * The form's send controls as the panel names them, fixed when the proposal is first shown: which
- * submit control the person is told to press, where a submit with each control goes, and why a
- * click on any other control (added after the panel showed, changed since, sending elsewhere, or
- * labelled like "Cancel") can never send the proposal. A page that relabels its button "Cancel"
- * and points it elsewhere, or slides a new submit button under the pointer, must not get the
- * person's click counted as consent, now or after any wait: only a new proposal reads the
- * controls again.
+ * The form's named submit control, fixed when the proposal is first shown: the control the
+ * panel's own Send submits the form through (`requestSubmit(named)`), so that the site's own
+ * submit handling (native, Livewire's `wire:submit`) runs as for a click on it, and where such a
+ * submit goes. Nothing a page control draws is read: the person never presses a page control
+ * to send (a page control's submit is refused while a proposal is open, submit-guard.ts), so a
+ * label, icon, font or layout that reads otherwise than it sends decides nothing.
  */
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { parseURL } from '../../shared/parse-url.js';
 import { readFormProperty } from './form-property.js';
-import { readRenderedLabel } from './rendered-label.js';
 import { primitives } from '../../start/primitives.js';
 
 /**
@@ -101,26 +99,25 @@ function isSameDestination(a: Destination, b: Destination): boolean {
   return a.method === b.method && a.action === b.action && a.enctype === b.enctype && a.target === b.target;
 }
 
-/** What a control was when the panel showed: its label, type, own name and value, and destination. */
+/** What the named control was when the panel showed: its type, own name and value, and destination. */
 interface Fingerprint {
-  label: string;
   type: string;
   name: string;
   value: string;
   destination: Destination;
 }
 
-function fingerprint(form: HTMLFormElement, control: HTMLButtonElement | HTMLInputElement): Fingerprint {
-  return { label: readControlLabel(control), type: control.type, name: control.name, value: control.value, destination: readDestination(form, control) };
+function fingerprint(form: HTMLFormElement, control: HTMLButtonElement | HTMLInputElement | null): Fingerprint {
+  return { type: control?.type ?? '', name: control?.name ?? '', value: control?.value ?? '', destination: readDestination(form, control) };
 }
 
 /**
- * What differs between two fingerprints, e.g. `label “Send message” → “Cancel”, sends to POST
- * /signups instead of POST /contact`; '' when nothing does.
+ * What differs between two fingerprints, e.g. `value “a” → “b”, sends to POST /signups instead
+ * of POST /contact`; '' when nothing does.
  */
 function describeChange(before: Fingerprint, after: Fingerprint): string {
   const { origin } = parseURL(before.destination.action);
-  const parts = (['label', 'type', 'name', 'value'] as const).flatMap((part) => before[part] === after[part] ? [] : [`${part} “${before[part]}” → “${after[part]}”`]);
+  const parts = (['type', 'name', 'value'] as const).flatMap((part) => before[part] === after[part] ? [] : [`${part} “${before[part]}” → “${after[part]}”`]);
   if (!isSameDestination(before.destination, after.destination)) {
     parts.push(`sends to ${describeDestination(after.destination, origin)} instead of ${describeDestination(before.destination, origin)}`);
   }
@@ -128,100 +125,38 @@ function describeChange(before: Fingerprint, after: Fingerprint): string {
 }
 
 /**
- * Why a click on a send control refuses, with what the message needs: `control` (its label),
- * `change` (for `changed`: what differs, e.g. `formaction`), `request` (for `elsewhere`: where it
- * sends, as describeDestination), `why` (for `disguised`: why the person cannot read it as the
- * panel names it, rendered-label.ts).
- */
-type SendControlRefusal =
-  | { kind: 'added'; control: string }
-  | { kind: 'changed'; control: string; change: string }
-  | { kind: 'elsewhere'; control: string; request: string }
-  | { kind: 'not-sending'; control: string }
-  | { kind: 'disguised'; control: string; why: string };
-
-/**
- * The send controls of one proposal, read once when its panel first shows (readSendControls).
- * `named` is the control the panel names (null when the form has no submit control: implicit
- * submission), `label` its text, `destination` where the proposal goes; `controls` the accepted
- * send controls (same destination, same own name and value as `named`, not labelled like
- * "Cancel"), which the panel watches for visibility and stillness.
+ * The send control of one proposal, read once when its panel first shows (readSendControls).
+ * `named` is the submit control the panel's Send submits through (null when the form has none:
+ * then the form is submitted without a submitter, as Enter would), `destination` where the
+ * proposal goes.
  */
 export interface SendControls {
   readonly named: HTMLButtonElement | HTMLInputElement | null;
-  readonly label: string;
   readonly destination: Destination;
-  readonly controls: readonly (HTMLButtonElement | HTMLInputElement)[];
   /**
-   * Why the person's submit with `submitter` (the submit event's submitter) cannot send this
-   * proposal, read now: a control that was not a submit control of the form when the panel
-   * showed, one changed since (label, type, name, value or destination), one a person cannot
-   * read as what it is (rendered-label.ts, read again now), one whose destination differs from
-   * the panel's, or one labelled like not sending. The form's own destination is
-   * part of every control's: pointing the form elsewhere refuses them all. The answer never
-   * changes back to "accepted" for a control once it was refused for being added.
-   * @returns undefined when the submit may send the proposal.
+   * Why a submit with `submitter` (the submit event's submitter) cannot send this proposal, read
+   * now: another control than `named` (or none where there was one), or `named` changed since
+   * the panel showed (type, own name or value, or destination; the form's own destination is
+   * part of it, so pointing the form elsewhere refuses).
+   * @returns e.g. `the form's submit control changed after this panel showed it (sends to POST
+   *   /delete instead of POST /contact)`, or undefined when the submit may send the proposal.
    */
-  refusalFor(submitter: Element | null): SendControlRefusal | undefined;
+  refusalFor(submitter: Element | null): string | undefined;
 }
 
 /**
- * Reads the form's send controls for a proposal (see SendControls).
- * The panel names the first control whose rendered text (rendered-label.ts: what the browser
- * draws, no text hidden, no generated content, the accessible name containing it) is its text
- * and does not read like "Cancel"; a disguised control is never named or accepted.
- * @returns the controls, or a one-line reason when the form has submit controls but none a
- *   person would read as sending this proposal (every one reads like "Cancel", has no text, or
- *   is disguised: each named with why).
+ * Reads the form's send control for a proposal (see SendControls): the first submit control of
+ * the form (those associated by `form=` included, in tree order) whose text does not read like
+ * "Cancel" (NOT_SENDING_WORDS); a form whose only submit controls read so has none named.
+ * @returns the send control and its destination. Never throws.
  */
-export function readSendControls(form: HTMLFormElement): SendControls | { reason: string } {
-  const all = readSubmitControls(form);
-  const prints = new Map(all.map((control) => [control, fingerprint(form, control)]));
-  // What a person reads on each, as rendered now: the panel names a button by that, and only a
-  // button whose text is what it reads can be named (or send).
-  const rendered = new Map(all.map((control) => [control, readRenderedLabel(control)]));
-  const readable = (control: HTMLButtonElement | HTMLInputElement) => {
-    const seen = rendered.get(control)!;
-    // Its name from content (its text) must contain what it reads, as an authored name must.
-    return 'label' in seen && readControlLabel(control).toLowerCase().includes(seen.label.toLowerCase()) ? seen.label : '';
+export function readSendControls(form: HTMLFormElement): SendControls {
+  const named = readSubmitControls(form).find((control) => !isNotSendingLabel(readControlLabel(control))) ?? null;
+  const shown = fingerprint(form, named);
+  const refusalFor = (submitter: Element | null): string | undefined => {
+    if (submitter !== named) return 'the form was submitted with another control than the one this panel sends it with; nothing was sent';
+    const change = describeChange(shown, fingerprint(form, named));
+    return change === '' ? undefined : `the form’s submit control changed after this panel showed it (${change}); nothing was sent`;
   };
-  const named = all.find((control) => readable(control) !== '' && !isNotSendingLabel(readable(control))) ?? null;
-  if (all.length > 0 && !named) {
-    const labels = all.map((control) => {
-      const seen = rendered.get(control)!;
-      const why = 'reason' in seen ? `: ${seen.reason}` : readable(control) === '' ? `: it reads “${seen.label}”` : '';
-      return `“${readControlLabel(control)}”${why}`;
-    }).join('; ');
-    return { reason: `form #${readFormProperty(form, 'id')} has no submit button that a person can read as sending (${labels}), so the panel could not name one for the person to press` };
-  }
-  const destination = readDestination(form, named);
-  const ownEntry = (control: Element | null) => JSON.stringify(control ? [(control as HTMLButtonElement).name, (control as HTMLButtonElement).value] : []);
-  const controls = all.filter((control) => readable(control) !== '' && !isNotSendingLabel(readControlLabel(control))
-    && isSameDestination(readDestination(form, control), destination) && ownEntry(control) === ownEntry(named));
-  const refusalFor = (submitter: Element | null): SendControlRefusal | undefined => {
-    if (submitter === null) {
-      // Implicit submission without a button: only when the form had none either.
-      if (named !== null) return { kind: 'changed', control: readControlLabel(named), change: 'removed' };
-      const now = readDestination(form, null);
-      if (isSameDestination(now, destination)) return undefined;
-      const { origin } = parseURL(destination.action);
-      return { kind: 'changed', control: '', change: `sends to ${describeDestination(now, origin)} instead of ${describeDestination(destination, origin)}` };
-    }
-    const control = readControlLabel(submitter) || submitter.localName;
-    const before = prints.get(submitter as HTMLButtonElement);
-    if (before === undefined) return { kind: 'added', control };
-    const change = describeChange(before, fingerprint(form, submitter as HTMLButtonElement));
-    if (change !== '') return { kind: 'changed', control, change };
-    // Read again at the person's act: CSS can hide the text and draw other words at any time.
-    const now = readRenderedLabel(submitter as HTMLButtonElement);
-    if ('reason' in now) return { kind: 'disguised', control, why: now.reason };
-    const shown = rendered.get(submitter as HTMLButtonElement);
-    if (shown && 'label' in shown && now.label !== shown.label) return { kind: 'disguised', control, why: `it reads “${now.label}”, not “${shown.label}”` };
-    if (isNotSendingLabel(control)) return { kind: 'not-sending', control };
-    if (!controls.includes(submitter as HTMLButtonElement)) {
-      return { kind: 'elsewhere', control, request: describeDestination(readDestination(form, submitter), parseURL(destination.action).origin) };
-    }
-    return undefined;
-  };
-  return { named, label: (named && readable(named)) || 'Submit', destination, controls, refusalFor };
+  return { named, destination: shown.destination, refusalFor };
 }

@@ -1,33 +1,36 @@
 /**
  * The submit guard: while the runtime fills a form, has a proposal open, or puts the person's
- * values back, no submission of that form leaves the page except the person's own act on the
- * form's submit control (or Enter in the form). Armed before the first fill, disarmed one
- * macrotask after the last restore, so the `input`/`change` events of the fill and the restore
- * (which a site's "submit on change" handler turns into `requestSubmit()`) can never send.
+ * values back, no submission of that form leaves the page except the one the panel's own Send
+ * makes (`send`: the person's click on Send, checked by the panel, submits the form through its
+ * named submit control). Armed before the first fill, disarmed one macrotask after the last
+ * restore, so the `input`/`change` events of the fill and the restore (which a site's "submit on
+ * change" handler turns into `requestSubmit()`) can never send.
  *
  * Capell Agent Schema, "Navigation, forms, and admin tools": write tools use "the browser's
  * user-mediation flow"; "Core does not auto-submit them".
  *
- * Its listeners are added, its events read (`target`, `key`, `detail`) and prevented, and nodes
- * compared (`contains`) with the built-ins taken at start (primitives.ts): a page that replaces
- * `addEventListener`, `preventDefault`, an event getter or `Node.prototype.contains` afterwards
- * changes none of what follows.
+ * Its listeners are added, its events read (`target`, `key`, `detail`) and prevented, nodes
+ * compared (`contains`) and the form submitted (`requestSubmit`) with the built-ins taken at
+ * start (primitives.ts): a page that replaces `addEventListener`, `preventDefault`, an event
+ * getter, `Node.prototype.contains` or `requestSubmit` afterwards changes none of what follows.
  *
  * Paths, and how each is closed while armed:
- * - a `submit` event (`requestSubmit()`, a script's `button.click()`, a dispatched
- *   `SubmitEvent`): judged on the window in the capture phase, before any handler of the page
- *   below the window can stop it (and, given the runtime's front, start/submit-front.ts, before
- *   every window capture listener the page added after the runtime started); anything but the
- *   person's act is `preventDefault()`ed and stopped there,
- *   so the browser's native submission never happens and no site script sees it;
+ * - a `submit` event (the person's click on a page control or Enter in a field, whatever the
+ *   control draws; `requestSubmit()`, a script's `button.click()`, a dispatched `SubmitEvent`):
+ *   judged on the window in the capture phase, before any handler of the page below the window
+ *   can stop it (and, given the runtime's front, start/submit-front.ts, before every window
+ *   capture listener the page added after the runtime started); anything but the submit that
+ *   `send` makes is `preventDefault()`ed and stopped there, so the browser's native submission
+ *   never happens and no site script sees it; a person's own click or Enter on the page is told
+ *   why (`pageActReason`: only the panel's Send sends);
  * - `form.submit()` and `HTMLFormElement.prototype.submit.call(form)` (no submit event): the
  *   prototype's `submit` of the form's realm is replaced while at least one form of that realm
  *   is armed (reference counted, the original descriptor put back exactly); a call for an armed
- *   form does nothing and is reported;
+ *   form does nothing and is reported, unless a handler of the panel's own submit makes it;
  * - the backstop, for whatever reached the browser's submission anyway (a window capture
  *   listener of the page that stopped the event before the guard's, an original `submit` kept by
  *   a page script or taken from another realm): the Navigation API's `navigate` event of a
- *   submission of this form is cancelled (`preventDefault()`), unless it is the person's own
+ *   submission of this form is cancelled (`preventDefault()`), unless it is the panel's own
  *   native submit that the caller let through.
  * - `HTMLFormElement.prototype.submit` of another realm (a same-origin frame's, called on this
  *   form after pointing its `target` at that frame, whose navigation this window's backstop
@@ -36,47 +39,33 @@
  *   MutationObserver and a capturing `load` listener; all are put back exactly at disarm;
  * - a `target`/`<base target>`/`formtarget` that points elsewhere (readUnguardableReason) is
  *   checked again whenever a submission is judged: while it does, every submission of the form
- *   is blocked, the person's own included (reported through `onRefusedSubmit`).
- * What counts as the person's act (anything else is a script's, blocked):
- * - a trusted pointer click on the form's submit control;
- * - Enter in an `<input>` of this form whose type submits implicitly (text, search, url, tel,
- *   email, password, number, date and time types), not composing (IME), without modifiers:
- *   what the browser itself submits on (never a textarea, select, checkbox, button or editable
- *   element, where a page's own keydown handler would turn Enter into `requestSubmit()`);
- * - keyboard activation of the submit control (Enter/Space, a trusted click with `detail` 0)
- *   only when the person moved the focus onto it themselves: a trusted Tab/Shift+Tab in the
- *   same task as the focus change, or a trusted pointerdown on it (in Chromium the focus event
- *   must also carry `sourceCapabilities`, which `focus()` from a script never has). A focus the
- *   page moved there makes keyboard activation of it refused until the person moves the focus.
- * The person's own submit goes through as the caller decides (fetch by the runtime, the
- * browser's native submission, or the site's own handler); once the site's handler has taken the
- * person's submit over, the guard stands down so the site can finish sending it its own way.
+ *   is blocked, the panel's own included (reported through `onRefusedSubmit`).
+ * The panel's submit goes through as the caller decides (fetch by the runtime, the browser's
+ * native submission, or the site's own handler); once the site's handler has taken it over, the
+ * guard stands down so the site can finish sending it its own way.
  * Not closed (docs/security.md, "What a write cannot stop"): a site's own `submit` handler that prevents default and
  * sends the data with `fetch`/XHR runs for every submit event; any page script can read the
  * filled controls and send them itself. The guard covers the browser's submission paths; of
  * those, what remains open is a hostile script of this page that registered a window capture
  * `submit` listener before the runtime, stops the event there (so the guard never judges it)
  * and has pointed the form's `target` at a frame (whose navigation this window does not see);
- * a frame's realm used in the same task that created the frame, before the observer runs; and a
- * page that stops the focus events before the guard sees them. Such a script could as well read
- * the filled controls and `fetch` them: that class is the site's own code, not a path the
- * browser takes on its own.
+ * and a frame's realm used in the same task that created the frame, before the observer runs.
+ * Such a script could as well read the filled controls and `fetch` them: that class is the
+ * site's own code, not a path the browser takes on its own.
  */
 import { callBuiltIn } from '../../start/dom-builtin.js';
 import { primitives } from '../../start/primitives.js';
 import { errorMessage } from '../../shared/error-message.js';
+import { readFormProperty } from './form-property.js';
 import type { SubmitFront } from '../../start/submit-front.js';
 
 /**
- * The person's last input gesture, kept only until the task that carried it ends. `refused`: a
- * trusted gesture that does not count (a keyboard activation of a control the page focused),
- * with the reason the person is shown.
+ * The person's last click or Enter on the page, kept only until the task that carried it ends:
+ * a submit it made is refused with a reason the person is shown (a script's is just blocked).
  */
 interface Gesture {
   kind: 'click' | 'enter';
   target: EventTarget | null;
-  event: Event;
-  refused?: string;
 }
 
 /** How a blocked submission tried to leave. */
@@ -90,16 +79,12 @@ interface BlockedSubmit {
 
 /**
  * What the caller adds to the guard.
- * - `consentCheck(control, event)`: runs for a submit that the person's own trusted click on the
- *   submitter (or Enter in the form) made, synchronously in the submit event's capture phase,
- *   before any handler of the page sees it. `control` is the submitter (the form when there is
- *   none); `event` is the person's click (MouseEvent) or Enter (KeyboardEvent). Returns a reason
- *   to refuse (the submit is then blocked like a script's) or `undefined` to let it count. A
- *   check that throws refuses, with the error's message.
- * - `onRefusedSubmit(reason)`: the person's act was refused (by `consentCheck`; a keyboard
- *   activation of a submit control the page had focused; the form's target pointed elsewhere
- *   since arming; or the page stopped the submit event before the guard could send it); show
- *   the reason (English, one line) to the person. Also called with `consentCheck`'s own reason.
+ * - `pageActReason(kind)`: the one-line reason the person is shown when their own click on a
+ *   page control (`'click'`) or Enter in a field (`'enter'`) submitted the form while it is
+ *   held: only the panel's Send sends.
+ * - `onRefusedSubmit(reason)`: the person's act was refused (a page control or Enter; the
+ *   form's target pointed elsewhere since arming; the page stopped the panel's submit event
+ *   before the guard could send it; a last check of a native send); show the reason (one line).
  * - `onBlockedSubmit(blocked)`: a submission that was not the person's was stopped.
  */
 interface SubmitGuardOptions {
@@ -109,7 +94,7 @@ interface SubmitGuardOptions {
    * Without it the guard adds its own window capture listener when armed.
    */
   front?: SubmitFront;
-  consentCheck?: (control: Element, event: Event) => string | undefined;
+  pageActReason?: (kind: Gesture['kind']) => string;
   onRefusedSubmit?: (reason: string) => void;
   onBlockedSubmit?: (blocked: BlockedSubmit) => void;
 }
@@ -136,7 +121,18 @@ export interface SubmitGuard {
   /** Every submission stopped so far, oldest first. */
   readonly blocked: readonly BlockedSubmit[];
   /**
-   * Connects the person's submit to `onUserSubmit`, called synchronously inside the submit
+   * Submits the form through `submitter` (`requestSubmit`, so the browser's own validation and
+   * the site's own submit handlers run as for a click on it), as the panel's Send: the one
+   * submit the guard lets through to `onUserSubmit`. Call it only from the person's click on
+   * Send that the panel accepted.
+   * @returns undefined once the form's submit event was dispatched (what became of it is
+   *   `onUserSubmit`'s); else a one-line reason why the browser did not submit it (a field it
+   *   finds invalid, named with the browser's own message; the form left the page; `submitter`
+   *   is no longer a submit control of the form).
+   */
+  send(submitter: HTMLButtonElement | HTMLInputElement | null): string | undefined;
+  /**
+   * Connects the panel's submit to `onUserSubmit`, called synchronously inside the submit
    * event (window, bubble phase, after the site's own handlers), so the caller may still
    * `preventDefault()` and read the form data; `event.defaultPrevented` says whether the site's
    * own handler took the submit over. When the page stopped the event's propagation, the call
@@ -244,6 +240,24 @@ export function readUnguardableReason(form: HTMLFormElement): string | undefined
 }
 
 /**
+ * Why `requestSubmit` dispatched no submit event for `form`: it left the page, or the browser's
+ * constraint validation stopped it (the browser shows its own message at the field too).
+ * @returns e.g. `the browser finds the field “Email” not valid (Please include an '@' in the
+ *   email address.), so it did not submit the form; correct it, then press Send again; nothing
+ *   was sent`.
+ */
+function notSubmittedReason(form: HTMLFormElement): string {
+  if (!form.isConnected) return 'the form is no longer on the page; nothing was sent';
+  for (const element of readFormProperty(form, 'elements')) {
+    const control = element as HTMLInputElement;
+    if (typeof control.checkValidity !== 'function' || control.checkValidity()) continue;
+    const label = (control.labels?.[0]?.textContent ?? '').replace(/\s+/g, ' ').trim() || control.name || control.localName;
+    return `the browser finds the field “${label}” not valid (${control.validationMessage}), so it did not submit the form; correct it, then press Send again; nothing was sent`;
+  }
+  return 'the browser did not submit the form; nothing was sent';
+}
+
+/**
  * How a guard answers a `form.submit()` call for its form: `true` lets it through (it is part of
  * the person's own submit), `false` blocks it (and the guard reports it).
  */
@@ -332,28 +346,25 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const view = (doc.defaultView ?? window) as Window;
   const blocked: BlockedSubmit[] = [];
   let gesture: Gesture | undefined;
-  // The person's trusted Tab keydown and pointerdown of the current task: what may move the
-  // focus in their name (each used for one focus change at most).
-  let tabKey: KeyboardEvent | undefined;
-  let pointerDown: Event | undefined;
-  // The element the person last moved the focus onto themselves; null when the last focus
-  // change the guard saw was not theirs (or it saw none since arming).
-  let personFocus: Element | null = null;
   let clearing: ReturnType<typeof setTimeout> | undefined;
   let onUserSubmit: ((event: SubmitEvent) => void) | undefined;
   let armed = true;
   let disarming: Promise<void> | undefined;
-  // The person's native submit the caller let through: its navigation is not cancelled.
+  // The panel's native submit the caller let through: its navigation is not cancelled.
   let allowedNavigations = 0;
   // The native send the caller let through for the submit being dispatched, until its last check.
   let native: NativeSend | undefined;
   let nativeSubmit: Event | undefined;
-  // The person's submit event while onUserSubmit runs for it (letThrough is about that one).
+  // The panel's submit event while onUserSubmit runs for it (letThrough is about that one).
   let currentSubmit: Event | undefined;
   // What the capture phase decided about each submit event of this form.
   const judged = new WeakMap<Event, { consent: boolean; delivered: boolean }>();
-  // True while the person's own submit event is being dispatched: a site handler that submits
-  // the form itself from there (validate, then `form.submit()`) acts on the person's submit.
+  // True while `send` runs requestSubmit: the submit event dispatched then is the panel's.
+  let sending = false;
+  // Whether the submit `send` asked for was dispatched (an invalid form or a gone one has none).
+  let dispatched = false;
+  // True while the panel's submit event is being dispatched: a site handler that submits the
+  // form itself from there (validate, then `form.submit()`) acts on the person's Send.
   let personSubmitting = false;
 
   const block = (way: BlockedSubmitWay, reason: string) => {
@@ -372,83 +383,25 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   };
 
   // The submit a gesture causes is dispatched in the same task; after it the gesture is stale.
-  const clearSoon = () => {
+  const remember = (next: Gesture | undefined) => {
+    gesture = next;
     primitives.clearTimeout(clearing);
     clearing = primitives.setTimeout(() => {
       gesture = undefined;
-      tabKey = undefined;
-      pointerDown = undefined;
     }, 0);
-  };
-  const remember = (next: Gesture | undefined) => {
-    gesture = next;
-    clearSoon();
   };
   const onClick = (event: MouseEvent) => {
     if (!event.isTrusted) return;
-    // Keyboard activation (Enter/Space on a focused control) and the browser's own click on the
-    // default button for implicit submission: no pointer, click count 0.
-    const keyboard = primitives.detail(event) === 0 || (event as PointerEvent).pointerType === '';
-    const target = primitives.target(event) as Node | null;
-    if (!keyboard) return remember({ kind: 'click', target, event });
     // Implicit submission clicks the default button in the task of the person's Enter.
     if (gesture?.kind === 'enter') return;
-    const focused = doc.activeElement;
-    const theirs = personFocus !== null && focused === personFocus && target !== null && primitives.contains(personFocus, target);
-    remember({
-      kind: 'click',
-      target,
-      event,
-      ...(theirs ? {} : { refused: 'the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent' }),
-    });
+    remember({ kind: 'click', target: primitives.target(event) });
   };
   const onKeydown = (event: KeyboardEvent) => {
     if (!event.isTrusted) return;
-    pointerDown = undefined;
-    const key = primitives.key(event);
-    tabKey = key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey ? event : undefined;
-    if (key !== 'Enter') return clearSoon();
-    if (!isImplicitSubmitEnter(event, form)) return remember(undefined);
-    // As for a keyboard-activated button: Enter counts in a field the person put the focus in
-    // (the panel takes the focus when it opens), not one the page moved it to while they typed.
-    const target = primitives.target(event);
-    const theirs = personFocus !== null && personFocus === target;
-    remember({
-      kind: 'enter',
-      target,
-      event,
-      ...(theirs ? {} : { refused: 'Enter was pressed in a field the page, not the person, had moved the focus into (click the field or reach it with Tab); nothing was sent' }),
-    });
-  };
-  const onPointerdown = (event: Event) => {
-    if (!event.isTrusted) return;
-    tabKey = undefined;
-    pointerDown = event;
-    clearSoon();
-  };
-  /** Whether the person made this focus change (see the module comment). */
-  const focusedByPerson = (event: FocusEvent): boolean => {
-    if (!event.isTrusted) return false;
-    // Chromium: a focus change by the person's input carries the device; `focus()` never does.
-    if ('sourceCapabilities' in event && (event as FocusEvent & { sourceCapabilities: unknown }).sourceCapabilities === null) return false;
-    const target = primitives.target(event) as Node;
-    // Native Tab navigation runs after the keydown's dispatch (phase NONE), unless prevented.
-    if (tabKey && tabKey.eventPhase === Event.NONE && !tabKey.defaultPrevented) {
-      tabKey = undefined;
-      return true;
-    }
-    const pressed = pointerDown && primitives.target(pointerDown) as Node | null;
-    if (pressed && typeof pressed.nodeType === 'number' && primitives.contains(target, pressed)) {
-      pointerDown = undefined;
-      return true;
-    }
-    return false;
-  };
-  const onFocusin = (event: Event) => {
-    personFocus = focusedByPerson(event as FocusEvent) ? primitives.target(event) as Element : null;
+    if (primitives.key(event) === 'Enter') remember({ kind: 'enter', target: primitives.target(event) });
   };
 
-  /** The person's gesture that made this submit, or undefined (a script's submit). */
+  /** The person's page act that made this submit, or undefined (a script's submit). */
   const personGesture = (event: SubmitEvent): Gesture | undefined => {
     // In Chromium requestSubmit() and a script's button.click() make trusted submit events too.
     if (!event.isTrusted || !gesture) return undefined;
@@ -456,7 +409,6 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     const target = gesture.target as Node | null;
     if (!target || typeof target.nodeType !== 'number') return undefined;
     if (gesture.kind === 'click') return submitter !== null && primitives.contains(submitter, target) ? gesture : undefined;
-    // isImplicitSubmitEnter already required an input of this form.
     return primitives.contains(form, target) ? gesture : undefined;
   };
 
@@ -507,16 +459,10 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const onSubmitCapture = (event: Event) => {
     if (primitives.target(event) !== form || !armed) return;
     const submit = event as SubmitEvent;
-    const made = personGesture(submit);
-    let refusal = made?.refused ?? retargeted();
-    if (made && refusal === undefined && options.consentCheck) {
-      try {
-        refusal = options.consentCheck(submit.submitter ?? form, made.event);
-      } catch (error) {
-        refusal = `the consent check failed (${errorMessage(error)})`;
-      }
-    }
-    const consent = made !== undefined && refusal === undefined;
+    const own = sending;
+    if (own) dispatched = true;
+    const refusal = retargeted();
+    const consent = own && refusal === undefined;
     judged.set(submit, { consent, delivered: false });
     if (!consent) {
       // Prevented before the page's handlers run: whatever they do, the browser does not submit.
@@ -524,10 +470,11 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       // And stopped: a site's own submit script (Livewire's wire:submit on the form, any listener
       // that ignores defaultPrevented and sends by itself) never sees a submit the runtime refused.
       primitives.stopImmediatePropagation(submit);
+      const made = own ? undefined : personGesture(submit);
       // A reason for the person only when it was their act; a script's submit is just blocked.
-      if (made && refusal !== undefined) refuse(refusal);
-      else if (refusal !== undefined) block('submit-event', refusal);
-      else block('submit-event', 'a submit that was not the person\'s own act was blocked; nothing was sent by the browser');
+      if (own && refusal !== undefined) refuse(refusal);
+      else if (made) refuse(options.pageActReason?.(made.kind) ?? 'only the panel’s Send sends this form while the proposal is open; nothing was sent');
+      else block('submit-event', refusal ?? 'a submit that was not the panel’s Send was blocked; nothing was sent by the browser');
       return;
     }
     personSubmitting = true;
@@ -682,8 +629,6 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const navigation = (view as Window & { navigation?: EventTarget }).navigation;
   primitives.addEventListener(doc, 'click', onClick, true);
   primitives.addEventListener(doc, 'keydown', onKeydown, true);
-  primitives.addEventListener(doc, 'pointerdown', onPointerdown, true);
-  primitives.addEventListener(doc, 'focusin', onFocusin, true);
   primitives.addEventListener(doc, 'load', onLoad, true);
   // Judged at the runtime's front when it has one (added at start, before the page's later listeners).
   const leaveFront = options.front?.(onSubmitCapture);
@@ -702,8 +647,6 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     primitives.clearTimeout(clearing);
     primitives.removeEventListener(doc, 'click', onClick, true);
     primitives.removeEventListener(doc, 'keydown', onKeydown, true);
-    primitives.removeEventListener(doc, 'pointerdown', onPointerdown, true);
-    primitives.removeEventListener(doc, 'focusin', onFocusin, true);
     primitives.removeEventListener(doc, 'load', onLoad, true);
     if (leaveFront) leaveFront();
     else primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
@@ -725,6 +668,20 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return () => {
         if (onUserSubmit === handler) onUserSubmit = undefined;
       };
+    },
+    send(submitter) {
+      if (!armed) return 'the proposal is no longer held for the person; nothing was sent';
+      sending = true;
+      dispatched = false;
+      try {
+        primitives.requestSubmit(form, submitter);
+      } catch (error) {
+        return `the browser did not submit the form (${errorMessage(error)}); nothing was sent`;
+      } finally {
+        sending = false;
+      }
+      if (dispatched) return undefined;
+      return notSubmittedReason(form);
     },
     letThrough(pending) {
       native = pending;
