@@ -176,6 +176,7 @@ const CONFIRM_MESSAGE_KEYS = /** @type {const} */ ([
   'confirmClose', 'confirmSent', 'confirmFailed', 'confirmYes', 'confirmNo', 'confirmReplaced',
   'confirmFormName', 'confirmPersonValue', 'confirmAgentValue', 'confirmUseAgentValue', 'confirmRefused',
   'confirmReasonTooSoon', 'confirmReasonPanelHidden', 'confirmReasonControlHidden', 'confirmReasonChanged',
+  'confirmReasonPageControl', 'confirmReasonPageEnter', 'confirmSentAs', 'confirmChangedMark', 'confirmNoLongerSent',
 ]);
 
 /**

@@ -125,13 +125,14 @@ export function readEntryChanges(shown: readonly FormEntry[], now: Iterable<read
 /**
  * Which names changed between the entries the panel showed (`shown`) and those read now (as
  * readEntryChanges compares them, per name): `changed`, the names sent now whose values differ
- * (added ones included); `removed`, the names no longer sent. `except`: a control the person
- * just edited themselves; a name whose entries (before and after) all come from it is left out.
+ * (added ones included); `removed`, the names no longer sent. `except`: the controls the person
+ * just changed themselves (an edit, "Use the assistant's value"); a name whose entries (before
+ * and after) all come from them is left out.
  */
-export function readChangedNames(shown: readonly FormEntry[], now: readonly FormEntry[], except?: Element): { changed: string[]; removed: string[] } {
+export function readChangedNames(shown: readonly FormEntry[], now: readonly FormEntry[], except: ReadonlySet<Element> = new Set()): { changed: string[]; removed: string[] } {
   const before = byName(shown);
   const after = byName(now);
-  const onlyFrom = (name: string) => except !== undefined && [...shown, ...now].every((entry) => entry.name !== name || entry.control === except);
+  const onlyFrom = (name: string) => except.size > 0 && [...shown, ...now].every((entry) => entry.name !== name || except.has(entry.control));
   const changed: string[] = [];
   const removed: string[] = [];
   for (const name of new Set([...before.keys(), ...after.keys()])) {

@@ -217,15 +217,15 @@ async function proposeFill(
   const changedNames = new Set<string>();
   const removedNames = new Set<string>();
   const changedKeys = new Set<string>();
-  /** Marks what differs between `snapshot` and `entries` (and between `shown` and `items`) as changed by the page, except the edit of `own` (the person's control). */
-  const markChanges = (entries: readonly FormEntry[], items: readonly ProposalItem[], own?: Element): void => {
+  /** Marks what differs between `snapshot` and `entries` (and between `shown` and `items`) as changed by the page, except the change of `own` (controls the person changed). */
+  const markChanges = (entries: readonly FormEntry[], items: readonly ProposalItem[], own: ReadonlySet<Element> = new Set()): void => {
     const { changed, removed } = readChangedNames(snapshot, entries, own);
     for (const name of changed) {
       changedNames.add(name);
       removedNames.delete(name);
     }
     for (const name of removed) removedNames.add(name);
-    const ownKeys = new Set(own ? plan.steps.filter((step) => step.control === own).map((step) => step.key) : []);
+    const ownKeys = new Set(plan.steps.filter((step) => own.has(step.control)).map((step) => step.key));
     for (const [index, item] of items.entries()) {
       if (!ownKeys.has(item.key) && !isSameItems([item], [shown[index]!])) changedKeys.add(item.key);
     }
@@ -243,7 +243,11 @@ async function proposeFill(
    */
   const readDataRefusal = (): string | undefined => {
     const direct = readEntryList(form, controls.named);
-    if ('reason' in direct) return `${direct.reason}; nothing was sent`;
+    if ('reason' in direct) {
+      const unreadable = `${direct.reason}; nothing was sent`;
+      panel.refuse(unreadable);
+      return unreadable;
+    }
     const items = readItems(direct.entries);
     const changed = readEntryChanges(snapshot, direct.entries);
     if (changed === undefined && isSameItems(items, shown)) return undefined;
@@ -272,15 +276,20 @@ async function proposeFill(
     },
     onUseAgentValue: (index: number) => {
       const key = plan.proposed[index]?.key;
+      const steps = plan.steps.filter((step) => step.key === key);
       filling = true;
       try {
-        filled.push(...fillControls(plan.steps.filter((step) => step.key === key)));
+        filled.push(...fillControls(steps));
       } finally {
         filling = false;
       }
+      // The person's own change (these controls); anything else that differs is marked.
       const now = readSnapshot();
-      if (!('reason' in now)) snapshot = now.entries;
-      shown = readItems(snapshot);
+      const entries = 'reason' in now ? snapshot : now.entries;
+      const items = readItems(entries);
+      markChanges(entries, items, new Set(steps.map((step) => step.control)));
+      snapshot = entries;
+      shown = items;
       void show();
     },
   };
@@ -297,8 +306,7 @@ async function proposeFill(
     if ('reason' in now) return;
     const items = readItems(now.entries);
     if (isSameItems(items, shown) && readEntryChanges(snapshot, now.entries) === undefined) return;
-    const target = primitives.target(event);
-    markChanges(now.entries, items, target instanceof Element ? target : undefined);
+    markChanges(now.entries, items, editedControls(form, primitives.target(event)));
     snapshot = now.entries;
     shown = items;
     void show();
@@ -520,4 +528,15 @@ function bidiControlReason(input: Record<string, unknown>): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The controls a person's edit of `target` changes: the control itself, and for a radio button
+ * every radio of its group in `form` (checking one unchecks the other).
+ */
+function editedControls(form: HTMLFormElement, target: EventTarget | null): Set<Element> {
+  if (!(target instanceof Element)) return new Set();
+  if (!(target instanceof HTMLInputElement) || target.type !== 'radio' || target.name === '') return new Set([target]);
+  const group = [...readFormProperty(form, 'elements')].filter((element) => element instanceof HTMLInputElement && element.type === 'radio' && element.name === target.name);
+  return new Set([target, ...group]);
 }
