@@ -148,9 +148,10 @@ interface ConfirmWritePreview {
 }
 
 /**
- * What the panel shows. `mode: 'form'`: the agent filled a form; the person sends it with the
- * form's own submit button, so the panel has only Cancel. `mode: 'request'`: a write endpoint;
- * the panel's own Send button is the send control, and `request` previews it (`POST /path`).
+ * What the panel shows. Either way the panel's own Send is the only send control. `mode: 'form'`:
+ * the agent filled a form, which Send submits (the runtime does, through the form's named submit
+ * control); `request` or `sender` says where it goes. `mode: 'request'`: a write endpoint;
+ * `request` previews it (`POST /path`).
  * `formName` names the form the proposal is for (form mode); `notice` is said first, e.g. that
  * this proposal replaces an earlier one. `preview` (request mode): the site's own preview of the
  * write, its summary and each change before → after, shown after the intro.

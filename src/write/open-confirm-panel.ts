@@ -8,7 +8,7 @@ export type { ConfirmPanel };
 
 /**
  * Loads `<capell-confirm-write>` and creates a panel in `doc` (not yet placed).
- * @returns the runtime's private handle (ConfirmPanel: present, trackControls, consentRefusal,
+ * @returns the runtime's private handle (ConfirmPanel: present, placeBeside,
  *   refuse, showOutcome, close; none throws, `present` resolves to false when it failed).
  * @throws when the chunk cannot be loaded or does not provide the panel (e.g. a substituted
  *   script); callers turn that into an `isError` result before they change the page.
