@@ -132,6 +132,8 @@ test('(b) a control moved to another form with the form attribute: Send refused,
   }, FORM);
   await sendIsRefused(page, demo, bodies, 'email removed');
   await panel(page).waitText('No longer sent: email');
+  // The field the panel lists under that name is marked too: it no longer sends what it shows.
+  await panel(page).waitText(`Email address emailada@example.test ${CHANGED}`);
   await sendAgain(page);
   // The site refuses a contact without an email (422); what went out is what the panel showed.
   expect(answerOf(await outcome)).toMatchObject({ status: 'submitted' });
