@@ -5,12 +5,13 @@
  * `POST /livewire-<8 hex>/update`), and the plain HTML contact form on /contact/plain (sent by the
  * runtime's own fetch). The agent calls the form tool through document.modelContext, the person
  * reads the panel (test/e2e/panel-driver.ts) and clicks its Send with Playwright's mouse (Send
- * submits the form through its own Submit, so the site's script sends it as for a click there); what the site received is read from the demo server's logs (`livewirePosts`,
- * `formPosts`, `submissions`).
+ * submits the form through its own Submit, so the site's script sends it as for a click there);
+ * what the site received is read from the demo server's logs (`livewirePosts`, `formPosts`,
+ * `submissions`).
  *
  * Covered: every field type form-builder writes (text, email, select, textarea, checkbox on the
  * contact form; number on the enquiry form; the hidden field and the honeypot on both); the
- * honeypot is never filled and never listed; the person's accepted click sends exactly the
+ * honeypot is never filled and never listed; the person's accepted Send sends exactly the
  * panel's values; the status after the site's redraw and a field error the site draws reach the
  * agent (the site-sent answer of the contract `{status: 'submitted', sentBy: 'site', siteShowed,
  * fieldErrors}` for a form the site's own script sends, issue 36); a page script that changes a

@@ -1,5 +1,5 @@
 /**
- * form.submit.capell-form-contact, the person confirms: the panel, the person's click, Cancel, Escape,
+ * form.submit.capell-form-contact, the person confirms: the panel, the person's Send, Cancel, Escape,
  * concurrent calls, the site's answers, values the form refuses, and the page options. The person
  * sends with the panel's own Send; the form's own button and Enter in a field send nothing while
  * the panel is open (issue 37, item 1).
@@ -7,7 +7,7 @@
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.capell-form-contact` and `newsletter.subscribe` through document.modelContext, and a
  * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
- * is sent before the person's click" is checked where it matters.
+ * is sent before the person's Send" is checked where it matters.
  *
  * One tab per worker serves every test (sharedTabTest, demo-fixture.ts): each test opens its page
  * itself, as on a fresh tab.

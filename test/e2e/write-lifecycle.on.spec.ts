@@ -163,7 +163,7 @@ test.describe('write calls never hang the agent', () => {
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('a second call supersedes the first: old writeId superseded, panel shows the notice, only the new values are sent on the person\'s click', async ({ page, demo }) => {
+  test('a second call supersedes the first: old writeId superseded, panel shows the notice, only the new values are sent on the person\'s Send', async ({ page, demo }) => {
     await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="3000"');
     const before = demo.submissions.length;
