@@ -7,13 +7,17 @@
  * the view rendered it before. Served on the demo's origin through a Playwright route. In Chromium
  * with WebMCP on: the form tool registers (with its name warning, and, without names, the
  * Report's note of the rule that found the controls); a call fills the controls by that rule; the
- * panel opens naming the send button "Submit"; the hidden field and the honeypot are never
- * filled nor listed.
+ * panel opens listing each field by the name it is sent under (`email`, or without names its
+ * `wire:model`, `data.email`) and says that only its own Send sends it; the hidden field and the
+ * honeypot are never filled nor listed. The form's own Submit, whatever it draws, sends nothing
+ * while the panel is open; the panel's Send submits the form through it, so the site's script
+ * sends it (issue 37, items 1 and 2).
  */
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { callResult, startCall } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
+import { expectPageActRefused } from './page-acts.ts';
 import { capellFormBuilderPage, fixtureText } from '../support/capell-fixtures.ts';
 
 const FORM_ID = 'capell-form-5d1f6a3c-8b2e-4f7a-9c41-2e7b9d0a6f35';
@@ -113,7 +117,7 @@ for (const withoutNames of [false, true]) {
       expect(Object.keys(schema.properties)).toEqual(['name', 'email', 'topic', 'message', 'newsletter']);
     });
 
-    test('a call fills the controls, the panel names the send button "Submit"; the hidden field and honeypot stay as they were and unlisted', async ({ page, demo }) => {
+    test('a call fills the controls, the panel lists them by the names they are sent under and says only its Send sends; the hidden field and honeypot stay as they were and unlisted', async ({ page, demo }) => {
       await openForm(page, demo.url, withoutNames);
       await startCall(page, TOOL, INPUT);
       const state = await panel(page).waitOpen();
@@ -121,8 +125,14 @@ for (const withoutNames of [false, true]) {
       expect(await controlValues(page)).toEqual({ ...INPUT, source: '', company_website: '' });
       await panel(page).waitText('Ada Lovelace');
       await panel(page).waitText('Support');
-      await panel(page).waitText('To send it, use the form’s own “Submit” button.');
+      await panel(page).waitText('To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.');
       const text = (await panel(page).state())!.text;
+      // Each item: its label, the name it is sent under (code.name), its value, and the value as
+      // sent where that reads otherwise. Without names the site's script sends it by wire:model.
+      const sent = withoutNames
+        ? ['Name data.nameAda Lovelace', 'Email data.emailada@example.test', 'Topic data.topicSupport', 'Send me the newsletter data.newsletterYes']
+        : ['Name nameAda Lovelace', 'Email emailada@example.test', 'Topic topicSupport sent as support', 'Send me the newsletter newsletterYes sent as on'];
+      for (const line of sent) expect(text).toContain(line);
       expect(text).not.toContain('Submitting');
       expect(text).not.toContain('company_website');
       expect(text).not.toContain('contact-page');
@@ -133,23 +143,6 @@ for (const withoutNames of [false, true]) {
     });
   });
 }
-
-test.describe("form-builder's send button: what is rendered and read", () => {
-  test('its Livewire loading text, once rendered but unreadable (visibility: hidden), still refuses the button', async ({ page, demo }) => {
-    await openForm(page, demo.url, false);
-    // Rendered (it takes room), so a person would see a gap a page could fill with anything: refused as before.
-    await page.evaluate((formId) => {
-      const loading = document.querySelector(`#${formId} button[type="submit"] span[wire\\:loading]`) as HTMLElement;
-      loading.style.cssText = 'display: inline !important; visibility: hidden';
-    }, FORM_ID);
-    await startCall(page, TOOL, INPUT);
-    const result = await Promise.race([
-      callResult(page),
-      panel(page).waitOpen().then((state) => ({ content: [{ type: 'text', text: state.refusal }], isError: true })),
-    ]);
-    expect(result.content[0]!.text).toContain('its text “Submitting...” is hidden: visibility: hidden on span');
-  });
-});
 
 /**
  * The POSTs that reach Livewire's update endpoint from now on, each answered as Livewire answers
@@ -167,7 +160,7 @@ async function countUpdates(page: Page, origin: string, answer: 'successful' | '
 
 test.describe("form-builder's contact form sent by the site's own script (a stand-in for Livewire's client)", () => {
   for (const withoutNames of [false, true]) {
-    test(`${withoutNames ? 'without names: ' : ''}the panel says the site's page script sends it, names no GET; the person's click is one POST of exactly the panel's values; the call answers with the site's status line`, async ({ page, demo }) => {
+    test(`${withoutNames ? 'without names: ' : ''}the panel says the site's page script sends it, names no GET; the person's Send is one POST of exactly the panel's values; the call answers with the site's status line`, async ({ page, demo }) => {
       await openForm(page, demo.url, withoutNames, { standIn: true });
       const posts = await countUpdates(page, demo.url, 'successful');
       await startCall(page, TOOL, INPUT);
@@ -175,10 +168,9 @@ test.describe("form-builder's contact form sent by the site's own script (a stan
       await panel(page).waitText('This site\'s own page script sends it.');
       const text = (await panel(page).state())!.text;
       expect(text).not.toMatch(/\bGET\b|\/capell\/contact/);
-      expect(text).toContain('To send it, use the form’s own “Submit” button.');
+      expect(text).toContain('To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.');
       const outcome = callResult(page);
-      await panel(page).waitArmed();
-      await page.locator(`#${FORM_ID} button[type="submit"]`).click();
+      await panel(page).click('Send');
       const answer = JSON.parse((await outcome).content[0]!.text);
       expect(answer).toEqual({ status: 'submitted', sentBy: 'site', siteShowed: 'Thanks for getting in touch. We will reply soon.' });
       expect(posts).toHaveLength(1);
@@ -190,7 +182,30 @@ test.describe("form-builder's contact form sent by the site's own script (a stan
     });
   }
 
-  test('refused clicks post nothing and reach no site listener: a script\'s requestSubmit, and the person\'s click after a page script changed a wire:model control behind the panel', async ({ page, demo }) => {
+  test('its send button, whatever it draws (the Livewire loading text rendered but unreadable), sends nothing when the person clicks it; the panel says why, and its Send is one POST', async ({ page, demo }) => {
+    await openForm(page, demo.url, false, { standIn: true });
+    const posts = await countUpdates(page, demo.url, 'successful');
+    // Rendered (it takes room): a gap a page could fill with anything. Nothing the button draws is read any more.
+    await page.evaluate((formId) => {
+      const loading = document.querySelector(`#${formId} button[type="submit"] span[wire\\:loading]`) as HTMLElement;
+      loading.style.cssText = 'display: inline !important; visibility: hidden';
+    }, FORM_ID);
+    await startCall(page, TOOL, INPUT);
+    expect((await panel(page).waitOpen()).refusal).toBe('');
+    await panel(page).waitArmed();
+    const outcome = callResult(page);
+    await page.locator(`#${FORM_ID} button[type="submit"]`).click();
+    await expectPageActRefused(page, 'click');
+    expect(posts).toEqual([]);
+    // The site's window capture listener never saw the refused submit.
+    expect(await page.evaluate(() => (window as unknown as { siteCaptureSaw: string[] }).siteCaptureSaw)).toEqual([]);
+    await panel(page).click('Send');
+    expect(JSON.parse((await outcome).content[0]!.text)).toMatchObject({ status: 'submitted', sentBy: 'site' });
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.updates).toEqual({ 'data.name': INPUT.name, 'data.email': INPUT.email, 'data.topic': INPUT.topic, 'data.message': INPUT.message, 'data.newsletter': true });
+  });
+
+  test('refused acts post nothing and reach no site listener: a script\'s requestSubmit, the person\'s click on the form\'s Submit, and their Send after a page script changed a wire:model control behind the panel', async ({ page, demo }) => {
     await openForm(page, demo.url, true, { standIn: true });
     const posts = await countUpdates(page, demo.url, 'successful');
     const requests: string[] = [];
@@ -202,6 +217,8 @@ test.describe("form-builder's contact form sent by the site's own script (a stan
     // As Livewire's x-model effect writes $wire back into the control: no input event, the panel is not told.
     await page.evaluate((formId) => { (document.getElementById(`${formId}-message`) as HTMLTextAreaElement).value = 'Send my card number to the shop.'; }, FORM_ID);
     await page.locator(`#${FORM_ID} button[type="submit"]`).click();
+    await expectPageActRefused(page, 'click');
+    await panel(page).click('Send');
     await expect.poll(async () => (await panel(page).state())?.refusal ?? '').toContain('what the form sends changed after this panel showed it (Message)');
     // Whatever was in flight has had its time to arrive.
     await page.waitForTimeout(300);
@@ -209,7 +226,7 @@ test.describe("form-builder's contact form sent by the site's own script (a stan
     expect(posts).toEqual([]);
     // The site's window capture listener, added after the runtime's script ran, saw neither refused submit.
     expect(await page.evaluate(() => (window as unknown as { siteCaptureSaw: string[] }).siteCaptureSaw)).toEqual([]);
-    await panel(page).waitText('Send my card number to the shop.');
+    await panel(page).waitText('Send my card number to the shop. changed after this panel first showed it');
     await panel(page).click('Cancel');
     const answer = JSON.parse((await callResult(page)).content[0]!.text);
     expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('(Message)') });

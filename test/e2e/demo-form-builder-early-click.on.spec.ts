@@ -1,10 +1,12 @@
 /**
  * A click the runtime refuses sends nothing, on both kinds of form of the demo: the person's
- * Submit inside the panel's input protection (INPUT_PROTECTION_MS after the panel appears) on
+ * click on the panel's Send inside its input protection (INPUT_PROTECTION_MS after the panel
+ * appears) on
  * form-builder's Livewire contact form (/contact: the stand-in's `wire:submit` listener, which
  * ignores `defaultPrevented`, must never see it) and on the plain form (/contact/plain). The
- * demo server's logs (`livewirePosts`, `formPosts`) show no post for it; the person's later click,
- * once the panel is armed, is the first and only post. In the timed project (playwright.config.ts
+ * demo server's logs (`livewirePosts`, `formPosts`) show no post for it; the person's later click
+ * on Send, once the panel is armed, is the first and only post (Send submits the form through its
+ * Submit, so the stand-in's listener sends it). In the timed project (playwright.config.ts
  * TIMED_SPECS): the click must land inside a 500 ms window.
  */
 import type { Page } from '@playwright/test';
@@ -16,17 +18,15 @@ import { panel } from './panel-driver.ts';
 /** The panel's input protection (click-guard.ts INPUT_PROTECTION_MS), in ms. */
 const INPUT_PROTECTION_MS = 500;
 
-const SUBMIT = '#capell-form-contact button[type="submit"]';
-
 const KINDS = [
   { name: "form-builder's Livewire contact form", path: '/contact', posts: (demo: Demo) => demo.livewirePosts },
   { name: 'the plain contact form', path: '/contact/plain', posts: (demo: Demo) => demo.formPosts },
 ];
 
 /**
- * Starts the contact write and clicks Submit as soon as the panel element exists (the mouse,
- * without actionability waits); tells whether the click landed inside the input protection as
- * the page's clock measured it.
+ * Starts the contact write and clicks the panel's Send as soon as the panel element exists and
+ * has drawn it (the mouse, without waiting for it to be enabled); tells whether the click landed
+ * inside the input protection as the page's clock measured it.
  */
 async function clickAsThePanelAppears(page: Page): Promise<boolean> {
   await page.evaluate(() => {
@@ -37,13 +37,14 @@ async function clickAsThePanelAppears(page: Page): Promise<boolean> {
   });
   await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   await panel(page).waitAttached();
-  await page.locator(SUBMIT).click({ force: true });
+  await expect.poll(async () => (await panel(page).state())?.buttons.some((button) => button.text === 'Send') ?? false, { intervals: [10], timeout: 15_000 }).toBe(true);
+  await panel(page).clickNow('Send');
   const { attached, clicked } = await page.evaluate(() => (window as unknown as { earlyClick: { attached?: number; clicked?: number } }).earlyClick);
   return attached !== undefined && clicked !== undefined && clicked - attached < INPUT_PROTECTION_MS;
 }
 
 for (const kind of KINDS) {
-  test(`${kind.name}: a Submit inside the panel's input protection sends nothing; the armed click is the only post`, async ({ page, demo }) => {
+  test(`${kind.name}: a Send inside the panel's input protection sends nothing; the armed Send is the only post`, async ({ page, demo }) => {
     for (let attempt = 1; ; attempt++) {
       await page.goto(`${demo.url}${kind.path}`);
       await readyReport(page);
@@ -58,8 +59,7 @@ for (const kind of KINDS) {
     expect(kind.posts(demo)).toEqual([]);
     const outcome = callResult(page);
     await panel(page).scrollToEnd();
-    await panel(page).waitArmed();
-    await page.locator(SUBMIT).click();
+    await panel(page).click('Send');
     expect(answerOf(await outcome)).toMatchObject({ status: 'submitted' });
     await expect.poll(() => kind.posts(demo).length).toBe(1);
     // Still one: had the refused click gone out, its post would be here too.

@@ -4,17 +4,20 @@
  * 770cf636's markup, sent by the demo's stand-in for Livewire's client to
  * `POST /livewire-<8 hex>/update`), and the plain HTML contact form on /contact/plain (sent by the
  * runtime's own fetch). The agent calls the form tool through document.modelContext, the person
- * reads the panel (test/e2e/panel-driver.ts) and clicks the form's own Submit with Playwright's
- * mouse; what the site received is read from the demo server's logs (`livewirePosts`,
- * `formPosts`, `submissions`).
+ * reads the panel (test/e2e/panel-driver.ts) and clicks its Send with Playwright's mouse (Send
+ * submits the form through its own Submit, so the site's script sends it as for a click there);
+ * what the site received is read from the demo server's logs (`livewirePosts`, `formPosts`,
+ * `submissions`).
  *
  * Covered: every field type form-builder writes (text, email, select, textarea, checkbox on the
  * contact form; number on the enquiry form; the hidden field and the honeypot on both); the
- * honeypot is never filled and never listed; the person's accepted click sends exactly the
+ * honeypot is never filled and never listed; the person's accepted Send sends exactly the
  * panel's values; the status after the site's redraw and a field error the site draws reach the
  * agent (the site-sent answer of the contract `{status: 'submitted', sentBy: 'site', siteShowed,
- * fieldErrors}` for a form the site's own script sends, issue 36); a page script that changes a Livewire-bound
- * control after the panel showed is refused at the click and nothing is sent. A click inside the
+ * fieldErrors}` for a form the site's own script sends, issue 36); a page script that changes a
+ * control (Livewire-bound, or of the plain form) after the panel showed, with an `input` event, is
+ * not followed silently: the person's Send is refused, nothing is sent, the panel shows the change
+ * marked, and the next Send sends what the panel then shows (issue 37, item 2). A click inside the
  * panel's input protection: demo-form-builder-early-click.on.spec.ts.
  */
 import type { Page } from '@playwright/test';
@@ -22,6 +25,7 @@ import { expect, listTools, readyReport, sharedTabTest as test, type Demo } from
 import { answerOf } from '../support/answer-of.ts';
 import { callResult, startCall, PROPOSAL } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
+import { refusalLine } from './page-acts.ts';
 
 const CONTACT = { path: '/contact', formId: 'capell-form-contact', tool: 'form.submit.capell-form-contact' };
 const ENQUIRY = { path: '/products/summit-leather-boot', formId: 'capell-form-product-enquiry', tool: 'form.submit.capell-form-product-enquiry' };
@@ -60,34 +64,33 @@ async function personClicksSubmit(page: Page, formId: string): Promise<void> {
 const CHANGED_MESSAGE = 'Please send the order to another address.';
 
 /**
- * The agent's proposal on screen and armed; then a page script that rewrites the message when the
- * person presses the mouse on Submit (the value and an `input` event, as Livewire takes a change),
- * so the change lands between the panel's showing and the click; the person clicks: refused.
+ * The agent's proposal on screen, read and armed; then a page script that rewrites the message
+ * when the person presses the mouse on the panel's Send (the value and an `input` event, as
+ * Livewire takes a change: a document listener sees the press on the panel's host), so the change
+ * lands between the panel's showing and the click; the person clicks Send: refused, the panel
+ * shows the new message marked as changed.
  */
-async function scriptChangesMessageAtTheClick(page: Page, formId: string): Promise<void> {
+async function scriptChangesMessageAtTheSend(page: Page, formId: string): Promise<void> {
   await startCall(page, CONTACT.tool, PROPOSAL);
   await panel(page).waitOpen();
+  await panel(page).scrollToEnd();
   await panel(page).waitArmed();
   await page.evaluate(({ formId, changed }) => {
     const message = document.getElementById(`${formId}-message`) as HTMLTextAreaElement;
-    document.querySelector(`#${formId} button[type="submit"]`)!.addEventListener('pointerdown', () => {
+    document.addEventListener('pointerdown', () => {
       message.value = changed;
       message.dispatchEvent(new Event('input', { bubbles: true }));
-    }, { once: true });
+    }, { once: true, capture: true });
   }, { formId, changed: CHANGED_MESSAGE });
-  await page.locator(`#${formId} button[type="submit"]`).click();
-  await expect.poll(async () => (await panel(page).state())?.refusal ?? '').toMatch(/changed/);
+  await panel(page).click('Send');
+  await expect.poll(async () => (await panel(page).state())?.refusal ?? 'no panel', { intervals: [50], timeout: 15_000 })
+    .toBe(refusalLine('what the form sends changed after this panel showed it (message changed), so check it again'));
+  await panel(page).waitText(`${CHANGED_MESSAGE} changed after this panel first showed it`);
   expect(await page.locator(`#${formId}-message`).inputValue()).toBe(CHANGED_MESSAGE);
 }
 
-/** The page puts the agent's message back; the person waits for the panel and clicks Submit. */
-async function putMessageBackAndSend(page: Page, formId: string): Promise<void> {
-  await page.evaluate(({ formId, message }) => {
-    const control = document.getElementById(`${formId}-message`) as HTMLTextAreaElement;
-    control.value = message;
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-  }, { formId, message: PROPOSAL.message });
-  await expect.poll(async () => (await panel(page).state())?.refusal ?? 'no panel', { intervals: [50], timeout: 15_000 }).toBe('');
+/** The person reads the panel again and, past its input protection, clicks Send: it sends what the panel shows now. */
+async function personSendsAgain(page: Page, formId: string): Promise<void> {
   await panel(page).scrollToEnd();
   await personClicksSubmit(page, formId);
 }
@@ -146,12 +149,12 @@ test.describe("form-builder's forms on the demo: every field type, the honeypot,
     expect(demo.livewirePosts).toEqual([]);
   });
 
-  test('the panel says the site\'s own page script sends the form, names its "Submit" button, and names no native destination [contract: panel]', async ({ page, demo }) => {
+  test('the panel says the site\'s own page script sends the form, that only its own Send sends it, and names no native destination [contract: panel]', async ({ page, demo }) => {
     await open(page, demo, CONTACT.path);
     await startCall(page, CONTACT.tool, PROPOSAL);
     await panel(page).waitOpen();
     await panel(page).waitText('Repair request');
-    await panel(page).waitText('“Submit”');
+    await panel(page).waitText('To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.');
     // The contract's message confirmSentBySiteScript (either apostrophe).
     await expect.poll(async () => (await panel(page).state())?.text ?? '', { timeout: 15_000 }).toMatch(/This site[’']s own page script sends it\./);
     // The form has no action: a native submission would be GET /contact?…, which Livewire never makes.
@@ -160,7 +163,7 @@ test.describe("form-builder's forms on the demo: every field type, the honeypot,
     expect(answerOf(await callResult(page))).toMatchObject({ status: 'cancelled' });
   });
 
-  test('the contact form: the person\'s accepted click sends exactly the panel\'s values, and the agent learns what the site showed [contract: sentBy, siteShowed]', async ({ page, demo }) => {
+  test('the contact form: the person\'s accepted Send sends exactly the panel\'s values, and the agent learns what the site showed [contract: sentBy, siteShowed]', async ({ page, demo }) => {
     await open(page, demo, CONTACT.path);
     const before = demo.submissions.length;
     await startCall(page, CONTACT.tool, PROPOSAL);
@@ -262,23 +265,23 @@ test.describe("form-builder's forms on the demo: every field type, the honeypot,
     expect(answerOf(await outcome)).toMatchObject({ status: 'submitted' });
   });
 
-  test('a page script that changes a Livewire-bound control after the panel showed is refused at the click, and nothing is sent', async ({ page, demo }) => {
+  test('a page script that changes a Livewire-bound control after the panel showed is refused at the Send and shown; nothing is sent until the next Send, which sends what the panel then shows', async ({ page, demo }) => {
     await open(page, demo, CONTACT.path);
-    await scriptChangesMessageAtTheClick(page, CONTACT.formId);
-    // The refused click never reached the stand-in's submit listener: the form is not redrawn.
+    await scriptChangesMessageAtTheSend(page, CONTACT.formId);
+    // The refused Send never submitted the form: the stand-in's listener saw nothing, no redraw.
     await expect(page.locator(`#${CONTACT.formId}`)).toHaveCount(1);
     expect(demo.livewirePosts).toEqual([]);
-    // The page puts the message back; the person's next click sends: the server's first and only
-    // post carries the panel's message, so the refused click sent nothing before it.
-    await putMessageBackAndSend(page, CONTACT.formId);
+    // The person has now seen the changed message; their next Send sends it: the server's first
+    // and only post carries it, so the refused Send sent nothing before it.
+    await personSendsAgain(page, CONTACT.formId);
     await expect.poll(() => demo.livewirePosts.length).toBe(1);
-    expect(demo.livewirePosts[0]).toMatchObject({ outcome: 'accepted', updates: { 'data.message': PROPOSAL.message } });
+    expect(demo.livewirePosts[0]).toMatchObject({ outcome: 'accepted', updates: { 'data.message': CHANGED_MESSAGE } });
     expect(answerOf(await callResult(page))).toMatchObject({ status: 'submitted' });
   });
 });
 
 test.describe('the plain HTML contact form on /contact/plain: the runtime sends it', () => {
-  test('the person\'s accepted click sends exactly the panel\'s values; the honeypot is never filled nor listed', async ({ page, demo }) => {
+  test('the person\'s accepted Send sends exactly the panel\'s values; the honeypot is never filled nor listed', async ({ page, demo }) => {
     await open(page, demo, '/contact/plain');
     const before = demo.submissions.length;
     await startCall(page, CONTACT.tool, PROPOSAL);
@@ -297,13 +300,13 @@ test.describe('the plain HTML contact form on /contact/plain: the runtime sends 
     await page.waitForURL(/\/contact\/plain\?sent=1$/);
   });
 
-  test('a page script that changes a control after the panel showed is refused at the click, and nothing is sent', async ({ page, demo }) => {
+  test('a page script that changes a control after the panel showed is refused at the Send and shown; nothing is sent until the next Send, which sends what the panel then shows', async ({ page, demo }) => {
     await open(page, demo, '/contact/plain');
-    await scriptChangesMessageAtTheClick(page, CONTACT.formId);
+    await scriptChangesMessageAtTheSend(page, CONTACT.formId);
     expect(demo.formPosts).toEqual([]);
-    await putMessageBackAndSend(page, CONTACT.formId);
+    await personSendsAgain(page, CONTACT.formId);
     expect(answerOf(await callResult(page))).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
-    expect(demo.submissions.at(-1)).toMatchObject({ message: PROPOSAL.message });
+    expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...PROPOSAL, message: CHANGED_MESSAGE });
   });
 });

@@ -1,11 +1,13 @@
 /**
- * form.submit.capell-form-contact, the person confirms: the panel, the person's click, Cancel, Escape,
- * concurrent calls, the site's answers, values the form refuses, and the page options.
+ * form.submit.capell-form-contact, the person confirms: the panel, the person's Send, Cancel, Escape,
+ * concurrent calls, the site's answers, values the form refuses, and the page options. The person
+ * sends with the panel's own Send; the form's own button and Enter in a field send nothing while
+ * the panel is open (issue 37, item 1).
  *
  * Mediated writes end to end with WebMCP on: the demo contact page, the built bundle, an agent
  * calling `form.submit.capell-form-contact` and `newsletter.subscribe` through document.modelContext, and a
  * person clicking (Playwright's real input). The server counts every contact POST, so "nothing
- * is sent before the person's click" is checked where it matters.
+ * is sent before the person's Send" is checked where it matters.
  *
  * One tab per worker serves every test (sharedTabTest, demo-fixture.ts): each test opens its page
  * itself, as on a fresh tab.
@@ -17,6 +19,7 @@ import { expect, listTools, readyReport, serveEdited, sharedTabTest as test } fr
 import { answerOf } from '../support/answer-of.ts';
 import { startCall, callResult, call, fieldValues, PROPOSAL, type ToolResult } from './agent-calls.ts';
 import { panel } from './panel-driver.ts';
+import { PAGE_CONTROL_REASON, expectPageActRefused } from './page-acts.ts';
 import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 
 const require = createRequire(import.meta.url);
@@ -63,21 +66,20 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     expect(annotations).toMatchObject({ readOnlyHint: false });
   });
 
-  test('fills the form and shows the panel; nothing reaches the server until the person clicks the form\'s button', async ({ page, demo }) => {
+  test('fills the form and shows the panel; nothing reaches the server until the person clicks the panel\'s Send', async ({ page, demo }) => {
     const before = demo.submissions.length;
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     expect(await fieldValues(page)).toEqual({ ...PROPOSAL, website: '' });
     await panel(page).waitText('Ada Lovelace');
     await panel(page).waitText('Repair request');
-    await panel(page).waitText('Send message');
+    await panel(page).waitText('To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.');
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
 
     // Awaited from before the click: the page navigates to the thank-you notice right after.
     const outcome = callResult(page);
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     const result = await outcome;
     expect(answerOf(result)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(JSON.parse(result.content[0]!.text)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -89,15 +91,37 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await expect(page.locator('.notice')).toBeVisible();
   });
 
-  test('a person who sends with Enter in a field sends too', async ({ page }) => {
+  test('Enter in a field and a click on the form\'s own button send nothing while the panel is open; the panel says why, and its Send then sends', async ({ page, demo }) => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     const outcome = callResult(page);
     await panel(page).waitArmed();
-    // The person clicks into the field (a focus the page gave would not count), then presses Enter.
+    // The person clicks into the field, then presses Enter: implicit submission, which the panel refuses.
     await page.locator('#capell-form-contact-email').click({ position: { x: 4, y: 4 } }); // its left edge: the panel covers the rest here
     await page.keyboard.press('Enter');
+    await expectPageActRefused(page, 'enter');
+    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await expectPageActRefused(page, 'click');
+    expect(demo.formPosts).toEqual([]);
+    expect(page.url()).toBe(`${demo.url}/contact/plain`);
+    await panel(page).click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+    expect(demo.formPosts).toHaveLength(1);
+  });
+
+  test('the form\'s own button, clicked while the panel is open, sends nothing and reaches no submit listener of the site; the agent hears the refusal on Cancel', async ({ page, demo }) => {
+    await page.evaluate(() => {
+      document.getElementById('capell-form-contact')!.addEventListener('submit', () => { (window as unknown as { siteSaw: number }).siteSaw = ((window as unknown as { siteSaw?: number }).siteSaw ?? 0) + 1; });
+    });
+    await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
+    await panel(page).waitArmed();
+    const outcome = callResult(page);
+    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await expectPageActRefused(page, 'click');
+    await panel(page).click('Cancel');
+    expect(answerOf(await outcome)).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled, refused: PAGE_CONTROL_REASON });
+    expect(await page.evaluate(() => (window as unknown as { siteSaw?: number }).siteSaw ?? 0)).toBe(0);
+    expect(demo.formPosts).toEqual([]);
   });
 
   test('Cancel resolves cancelled, puts back what the person had typed and sends nothing', async ({ page, demo }) => {
@@ -125,19 +149,19 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('the panel is keyboard operable: Tab reaches Cancel and Enter cancels', async ({ page }) => {
+  test('the panel is keyboard operable: Tab reaches Send, then Cancel, and Enter cancels', async ({ page }) => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await expect.poll(async () => (await panel(page).state())?.focused).toBe('dialog');
-    // Through the panel's own controls: a long token's "show all" toggle comes before Cancel.
+    // Through the panel's own controls: a long token's "show all" toggle, then Send, then Cancel.
     const passed: (string | null | undefined)[] = [];
-    for (let presses = 0; presses < 3 && passed.at(-1) !== 'Cancel'; presses++) {
+    for (let presses = 0; presses < 4 && passed.at(-1) !== 'Cancel'; presses++) {
       const before = (await panel(page).state())?.focused;
       await page.keyboard.press('Tab');
       await expect.poll(async () => (await panel(page).state())?.focused).not.toBe(before);
       passed.push((await panel(page).state())?.focused);
     }
-    expect(passed.at(-1)).toBe('Cancel');
-    expect(passed.slice(0, -1).every((text) => text?.includes('show all'))).toBe(true);
+    expect(passed.slice(-2)).toEqual(['Send', 'Cancel']);
+    expect(passed.slice(0, -2).every((text) => text?.includes('show all'))).toBe(true);
     await page.keyboard.press('Enter');
     expect(answerOf(await callResult(page))).toEqual({ status: 'cancelled', next: NEXT_STEPS.cancelled });
   });
@@ -199,8 +223,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await panel(page).waitText(open.name);
     expect(await fieldValues(page)).toEqual({ ...open, website: '' });
     const outcome = openCallResult(page, 1 - refused);
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toEqual({ lang: 'en', ...open });
@@ -225,8 +248,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     const outcome = callResult(page);
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     const result = await outcome;
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toBe('form.submit.capell-form-contact: the session expired or its CSRF token was refused (HTTP 419 from /contact/plain); the person should reload the page and try again');
@@ -243,8 +265,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     let outcome = callResult(page);
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     const forbidden = await outcome;
     expect(forbidden.isError).toBe(true);
     expect(forbidden.content[0]!.text).toMatch(/^form\.submit\.capell-form-contact: the session expired .*\(HTTP 403 from \/contact\/plain\)/);
@@ -254,8 +275,7 @@ test.describe('form.submit.capell-form-contact: the person confirms', () => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     outcome = callResult(page);
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 422, answer: { message: 'nope' } });
     await panel(page).waitText('The site did not accept it (HTTP 422).');
     expect(page.url()).toBe(`${demo.url}/contact/plain`);
@@ -342,8 +362,7 @@ test.describe('form.submit.capell-form-contact: timeouts and page options', () =
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel(page).waitOpen();
     const result = callResult(page);
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     expect(answerOf(await result)).toEqual({ status: 'submitted' });
     await page.waitForURL(/\/contact\/plain\?sent=1$/);
     expect(demo.submissions).toHaveLength(before + 1);

@@ -2,8 +2,9 @@
  * What the person saw is the data set that is sent: the panel lists every entry of the contact
  * form (hidden ones as "Sent with it"), a structural change after it showed (a control renamed,
  * added through the `form` attribute, disabled, pointed at another form; a hidden value changed
- * without events) refuses the person's real click naming what changed, and what goes out is the
- * entry list the panel showed. The demo server counts every contact POST.
+ * without events) refuses the person's click on the panel's Send, naming what changed and
+ * marking it on the panel, and what goes out is the entry list the panel showed. The demo server
+ * counts every contact POST.
  */
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
@@ -30,8 +31,6 @@ function recordPosts(page: Page, demoUrl: string): [string, string][][] {
   return bodies;
 }
 
-const sendButton = (page: Page) => page.locator('#capell-form-contact button[type="submit"]');
-
 test.beforeEach(async ({ page, demo }) => {
   await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
@@ -47,7 +46,7 @@ test.describe('the submit sends the data set the panel showed', () => {
     // Named in plain words (entry-kind.ts); the token by its ends, whole behind "show all".
     await panel.waitText(`Sent with it: a security token the site adds (_token) ${token.slice(0, 8)}…${token.slice(-6)} (show all ${token.length} characters) ${token} an anti-spam field, left empty (website)`);
     const outcome = callResult(page);
-    await sendButton(page).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(bodies).toEqual([[
       ['_token', token], ['name', PROPOSAL.name], ['email', PROPOSAL.email], ['topic', PROPOSAL.topic],
@@ -91,11 +90,11 @@ test.describe('the submit sends the data set the panel showed', () => {
   ];
 
   for (const { name, change, reason } of changes) {
-    test(`${name} after the panel showed: the person's click sends nothing, and the panel names it (${reason})`, async ({ page, demo }) => {
+    test(`${name} after the panel showed: the person's Send sends nothing, and the panel names it (${reason})`, async ({ page, demo }) => {
       const panel = await armedProposal(page);
       const outcome = callResult(page);
       await page.evaluate(`(${change.toString()})(document.getElementById('capell-form-contact'))`);
-      await sendButton(page).click();
+      await panel.click('Send');
       await panel.waitText(`what the form sends changed after this panel showed it (${reason}), so check it again`);
       await panel.click('Cancel');
       expect(answerOf(await outcome)).toMatchObject({ status: 'cancelled', refused: expect.stringContaining(reason) });
@@ -103,7 +102,7 @@ test.describe('the submit sends the data set the panel showed', () => {
     });
   }
 
-  test('a hidden field the page changes without events after the panel showed: refused and shown; the person\'s next click sends what the panel then showed', async ({ page, demo }) => {
+  test('a hidden field the page changes without events after the panel showed: refused and shown; the person\'s next Send sends what the panel then showed', async ({ page, demo }) => {
     const bodies = recordPosts(page, demo.url);
     await page.evaluate(() => {
       const campaign = document.createElement('input');
@@ -116,14 +115,14 @@ test.describe('the submit sends the data set the panel showed', () => {
     await panel.waitText('campaign = spring');
     const outcome = callResult(page);
     await page.evaluate(() => { (document.querySelector('input[name="campaign"]') as HTMLInputElement).value = 'refund to IBAN DE00'; });
-    await sendButton(page).click();
+    await panel.click('Send');
     await panel.waitText('(campaign changed)');
-    await panel.waitText('campaign = refund to IBAN DE00');
+    await panel.waitText('campaign = refund to IBAN DE00 changed after this panel first showed it');
     expect(demo.formPosts).toEqual([]);
-    // The person has now seen it; read again and past the input protection, their click sends it.
+    // The person has now seen it; read again and past the input protection, their Send sends it.
     await panel.scrollToEnd();
     await panel.waitArmed();
-    await sendButton(page).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toContainEqual(['campaign', 'refund to IBAN DE00']);

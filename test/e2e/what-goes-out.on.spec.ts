@@ -18,7 +18,6 @@ import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
 import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
 
-const SEND = '#capell-form-contact button[type="submit"]';
 const EVIL = 'http://evil.test';
 
 test.describe('an endpoint write\'s body: toJSON added after the panel showed', () => {
@@ -65,7 +64,7 @@ async function openNativeContact(page: Page, demo: Demo): Promise<Request[]> {
 async function armedProposal(page: Page): Promise<PanelDriver> {
   await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   const panel = new PanelDriver(page);
-  await panel.waitText('use the form’s own “Send message” button');
+  await panel.waitText('press Send on this panel');
   await panel.scrollToEnd();
   await panel.waitArmed();
   return panel;
@@ -81,7 +80,7 @@ test.describe('a native send pointed elsewhere after the runtime let it through'
         // the runtime's decision to let the browser send.
         window.addEventListener('submit', (event) => { (event.target as HTMLFormElement).action = action; });
       }, action);
-      await page.locator(SEND).click();
+      await panel.click('Send');
       await expect.poll(async () => (await panel.state())?.refusal ?? 'no panel').toContain(named);
       expect(page.url()).toBe(`${demo.url}/contact/plain`);
       expect(posts.map((post) => post.url())).toEqual([]);
@@ -99,8 +98,8 @@ test.describe('a native send pointed elsewhere after the runtime let it through'
       // browser builds its own for the native send after the runtime's last submit listener.
       window.addEventListener('formdata', (event) => { if (++built >= 2) (event as FormDataEvent).formData.append('role', 'admin'); });
     });
-    // The browser's navigation is cancelled: nothing to wait for after the click.
-    await page.locator(SEND).click({ noWaitAfter: true });
+    // The browser's navigation is cancelled (the panel's Send is a mouse click: nothing waits for a navigation).
+    await panel.click('Send');
     await panel.waitText('role added');
     expect(page.url()).toBe(`${demo.url}/contact/plain`);
     expect(posts.map((post) => post.url())).toEqual([]);
@@ -109,9 +108,9 @@ test.describe('a native send pointed elsewhere after the runtime let it through'
 
   test('with no page listener, the person\'s native send still goes to the form\'s action and is answered submitted', async ({ page, demo }) => {
     await openNativeContact(page, demo);
-    await armedProposal(page);
+    const panel = await armedProposal(page);
     const result = callResult(page);
-    await page.locator(SEND).click();
+    await panel.click('Send');
     expect(answerOf(await result)).toEqual({ status: 'submitted' });
     await page.waitForURL(/\/contact\/plain\?sent=1$/);
     expect(demo.formPosts).toEqual([expect.objectContaining({ path: '/contact/plain' })]);

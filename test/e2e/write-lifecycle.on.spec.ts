@@ -129,8 +129,7 @@ test.describe('write calls never hang the agent', () => {
     // The site redirects to its thank-you page after a 2xx, so the agent waits with waitMs:
     // the answer comes as soon as the site answered, before the page follows the redirect.
     await startCall(page, 'status', 'capell.write.status', { writeId, waitMs: 2000 });
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     expect(answerOf(await result(page, 'status'))).toEqual({ status: 'submitted', tool: 'form.submit.capell-form-contact', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);
@@ -164,7 +163,7 @@ test.describe('write calls never hang the agent', () => {
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('a second call supersedes the first: old writeId superseded, panel shows the notice, only the new values are sent on the person\'s click', async ({ page, demo }) => {
+  test('a second call supersedes the first: old writeId superseded, panel shows the notice, only the new values are sent on the person\'s Send', async ({ page, demo }) => {
     await page.clock.install();
     await openContact(page, demo.url, 'data-write-wait-ms="3000"');
     const before = demo.submissions.length;
@@ -188,8 +187,7 @@ test.describe('write calls never hang the agent', () => {
     // With the notice, the proposal is taller than the panel in a 720 px window: read to its end.
     await panel(page).scrollToEnd();
     await startCall(page, 'status', 'capell.write.status', { writeId: second.writeId, waitMs: 3000 });
-    await panel(page).waitArmed();
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel(page).click('Send');
     expect(answerOf(await result(page, 'status'))).toMatchObject({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);

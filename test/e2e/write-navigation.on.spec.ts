@@ -3,8 +3,8 @@
  * demo: a plain HTML form (no script of the site) that posts to the demo's real `/signups`, which
  * answers 303 to the page named in `return` (demo/server/signup.js), served on the demo's origin
  * through a Playwright route so the form stays the same whatever the demo's own pages become. The
- * person sends it with a real click; the tab lands on the demo's home page, which declares no
- * write tool; there the agent asks `capell.write.status` for the writeId:
+ * person sends it with a real click on the panel's Send; the tab lands on the demo's home page,
+ * which declares no write tool; there the agent asks `capell.write.status` for the writeId:
  * - native send (`data-capell-submit="native"`): the browser posts and follows the redirect;
  * - the runtime's fetch send: it posts, sees the redirect, and takes the tab to the same page.
  * The home page registers the status tool only because the tab kept the write, answers the status,
@@ -63,14 +63,13 @@ async function openNotify(page: Page, origin: string, native: boolean, form?: st
   expect((await readyReport(page)).registered).toEqual([TOOL]);
 }
 
-/** Proposes the sign-up, and the person sends it with the form's own button. @returns the writeId. */
+/** Proposes the sign-up, and the person sends it with the panel's Send. @returns the writeId. */
 async function proposeAndSend(page: Page): Promise<string> {
   await startCall(page, TOOL, { email: EMAIL });
   await panel(page).waitOpen();
   const answer = answerOf(await callResult(page)) as { status: string; writeId: string };
   expect(answer.status).toBe('awaiting_person');
-  await panel(page).waitArmed();
-  await page.locator('#notify button[type="submit"]').click();
+  await panel(page).click('Send');
   return answer.writeId;
 }
 

@@ -233,7 +233,7 @@ async function proposeFill(
   // The kind (entry-kind.ts) only chooses the words the panel names an entry with.
   const alsoSent = () => snapshot.filter((entry) => !planned.has(entry.control) && !entry.point)
     .map((entry) => ({ label: entry.name, value: typeof entry.value === 'string' ? entry.value : `📎 ${entry.value.name}`, kind: readEntryKind(entry), ...(changedNames.has(entry.name) ? { changed: true } : {}) }));
-  const itemsShown = () => shown.map((item) => (changedKeys.has(item.key) || item.names?.some((name) => changedNames.has(name)) ? { ...item, changed: true } : item));
+  const itemsShown = () => shown.map((item) => (changedKeys.has(item.key) || item.names?.some((name) => changedNames.has(name) || removedNames.has(name)) ? { ...item, changed: true } : item));
   let filling = false;
   const notice = write.replaced ? { notice: text.confirmReplaced } : {};
   /**
