@@ -140,25 +140,41 @@ function mentions(file, pattern, seen = new Set()) {
 const needsBuild = (file) => mentions(file, /\bdist\//);
 
 /**
- * What makes a unit test file run in a process of its own: it starts a server or a process, uses
- * the demo server, or changes what the other files would then see (a global, the environment,
- * node:test's mocks, the agent's fetch).
+ * What makes a unit test file run in a process of its own: it changes what the other files would
+ * then see (a global, the environment, node:test's mocks, the agent's fetch).
  */
-const OWN_PROCESS = /demo\/server|createServer|listen\(|child_process|globalThis\.\w+\s*=[^=]|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|\bmock\.|installAgentFetch/;
+const OWN_PROCESS = /globalThis\.\w+\s*=[^=]|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|\bmock\.|installAgentFetch/;
 
 /**
- * The unit files that may share one process, imported by one entry file written for the run: a
- * process per file cost about 0.35 core-seconds each (tsx's loader and the runtime's modules loaded
- * again), most of what these files cost. Each keeps its own tests and names; a failure still names
+ * What puts a unit test file that may share a process in the second shared process: it starts a
+ * server (each on a port of its own, closed by its file) or a process, or uses the demo server.
+ * Kept apart from the files that touch neither, so a server left open by mistake holds only this
+ * process, not the plain files' results.
+ */
+const SERVES = /demo\/server|createServer|listen\(|child_process/;
+
+/**
+ * The unit files that may share a process, imported by one entry file written for the run per
+ * kind (SERVES or not): a process per file cost about 0.35 core-seconds each (tsx's loader and the
+ * runtime's modules loaded again), most of what the plain files cost, and more for the files of
+ * the demo server (its modules loaded again each time: 17 such files cost 25 core-seconds in
+ * processes of their own, 9 in one). Each keeps its own tests and names; a failure still names
  * its test.
- * @returns the files to hand node:test: the shared entry (when any file shares), then the others.
+ * @returns the files to hand node:test: the shared entries (of two files or more), then the others.
  */
 function unitEntries(files, name) {
-  const shared = files.filter((file) => !mentions(file, OWN_PROCESS));
-  if (shared.length < 2) return files;
-  const entry = `${RESULTS}/${name}-shared.test.mjs`;
-  writeFileSync(entry, shared.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};\n`).join(''));
-  return [entry, ...files.filter((file) => !shared.includes(file))];
+  const mayShare = files.filter((file) => !mentions(file, OWN_PROCESS));
+  const groups = [[`${name}-shared`, mayShare.filter((file) => !mentions(file, SERVES))], [`${name}-servers`, mayShare.filter((file) => mentions(file, SERVES))]];
+  const entries = [];
+  const shared = [];
+  for (const [entryName, group] of groups) {
+    if (group.length < 2) continue;
+    const entry = `${RESULTS}/${entryName}.test.mjs`;
+    writeFileSync(entry, group.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};\n`).join(''));
+    entries.push(entry);
+    shared.push(...group);
+  }
+  return [...entries, ...files.filter((file) => !shared.includes(file))];
 }
 
 /** A free TCP port on this machine, for a web-test-runner of its own beside another. */
