@@ -25,9 +25,10 @@
  *    MCP read timing) missed a bound beside the rest: that run once more, alone, as the verdict.
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  *
- * Set-up: the real clients' folders (test/clients/puppeteer, test/clients/mcp) are installed from
- * their lockfiles beside the build when their node_modules is missing or out of date
- * (scripts/client-folders.js), one line each saying so; the end-to-end suite waits for them.
+ * Set-up: the real clients' folder (test/clients, for the scripts in test/clients/puppeteer and
+ * test/clients/mcp) is installed from its lockfile beside the build when its node_modules is
+ * missing or out of date (scripts/client-folders.js), one line saying so; the end-to-end suite
+ * waits for it.
  * The machine's load is printed at the start and at the end (scripts/machine-load.js), and the
  * summary's line before the last says how busy the machine was, and whether other work may have
  * slowed the results.
