@@ -1,7 +1,10 @@
 /**
- * The real agent clients' folders (test/clients/puppeteer, test/clients/mcp): each has its own
- * package.json and lockfile, because the clients need Node >= 22.12 (the npm package `node` in the
- * folder) while the project runs Node 20. `npm test` installs them itself, so that README's
+ * The real agent clients' folder (test/clients: its scripts in test/clients/puppeteer and
+ * test/clients/mcp, one package.json and lockfile for both, whose node_modules both resolve to)
+ * has its own install, because the clients need Node >= 22.12 (the npm package `node` in the
+ * folder) while the project runs Node 20. One install, not one per client: the Puppeteer client's
+ * packages were the MCP clients' at the same versions, and each install of the npm package `node`
+ * runs an npm install of its own (about 7 core-seconds). `npm test` installs them itself, so that README's
  * `npm ci` then `npm test` is the whole set-up.
  */
 import { spawn } from 'node:child_process';
@@ -9,8 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 
-/** The client folders, relative to the repository's root. */
-export const CLIENT_FOLDERS = ['test/clients/puppeteer', 'test/clients/mcp'];
+/** The client folders with an install of their own, relative to the repository's root. */
+export const CLIENT_FOLDERS = ['test/clients'];
 
 /**
  * Why `folder` needs `npm ci`, or undefined when its node_modules holds what its lockfile names.

@@ -25,9 +25,10 @@
  *    MCP read timing) missed a bound beside the rest: that run once more, alone, as the verdict.
  * Each suite's line in the summary gives its own wall time (suites overlap), the last line the total.
  *
- * Set-up: the real clients' folders (test/clients/puppeteer, test/clients/mcp) are installed from
- * their lockfiles beside the build when their node_modules is missing or out of date
- * (scripts/client-folders.js), one line each saying so; the end-to-end suite waits for them.
+ * Set-up: the real clients' folder (test/clients, for the scripts in test/clients/puppeteer and
+ * test/clients/mcp) is installed from its lockfile beside the build when its node_modules is
+ * missing or out of date (scripts/client-folders.js), one line saying so; the end-to-end suite
+ * waits for it.
  * The machine's load is printed at the start and at the end (scripts/machine-load.js), and the
  * summary's line before the last says how busy the machine was, and whether other work may have
  * slowed the results.
@@ -140,25 +141,41 @@ function mentions(file, pattern, seen = new Set()) {
 const needsBuild = (file) => mentions(file, /\bdist\//);
 
 /**
- * What makes a unit test file run in a process of its own: it starts a server or a process, uses
- * the demo server, or changes what the other files would then see (a global, the environment,
- * node:test's mocks, the agent's fetch).
+ * What makes a unit test file run in a process of its own: it changes what the other files would
+ * then see (a global, the environment, node:test's mocks, the agent's fetch).
  */
-const OWN_PROCESS = /demo\/server|createServer|listen\(|child_process|globalThis\.\w+\s*=[^=]|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|\bmock\.|installAgentFetch/;
+const OWN_PROCESS = /globalThis\.\w+\s*=[^=]|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|\bmock\.|installAgentFetch/;
 
 /**
- * The unit files that may share one process, imported by one entry file written for the run: a
- * process per file cost about 0.35 core-seconds each (tsx's loader and the runtime's modules loaded
- * again), most of what these files cost. Each keeps its own tests and names; a failure still names
+ * What puts a unit test file that may share a process in the second shared process: it starts a
+ * server (each on a port of its own, closed by its file) or a process, or uses the demo server.
+ * Kept apart from the files that touch neither, so a server left open by mistake holds only this
+ * process, not the plain files' results.
+ */
+const SERVES = /demo\/server|createServer|listen\(|child_process/;
+
+/**
+ * The unit files that may share a process, imported by one entry file written for the run per
+ * kind (SERVES or not): a process per file cost about 0.35 core-seconds each (tsx's loader and the
+ * runtime's modules loaded again), most of what the plain files cost, and more for the files of
+ * the demo server (its modules loaded again each time: 17 such files cost 25 core-seconds in
+ * processes of their own, 9 in one). Each keeps its own tests and names; a failure still names
  * its test.
- * @returns the files to hand node:test: the shared entry (when any file shares), then the others.
+ * @returns the files to hand node:test: the shared entries (of two files or more), then the others.
  */
 function unitEntries(files, name) {
-  const shared = files.filter((file) => !mentions(file, OWN_PROCESS));
-  if (shared.length < 2) return files;
-  const entry = `${RESULTS}/${name}-shared.test.mjs`;
-  writeFileSync(entry, shared.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};\n`).join(''));
-  return [entry, ...files.filter((file) => !shared.includes(file))];
+  const mayShare = files.filter((file) => !mentions(file, OWN_PROCESS));
+  const groups = [[`${name}-shared`, mayShare.filter((file) => !mentions(file, SERVES))], [`${name}-servers`, mayShare.filter((file) => mentions(file, SERVES))]];
+  const entries = [];
+  const shared = [];
+  for (const [entryName, group] of groups) {
+    if (group.length < 2) continue;
+    const entry = `${RESULTS}/${entryName}.test.mjs`;
+    writeFileSync(entry, group.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};\n`).join(''));
+    entries.push(entry);
+    shared.push(...group);
+  }
+  return [...entries, ...files.filter((file) => !shared.includes(file))];
 }
 
 /** A free TCP port on this machine, for a web-test-runner of its own beside another. */
@@ -231,16 +248,26 @@ const endLoad = startLoadMeasure();
 // The clients' folders, beside the build: the end-to-end suite is the first to need them.
 const clients = installClientFolders({ priority: PRIORITY.build });
 
-// 1. At once. Types: a type error fails the run as one failure.
-const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
+// 1. At once. Types: a type error fails the run as one failure. The check is TypeScript's native
+// compiler (`tsgo` of @typescript/native-preview, the port of the TypeScript 6 the project pins,
+// same tsconfig.json, same diagnostics): about 5 core-seconds where `tsc` took about 25, all of
+// them taken from the suites beside it. `npm run typecheck` is still `tsc`.
+const typecheck = run('npx', ['tsgo', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
   suites.push({ name: 'typecheck', passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, status, seconds, order: 0 });
 });
 const unitFiles = readdirSync('test/unit').filter((file) => file.endsWith('.test.ts')).map((file) => `test/unit/${file}`);
 const unitBeforeBuild = unitRun(unitFiles.filter((file) => !needsBuild(file)), 'unit-before-build', PRIORITY.untimed);
 const browserTimed = browserRun(['webmcp-on-timed'], PRIORITY.timed);
 
-// The same build as `npm run build` (every output), so what is tested is what ships.
-const build = await run('npm', ['run', 'build'], { priority: PRIORITY.build });
+// The same build as `npm run build` (every output), so what is tested is what ships, with
+// `--noCheck` handed to its last step (`tsc -p tsconfig.types.json`): that step then writes the
+// same declarations without type-checking src/ first (about 6 of its 11 core-seconds), which the
+// typecheck beside it does anyway, and the untimed suites wait for the build. The declarations
+// themselves are still checked, with no @types in scope, by the packed package's consumer
+// (test/unit/package.test.ts).
+// Only while that step is the script's last (npm puts the arguments at the script's end).
+const typesLast = /&& tsc -p tsconfig\.types\.json$/.test(JSON.parse(readFileSync('package.json', 'utf8')).scripts.build);
+const build = await run('npm', ['run', 'build', ...(typesLast ? ['--', '--noCheck'] : [])], { priority: PRIORITY.build });
 if (build.status !== 0) {
   await Promise.all([typecheck, unitBeforeBuild, browserTimed, clients]);
   console.log(loadLine('at the end'));

@@ -7,10 +7,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, QUIET_FLAGS } from '../support/chromium.js';
 
-/** A client folder: its path, with a trailing slash, and the Node 22 binary it installs. */
-export function clientFolder(name: 'mcp' | 'puppeteer'): { folder: string; node: string } {
+/**
+ * A client folder: its path, with a trailing slash, the clients' install it resolves its packages
+ * from (test/clients/node_modules/, both folders share it), and that install's Node 22 binary.
+ */
+export function clientFolder(name: 'mcp' | 'puppeteer'): { folder: string; modules: string; node: string } {
   const folder = fileURLToPath(new URL(`../clients/${name}/`, import.meta.url));
-  return { folder, node: `${folder}node_modules/node/bin/node` };
+  const modules = fileURLToPath(new URL('../clients/node_modules/', import.meta.url));
+  return { folder, modules, node: `${modules}node/bin/node` };
 }
 
 /**

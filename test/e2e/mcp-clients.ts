@@ -1,10 +1,10 @@
 /**
  * What the MCP client specs share (mcp-playwright.on.spec.ts, mcp-chrome-devtools.on.spec.ts,
  * mcp-read-timing.on.spec.ts): Playwright MCP and chrome-devtools-mcp run as MCP servers over
- * stdio, driven with `@modelcontextprotocol/sdk` by the scripts in test/clients/mcp. That folder
- * has its own lockfile and Node 22 (the npm package `node`; puppeteer-core 25 there needs Node
- * >= 22.12 and the project runs Node 20); npm test installs it (scripts/client-folders.js) with
- * `npm ci --prefix test/clients/mcp`. A spec spawns that Node on a script with the demo's URLs and
+ * stdio, driven with `@modelcontextprotocol/sdk` by the scripts in test/clients/mcp. The clients'
+ * folder test/clients has its own lockfile and Node 22 (the npm package `node`; puppeteer-core 25
+ * there needs Node >= 22.12 and the project runs Node 20); npm test installs it
+ * (scripts/client-folders.js) with `npm ci --prefix test/clients`. A spec spawns that Node on a script with the demo's URLs and
  * the system Chromium's flags, and asserts on the JSON line the script prints.
  */
 import { existsSync } from 'node:fs';
@@ -16,8 +16,8 @@ const PACKAGES = ['@modelcontextprotocol/sdk', '@playwright/mcp', 'playwright-mc
 
 /** Why the folder cannot run, or undefined when it is installed. */
 export function notInstalled(): string | undefined {
-  const missing = [CLIENT.node, ...PACKAGES.map((name) => `${CLIENT.folder}node_modules/${name}/package.json`)].filter((path) => !existsSync(path));
-  return missing.length ? `test/clients/mcp is not installed (${missing.join(', ')} missing): run \`npm ci --prefix test/clients/mcp\` (npm test does it itself)` : undefined;
+  const missing = [CLIENT.node, ...PACKAGES.map((name) => `${CLIENT.modules}${name}/package.json`)].filter((path) => !existsSync(path));
+  return missing.length ? `test/clients is not installed (${missing.join(', ')} missing): run \`npm ci --prefix test/clients\` (npm test does it itself)` : undefined;
 }
 
 /** A page tool's MCP CallToolResult, as the page answered it. */

@@ -1,9 +1,9 @@
 /**
  * A second real agent client: Puppeteer 25's `page.webmcp` (puppeteer-core's WebMCP class over
  * the DevTools WebMCP domain), beside Playwright's in real-client.on.spec.ts. puppeteer-core 25
- * needs Node >= 22.12 and the project runs on Node 20, so it lives in test/clients/puppeteer with
- * its own lockfile and the npm package `node` (a Node 22 binary in that folder); npm test installs
- * it with `npm ci --prefix test/clients/puppeteer`. This spec starts the real demo server
+ * needs Node >= 22.12 and the project runs on Node 20, so it lives in test/clients/puppeteer, whose
+ * packages are the clients' folder's (test/clients: its own lockfile and the npm package `node`, a
+ * Node 22 binary); npm test installs it with `npm ci --prefix test/clients`. This spec starts the real demo server
  * (demo-fixture.ts) and spawns that Node 22 on test/clients/puppeteer/client.js, which launches
  * the system Chromium itself with WebMCP on, lists and calls the tools of /contact, and prints
  * what it saw as one JSON line; the assertions are here. A second script there,
@@ -16,7 +16,7 @@ import { clientFolder, runClientScript } from './client-script.ts';
 import { expect, test } from './demo-fixture.ts';
 
 const CLIENT = clientFolder('puppeteer');
-const PUPPETEER = `${CLIENT.folder}node_modules/puppeteer-core/package.json`;
+const PUPPETEER = `${CLIENT.modules}puppeteer-core/package.json`;
 
 /** How long after the agent's abort the cancelled call and the closed panel may take, in ms (generous for a loaded machine). */
 const ABORT_BOUND_MS = 2_000;
@@ -51,7 +51,7 @@ test.describe('Puppeteer page.webmcp as the agent client', () => {
 
   test('lists the tools; reads answer; bad input is a Completed invocation whose isError output names the field; an aborted write closes its proposal within its bound', async ({ demo }) => {
     // Not a skip: without the folder's install this client is not tested, and that must show.
-    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (npm test does it itself)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients is not installed: run `npm ci --prefix test/clients` (npm test does it itself)').toBe(true);
     demo.subscriptions.length = 0;
     const run = await runClient(`${demo.url}/contact`);
 
@@ -105,7 +105,7 @@ test.describe('Puppeteer with the agent companion', () => {
   test.setTimeout(90_000);
 
   test('one call through agent.attach(page) is signed by the companion, verified by the site, and its receipt verified by the agent', async ({ demo }) => {
-    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (npm test does it itself)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients is not installed: run `npm ci --prefix test/clients` (npm test does it itself)').toBe(true);
     const before = demo.agentGateLog.length;
     const run = await runScript<{ id: string; result: CallResult; receipts: { tool: string; verified: boolean; reason?: string; nonce: string }[] }>(
       'agent-client.js', [`${demo.url}/contact`, demo.agentKeysUrl],
@@ -120,7 +120,7 @@ test.describe('Puppeteer with the agent companion', () => {
   });
 
   test('a tab the attached page opens is intercepted from its first request: page-set signature and payment headers never leave, and its calls are signed once attached', async ({ demo }) => {
-    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients/puppeteer is not installed: run `npm ci --prefix test/clients/puppeteer` (npm test does it itself)').toBe(true);
+    expect(existsSync(CLIENT.node) && existsSync(PUPPETEER), 'test/clients is not installed: run `npm ci --prefix test/clients` (npm test does it itself)').toBe(true);
     // A page of the site's own origin whose first act is a call with a signature and a price of its own.
     const undo = demo.servePage('/first-request', `<!doctype html><title>first request</title><script>
       fetch('/agent/submit', {

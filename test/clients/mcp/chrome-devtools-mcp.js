@@ -22,7 +22,7 @@
 import { fileURLToPath } from 'node:url';
 import { agentRun, attachCompanion, deadline, launchAgentBrowser, readArguments, scratchFolder, startServer, textOf } from './common.js';
 
-const SERVER = fileURLToPath(new URL('./node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('../node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js', import.meta.url));
 /** Flags of every run: the WebMCP tools on, nothing sent to Google (usage statistics, CrUX). */
 const SERVER_FLAGS = ['--categoryExperimentalWebmcp', '--no-usage-statistics', '--no-performance-crux'];
 /** No usage statistics, and no daily look-up of the package's latest version on the npm registry. */

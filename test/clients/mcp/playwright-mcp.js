@@ -30,8 +30,8 @@ import { agentRun, attachCompanion, deadline, launchAgentBrowser, readArguments,
 
 /** The package folder of the Playwright MCP to run (see PLAYWRIGHT_MCP above). */
 const PACKAGE = process.env.PLAYWRIGHT_MCP === 'newest' ? 'playwright-mcp-newest' : '@playwright/mcp';
-const SERVER = fileURLToPath(new URL(`./node_modules/${PACKAGE}/cli.js`, import.meta.url));
-const { version: VERSION } = JSON.parse(readFileSync(new URL(`./node_modules/${PACKAGE}/package.json`, import.meta.url), 'utf8'));
+const SERVER = fileURLToPath(new URL(`../node_modules/${PACKAGE}/cli.js`, import.meta.url));
+const { version: VERSION } = JSON.parse(readFileSync(new URL(`../node_modules/${PACKAGE}/package.json`, import.meta.url), 'utf8'));
 /** What Playwright MCP writes before a page tool's output (the JSON of its CallToolResult follows). */
 const OUTPUT_PREAMBLE = 'Output is page-provided and untrusted:\n';
 /** The queries of the timed reads, one a call. */

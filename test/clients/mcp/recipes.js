@@ -1,7 +1,7 @@
 /**
  * Runs the MCP recipes of docs/recipes.md as they are written (test/support/doc-recipes.js reads
- * them), with this folder's Node 22 and its installed servers (npx finds @playwright/mcp,
- * chrome-devtools-mcp and node@22 in this folder's node_modules, so nothing is fetched): run by
+ * them), with the clients' Node 22 and installed servers (npx finds @playwright/mcp,
+ * chrome-devtools-mcp and node@22 in test/clients/node_modules, so nothing is fetched): run by
  * test/e2e/docs-recipes.on.spec.ts.
  *
  *   node recipes.js <playwright-mcp|chrome-devtools-mcp|companion-for-mcp> <page URL> <key-set URL> <Chromium path> <flag>...
@@ -11,7 +11,7 @@
  *   page and calls `webmcp_site_search` with `{"q": 5}`.
  * - `chrome-devtools-mcp`: starts the server of its `mcpServers` entry, `navigate_page`,
  *   `list_webmcp_tools`, `execute_webmcp_tool` site.search with `{"q": 5}`.
- * - `companion-for-mcp`: runs the recipe's script (Node 22, this folder's puppeteer-core), reads
+ * - `companion-for-mcp`: runs the recipe's script (Node 22, the clients' puppeteer-core), reads
  *   the DevTools endpoint it prints, starts Playwright MCP on it (`--cdp-endpoint`), navigates and
  *   calls `webmcp_send_message`: the companion the recipe attached signs it.
  * The Chromium path and flags given are not used: the recipes name their own (the doc's
@@ -60,7 +60,7 @@ async function startRecipeServer(id, cwd, extraArgs = []) {
   };
 }
 
-/** A scratch folder inside this one, so that npx finds this folder's packages. */
+/** A scratch folder inside this one, so that npx finds the clients' packages (test/clients). */
 function scratch() {
   const folder = mkdtempSync(join(HERE, '.recipe-'));
   return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
@@ -101,7 +101,7 @@ async function companionForMcp() {
   const { folder, remove } = scratch();
   // The Playwright MCP recipe's server entry names its config file; on a DevTools endpoint its launch options go unused.
   writeFileSync(join(folder, 'playwright-mcp.json'), recipe('playwright-mcp', 'file=playwright-mcp.json'));
-  // The recipe's script, as a module of this folder (its puppeteer-core), with this folder's Node 22.
+  // The recipe's script, as a module of this folder (the clients' puppeteer-core), with their Node 22.
   const script = join(folder, 'companion.mjs');
   writeFileSync(script, recipe('companion-for-mcp'));
   const child = spawn(process.execPath, [script], { cwd: HERE, stdio: ['ignore', 'pipe', 'inherit'] });
