@@ -248,11 +248,8 @@ const endLoad = startLoadMeasure();
 // The clients' folders, beside the build: the end-to-end suite is the first to need them.
 const clients = installClientFolders({ priority: PRIORITY.build });
 
-// 1. At once. Types: a type error fails the run as one failure. The check is TypeScript's native
-// compiler (`tsgo` of @typescript/native-preview, the port of the TypeScript 6 the project pins,
-// same tsconfig.json, same diagnostics): about 5 core-seconds where `tsc` took about 25, all of
-// them taken from the suites beside it. `npm run typecheck` is still `tsc`.
-const typecheck = run('npx', ['tsgo', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
+// 1. At once. Types: a type error fails the run as one failure.
+const typecheck = run('npx', ['tsc', '--noEmit', '-p', '.'], { quiet: true, priority: PRIORITY.untimed }).then(({ status, seconds }) => {
   suites.push({ name: 'typecheck', passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, status, seconds, order: 0 });
 });
 const unitFiles = readdirSync('test/unit').filter((file) => file.endsWith('.test.ts')).map((file) => `test/unit/${file}`);
