@@ -184,16 +184,29 @@ test.describe('issue 37 item 1: a page control sends nothing while a proposal is
     await refusedThenSentByPanel(page, demo, clickOn(page.locator(SEND)));
   });
 
-  test('a same-origin web font on the button ("Submit" in a font of the page\'s own origin): the person\'s click is refused, nothing is sent', async ({ page, demo }) => {
-    // A real font file served by the demo's origin (font-src 'self' allows it). It draws the letters
-    // as they are (building a glyph-swapping font is not done here): the runtime reads nothing the
-    // button draws, so a font that drew "Submit" as "Cancel" changes nothing either.
-    const font = readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf');
-    await page.route(`${demo.url}/fonts/glyph-swap.ttf`, (route) => route.fulfill({ status: 200, contentType: 'font/ttf', body: font }));
-    await pageCSS(page, `@font-face { font-family: "GlyphSwap"; src: url("/fonts/glyph-swap.ttf") format("truetype"); } ${SEND} { font-family: "GlyphSwap"; }`);
+  test('a same-origin web font whose glyphs draw "Submit" as "Cancel": the person who clicks to cancel sends nothing', async ({ page, demo }) => {
+    // test/fixtures/fonts/submit-draws-cancel.ttf (SOURCES.md), served from the demo's own origin
+    // (its CSP's default-src 'self' lets the page load it).
+    const font = readFileSync(new URL('../fixtures/fonts/submit-draws-cancel.ttf', import.meta.url));
+    await page.route(`${demo.url}/fonts/submit-draws-cancel.ttf`, (route) => route.fulfill({ status: 200, contentType: 'font/ttf', body: font }));
+    await pageCSS(page, `@font-face { font-family: "Submit Draws Cancel"; src: url("/fonts/submit-draws-cancel.ttf") format("truetype"); } ${SEND} { font-family: "Submit Draws Cancel", "DejaVu Sans"; }`);
     await page.evaluate((send) => { (document.querySelector(send) as HTMLButtonElement).textContent = 'Submit'; }, SEND);
-    expect(await page.evaluate(async () => (await document.fonts.load('16px GlyphSwap', 'Submit')).length)).toBe(1);
-    expect(await page.evaluate(() => document.fonts.check('16px GlyphSwap', 'Submit'))).toBe(true);
+    expect(await page.evaluate(async () => (await document.fonts.load('16px "Submit Draws Cancel"', 'Submit')).length)).toBe(1);
+    // Drawn, "Submit" in the page's font is "Cancel" in the font it was made from (same width), not "Submit".
+    const widths = await page.evaluate(() => {
+      const width = (family: string, text: string) => {
+        const span = document.createElement('span');
+        span.style.cssText = `font: 40px ${family}; position: absolute; white-space: nowrap`;
+        span.textContent = text;
+        document.body.append(span);
+        const measured = span.getBoundingClientRect().width;
+        span.remove();
+        return measured;
+      };
+      return { drawn: width('"Submit Draws Cancel"', 'Submit'), cancel: width('"DejaVu Sans"', 'Cancel'), submit: width('"DejaVu Sans"', 'Submit') };
+    });
+    expect(widths.drawn).toBeCloseTo(widths.cancel, 0);
+    expect(Math.abs(widths.drawn - widths.submit)).toBeGreaterThan(5);
     await refusedThenSentByPanel(page, demo, clickOn(page.locator(SEND)));
   });
 });
