@@ -155,8 +155,9 @@ test.describe('what the site added, in plain words', () => {
     expect(layout.renderedText).toContain(`${short} (show all ${token!.value.length} characters) ${token!.value}`);
 
     await personSends(panel, demo, PROPOSAL.name);
-    // What is sent is what is listed: the site's token whole, not its short form.
-    expect(posts.some((body) => body.includes(token!.value))).toBe(true);
+    // What is sent is what is listed: the site's token whole, not its short form. (The browser's
+    // request event may reach the test after the demo server took the POST: waited for.)
+    await expect.poll(() => posts.some((body) => body.includes(token!.value))).toBe(true);
     expect(posts.some((body) => body.includes('…') || body.includes(encodeURIComponent('…')))).toBe(false);
   });
 });
