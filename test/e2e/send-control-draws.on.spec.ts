@@ -242,6 +242,18 @@ test.describe('earlier disguises of the send button by CSS: the person\'s click 
     await refusedThenSentByPanel(page, demo, clickOn(page.locator(SEND)));
   });
 
+  test('a fixed cover reading "Next page →" over the button, letting the pointer through (pointer-events: none): the person\'s click, which reaches the button, sends nothing', async ({ page, demo }) => {
+    await page.evaluate((send) => {
+      const box = document.querySelector(send)!.getBoundingClientRect();
+      const cover = document.createElement('div');
+      cover.textContent = 'Next page →';
+      cover.style.cssText = `position: absolute; left: ${box.left + scrollX}px; top: ${box.top + scrollY}px; width: ${box.width}px; height: ${box.height}px; margin: 0; z-index: 10; display: grid; place-items: center; background: #2f6b4f; color: white; pointer-events: none`;
+      document.body.append(cover);
+    }, SEND);
+    // Through the cover, as the person's click lands: on the send button.
+    await refusedThenSentByPanel(page, demo, () => page.locator(SEND).click({ force: true, timeout: 5_000 }));
+  });
+
   test('an aria-label that names another act ("Next page"): the person\'s click sends nothing', async ({ page, demo }) => {
     await page.evaluate((send) => document.querySelector(send)!.setAttribute('aria-label', 'Next page'), SEND);
     await refusedThenSentByPanel(page, demo, clickOn(page.locator(SEND)));
