@@ -166,6 +166,16 @@ function submitButton(): HTMLButtonElement {
   return document.querySelector<HTMLButtonElement>(`#${FORM_ID} button[type="submit"]`)!;
 }
 
+/** The panel's own Send: the person's act that sends the proposal (through the form's named submit control). */
+function sendButton(section: HTMLElement): HTMLButtonElement {
+  return section.querySelector<HTMLButtonElement>('button.send')!;
+}
+
+/** The panel's line when the person's click on a button of the page submitted the form (confirmReasonPageControl). */
+const PAGE_CONTROL_REFUSED = 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does';
+/** The panel's line when the person's Enter submitted the form (confirmReasonPageEnter). */
+const PAGE_ENTER_REFUSED = 'Enter in the form does not send this proposal; only Send on this panel does';
+
 async function startRuntime(options: { writeWaitMs?: number } = {}): Promise<void> {
   runtime = start({ log: 'silent', ...options });
   await runtime.ready;
@@ -182,22 +192,31 @@ describe('site-sent forms: the panel', () => {
     expect(section.querySelector('p.sender')?.textContent).to.equal('This site\'s own page script sends it.');
     expect(section.querySelector('p.request')).to.equal(null);
     expect(text).not.to.match(/\bGET\b|\bPOST\b/);
-    expect(text).to.contain('To send it, use the form’s own “Submit” button.');
+    expect(text).to.contain('To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.');
     await clickMiddle(section.querySelector('button.cancel')!);
     expect(JSON.parse((await pending).content[0]!.text)).to.deep.include({ status: 'cancelled' });
     expect(await postsAtSink()).to.equal(0);
   });
 });
 
-describe('site-sent forms: the person\'s click goes to the site\'s script', () => {
+describe('site-sent forms: the person\'s Send goes to the site\'s script', () => {
   it('one POST, of what the panel showed; the call answers submitted, sentBy site, with the status line the site drew', async () => {
     const { standIn } = mountComponent({ outcome: 'success' });
     await startRuntime();
     const pending = callTool(TOOL, INPUT);
-    await armedPanel();
+    const section = await armedPanel();
+    // The form's own Submit (the person's real click) is not how the proposal is sent: refused,
+    // and the site's script never sees it.
     await clickMiddle(submitButton());
+    await until(() => textOf(section).includes('That did not count'), 'the refusal');
+    expect(textOf(section)).to.contain(PAGE_CONTROL_REFUSED);
+    expect(standIn.submits).to.equal(0);
+    expect(await postsAtSink()).to.equal(0);
+    await armedPanel();
+    await clickMiddle(sendButton(section));
     const answer = JSON.parse((await pending).content[0]!.text);
     expect(answer).to.deep.equal({ status: 'submitted', sentBy: 'site', siteShowed: THANKS });
+    expect(standIn.submits).to.equal(1);
     expect(standIn.state).to.deep.equal({ source: 'contact-page', name: 'Ada Lovelace', email: 'ada@example.test' });
     expect(await postsAtSink()).to.equal(1);
     expect(findPanel()).to.equal(undefined);
@@ -207,8 +226,7 @@ describe('site-sent forms: the person\'s click goes to the site\'s script', () =
     mountComponent({ outcome: 'errors' });
     await startRuntime();
     const pending = callTool(TOOL, INPUT);
-    await armedPanel();
-    await clickMiddle(submitButton());
+    await clickMiddle(sendButton(await armedPanel()));
     const answer = JSON.parse((await pending).content[0]!.text);
     expect(answer).to.deep.equal({
       status: 'submitted', sentBy: 'site', siteShowed: 'Please check the highlighted fields.',
@@ -224,8 +242,7 @@ describe('site-sent forms: the person\'s click goes to the site\'s script', () =
     const { standIn } = mountComponent({ outcome: 'errors', holdRedraw: true });
     await startRuntime({ writeWaitMs: 6000 });
     const pending = callTool(TOOL, INPUT);
-    await armedPanel();
-    await clickMiddle(submitButton());
+    await clickMiddle(sendButton(await armedPanel()));
     const answer = JSON.parse((await pending).content[0]!.text);
     expect(answer).to.have.keys(['status', 'sentBy', 'writeId', 'next']);
     expect(answer).to.deep.include({ status: 'submitted', sentBy: 'site' });
@@ -258,7 +275,7 @@ describe('site-sent forms: what is refused never reaches the site\'s script', ()
     const name = form.querySelector<HTMLInputElement>(`#${FORM_ID}-name`)!;
     standIn.state.name = 'Eve';
     name.value = 'Eve';
-    await clickMiddle(submitButton());
+    await clickMiddle(sendButton(section));
     await until(() => textOf(section).includes('That did not count'), 'the refusal');
     expect(textOf(section)).to.contain('what the form sends changed after this panel showed it (Name)');
     expect(standIn.submits).to.equal(0);
@@ -283,17 +300,19 @@ describe('site-sent forms: what is refused never reaches the site\'s script', ()
       const section = await armedPanel();
       // A script's submit: refused and stopped before the page's listeners.
       form.requestSubmit();
-      // A keyboard activation of the button the page focused: the person's key, refused.
+      // A keyboard activation of the form's button (the page focused it): the person's Enter, refused.
       submitButton().focus();
       await sendKeys({ press: 'Enter' });
-      await until(() => textOf(section).includes('That did not count'), 'the refusal');
-      expect(textOf(section)).to.contain('the page, not the person, had moved the focus onto it');
+      await until(() => textOf(section).includes(PAGE_ENTER_REFUSED), 'the Enter refusal');
+      // The person's click on it: refused too.
+      await clickMiddle(submitButton());
+      await until(() => textOf(section).includes(PAGE_CONTROL_REFUSED), 'the click refusal');
       expect(seen).to.deep.equal([]);
       expect(standIn.submits).to.equal(0);
       expect(await postsAtSink()).to.equal(0);
-      // The listener works: the person's accepted click reaches it, and the site's script sends it once.
+      // The listener works: the person's accepted Send reaches it, and the site's script sends it once.
       await armedPanel();
-      await clickMiddle(submitButton());
+      await clickMiddle(sendButton(section));
       expect(JSON.parse((await pending).content[0]!.text)).to.deep.include({ status: 'submitted', sentBy: 'site' });
       expect(seen).to.deep.equal(['submit:true']);
       expect(await postsAtSink()).to.equal(1);
@@ -308,7 +327,7 @@ describe('site-sent forms: what is refused never reaches the site\'s script', ()
     const pending = callTool(TOOL, INPUT);
     const section = await armedPanel();
     const before = location.href;
-    await clickMiddle(submitButton());
+    await clickMiddle(sendButton(section));
     await until(() => textOf(section).includes('That did not count'), 'the refusal');
     expect(textOf(section)).to.match(/this site’s own page script did not take the submit, and the browser would have sent it to GET \/\S+, which this panel did not show/);
     expect(location.href).to.equal(before);

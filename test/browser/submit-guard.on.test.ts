@@ -281,38 +281,110 @@ describe('submit guard: page handlers that stop the submit event', () => {
   });
 });
 
-describe('submit guard: the person\'s own act', () => {
-  it('the person\'s click on the form\'s submit button goes through when the caller lets the browser submit (native)', async () => {
+/** The reason the caller gives for the person's own page act (form.ts gives the panel's words). */
+const pageActReason = (kind: 'click' | 'enter') => `page ${kind}: only the panel's Send sends`;
+
+describe('submit guard: the panel\'s Send (guard.send) and the person\'s acts on the page', () => {
+  it('send(submitter) lets exactly its own submit through (native): one submission, through that submitter; a script\'s submit beside it is blocked', async () => {
     await mountFrameForm(FIELDS);
-    const guard = modules.armSubmitGuard(form);
-    fill({ name: 'Ada' });
-    const seen: boolean[] = [];
-    guard.connect((event) => seen.push(event.defaultPrevented));
-    await clickAsPerson(form.querySelector('button')!);
+    submitOnChange(form);
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
+    fill({ name: 'Ada', topic: 'repair' });
+    const seen: { prevented: boolean; submitter: Element | null }[] = [];
+    guard.connect((event) => seen.push({ prevented: event.defaultPrevented, submitter: event.submitter }));
+    // A script's submits (the change handler's during the fill, and these) reach neither the caller nor the server.
+    form.requestSubmit();
+    form.querySelector('button')!.click();
+    expect(seen).to.deep.equal([]);
+    const button = form.querySelector('button')!;
+    expect(guard.send(button)).to.equal(undefined);
+    expect(seen).to.deep.equal([{ prevented: false, submitter: button }]);
     expect(await sentAtLeastOnce()).to.equal(1);
-    expect(seen).to.deep.equal([false]);
+    expect(await sentCount()).to.equal(1);
+    // Blocked silently: a script's submit is not the person's, so nothing is shown to them.
+    expect(refused).to.deep.equal([]);
+    expect(guard.blocked.map(({ way }) => way)).to.deep.equal(['submit-event', 'submit-event', 'submit-event', 'submit-event']);
   });
 
-  it('the consent check refuses the person\'s click: nothing is sent and the reason reaches the caller', async () => {
+  it('the person\'s own click on the form\'s submit button is refused with pageActReason(\'click\'): nothing is sent, the caller is not called', async () => {
     await mountFrameForm(FIELDS);
-    const checked: string[] = [];
     const refused: string[] = [];
-    const guard = modules.armSubmitGuard(form, {
-      consentCheck: (control, event) => {
-        checked.push(`${control.localName}:${event.type}:${event.isTrusted}`);
-        return 'the panel was not visible';
-      },
-      onRefusedSubmit: (reason) => refused.push(reason),
-    });
+    const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
     fill({ name: 'Ada' });
     const delivered: unknown[] = [];
-    guard.connect((event) => delivered.push(event));
+    guard.connect((event) => delivered.push(event.type));
     await clickAsPerson(form.querySelector('button')!);
     expect(await sentCount()).to.equal(0);
-    expect(checked).to.deep.equal(['button:click:true']);
-    expect(refused).to.deep.equal(['the panel was not visible']);
+    expect(refused).to.deep.equal([pageActReason('click')]);
+    expect(delivered).to.deep.equal([]);
+    // The proposal is still open: the panel's Send still sends it.
+    expect(guard.send(form.querySelector('button'))).to.equal(undefined);
+    expect(delivered).to.have.length(1);
+    expect(await sentAtLeastOnce()).to.equal(1);
+  });
+
+  it('the person\'s click on a second submit button of the form, or one outside it (form=), is refused the same way', async () => {
+    await mountFrameForm(`${FIELDS}<button type="submit" name="page" value="2">Next page →</button>`);
+    form.ownerDocument.body.insertAdjacentHTML('beforeend', '<button form="fixture" id="outside">Load more comments</button>');
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
+    fill({ name: 'Ada' });
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event.type));
+    await clickAsPerson(form.querySelectorAll('button')[1]!);
+    await clickAsPerson(form.ownerDocument.getElementById('outside')!);
+    expect(await sentCount()).to.equal(0);
+    expect(refused).to.deep.equal([pageActReason('click'), pageActReason('click')]);
     expect(delivered).to.deep.equal([]);
     await guard.disarm();
+  });
+
+  it('the person\'s Enter in a text field of the form is refused with pageActReason(\'enter\'): nothing is sent', async () => {
+    await mountFrameForm(FIELDS);
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
+    fill({ name: 'Ada' });
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event.type));
+    await clickAsPerson(form.elements.namedItem('name') as HTMLInputElement);
+    await sendKeys({ press: 'Enter' });
+    expect(await sentCount()).to.equal(0);
+    expect(refused).to.deep.equal([pageActReason('enter')]);
+    expect(delivered).to.deep.equal([]);
+    await guard.disarm();
+  });
+
+  it('an invalid form: send() returns the browser\'s validation reason, naming the field, and nothing is sent', async () => {
+    await mountFrameForm('<label>Email <input type="email" name="email" required></label><button type="submit">Send</button>');
+    const guard = modules.armSubmitGuard(form);
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event.type));
+    const email = form.elements.namedItem('email') as HTMLInputElement;
+    email.value = 'not an address';
+    const reason = guard.send(form.querySelector('button'));
+    expect(reason).to.equal(`the browser finds the field “Email” not valid (${email.validationMessage}), so it did not submit the form; correct it, then press Send again; nothing was sent`);
+    expect(email.validationMessage).to.not.equal('');
+    expect(delivered).to.deep.equal([]);
+    expect(await sentCount()).to.equal(0);
+    // Corrected, the next send goes.
+    email.value = 'ada@example.test';
+    expect(guard.send(form.querySelector('button'))).to.equal(undefined);
+    expect(await sentAtLeastOnce()).to.equal(1);
+  });
+
+  it('a form that left the page: send() says so and sends nothing; after disarm() it says the proposal is no longer held', async () => {
+    await mountFrameForm(FIELDS);
+    const guard = modules.armSubmitGuard(form);
+    const delivered: unknown[] = [];
+    guard.connect((event) => delivered.push(event.type));
+    fill({ name: 'Ada' });
+    form.remove();
+    expect(guard.send(form.querySelector('button'))).to.equal('the form is no longer on the page; nothing was sent');
+    expect(delivered).to.deep.equal([]);
+    await guard.disarm();
+    expect(guard.send(form.querySelector('button'))).to.equal('the proposal is no longer held for the person; nothing was sent');
+    expect(await sentCount()).to.equal(0);
   });
 
   it('a person\'s click while nothing is connected (the proposal is decided) is blocked', async () => {
@@ -325,53 +397,53 @@ describe('submit guard: the person\'s own act', () => {
     await guard.disarm();
   });
 
-  it('a site handler that takes the person\'s submit over and stops it still reports it (the site sent it)', async () => {
+  it('a site handler that takes the panel\'s submit over and stops it still reports it (the site sent it)', async () => {
     await mountFrameForm(FIELDS);
     form.addEventListener('submit', (event) => { event.preventDefault(); event.stopPropagation(); });
     const guard = modules.armSubmitGuard(form);
     fill({ name: 'Ada' });
     const seen = new Promise<boolean>((resolve) => guard.connect((event) => resolve(event.defaultPrevented)));
-    await clickAsPerson(form.querySelector('button')!);
+    expect(guard.send(form.querySelector('button'))).to.equal(undefined);
     expect(await seen).to.equal(true);
     expect(await sentCount()).to.equal(0);
     await guard.disarm();
   });
 
-  it('a site handler that validates the person\'s submit and then calls form.submit() itself sends it, once', async () => {
+  it('a site handler that validates the panel\'s submit and then calls form.submit() itself sends it, once', async () => {
     await mountFrameForm(FIELDS);
     form.addEventListener('submit', (event) => { event.preventDefault(); form.submit(); });
     const guard = modules.armSubmitGuard(form);
     fill({ name: 'Ada' });
     const seen: boolean[] = [];
     guard.connect((event) => seen.push(event.defaultPrevented));
-    await clickAsPerson(form.querySelector('button')!);
+    guard.send(form.querySelector('button'));
     expect(await sentAtLeastOnce()).to.equal(1);
     expect(await sentCount()).to.equal(1);
     expect(seen).to.deep.equal([true]);
     expect(guard.blocked).to.deep.equal([]);
   });
 
-  it('a site handler that takes the person\'s submit over and sends it later with form.submit() sends it: the guard stood down', async () => {
+  it('a site handler that takes the panel\'s submit over and sends it later with form.submit() sends it: the guard stood down', async () => {
     await mountFrameForm(FIELDS);
     form.addEventListener('submit', (event) => { event.preventDefault(); setTimeout(() => form.submit(), 50); });
     const guard = modules.armSubmitGuard(form);
     fill({ name: 'Ada' });
     const seen: boolean[] = [];
     guard.connect((event) => seen.push(event.defaultPrevented));
-    await clickAsPerson(form.querySelector('button')!);
+    guard.send(form.querySelector('button'));
     expect(guard.armed).to.equal(false);
     expect(await sentAtLeastOnce()).to.equal(1);
     expect(seen).to.deep.equal([true]);
   });
 
-  it('a site handler that stops the person\'s submit without taking it over: held back, and the person is told', async () => {
+  it('a site handler that stops the panel\'s submit without taking it over: held back, and the person is told', async () => {
     await mountFrameForm(FIELDS);
     form.addEventListener('submit', (event) => event.stopPropagation());
     const refused: string[] = [];
     const guard = modules.armSubmitGuard(form, { onRefusedSubmit: (reason) => refused.push(reason) });
     fill({ name: 'Ada' });
     guard.connect(() => { throw new Error('not reached'); });
-    await clickAsPerson(form.querySelector('button')!);
+    guard.send(form.querySelector('button'));
     expect(await sentCount()).to.equal(0);
     expect(refused).to.deep.equal(['the page stopped the submit event before the runtime could send it, so the browser\'s submission was held back; nothing was sent']);
     await guard.disarm();
@@ -411,7 +483,7 @@ describe('submit guard: what counts as the person\'s act (red team a10, a03)', (
     const guard = modules.armSubmitGuard(form);
     fill({ name: 'Ada' });
     const delivered: unknown[] = [];
-    guard.connect((event) => delivered.push(event));
+    guard.connect((event) => delivered.push(event.type));
     await clickAsPerson(message);
     await sendKeys({ press: 'Enter' });
     expect(await sentCount()).to.equal(0);
@@ -420,27 +492,28 @@ describe('submit guard: what counts as the person\'s act (red team a10, a03)', (
     await guard.disarm();
   });
 
-  it('a10: Enter in a select or on a checkbox of the form does not count either; Enter in a text input does', async () => {
+  it('a10: Enter in a select or on a checkbox of the form sends nothing (a script\'s submit, blocked), nor does Enter in a text input (the person\'s, refused)', async () => {
     await mountFrameForm(`<input name="name" aria-label="Name"><input type="checkbox" name="news" aria-label="News">
       <select name="topic" aria-label="Topic"><option value="">Choose</option><option value="repair">Repair</option></select><button type="submit">Send</button>`);
     for (const name of ['news', 'topic']) {
       (form.elements.namedItem(name) as HTMLElement).addEventListener('keydown', (event) => { if (event.key === 'Enter') form.requestSubmit(); });
     }
-    const guard = modules.armSubmitGuard(form);
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
     fill({ name: 'Ada' });
     const delivered: unknown[] = [];
-    guard.connect((event) => delivered.push(event));
+    guard.connect((event) => delivered.push(event.type));
     (form.elements.namedItem('news') as HTMLInputElement).focus();
     await sendKeys({ press: 'Enter' });
     (form.elements.namedItem('topic') as HTMLSelectElement).focus();
     await sendKeys({ press: 'Enter' });
-    expect(await sentCount()).to.equal(0);
-    expect(delivered).to.deep.equal([]);
-    // The browser's own implicit submission from a text field is the person's act.
+    // The browser's own implicit submission from a text field: the person's Enter, refused.
     await clickAsPerson(form.elements.namedItem('name') as HTMLInputElement);
     await sendKeys({ press: 'Enter' });
-    expect(await sentAtLeastOnce()).to.equal(1);
-    expect(delivered).to.have.length(1);
+    expect(await sentCount()).to.equal(0);
+    expect(delivered).to.deep.equal([]);
+    expect(refused.at(-1)).to.equal(pageActReason('enter'));
+    await guard.disarm();
   });
 
   /** A search box outside the form; on the person's "x" the page moves the focus to Send. */
@@ -453,44 +526,45 @@ describe('submit guard: what counts as the person\'s act (red team a10, a03)', (
     return search;
   }
 
-  for (const key of ['Enter', 'Space']) {
+  for (const [key, kind] of [['Enter', 'enter'], ['Space', 'click']] as const) {
     it(`a03: the page moves the focus to the submit button while the person types elsewhere; ${key} on it sends nothing and the person is told`, async () => {
       await mountFrameForm(FIELDS);
       const search = stealFocusOnTyping();
       const refused: string[] = [];
-      const guard = modules.armSubmitGuard(form, { onRefusedSubmit: (reason) => refused.push(reason) });
+      const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
       fill({ name: 'Ada' });
       const delivered: unknown[] = [];
-      guard.connect((event) => delivered.push(event));
+      guard.connect((event) => delivered.push(event.type));
       await clickAsPerson(search);
       await sendKeys({ press: 'x' });
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(form.ownerDocument.activeElement).to.equal(form.querySelector('button'));
+      expect(form.ownerDocument.activeElement === form.querySelector('button'), 'the page moved the focus to the button').to.equal(true);
       await sendKeys({ press: key });
       expect(await sentCount()).to.equal(0);
       expect(delivered).to.deep.equal([]);
-      expect(refused).to.deep.equal(['the submit button was activated from the keyboard, but the page, not the person, had moved the focus onto it (reach it with Tab or click it); nothing was sent']);
+      expect(refused).to.deep.equal([pageActReason(kind)]);
       await guard.disarm();
     });
   }
 
-  it('a03: a programmatic focus() on the submit button is not the person\'s, until they move the focus there with Tab themselves', async () => {
+  it('a03: Enter on the submit button sends nothing whether the page focused it (focus()) or the person did (Tab)', async () => {
     await mountFrameForm(`<input name="name" aria-label="Name"><button type="submit">Send</button>`);
-    const guard = modules.armSubmitGuard(form);
+    const refused: string[] = [];
+    const guard = modules.armSubmitGuard(form, { pageActReason, onRefusedSubmit: (reason) => refused.push(reason) });
     fill({ name: 'Ada' });
     const delivered: unknown[] = [];
-    guard.connect((event) => delivered.push(event));
+    guard.connect((event) => delivered.push(event.type));
     const button = form.querySelector('button')!;
     button.focus();
     await sendKeys({ press: 'Enter' });
-    expect(await sentCount()).to.equal(0);
-    expect(delivered).to.deep.equal([]);
     await clickAsPerson(form.elements.namedItem('name') as HTMLInputElement);
     await sendKeys({ press: 'Tab' });
-    expect(form.ownerDocument.activeElement).to.equal(button);
+    expect(form.ownerDocument.activeElement === button, 'Tab reached the button').to.equal(true);
     await sendKeys({ press: 'Enter' });
-    expect(await sentAtLeastOnce()).to.equal(1);
-    expect(delivered).to.have.length(1);
+    expect(await sentCount()).to.equal(0);
+    expect(delivered).to.deep.equal([]);
+    expect(refused).to.deep.equal([pageActReason('enter'), pageActReason('enter')]);
+    await guard.disarm();
   });
 });
 
@@ -505,23 +579,23 @@ describe('submit guard: the form\'s target and other realms (red team a02)', () 
     return sink;
   }
 
-  it('a02: a target pointed at a frame after arming blocks even the person\'s own click, and says why', async () => {
+  it('a02: a target pointed at a frame after arming blocks even the panel\'s own send, and says why', async () => {
     await mountFrameForm(FIELDS);
     await addSink('sink');
     const refused: string[] = [];
     const guard = modules.armSubmitGuard(form, { onRefusedSubmit: (reason) => refused.push(reason) });
     fill({ name: 'Ada' });
     const delivered: unknown[] = [];
-    guard.connect((event) => delivered.push(event));
+    guard.connect((event) => delivered.push(event.type));
     form.setAttribute('target', 'sink');
-    await clickAsPerson(form.querySelector('button')!);
+    expect(guard.send(form.querySelector('button'))).to.equal(undefined);
     expect(await sentCount()).to.equal(0);
     expect(delivered).to.deep.equal([]);
     expect(refused).to.deep.equal(['the page changed where the form submits: form #fixture submits to target="sink", another browsing context, where the runtime cannot hold its submission back; only forms that submit in this page can be filled; nothing was sent']);
     await guard.disarm();
   });
 
-  it('a02: a formtarget added after arming blocks a site handler\'s form.submit() inside the person\'s submit', async () => {
+  it('a02: a formtarget added after arming blocks a site handler\'s form.submit() inside the panel\'s submit', async () => {
     await mountFrameForm(FIELDS);
     await addSink('sink');
     form.addEventListener('submit', (event) => { event.preventDefault(); form.submit(); });
@@ -531,7 +605,7 @@ describe('submit guard: the form\'s target and other realms (red team a02)', () 
     guard.connect(() => undefined);
     form.ownerDocument.body.insertAdjacentHTML('beforeend', '<button type="submit" form="fixture" formtarget="sink" style="display: none">Elsewhere</button>');
     form.querySelector('button')!.removeAttribute('formtarget');
-    await clickAsPerson(form.querySelector('button')!);
+    guard.send(form.querySelector('button'));
     expect(await sentCount()).to.equal(0);
     expect(refused.some((reason) => /^the page changed where the form submits: a submit control of form #fixture has formtarget="sink"/.test(reason))).to.equal(true);
     await guard.disarm();

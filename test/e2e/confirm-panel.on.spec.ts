@@ -1,7 +1,8 @@
 /**
  * What the person sees is what is sent, end to end on the demo's contact page with the built bundle
  * under its strict CSP: page CSS and scripts that try to hide, disguise or hurry the panel, and the
- * person's own typing. The server counts every contact POST (`demo.formPosts`) and newsletter
+ * person's own typing. The person sends with the panel's own Send (issue 37); a click on a page
+ * button sends nothing while the proposal is open. The server counts every contact POST (`demo.formPosts`) and newsletter
  * subscription (`demo.subscriptions`), so "nothing was sent" is checked where it matters. The
  * person acts through Playwright's real mouse and keyboard.
  */
@@ -15,6 +16,8 @@ import { NEXT_STEPS } from '../../src/write/write-answers.ts';
 type Result = ToolResult;
 
 const SUBMIT = '#capell-form-contact button[type="submit"]';
+/** The panel's refusal of a person's click on a button of the page while a proposal is open (issue 37). */
+const PAGE_CONTROL_REFUSED = 'That did not count: a button of the page does not send this proposal, whatever it reads; only Send on this panel does. Nothing was sent; the proposal is still open.';
 /** The demo's JSON answer to a newsletter subscription (a write endpoint's answer is handed back). */
 const SUBSCRIBED = { capellAgentSchema: 1, data: { subscribed: 'ada@example.test' }, links: { next: null, previous: null } };
 
@@ -41,10 +44,9 @@ async function pageCSS(page: Page, text: string): Promise<() => Promise<void>> {
 const INPUT_PROTECTION_MS = 500;
 
 /**
- * Starts the contact write and clicks the form's submit as soon as the panel element exists,
- * without actionability waits, and tells whether that click landed inside the input protection as
- * the page's own clock measured it: from the panel element's arrival (the protection starts no
- * earlier) to the click event.
+ * Starts the contact write and clicks the panel's Send as soon as the panel has drawn it, and
+ * tells whether that click landed inside the input protection as the page's own clock measured
+ * it: from the panel element's arrival (the protection starts no earlier) to the click event.
  */
 async function clickAsThePanelAppears(page: Page, panel: PanelDriver): Promise<boolean> {
   await page.evaluate(() => {
@@ -55,7 +57,8 @@ async function clickAsThePanelAppears(page: Page, panel: PanelDriver): Promise<b
   });
   await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   await panel.waitAttached();
-  await page.locator(SUBMIT).click({ force: true });
+  await expect.poll(async () => (await panel.state())?.buttons.some((button) => button.text === 'Send') ?? false, { intervals: [10], timeout: 15_000 }).toBe(true);
+  await panel.clickNow('Send');
   const { attached, clicked } = await page.evaluate(() => (window as unknown as { earlyClick: { attached?: number; clicked?: number } }).earlyClick);
   return attached !== undefined && clicked !== undefined && clicked - attached < INPUT_PROTECTION_MS;
 }
@@ -88,7 +91,7 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     demo.formPosts.length = 0;
   });
 
-  test('the form\'s submit within INPUT_PROTECTION_MS of the panel opening sends nothing; after it, it sends', async ({ page, demo }) => {
+  test('the panel\'s Send within INPUT_PROTECTION_MS of the panel opening sends nothing; after it, it sends', async ({ page, demo }) => {
     await clickInsideProtection(page, demo);
     await panel.waitOpen();
     await page.waitForTimeout(200);
@@ -98,12 +101,12 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     // The refusal line under the body leaves it too short for the whole proposal in a 720 px window.
     await panel.scrollToEnd();
     await panel.waitArmed();
-    await page.locator(SUBMIT).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
   });
 
-  test('a01 "A page script can fake the person\'s Send": a consentRefusal patched to approve everything does not let an early submit through', async ({ page, demo }) => {
+  test('a01 "A page script can fake the person\'s Send": a consentRefusal patched to approve everything does not let an early Send through', async ({ page, demo }) => {
     await clickInsideProtection(page, demo, () => page.evaluate(() => {
       const approve = () => undefined;
       customElements.whenDefined('capell-confirm-write').then(() => {
@@ -120,47 +123,46 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     expect((await panel.state())!.refusal).toContain('only just appeared or changed');
   });
 
-  test('a transparent submit button stretched over the page is not consent', async ({ page, demo }) => {
+  test('a transparent submit button stretched over the page is not consent: the person\'s click on it is refused, nothing is sent', async ({ page, demo }) => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
     const remove = await pageCSS(page, `${SUBMIT} { position: fixed !important; inset: 0 !important; width: 100vw !important; height: 100vh !important; margin: 0 !important; background: transparent !important; color: transparent !important; border: 0 !important; z-index: 2147483000 !important; }`);
-    await page.waitForTimeout(150);
+    await panel.scrollToEnd();
     await panel.waitArmed();
     // The person clicks what looks like empty page, away from the panel.
     const { box } = (await panel.state())!;
     const viewport = page.viewportSize()!;
     const y = box.y > viewport.height / 2 ? box.y / 2 : (box.y + box.height + viewport.height) / 2;
     await page.mouse.click(viewport.width / 2, y);
-    await page.waitForTimeout(300);
+    await expect.poll(async () => (await panel.state())!.refusal).toBe(PAGE_CONTROL_REFUSED);
     expect(demo.formPosts).toEqual([]);
-    // Its text is what gives it away first: the send control's own check names it.
-    expect((await panel.state())!.refusal).toContain('the “Send message” button does not read as what it is (its text “Send message” is hidden: its text is transparent (color rgba(0, 0, 0, 0)) on the button)');
 
-    // The same button fully transparent (opacity) is not consent either.
+    // The same button fully transparent (opacity) is refused the same way.
     await remove();
-    await page.waitForTimeout(150);
     const removeOpacity = await pageCSS(page, `${SUBMIT} { position: fixed !important; inset: 0 !important; width: 100vw !important; height: 100vh !important; opacity: 0 !important; z-index: 2147483000 !important; }`);
-    await panel.waitArmed();
+    await page.evaluate(() => (window as unknown as { clicks: number }).clicks = 0);
+    await page.evaluate((submit) => document.querySelector(submit)!.addEventListener('click', () => { (window as unknown as { clicks: number }).clicks += 1; }), SUBMIT);
     await page.mouse.click(viewport.width / 2, y);
-    await page.waitForTimeout(300);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { clicks: number }).clicks)).toBe(1);
+    expect((await panel.state())!.refusal).toBe(PAGE_CONTROL_REFUSED);
     expect(demo.formPosts).toEqual([]);
     expect(page.url()).toBe(`${demo.url}/contact/plain`);
 
-    // The button as the site styles it sends.
+    // The panel's own Send sends what it shows.
     await removeOpacity();
-    await page.waitForTimeout(150);
     const outcome = callResult(page);
+    await panel.scrollToEnd();
     await panel.waitArmed();
-    await page.locator(SUBMIT).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
   });
 
-  test('the form\'s submit is not consent while page CSS hides the panel', async ({ page, demo }) => {
+  test('the panel\'s Send is not consent while a page popover covers the panel', async ({ page, demo }) => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
     // The host cannot be hidden (its :host !important wins); a page element in the top layer
-    // over the panel can cover it, and then the form's own button does not count.
+    // over the panel (letting the pointer through) can cover it, and then Send does not count.
     await page.evaluate(() => {
       const cover = document.createElement('div');
       cover.id = 'cover';
@@ -174,15 +176,14 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     // Cover whatever half the panel docked in.
     if (box.y < page.viewportSize()!.height / 2) await page.evaluate(() => { document.getElementById('cover')!.style.inset = '0 0 auto 0'; });
     await page.waitForTimeout(800);
-    await page.locator(SUBMIT).click({ force: true });
-    await page.waitForTimeout(300);
+    await panel.clickNow('Send');
+    await expect.poll(async () => (await panel.state())!.refusal).toContain('this panel was hidden or covered');
     expect(demo.formPosts).toEqual([]);
-    expect((await panel.state())!.refusal).toContain('this panel was hidden or covered');
     await page.evaluate(() => (document.getElementById('cover') as HTMLElement).hidePopover());
     const outcome = callResult(page);
+    await panel.scrollToEnd();
     await panel.waitArmed();
-    await page.waitForTimeout(200);
-    await page.locator(SUBMIT).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
   });
@@ -209,13 +210,13 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     // The contact proposal is taller than the panel in a 720 px window: read to its end.
     await panel.scrollToEnd();
     await panel.waitArmed();
-    await page.locator(SUBMIT).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.submissions).toHaveLength(before + 1);
     expect(demo.submissions.at(-1)).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.test' });
   });
 
-  test('a message of 60 lines: the form\'s own submit is refused until the person scrolled the panel to its end (the email below it was out of view)', async ({ page, demo }) => {
+  test('a message of 60 lines: the panel\'s Send is refused until the person scrolled the panel to its end (the email below it was out of view)', async ({ page, demo }) => {
     const message = Array.from({ length: 60 }, (_, index) => `line ${index + 1}`).join('\n');
     await startCall(page, 'form.submit.capell-form-contact', { ...PROPOSAL, message });
     await panel.waitOpen();
@@ -223,14 +224,13 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     const state = (await panel.state())!;
     expect(state.unread).toBe(true);
     expect(state.text).toContain('Scroll to the end of this panel');
-    await page.locator(SUBMIT).click();
-    await page.waitForTimeout(300);
+    await panel.clickNow('Send');
+    await expect.poll(async () => (await panel.state())!.refusal).toContain('part of this panel was not yet read');
     expect(demo.formPosts).toEqual([]);
-    expect((await panel.state())!.refusal).toContain('part of this panel was not yet read');
     await panel.scrollToEnd();
     const outcome = callResult(page);
     await panel.waitArmed();
-    await page.locator(SUBMIT).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
   });
@@ -247,7 +247,7 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     for (let attempt = 0; attempt < 3 && demo.submissions.length === before; attempt += 1) {
       await panel.scrollToEnd();
       await panel.waitArmed();
-      await page.locator(SUBMIT).click();
+      await panel.click('Send');
       await expect.poll(() => demo.submissions.length, { timeout: 2_000 }).toBe(before + 1).catch(() => {});
     }
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
@@ -255,38 +255,36 @@ test.describe('form.submit.capell-form-contact: what the person sees is what is 
     expect(demo.submissions.at(-1)).toMatchObject({ name: 'Grace Hopper', email: 'ada@example.test' });
   });
 
-  test('a script that changes a filled value after the panel opened: the panel shows the new value / the stale submit is refused', async ({ page, demo }) => {
+  test('a script that changes filled values after the panel opened (with an input event or without): nothing is re-read silently; the next Send is refused and the panel shows the change; the Send after it sends that', async ({ page, demo }) => {
     await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
     await panel.waitOpen();
-    // With events (as a site's formatter would): the panel follows at once.
-    await page.evaluate(() => {
-      const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
-      email.value = 'mallory@example.test';
-      email.dispatchEvent(new Event('input', { bubbles: true }));
-    });
-    await panel.waitText('mallory@example.test');
-    // Without events, just before the person's click: that submit is refused and the panel
-    // shows what the form holds now.
     // The contact proposal is taller than the panel in a 720 px window: read to its end.
     await panel.scrollToEnd();
     await panel.waitArmed();
     await panel.watchArmed();
-    await page.evaluate(() => { (document.getElementById('capell-form-contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.'; });
-    await page.locator(SUBMIT).click();
-    await page.waitForTimeout(300);
+    // With a page-dispatched input event (as a site's formatter would), and without one: the panel is not told either way.
+    await page.evaluate(() => {
+      const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
+      email.value = 'mallory@example.test';
+      email.dispatchEvent(new Event('input', { bubbles: true }));
+      (document.getElementById('capell-form-contact-message') as HTMLTextAreaElement).value = 'Unsubscribe me from everything.';
+    });
+    expect((await panel.state())!.text).not.toContain('mallory@example.test');
+    await panel.click('Send');
+    await expect.poll(async () => (await panel.state())!.refusal).toContain('what the form sends changed after this panel showed it (email changed, message changed), so check it again');
     expect(demo.formPosts).toEqual([]);
     const state = (await panel.state())!;
-    expect(state.refusal).toContain('what the form sends changed after this panel showed it (message changed)');
+    expect(state.text).toContain('mallory@example.test');
     expect(state.text).toContain('Unsubscribe me from everything.');
-    // The refusal started the input protection over: the person looks at the new value first.
+    expect(state.text).toContain('changed after this panel first showed it');
+    // The refusal started the input protection over: the person looks at the new values first.
     expect(await panel.armedSeen()).toContain(false);
-    // Now the person has seen it; their next click sends exactly that.
+    // Now the person has seen them; their next Send sends exactly that.
     const before = demo.submissions.length;
     const outcome = callResult(page);
-    // The contact proposal is taller than the panel in a 720 px window: read to its end.
     await panel.scrollToEnd();
     await panel.waitArmed();
-    await page.locator(SUBMIT).click();
+    await panel.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
     expect(demo.submissions).toHaveLength(before + 1);

@@ -4,7 +4,10 @@
  * destination changed after the panel opened; the page left and come back to with the agent's
  * values; a panel chunk that never arrives; and (a second pass) the person's Enter, click or send
  * turned into another send by a trapped focus, a new submit button, another origin, a `formdata`
- * listener, or DOM clobbering. The demo server counts every contact POST and sign-up.
+ * listener, or DOM clobbering. The demo server counts every contact POST and sign-up. Since issue
+ * 37 the person sends with the panel's own Send: a click on any page control (whatever it reads or
+ * where it sends) or Enter in the form sends nothing while the proposal is open, and a change of
+ * destination is refused at the panel's Send.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
@@ -52,20 +55,25 @@ function addSubmitButton(page: Page, added: AddedButton): Promise<void> {
   }, added);
 }
 
+/** The panel's reason for a person's click on a button of the page while the proposal is open (confirmReasonPageControl). */
+const PAGE_CONTROL = 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does';
+
 /**
- * Clicks `control` as the person does and waits for the panel to refuse it with `reason`; then the
- * person edits the message (the panel shows the change: its refusal line goes and its input
- * protection starts over), reads the panel again and clicks once more: refused again.
+ * Makes the person's act (`control`: a click on it; or a function: the act) and waits for the
+ * panel to refuse it with `reason`; then the person edits the message (the panel shows the change:
+ * its refusal line goes and its input protection starts over), reads the panel again and acts once
+ * more: refused again.
  */
-async function refusedEveryTime(page: Page, panel: PanelDriver, control: Locator, reason: string): Promise<void> {
-  await control.click();
+async function refusedEveryTime(page: Page, panel: PanelDriver, control: Locator | (() => Promise<void>), reason: string): Promise<void> {
+  const act = typeof control === 'function' ? control : () => control.click();
+  await act();
   await panel.waitText(reason);
   await page.locator('#capell-form-contact-message').press('End');
   await page.keyboard.type(' Thanks.');
   await expect.poll(async () => (await panel.state())?.refusal ?? 'no panel', { intervals: [50], timeout: 15_000 }).toBe('');
   await panel.scrollToEnd();
   await panel.waitArmed();
-  await control.click();
+  await act();
   await panel.waitText(reason);
 }
 
@@ -85,22 +93,22 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
   test.describe(() => {
     test.beforeEach(openContact);
 
-    test('the panel says where the form sends (POST /contact/plain) and names its send button', async ({ page }) => {
+    test('the panel says where the form sends (POST /contact/plain) and that its own Send sends it', async ({ page }) => {
       await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
       const panel = new PanelDriver(page);
       await panel.waitText('POST /contact/plain');
-      await panel.waitText('“Send message”');
+      await panel.waitText('To send it, press Send on this panel; the page’s own buttons do not send it while this panel is open.');
     });
 
     test('a send button relabelled "Cancel" after the panel opened: every click on it is refused, the panel never tells the person to press "Cancel", and the agent hears it was refused', async ({ page, demo }) => {
       const panel = await armedProposal(page);
       const outcome = callResult(page);
       await page.evaluate(() => { document.querySelector('#capell-form-contact button[type="submit"]')!.textContent = 'Cancel'; });
-      const reason = 'the “Cancel” button changed after this panel showed the proposal (label “Send message” → “Cancel”), so it cannot send it';
+      const reason = PAGE_CONTROL;
       await refusedEveryTime(page, panel, page.locator('#capell-form-contact button[type="submit"]'), reason);
       const text = (await panel.state())!.text;
-      expect(text).toContain('use the form’s own “Send message” button');
-      expect(text).not.toContain('own “Cancel”');
+      expect(text).toContain('press Send on this panel');
+      expect(text).not.toContain('“Cancel”');
       await panel.click('Cancel');
       const answer = answerOf(await outcome) as { status: string; refused?: string };
       expect(answer.status).toBe('cancelled');
@@ -112,31 +120,42 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
       const panel = await armedProposal(page);
       const outcome = callResult(page);
       await addSubmitButton(page, { id: 'fake-cancel', text: 'Cancel', attributes: { formaction: '/signups' }, place: 'after send' });
-      await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button was added after this panel showed the proposal, so it cannot send it');
-      expect((await panel.state())!.text).not.toContain('own “Cancel”');
+      await refusedEveryTime(page, panel, page.locator('#fake-cancel'), PAGE_CONTROL);
+      expect((await panel.state())!.text).not.toContain('“Cancel”');
       await panel.click('Cancel');
       const answer = answerOf(await outcome) as { status: string; refused?: string };
-      expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('“Cancel” button was added') });
+      expect(answer).toMatchObject({ status: 'cancelled', refused: expect.stringContaining(PAGE_CONTROL) });
       expect(demo.signups).toEqual([]);
       expect(demo.formPosts).toEqual([]);
     });
 
-    test('a submit button "Cancel" sending elsewhere that was there from the start: the panel names the real send button, and every click on "Cancel" is refused', async ({ page, demo }) => {
+    test('a submit button "Cancel" sending elsewhere that was there from the start: every click on it is refused, and the panel\'s Send goes through the real send button, where the panel says', async ({ page, demo }) => {
       // First in tree order: the form's default button, which implicit submission would press.
       await addSubmitButton(page, { id: 'fake-cancel', text: 'Cancel', attributes: { formaction: '/signups' }, place: 'before send' });
       const panel = await armedProposal(page);
-      await panel.waitText('use the form’s own “Send message” button');
-      await refusedEveryTime(page, panel, page.locator('#fake-cancel'), 'the “Cancel” button reads like not sending, so it does not send this proposal');
+      const outcome = callResult(page);
+      await panel.waitText('POST /contact/plain');
+      await refusedEveryTime(page, panel, page.locator('#fake-cancel'), PAGE_CONTROL);
       expect(demo.signups).toEqual([]);
       expect(demo.formPosts).toEqual([]);
+      // The panel's Send never stands for a control that reads "Cancel": it sends to POST /contact/plain.
+      await panel.scrollToEnd();
+      await panel.waitArmed();
+      await panel.click('Send');
+      expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
+      expect(demo.formPosts).toHaveLength(1);
+      expect(demo.signups).toEqual([]);
     });
 
-    test('a form pointed elsewhere after the panel opened: the person\'s click sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
+    test('a form pointed elsewhere after the panel opened: the person\'s click on the page\'s button or the panel\'s Send sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
       const panel = await armedProposal(page);
       await page.evaluate(() => { (document.getElementById('capell-form-contact') as HTMLFormElement).action = '/signups'; });
       await page.locator('#capell-form-contact button[type="submit"]').click();
-      await panel.waitText('POST /signups');
-      await page.waitForTimeout(300);
+      await panel.waitText(PAGE_CONTROL);
+      await panel.scrollToEnd();
+      await panel.waitArmed();
+      await panel.click('Send');
+      await panel.waitText('sends to POST /signups instead of POST /contact/plain');
       expect(demo.formPosts).toEqual([]);
       expect(demo.signups).toEqual([]);
     });
@@ -220,7 +239,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     await page.locator('#search').click();
     await page.keyboard.type('boots');
     await page.keyboard.press('Enter');
-    await panel.waitText('Enter was pressed in a field the page, not the person, had moved the focus into');
+    await panel.waitText('Enter in the form does not send this proposal; only Send on this panel does');
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -231,10 +250,10 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     // The panel's own wait has passed (the button's arrival did not restart it): refused because
     // the panel never named this button, now and after any wait.
     await panel.waitArmed();
-    await refusedEveryTime(page, panel, page.locator('#slid'), 'the “Send message” button was added after this panel showed the proposal, so it cannot send it');
+    await refusedEveryTime(page, panel, page.locator('#slid'), PAGE_CONTROL);
     expect(demo.formPosts).toEqual([]);
     await panel.click('Cancel');
-    expect(answerOf(await outcome)).toMatchObject({ status: 'cancelled', refused: expect.stringContaining('“Send message” button was added') });
+    expect(answerOf(await outcome)).toMatchObject({ status: 'cancelled', refused: expect.stringContaining(PAGE_CONTROL) });
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -248,14 +267,19 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       form.action = `${other}/contact`;
       form.enctype = 'text/plain';
     }, other);
-    // Refused on every click, naming the new destination (the panel still shows POST /contact/plain).
-    await refusedEveryTime(page, panel, page.locator('#capell-form-contact button[type="submit"]'), `sends to POST ${other}/contact text/plain instead of POST /contact/plain`);
+    // The page's button: refused as any page control.
+    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel.waitText(PAGE_CONTROL);
+    // The panel's Send: refused on every click, naming the new destination (the panel still shows POST /contact/plain).
+    await panel.scrollToEnd();
+    await panel.waitArmed();
+    await refusedEveryTime(page, panel, () => panel.click('Send'), `sends to POST ${other}/contact text/plain instead of POST /contact/plain`);
     await panel.waitText('POST /contact/plain');
     expect(elsewhere).toEqual([]);
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('a formdata listener that rewrites what the form sends after the panel\'s check: the person\'s click sends nothing, and the panel names the fields', async ({ page, demo }) => {
+  test('a formdata listener that rewrites what the form sends after the panel\'s check: the panel\'s Send sends nothing, and the panel names the fields', async ({ page, demo }) => {
     await page.evaluate(() => {
       document.getElementById('capell-form-contact')!.addEventListener('formdata', (event) => {
         const { formData } = event as FormDataEvent;
@@ -264,7 +288,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       });
     });
     const panel = await armedProposal(page);
-    await page.locator('#capell-form-contact button[type="submit"]').click();
+    await panel.click('Send');
     await panel.waitText('a script of the page changed what the form would send (email changed, extra added)');
     await page.waitForTimeout(300);
     expect(demo.formPosts).toEqual([]);
@@ -285,7 +309,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       await panel.waitText(`${name} = (empty)`);
       await panel.scrollToEnd();
       await panel.waitArmed();
-      await page.locator('#capell-form-contact button[type="submit"]').click();
+      await panel.click('Send');
       expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
       expect(demo.formPosts).toHaveLength(1);
     });

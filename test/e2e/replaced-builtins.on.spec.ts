@@ -3,22 +3,26 @@
  * entry script runs): each test is a page script, run once `ready` has settled, that swaps a
  * built-in the runtime's promises rest on for one that lies, and shows the promise still holds
  * against the real demo server: reads are answered by the site, the person's send reaches the
- * site with what the panel showed, and a hidden, covered or disguised send button is still
- * refused. The demo server counts every contact POST and sign-up.
+ * site with what the panel showed, a covered Send is still refused, and a click on the page's own
+ * submit button (disguised or not) still sends nothing while the proposal is open (issue 37: only
+ * the panel's own Send sends). The demo server counts every contact POST and sign-up.
  */
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
-import { PanelDriver } from './panel-driver.ts';
+import { PanelDriver, panel } from './panel-driver.ts';
 import { PROPOSAL, call, callResult, startCall } from './agent-calls.ts';
 
 const SEND = '#capell-form-contact button[type="submit"]';
+
+/** The panel's reason for a person's click on a button of the page while the proposal is open (confirmReasonPageControl). */
+const PAGE_CONTROL = 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does';
 
 /** The contact form's proposal, open, read to its end and past its input protection. */
 async function armedProposal(page: Page): Promise<PanelDriver> {
   await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
   const panel = new PanelDriver(page);
-  await panel.waitText('use the form’s own “Send message” button');
+  await panel.waitText('press Send on this panel');
   await panel.scrollToEnd();
   await panel.waitArmed();
   return panel;
@@ -86,7 +90,7 @@ test.describe('what is sent, and where: fetch and Request replaced after the run
       } as typeof Request;
       URL.prototype.toString = () => `${location.origin}/signups?list=page`;
     });
-    await page.locator(SEND).click();
+    await panel(page).click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toEqual([expect.objectContaining({ path: '/contact/plain' })]);
     expect(demo.submissions.at(-1)).toMatchObject({ name: PROPOSAL.name, email: PROPOSAL.email, message: PROPOSAL.message });
@@ -137,7 +141,7 @@ test.describe('what is sent, and where: JSON.stringify replaced after the runtim
 test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins replaced after the runtime loaded', () => {
   test.beforeEach(openContact);
 
-  test('addEventListener, preventDefault and HTMLFormElement.prototype.submit replaced: the page\'s own submits of the filled form send nothing, and the person\'s click still sends it once', async ({ page, demo }) => {
+  test('addEventListener, preventDefault and HTMLFormElement.prototype.submit replaced: the page\'s own submits and the person\'s click on the page\'s button send nothing, and the panel\'s Send still sends it once', async ({ page, demo }) => {
     await page.evaluate(() => {
       // Listeners for submits and navigations are dropped, preventDefault does nothing, and
       // form.submit() is the page's own, which keeps the browser's.
@@ -151,7 +155,7 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
       Object.assign(window, { nativeSubmit: native });
       HTMLFormElement.prototype.submit = function (this: HTMLFormElement) { native.call(this); };
     });
-    const panel = await armedProposal(page);
+    const driver = await armedProposal(page);
     const outcome = callResult(page);
     // Where the person will click, read now: once the browser's submission was started (and
     // cancelled), Playwright's locators wait on it as on a navigation that never finishes.
@@ -164,10 +168,16 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
     });
     await page.waitForTimeout(500);
     expect(demo.formPosts).toEqual([]);
+    // The person's click on the page's own button: refused (the guard's listeners are the runtime's own).
     await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2);
+    await driver.waitText(PAGE_CONTROL);
+    expect(demo.formPosts).toEqual([]);
+    await driver.scrollToEnd();
+    await driver.waitArmed();
+    await driver.click('Send');
     expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
     expect(demo.formPosts).toHaveLength(1);
-    await panel.waitText('Sent.');
+    await driver.waitText('Sent.');
   });
 
   test('KeyboardEvent.prototype.key made to say "Enter": a letter typed in the name field sends nothing, though the page submits on it', async ({ page, demo }) => {
@@ -255,7 +265,7 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
 test.describe('what the person sees: the checks\' built-ins replaced after the runtime loaded', () => {
   test.beforeEach(openContact);
 
-  test('window.getComputedStyle made to report the send button\'s text readable and no generated content: the button drawn as "Next page →" is still refused, naming the check', async ({ page, demo }) => {
+  test('window.getComputedStyle made to report the send button\'s text readable and no generated content: the person\'s click on the button drawn as "Next page →" still sends nothing', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {
       const real = window.getComputedStyle;
@@ -274,11 +284,11 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     });
     await drawNextPageOverSend(page);
     await page.locator(SEND).click();
-    await panel.waitText('the “Send message” button does not read as what it is (generated content "Next page →" (::after on span.t)');
+    await panel.waitText(PAGE_CONTROL);
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('CSSStyleDeclaration.prototype made to report the send button\'s text readable and no generated content: the button drawn as "Next page →" is still refused, naming the check', async ({ page, demo }) => {
+  test('CSSStyleDeclaration.prototype made to report the send button\'s text readable and no generated content: the person\'s click on the button drawn as "Next page →" still sends nothing', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {
       // Every computed style read through its prototype, getPropertyValue or the named accessors, lies.
@@ -292,11 +302,11 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     });
     await drawNextPageOverSend(page);
     await page.locator(SEND).click();
-    await panel.waitText('the “Send message” button does not read as what it is (generated content "Next page →" (::after on span.t)');
+    await panel.waitText(PAGE_CONTROL);
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('document.caretPositionFromPoint made to answer nothing where a closed shadow root draws: the send button whose root draws "Next page →" is still refused, naming the check', async ({ page, demo }) => {
+  test('document.caretPositionFromPoint made to answer nothing where a closed shadow root draws: the person\'s click on the send button whose root draws "Next page →" still sends nothing', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {
       const caret = Document.prototype.caretPositionFromPoint;
@@ -318,11 +328,11 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
       root.append(hidden, drawn);
     });
     await page.locator(SEND).click();
-    await panel.waitText('the “Send message” button does not read as what it is (span.t draws content from a closed shadow root, which the runtime cannot read)');
+    await panel.waitText(PAGE_CONTROL);
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('Element.prototype.getBoundingClientRect made to report a button-sized box for a send button stretched, transparent, over the top of the page: a click elsewhere on the page is still refused', async ({ page, demo }) => {
+  test('Element.prototype.getBoundingClientRect made to report a button-sized box for a send button stretched, transparent, over the top of the page: a click elsewhere on the page (on it) still sends nothing', async ({ page, demo }) => {
     const panel = await armedProposal(page);
     await page.evaluate(() => {
       const send = document.querySelector('#capell-form-contact button[type="submit"]') as HTMLElement;
@@ -338,12 +348,9 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
       // Over the top 30% of the window (the panel docks below it, so nothing covers the button).
       send.style.cssText = 'position: fixed; left: 0; right: 0; top: 0; height: 30vh; margin: 0; z-index: 10; background: transparent; border: 0; color: black';
     });
-    // The button's move restarts the input protection; once it has passed again, the person
-    // clicks near the page's top left, on what reads as the page's header.
-    await expect.poll(async () => (await panel.state())?.armed, { intervals: [20], timeout: 5_000 }).toBe(false);
-    await panel.waitArmed();
+    // The person clicks near the page's top left, on what reads as the page's header.
     await page.mouse.click(20, 20);
-    await panel.waitText('the “Send message” button was covered, hidden or disguised');
+    await panel.waitText(PAGE_CONTROL);
     expect(demo.formPosts).toEqual([]);
   });
 
@@ -368,22 +375,25 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     expect(demo.formPosts).toEqual([]);
   });
 
-  test('IntersectionObserverEntry.prototype.isVisible made to say yes: a cover that lets the pointer through over the send button, reading "Next page →", is still refused', async ({ page, demo }) => {
+  test('IntersectionObserverEntry.prototype.isVisible made to say yes: a page popover that lets the pointer through over the panel\'s Send, reading "Next page →", is still refused', async ({ page, demo }) => {
     await page.evaluate(() => {
       Object.defineProperty(IntersectionObserverEntry.prototype, 'isVisible', { configurable: true, get() { return true; } });
     });
     const panel = await armedProposal(page);
-    await page.evaluate(() => {
-      const box = document.querySelector('#capell-form-contact button[type="submit"]')!.getBoundingClientRect();
+    const send = (await panel.state())!.buttons.find((button) => button.text === 'Send')!;
+    // Opened after the panel: above it in the top layer.
+    await page.evaluate(({ x, y }) => {
       const cover = document.createElement('div');
       cover.className = 'next';
+      cover.setAttribute('popover', 'manual');
       cover.textContent = 'Next page →';
-      cover.style.cssText = `position: fixed; left: ${box.left}px; top: ${box.top}px; width: ${box.width}px; height: ${box.height}px; margin: 0; z-index: 10; display: grid; place-items: center; background: #2f6b4f; color: white; pointer-events: none`;
       document.body.append(cover);
-    });
+      cover.style.cssText = `position: fixed; inset: auto; left: ${x - 60}px; top: ${y - 25}px; width: 120px; height: 50px; margin: 0; border: 0; display: grid; place-items: center; background: #2f6b4f; color: white; pointer-events: none`;
+      cover.showPopover();
+    }, send);
     await page.waitForTimeout(600);
-    await page.locator(SEND).click({ force: true });
-    await panel.waitText('That did not count');
+    await panel.clickNow('Send');
+    await panel.waitText('That did not count: this panel was hidden or covered');
     expect(demo.formPosts).toEqual([]);
   });
 });
