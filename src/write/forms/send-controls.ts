@@ -145,13 +145,17 @@ export interface SendControls {
 }
 
 /**
- * Reads the form's send control for a proposal (see SendControls): the first submit control of
- * the form (those associated by `form=` included, in tree order) whose text does not read like
- * "Cancel" (NOT_SENDING_WORDS); a form whose only submit controls read so has none named.
+ * Reads the form's send control for a proposal (see SendControls): the first submit control inside
+ * the form whose text does not read like "Cancel" (NOT_SENDING_WORDS), else the first such
+ * control associated from elsewhere by `form=`; a form whose only submit controls read so has none
+ * named.
  * @returns the send control and its destination. Never throws.
  */
 export function readSendControls(form: HTMLFormElement): SendControls {
-  const named = readSubmitControls(form).find((control) => !isNotSendingLabel(readControlLabel(control))) ?? null;
+  const sending = readSubmitControls(form).filter((control) => !isNotSendingLabel(readControlLabel(control)));
+  // One inside the form first: a `<button form=…>` a page put before it (in its header) is not
+  // what the form's author made its send control.
+  const named = sending.find((control) => primitives.contains(form, control)) ?? sending[0] ?? null;
   const shown = fingerprint(form, named);
   const refusalFor = (submitter: Element | null): string | undefined => {
     if (submitter !== named) return 'the form was submitted with another control than the one this panel sends it with; nothing was sent';
