@@ -363,6 +363,10 @@ export class CapellConfirmWrite extends LitElement {
   #announceTimer: ReturnType<typeof setTimeout> | undefined;
   #guard: ClickGuard | undefined;
   #opened = false;
+  // The panel's control that last got the focus, and when (ms, primitives.now): a key press
+  // counts on a control the focus has rested on for INPUT_PROTECTION_MS.
+  #focused: EventTarget | null = null;
+  #focusedAt = 0;
   // Form mode: the controls the panel lists (placeBeside), and how the panel stands to them: beside
   // them (`left`, `width`) or docked with a height that leaves them free, decided for a window of
   // `size` (decided again when it changes) in the panel's own CSS px.
@@ -753,7 +757,12 @@ export class CapellConfirmWrite extends LitElement {
     }
     const section = this.#section();
     if (!event.isTrusted || !section || !(control instanceof Element) || !primitives.contains(section, control)) return;
-    const reason = this.#refusalFor(control, event, sends);
+    // A keyboard activation (Enter or Space: no click count) counts only on a control the focus
+    // has rested on for the input protection: a page that focused the panel's host, or anything
+    // before Send, must not turn the person's keys aimed at the page into consent.
+    const keyboard = primitives.detail(event) === 0;
+    const reason = this.#refusalFor(control, event, sends)
+      ?? (keyboard && (this.#focused !== control || primitives.now() - this.#focusedAt < INPUT_PROTECTION_MS) ? this.#word('reasonTooSoon') : undefined);
     if (reason) {
       this.#refuse(reason);
       return;
@@ -771,6 +780,11 @@ export class CapellConfirmWrite extends LitElement {
 
   #send = (event: MouseEvent): void => this.#act(event, (handlers) => handlers.onSend?.(), true);
 
+  #noteFocus = (event: FocusEvent): void => {
+    this.#focused = primitives.target(event);
+    this.#focusedAt = primitives.now();
+  };
+
   #keydown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
     event.stopPropagation();
@@ -785,7 +799,7 @@ export class CapellConfirmWrite extends LitElement {
     const waiting = String(!this.#armed);
     // data-armed: whether the input protection has passed; data-unread: whether the body's end
     // has yet to be scrolled into view (tests read both through DevTools).
-    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} data-unread=${String(this.#unread)} @keydown=${this.#keydown}>
+    return html`<section role="dialog" aria-labelledby="heading" tabindex="-1" class=${this.#dock} data-armed=${String(this.#armed)} data-unread=${String(this.#unread)} @keydown=${this.#keydown} @focusin=${this.#noteFocus}>
       <div class="body" tabindex=${this.#overflows ? '0' : nothing} @scroll=${this.#readScroll}>
         ${proposal.notice ? html`<p class="notice prose">${proposal.notice}</p>` : nothing}
         <h2 id="heading">${words.title}</h2>

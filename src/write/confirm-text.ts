@@ -4,6 +4,7 @@
  */
 import type { Messages } from '../shared/declarations/i18n.js';
 import type { ConfirmWriteWords } from '../panel/capell-confirm-write.js';
+import { isNotSendingLabel } from './not-sending.js';
 
 /** Message keys (in the island's `messages`) and their English defaults. */
 export const CONFIRM_TEXT_DEFAULTS = {
@@ -116,7 +117,9 @@ export const CONFIRM_TEXT_DEFAULTS = {
 export type ConfirmText = { -readonly [Key in keyof typeof CONFIRM_TEXT_DEFAULTS]: string };
 
 /**
- * Resolves every panel text: the island's message when it is a non-empty string, else the default.
+ * Resolves every panel text: the island's message when it is a non-empty string, else the default;
+ * `confirmSend` and `confirmCancel` both fall back to the defaults when the message for Send reads
+ * like not sending (not-sending.ts) or is the same as Cancel's.
  * @param defaults the texts a message left out falls back to: the admin writes' own for the page's
  *   language (write/admin/confirm-text-de.ts), as the admin registry's tools come with no
  *   messages. @default CONFIRM_TEXT_DEFAULTS (English)
@@ -126,6 +129,13 @@ export function readConfirmText(messages: Messages, defaults: Readonly<ConfirmTe
   for (const key of Object.keys(text) as (keyof ConfirmText)[]) {
     const message = Object.hasOwn(messages, key) ? messages[key] : undefined;
     if (typeof message === 'string' && message.trim() !== '') text[key] = message;
+  }
+  // The panel's Send must read as sending and differ from its Cancel: a site's (or a page
+  // script's) `confirmSend: "Cancel"`, `confirmCancel: "Send"` would make the person's "Cancel" send.
+  const label = (words: string) => words.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (isNotSendingLabel(text.confirmSend) || label(text.confirmSend) === label(text.confirmCancel)) {
+    text.confirmSend = defaults.confirmSend;
+    text.confirmCancel = defaults.confirmCancel;
   }
   return text;
 }

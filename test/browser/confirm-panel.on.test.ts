@@ -288,7 +288,23 @@ describe('confirm panel: what the person consents to has all been on screen', ()
     expect(body.scrollTop + body.clientHeight).to.be.greaterThanOrEqual(body.scrollHeight - 2);
     await sendKeys({ press: 'Tab' });
     expect(root.activeElement).to.equal(send());
+    // A key press counts once the focus has rested on Send for the input protection.
+    await settle(root);
     await sendKeys({ press: 'Enter' });
+    expect(counts.sent).to.equal(1);
+  });
+
+  it('a key press on Send counts only once the focus has rested on it for the input protection (the page cannot move the focus there just before a key press the person aims at the page)', async () => {
+    const { root, send, counts } = await presentRequest();
+    await settle(root);
+    expect(send().getAttribute('aria-disabled')).to.equal('false');
+    await sendKeys({ press: 'Tab' });
+    expect(root.activeElement).to.equal(send());
+    await sendKeys({ press: ' ' });
+    expect(counts.sent).to.equal(0);
+    expect(root.querySelector('.refusal')?.textContent).to.contain('only just appeared or changed');
+    await settle(root);
+    await sendKeys({ press: ' ' });
     expect(counts.sent).to.equal(1);
   });
 

@@ -48,6 +48,14 @@ function writeControlState(control: FillableControl, state: ControlState): void 
   } else {
     nativeSetter(control, 'value')?.call(control, String(state));
   }
+  announceValue(control);
+}
+
+/**
+ * Fires `input` and `change` on `control` as a fill does, so that a site's own script that keeps
+ * its own state from those events (Livewire's `wire:model`) takes what the control holds now.
+ */
+export function announceValue(control: Element): void {
   control.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   control.dispatchEvent(new Event('change', { bubbles: true }));
 }

@@ -11,7 +11,7 @@
 import type { RuntimeConfig } from '../../start/config.js';
 import type { ToolSpec } from '../../shared/declarations/tool-spec.js';
 import { planFill, type FillStep } from './controls.js';
-import { fillControls, restoreControls, unheldSteps, type FillRecord } from './fill.js';
+import { announceValue, fillControls, restoreControls, unheldSteps, type FillRecord } from './fill.js';
 import { readFormOptOutReason } from './form-opt-out.js';
 import { readFormProperty } from './form-property.js';
 import { nativeFormToolReason } from '../../shared/registration-rules.js';
@@ -217,6 +217,8 @@ async function proposeFill(
   const changedNames = new Set<string>();
   const removedNames = new Set<string>();
   const changedKeys = new Set<string>();
+  // The controls a script of the page dispatched `input`/`change` on since the panel showed.
+  const pageAnnounced = new Set<Element>();
   /** Marks what differs between `snapshot` and `entries` (and between `shown` and `items`) as changed by the page, except the change of `own` (controls the person changed). */
   const markChanges = (entries: readonly FormEntry[], items: readonly ProposalItem[], own: ReadonlySet<Element> = new Set()): void => {
     const { changed, removed } = readChangedNames(snapshot, entries, own);
@@ -260,13 +262,46 @@ async function proposeFill(
     void show().then(() => panel.refuse(reason));
     return reason;
   };
+  /**
+   * On a form the site's own script sends: the fields a script of the page dispatched
+   * `input`/`change` on since the panel showed (the site's script took those into its own state,
+   * which the controls may no longer show: a value set, announced, then put back). Their values
+   * are announced again, as a fill does, so that its state holds what the controls (and the
+   * panel) show, and they are marked as changed. @returns their labels and names, or undefined
+   * when there are none.
+   */
+  const takeAnnounced = (): string | undefined => {
+    const touched = [...pageAnnounced].filter((control) => control.isConnected);
+    pageAnnounced.clear();
+    if (touched.length === 0) return undefined;
+    filling = true;
+    try {
+      for (const control of touched) announceValue(control);
+    } finally {
+      filling = false;
+    }
+    const keys = plan.steps.filter((step) => touched.includes(step.control)).map((step) => step.key);
+    for (const key of keys) changedKeys.add(key);
+    const names = [...new Set(snapshot.filter((entry) => touched.includes(entry.control)).map((entry) => entry.name))];
+    for (const name of names) changedNames.add(name);
+    return [...new Set([...shown.filter((item) => keys.includes(item.key)).map((item) => item.label), ...names])].join(', ') || 'a field';
+  };
   const handlers = {
     onCancel: () => write.end('cancelled'),
     // The panel accepted the person's click on its Send (trusted, visible, still, read to the end).
     onSend: () => {
+      // First what a page script announced to the site's own script (marked before the panel
+      // shows the form again), then whether the form still holds what the panel shows.
+      const announced = siteSends ? takeAnnounced() : undefined;
       const changed = readDataRefusal();
       if (changed) {
         write.refused(changed);
+        return;
+      }
+      if (announced) {
+        const reason = fillPlaceholders(text.confirmReasonDataChanged, { changes: `a script of the page announced ${announced} to this site’s own page script` });
+        void show().then(() => panel.refuse(reason));
+        write.refused(reason);
         return;
       }
       // The form's own submit, through the control the panel's Send stands for: the browser's
@@ -301,7 +336,14 @@ async function proposeFill(
   // nothing (a change it made is found at Send, refused and marked). What else differs at a
   // person's edit than that control's own value is marked as a change too.
   const onEdit = (event: Event) => {
-    if (filling || !event.isTrusted) return;
+    if (filling) return;
+    if (!event.isTrusted) {
+      // Not re-read: a change it carries is found at Send. Where the site's own script sends, it
+      // takes such events into its state: noted, and Send says so first (takeAnnounced).
+      const target = primitives.target(event);
+      if (target instanceof Element && target !== form) pageAnnounced.add(target);
+      return;
+    }
     const now = readSnapshot();
     if ('reason' in now) return;
     const items = readItems(now.entries);

@@ -10,6 +10,7 @@ import { callBuiltIn } from '../../start/dom-builtin.js';
 import { parseURL } from '../../shared/parse-url.js';
 import { readFormProperty } from './form-property.js';
 import { primitives } from '../../start/primitives.js';
+import { isNotSendingLabel } from '../not-sending.js';
 
 /**
  * Where a submit goes (HTML, "form submission"): `method` (lower case), `action` (absolute URL),
@@ -23,29 +24,19 @@ export interface Destination {
   target: string;
 }
 
-/**
- * The first words of a label that a person reads as "do not send", English and German. A label
- * starting with one (`Cancel`, `No, thanks`, `Zurück`) is never named as the send control, and a
- * click on such a control never sends: the person meant to stop.
- */
-const NOT_SENDING_WORDS: ReadonlySet<string> = new Set([
-  'cancel', 'close', 'back', 'no', 'abort', 'dismiss', 'discard', 'previous',
-  'abbrechen', 'schließen', 'schliessen', 'zurück', 'zurueck', 'nein', 'verwerfen', 'abbruch',
-]);
-
-/**
- * Whether `label` reads like not sending: its first word is in NOT_SENDING_WORDS, or it starts
- * with "go back" (punctuation and arrows ignored, case-insensitive).
- */
-function isNotSendingLabel(label: string): boolean {
-  const words = label.toLowerCase().replace(/[^\p{L}\s]+/gu, ' ').trim().split(/\s+/);
-  return NOT_SENDING_WORDS.has(words[0] ?? '') || (words[0] === 'go' && words[1] === 'back');
-}
-
 /** Whether `element` is a submit control (a submit `<button>`, `<input type="submit|image">`). */
 function isSubmitControl(element: Element): element is HTMLButtonElement | HTMLInputElement {
   return (element instanceof HTMLButtonElement && element.type === 'submit')
     || (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image'));
+}
+
+/**
+ * Whether the panel's Send may submit through `control`: not an image button (`requestSubmit`
+ * has no click point to give it, and the point entries it adds are not what a person saw), and
+ * its text does not read like "do not send" (not-sending.ts).
+ */
+function canSendThrough(control: HTMLButtonElement | HTMLInputElement): boolean {
+  return !(control instanceof HTMLInputElement && control.type === 'image') && !isNotSendingLabel(readControlLabel(control));
 }
 
 /**
@@ -146,13 +137,14 @@ export interface SendControls {
 
 /**
  * Reads the form's send control for a proposal (see SendControls): the first submit control inside
- * the form whose text does not read like "Cancel" (NOT_SENDING_WORDS), else the first such
+ * the form that Send may submit through (canSendThrough: no image button, no text that reads like
+ * "Cancel"), else the first such
  * control associated from elsewhere by `form=`; a form whose only submit controls read so has none
  * named.
  * @returns the send control and its destination. Never throws.
  */
 export function readSendControls(form: HTMLFormElement): SendControls {
-  const sending = readSubmitControls(form).filter((control) => !isNotSendingLabel(readControlLabel(control)));
+  const sending = readSubmitControls(form).filter(canSendThrough);
   // One inside the form first: a `<button form=…>` a page put before it (in its header) is not
   // what the form's author made its send control.
   const named = sending.find((control) => primitives.contains(form, control)) ?? sending[0] ?? null;

@@ -363,9 +363,11 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   let sending = false;
   // Whether the submit `send` asked for was dispatched (an invalid form or a gone one has none).
   let dispatched = false;
-  // True while the panel's submit event is being dispatched: a site handler that submits the
-  // form itself from there (validate, then `form.submit()`) acts on the person's Send.
+  // True while the panel's submit event is being dispatched: a site handler that took it over
+  // (prevented its default) and then submits the form itself (validate, then `form.submit()`)
+  // acts on the person's Send. `ownSubmit` is that event.
   let personSubmitting = false;
+  let ownSubmit: Event | undefined;
 
   const block = (way: BlockedSubmitWay, reason: string) => {
     const entry = { way, reason };
@@ -449,11 +451,28 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return false;
     }
     if (personSubmitting) {
+      // A `form.submit()` from a handler that did not take the Send over would go out natively
+      // beside the checked send (with what the handler may just have changed): refused.
+      if (!ownSubmit?.defaultPrevented) {
+        refuse('a script of the page called form.submit() during the panel’s Send without taking the submit over; that call sent nothing', 'form.submit()');
+        return false;
+      }
       allowedNavigations += 1;
       return true;
     }
     block('form.submit()', 'form.submit() was called while the runtime holds the form for the person; nothing was sent');
     return false;
+  };
+
+  // While the panel's own submit is dispatched, a script's `input`/`change` on a control of the
+  // form is stopped on the window: a site's own script that sends its own state (Livewire's
+  // `wire:model`) would take it in and send it in this very submit, unchecked.
+  const onAnnounceDuringSend = (event: Event) => {
+    if (!personSubmitting || event.isTrusted) return;
+    const target = primitives.target(event) as Element | null;
+    if (!target || typeof (target as Node).nodeType !== 'number' || !primitives.contains(form, target)) return;
+    primitives.stopImmediatePropagation(event);
+    block('submit-event', `a script of the page dispatched ${event.type} on a field during the panel’s Send; it was stopped before the site’s own script saw it`);
   };
 
   const onSubmitCapture = (event: Event) => {
@@ -478,6 +497,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       return;
     }
     personSubmitting = true;
+    ownSubmit = submit;
     // Added now, in the capture phase: at the window's bubble phase it runs after every listener
     // the page has (one added during this event's bubble phase is never run for it).
     primitives.addEventListener(view, 'submit', onLastLook);
@@ -487,7 +507,13 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       const state = judged.get(submit);
       if (!armed || !state || state.delivered) return;
       if (submit.defaultPrevented) deliver(submit);
-      else refuse('the page stopped the submit event before the runtime could send it, so the browser\'s submission was held back; nothing was sent');
+      else {
+        // The browser's own submission went ahead: held back by the navigate backstop when it
+        // navigates this window; where the page pointed it at another window, not seen.
+        refuse(readUnguardableReason(form)
+          ? 'a script of the page stopped the submit event and pointed the form at another window, so the browser may have sent it there, unchecked; what it sent is not known'
+          : 'the page stopped the submit event before the runtime could send it, so the browser\'s submission was held back; nothing was sent');
+      }
     }, 0);
   };
   /** A native send that may not go out: its submission or navigation cancelled, the person told why. */
@@ -634,6 +660,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const leaveFront = options.front?.(onSubmitCapture);
   if (!leaveFront) primitives.addEventListener(view, 'submit', onSubmitCapture, true);
   primitives.addEventListener(view, 'submit', onSubmitBubble);
+  primitives.addEventListener(view, 'input', onAnnounceDuringSend, true);
+  primitives.addEventListener(view, 'change', onAnnounceDuringSend, true);
   if (navigation) primitives.addEventListener(navigation, 'navigate', onNavigate);
   holdRealm(view);
   holdFrames();
@@ -651,6 +679,8 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     if (leaveFront) leaveFront();
     else primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
     primitives.removeEventListener(view, 'submit', onSubmitBubble);
+    primitives.removeEventListener(view, 'input', onAnnounceDuringSend, true);
+    primitives.removeEventListener(view, 'change', onAnnounceDuringSend, true);
     primitives.removeEventListener(view, 'submit', onLastLook);
     native = undefined;
     if (navigation) primitives.removeEventListener(navigation, 'navigate', onNavigate);
