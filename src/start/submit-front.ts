@@ -1,5 +1,6 @@
 /**
- * The runtime's capture listener for `submit` on the window, added as early as the runtime can:
+ * The runtime's capture listeners for `submit` (and `formdata`, the last event of a submission
+ * before the browser reads where it goes) on the window, added as early as the runtime can:
  * when its script tag runs where WebMCP exists (auto.ts), or when `start()` runs on a page that
  * declares a form tool (runtime.ts), long before any write arms a submit guard
  * (write/forms/submit-guard.ts). Listeners of one target and phase run in the order they were
@@ -14,7 +15,7 @@
 import type { RuntimeConfig } from './config.js';
 import { primitives } from './primitives.js';
 
-/** Judges one `submit` event in the window's capture phase (a guard's capture listener). */
+/** Judges one `submit` or `formdata` event in the window's capture phase (a guard's capture listener). */
 type SubmitJudge = (event: Event) => void;
 
 /** Adds a judge to the front; @returns its removal (idempotent). */
@@ -24,7 +25,7 @@ export type SubmitFront = (judge: SubmitJudge) => () => unknown;
 const fronts = new WeakMap<Document, SubmitFront>();
 
 /**
- * The front of `doc`: its window capture listener for `submit`, added now when `doc` has none
+ * The front of `doc`: its window capture listeners for `submit` and `formdata`, added now when `doc` has none
  * yet. It lives as long as the document and does nothing while no guard has added a judge; every
  * judge added runs, in the order added, inside that one listener.
  * @returns the function that adds a judge. Never throws for a page's content.
@@ -34,7 +35,7 @@ export function holdSubmitFront(doc: Document): SubmitFront {
   if (!front) {
     const judges = new Set<SubmitJudge>();
     // A copy: a judge may remove itself (its guard turning off) while the event is judged.
-    primitives.addEventListener(doc.defaultView!, 'submit', (event: Event) => [...judges].map((judge) => judge(event)), true);
+    for (const type of ['submit', 'formdata']) primitives.addEventListener(doc.defaultView!, type, (event: Event) => [...judges].map((judge) => judge(event)), true);
     fronts.set(doc, front = (judge) => (judges.add(judge), () => judges.delete(judge)));
   }
   return front;

@@ -53,32 +53,39 @@ test('R1 (HTML) the site island\'s messages swap the panel\'s words: the button 
   expect(demo.formPosts, 'a click on the panel button reading "Cancel" sent the form').toEqual([]);
 });
 
-test('R2 (script after the runtime, left open) a document-capture submit listener retargets the panel\'s submit to a same-origin iframe and stops propagation: the browser sends it there unchecked, and the panel and the agent are told so, never "nothing was sent"', async ({ page, demo }) => {
-  await page.goto(`${demo.url}/contact/plain`);
-  await readyReport(page);
-  const bodies = recordPosts(page);
-  await page.evaluate(() => {
-    const frame = document.createElement('iframe');
-    frame.name = 'sink';
-    frame.style.cssText = 'width:1px;height:1px;border:0';
-    document.body.append(frame);
+for (const target of ['sink', '_blank']) {
+  test(`R2 (script after the runtime) a document-capture submit listener points the panel's submit at another window (target=${target}) and stops its propagation: no value is sent (the submission to a frame is dropped; a new window gets an empty one), and the panel says so`, async ({ page, demo }) => {
+    await page.goto(`${demo.url}/contact/plain`);
+    await readyReport(page);
+    const bodies = recordPosts(page);
+    const popups: string[] = [];
+    page.context().on('page', (opened) => popups.push(opened.url()));
+    await page.evaluate(() => {
+      const frame = document.createElement('iframe');
+      frame.name = 'sink';
+      frame.style.cssText = 'width:1px;height:1px;border:0';
+      document.body.append(frame);
+    });
+    const driver = await openProposal(page);
+    await page.evaluate(({ evil, target }) => {
+      document.addEventListener('submit', (event) => {
+        const f = event.target as HTMLFormElement;
+        (f.querySelector('[name=email]') as HTMLInputElement).value = evil;
+        f.setAttribute('target', target);
+        event.stopImmediatePropagation();
+      }, { capture: true, once: true });
+    }, { evil: EVIL, target });
+    await driver.click('Send');
+    await expect.poll(async () => (await driver.state())?.refusal ?? '').toContain('pointed the form at another window during the panel’s Send, so the runtime held the browser’s submission back and emptied it; no value was sent');
+    // The form is back where it was, and the proposal is still open.
+    expect(await page.locator('#capell-form-contact').count()).toBe(1);
+    await page.waitForTimeout(1000);
+    // A named frame's submission is dropped; a new window may open, with an empty body.
+    if (target === 'sink') expect(bodies, 'a POST the panel never showed').toEqual([]);
+    expect(bodies.filter((body) => body !== ''), 'a POST with a value').toEqual([]);
+    expect(popups.length).toBeLessThanOrEqual(target === 'sink' ? 0 : 1);
   });
-  const driver = await openProposal(page);
-  await page.evaluate(({ form, evil }) => {
-    document.addEventListener('submit', (event) => {
-      const f = event.target as HTMLFormElement;
-      (f.querySelector('[name=email]') as HTMLInputElement).value = evil;
-      f.setAttribute('target', 'sink');
-      event.stopImmediatePropagation();
-    }, { capture: true, once: true });
-    void form;
-  }, { form: FORM, evil: EVIL });
-  await driver.click('Send');
-  await expect.poll(async () => (await driver.state())?.refusal ?? '').toContain('the browser may have sent it there, unchecked; what it sent is not known');
-  expect((await driver.state())?.refusal).not.toContain('nothing was sent');
-  // What docs/security.md says is left: the other window's request is not this page's to stop.
-  await expect.poll(() => bodies.filter((body) => body.includes(encodeURIComponent(EVIL))).length).toBe(1);
-});
+}
 
 test('R3 (script after the runtime) a submit listener changes the email and calls form.submit() inside the panel\'s own submit event: the browser must not post it natively', async ({ page, demo }) => {
   await page.goto(`${demo.url}/contact/plain`);

@@ -475,7 +475,35 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     block('submit-event', `a script of the page dispatched ${event.type} on a field during the panel’s Send; it was stopped before the site’s own script saw it`);
   };
 
+  // Where the panel's own submission was pointed at another window during its submit event (a
+  // page listener that also stopped the event, so the guard's later checks never ran): the form's
+  // place, while it is taken out of the document for the rest of that submission.
+  let detached: { parent: Node; next: Node | null } | undefined;
+  /**
+   * `formdata` of the panel's own submission, the browser's last event before it sends: when the
+   * submission now goes to another window (whose navigation this page cannot see), its entry list
+   * is emptied and the event stopped (no later listener of the page adds an entry back), and the
+   * form is taken out of the document, which makes Chromium drop a submission to a named frame
+   * ("the form is not connected"); `send` puts it back at once. A new window (`_blank`) may still
+   * open, with nothing in it to send.
+   */
+  const onFormdata = (event: Event) => {
+    if (!sending || primitives.target(event) !== form || !armed || readUnguardableReason(form) === undefined) return;
+    const parent = form.parentNode;
+    if (!parent) return;
+    primitives.stopImmediatePropagation(event);
+    const data = (event as FormDataEvent).formData;
+    for (const name of [...new Set(data.keys())]) data.delete(name);
+    detached = { parent, next: form.nextSibling };
+    for (const submit of ownSubmit ? [ownSubmit] : []) {
+      const state = judged.get(submit);
+      if (state) state.delivered = true;
+    }
+    callBuiltIn(form, 'remove');
+  };
+
   const onSubmitCapture = (event: Event) => {
+    if (event.type === 'formdata') return onFormdata(event);
     if (primitives.target(event) !== form || !armed) return;
     const submit = event as SubmitEvent;
     const own = sending;
@@ -658,7 +686,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   primitives.addEventListener(doc, 'load', onLoad, true);
   // Judged at the runtime's front when it has one (added at start, before the page's later listeners).
   const leaveFront = options.front?.(onSubmitCapture);
-  if (!leaveFront) primitives.addEventListener(view, 'submit', onSubmitCapture, true);
+  if (!leaveFront) for (const type of ['submit', 'formdata']) primitives.addEventListener(view, type, onSubmitCapture, true);
   primitives.addEventListener(view, 'submit', onSubmitBubble);
   primitives.addEventListener(view, 'input', onAnnounceDuringSend, true);
   primitives.addEventListener(view, 'change', onAnnounceDuringSend, true);
@@ -677,7 +705,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     primitives.removeEventListener(doc, 'keydown', onKeydown, true);
     primitives.removeEventListener(doc, 'load', onLoad, true);
     if (leaveFront) leaveFront();
-    else primitives.removeEventListener(view, 'submit', onSubmitCapture, true);
+    else for (const type of ['submit', 'formdata']) primitives.removeEventListener(view, type, onSubmitCapture, true);
     primitives.removeEventListener(view, 'submit', onSubmitBubble);
     primitives.removeEventListener(view, 'input', onAnnounceDuringSend, true);
     primitives.removeEventListener(view, 'change', onAnnounceDuringSend, true);
@@ -703,13 +731,21 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
       if (!armed) return 'the proposal is no longer held for the person; nothing was sent';
       sending = true;
       dispatched = false;
+      let failed: string | undefined;
       try {
         primitives.requestSubmit(form, submitter);
       } catch (error) {
-        return `the browser did not submit the form (${errorMessage(error)}); nothing was sent`;
-      } finally {
-        sending = false;
+        failed = `the browser did not submit the form (${errorMessage(error)}); nothing was sent`;
       }
+      sending = false;
+      const place = detached;
+      detached = undefined;
+      if (place) {
+        // Back where it was, in the same task (a MutationObserver of the page sees both moves).
+        callBuiltIn(place.parent, 'insertBefore', form, place.next?.parentNode === place.parent ? place.next : null);
+        return 'a script of the page pointed the form at another window during the panel’s Send, so the runtime held the browser’s submission back and emptied it; no value was sent';
+      }
+      if (failed) return failed;
       if (dispatched) return undefined;
       return notSubmittedReason(form);
     },
