@@ -176,36 +176,6 @@ function isSelfTarget(target: string | null): boolean {
   return value === '' || value === '_self';
 }
 
-/** Input types the browser submits implicitly on Enter (HTML, "Implicit submission"). */
-const IMPLICIT_SUBMIT_TYPES: ReadonlySet<string> = new Set([
-  'text', 'search', 'url', 'tel', 'email', 'password', 'date', 'month', 'week', 'time', 'datetime-local', 'number',
-]);
-
-/** Every input type HTML knows; an unknown or missing `type` attribute is the text state. */
-const INPUT_TYPES: ReadonlySet<string> = new Set([
-  ...IMPLICIT_SUBMIT_TYPES, 'hidden', 'color', 'checkbox', 'radio', 'file', 'submit', 'image', 'reset', 'button', 'range',
-]);
-
-/**
- * Whether `event` is an Enter with which the browser itself would submit `form` implicitly: a
- * trusted keydown of Enter, not composing (`isComposing`, keyCode 229), without Ctrl, Alt, Meta
- * or Shift, in an `<input>` of `form` whose type submits implicitly (IMPLICIT_SUBMIT_TYPES;
- * read from the attribute, which a script cannot fake without changing the control).
- * @returns false for a textarea, select, checkbox, button, contenteditable, composition, etc.
- */
-function isImplicitSubmitEnter(event: KeyboardEvent, form: HTMLFormElement): boolean {
-  if (!event.isTrusted || primitives.key(event) !== 'Enter') return false;
-  if (event.isComposing || event.keyCode === 229) return false;
-  if (event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return false;
-  const target = primitives.target(event) as Element | null;
-  if (!target || target.localName !== 'input' || target.namespaceURI !== 'http://www.w3.org/1999/xhtml') return false;
-  const input = target as HTMLInputElement;
-  if (input.form !== form) return false;
-  const attribute = (input.getAttribute('type') ?? '').trim().toLowerCase();
-  const type = INPUT_TYPES.has(attribute) ? attribute : 'text';
-  return IMPLICIT_SUBMIT_TYPES.has(type);
-}
-
 function isSubmitControl(element: Element): element is HTMLButtonElement | HTMLInputElement {
   const type = (element.getAttribute('type') ?? '').toLowerCase();
   if (element.localName === 'button') return type === '' || type === 'submit' || !['button', 'reset', 'menu'].includes(type);
