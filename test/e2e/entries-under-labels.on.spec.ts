@@ -17,8 +17,8 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { panel } from './panel-driver.ts';
-import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
-import { refusalLine } from './page-acts.ts';
+import { PROPOSAL, callResult } from './agent-calls.ts';
+import { refusalLine, armedContactProposal } from './page-acts.ts';
 
 const FORM = '#capell-form-contact';
 const CHANGED = 'changed after this panel first showed it';
@@ -31,13 +31,6 @@ async function recordPosts(page: Page, demo: Demo): Promise<[string, string][][]
     return route.continue();
   });
   return bodies;
-}
-
-/** The contact form's proposal, open, read to its end and past its input protection. */
-async function armedProposal(page: Page): Promise<void> {
-  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
-  await panel(page).scrollToEnd();
-  await panel(page).waitArmed();
 }
 
 /** The panel's visible text now. */
@@ -82,7 +75,7 @@ test.beforeEach(async ({ page, demo }) => {
 
 test('the panel lists each entry by the name it is sent under, and a select\'s or checkbox\'s value as sent', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const text = await panelText(page);
   // Label, sent name (code.name), value, and "sent as" where the value sent reads otherwise.
   for (const item of [
@@ -101,7 +94,7 @@ test('the panel lists each entry by the name it is sent under, and a select\'s o
 
 test('(a) two controls\' names swapped after the panel showed: Send refused, both shown under their new names and marked; the next Send sends the swap as shown', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   await page.evaluate((form) => {
     const name = document.querySelector(`${form} [name="name"]`)!;
@@ -122,7 +115,7 @@ test('(a) two controls\' names swapped after the panel showed: Send refused, bot
 
 test('(b) a control moved to another form with the form attribute: Send refused, the panel says it is no longer sent; the next Send sends without it', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   await page.evaluate((form) => {
     const other = document.createElement('form');
@@ -142,7 +135,7 @@ test('(b) a control moved to another form with the form attribute: Send refused,
 
 test('(c) dirname added to a control: Send refused, the panel shows the extra name and the value it sends, marked; the next Send sends it', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   await page.evaluate((form) => { document.querySelector(`${form} [name="message"]`)!.setAttribute('dirname', 'message.dir'); }, FORM);
   await sendIsRefused(page, demo, bodies, 'message.dir added');
@@ -156,7 +149,7 @@ test('(c) dirname added to a control: Send refused, the panel shows the extra na
 
 test('(d) the selected option\'s value changed: Send refused, the panel shows the option\'s text and the value it now sends, marked; the next Send sends that value', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   // "Repair request" still drawn, "order" sent.
   await page.evaluate((form) => { (document.querySelector(`${form} [name="topic"] option[value="repair"]`) as HTMLOptionElement).value = 'order'; }, FORM);
@@ -170,7 +163,7 @@ test('(d) the selected option\'s value changed: Send refused, the panel shows th
 
 test('(e) the checked checkbox\'s value changed: Send refused, the panel shows the value it now sends, marked; the next Send sends that value', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   // Still checked ("Yes"), but the site reads only "yes" as consent.
   await page.evaluate((form) => { (document.querySelector(`${form} [name="newsletter"]`) as HTMLInputElement).value = 'no'; }, FORM);
@@ -184,7 +177,7 @@ test('(e) the checked checkbox\'s value changed: Send refused, the panel shows t
 
 test('(f) a page change followed by a page-dispatched input event is not re-read: the panel stays as it was and armed, Send is refused, then the change is shown marked; the next Send sends it', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   const before = await panelText(page);
   await panel(page).watchArmed();
@@ -207,7 +200,7 @@ test('(f) a page change followed by a page-dispatched input event is not re-read
 
 test('(g) an entry added (a new named hidden input): Send refused, the panel lists it as sent with it, marked; the next Send sends it', async ({ page, demo }) => {
   const bodies = await recordPosts(page, demo);
-  await armedProposal(page);
+  await armedContactProposal(page);
   const outcome = callResult(page);
   await page.evaluate((form) => {
     const role = document.createElement('input');

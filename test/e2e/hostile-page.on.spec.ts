@@ -13,20 +13,11 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
+import { armedContactProposal, PAGE_CONTROL_REASON as PAGE_CONTROL } from './page-acts.ts';
 import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
 
 function fieldValue(page: Page, name: string): Promise<string> {
   return page.evaluate((name) => ((document.getElementById('capell-form-contact') as HTMLFormElement).elements.namedItem(name) as HTMLInputElement).value, name);
-}
-
-/** The contact form's proposal, open and past its input protection: the panel that shows it. */
-async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
-  const panel = new PanelDriver(page);
-  // Read to its end (it may be taller than the panel in a 720 px window), then out of its input protection.
-  await panel.scrollToEnd();
-  await panel.waitArmed();
-  return panel;
 }
 
 /** A submit button the page adds: its id, text and attributes, and where it goes. */
@@ -54,9 +45,6 @@ function addSubmitButton(page: Page, added: AddedButton): Promise<void> {
     else document.body.append(button);
   }, added);
 }
-
-/** The panel's reason for a person's click on a button of the page while the proposal is open (confirmReasonPageControl). */
-const PAGE_CONTROL = 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does';
 
 /**
  * Makes the person's act (`control`: a click on it; or a function: the act) and waits for the
@@ -101,7 +89,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     });
 
     test('a send button relabelled "Cancel" after the panel opened: every click on it is refused, the panel never tells the person to press "Cancel", and the agent hears it was refused', async ({ page, demo }) => {
-      const panel = await armedProposal(page);
+      const panel = await armedContactProposal(page);
       const outcome = callResult(page);
       await page.evaluate(() => { document.querySelector('#capell-form-contact button[type="submit"]')!.textContent = 'Cancel'; });
       const reason = PAGE_CONTROL;
@@ -117,7 +105,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     });
 
     test('a second submit button "Cancel" sending elsewhere, added after the panel opened: the person who clicks it twice to cancel sends nothing, and the agent hears it was refused', async ({ page, demo }) => {
-      const panel = await armedProposal(page);
+      const panel = await armedContactProposal(page);
       const outcome = callResult(page);
       await addSubmitButton(page, { id: 'fake-cancel', text: 'Cancel', attributes: { formaction: '/signups' }, place: 'after send' });
       await refusedEveryTime(page, panel, page.locator('#fake-cancel'), PAGE_CONTROL);
@@ -132,7 +120,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     test('a submit button "Cancel" sending elsewhere that was there from the start: every click on it is refused, and the panel\'s Send goes through the real send button, where the panel says', async ({ page, demo }) => {
       // First in tree order: the form's default button, which implicit submission would press.
       await addSubmitButton(page, { id: 'fake-cancel', text: 'Cancel', attributes: { formaction: '/signups' }, place: 'before send' });
-      const panel = await armedProposal(page);
+      const panel = await armedContactProposal(page);
       const outcome = callResult(page);
       await panel.waitText('POST /contact/plain');
       await refusedEveryTime(page, panel, page.locator('#fake-cancel'), PAGE_CONTROL);
@@ -148,7 +136,7 @@ test.describe('a hostile page cannot turn the person\'s act into another send', 
     });
 
     test('a form pointed elsewhere after the panel opened: the person\'s click on the page\'s button or the panel\'s Send sends nothing, and the panel shows the new destination', async ({ page, demo }) => {
-      const panel = await armedProposal(page);
+      const panel = await armedContactProposal(page);
       await page.evaluate(() => { (document.getElementById('capell-form-contact') as HTMLFormElement).action = '/signups'; });
       await page.locator('#capell-form-contact button[type="submit"]').click();
       await panel.waitText(PAGE_CONTROL);
@@ -235,7 +223,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
       search.addEventListener('focus', () => trap.focus());
       trap.addEventListener('input', () => { search.value = trap.value; });
     });
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.locator('#search').click();
     await page.keyboard.type('boots');
     await page.keyboard.press('Enter');
@@ -244,7 +232,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
   });
 
   test('a submit button added under the pointer after the panel opened: every click on it is refused, however long it has been still', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     const outcome = callResult(page);
     await addSubmitButton(page, { id: 'slid', text: 'Send message', attributes: { form: 'capell-form-contact' }, place: 'body', style: 'position:fixed;bottom:8px;left:8px;z-index:5' });
     // The panel's own wait has passed (the button's arrival did not restart it): refused because
@@ -261,7 +249,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
     const other = `http://127.0.0.2:${new URL(demo.url).port}`;
     const elsewhere: string[] = [];
     await page.route(`${other}/**`, (route) => { elsewhere.push(route.request().url()); return route.abort(); });
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.evaluate((other) => {
       const form = document.getElementById('capell-form-contact') as HTMLFormElement;
       form.action = `${other}/contact`;
@@ -287,7 +275,7 @@ test.describe('a hostile page cannot make the person\'s other act send the form 
         formData.append('extra', 'refund to IBAN');
       });
     });
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await panel.click('Send');
     await panel.waitText('a script of the page changed what the form would send (email changed, extra added)');
     await page.waitForTimeout(300);

@@ -7,7 +7,8 @@
  */
 import type { Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { panel } from './panel-driver.ts';
+import { panel, type PanelDriver } from './panel-driver.ts';
+import { PROPOSAL, startCall } from './agent-calls.ts';
 
 /** The reason the write's record keeps (`refused`) for a click on a page control. */
 export const PAGE_CONTROL_REASON = 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does';
@@ -27,4 +28,18 @@ export function refusalLine(reason: string): string {
 export async function expectPageActRefused(page: Page, kind: 'click' | 'enter'): Promise<void> {
   const line = refusalLine(kind === 'click' ? PAGE_CONTROL_REASON : PAGE_ENTER_REASON);
   await expect.poll(async () => (await panel(page).state())?.refusal ?? 'no panel', { intervals: [50], timeout: 15_000 }).toBe(line);
+}
+
+/**
+ * Starts the agent's call of the demo contact form's tool with `input` and waits for its panel:
+ * open, read to its end (a 720 px window may need scrolling) and past its input protection, so the
+ * person's next act counts.
+ */
+export async function armedContactProposal(page: Page, input: object = PROPOSAL): Promise<PanelDriver> {
+  const driver = panel(page);
+  await startCall(page, 'form.submit.capell-form-contact', input);
+  await driver.waitOpen();
+  await driver.scrollToEnd();
+  await driver.waitArmed();
+  return driver;
 }

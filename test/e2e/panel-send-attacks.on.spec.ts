@@ -10,8 +10,8 @@
  */
 import type { Page, Request } from '@playwright/test';
 import { expect, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
-import { panel } from './panel-driver.ts';
-import { PROPOSAL, startCall } from './agent-calls.ts';
+import { armedContactProposal } from './page-acts.ts';
+import { PROPOSAL } from './agent-calls.ts';
 
 const FORM = '#capell-form-contact';
 const EVIL = 'evil@evil.test';
@@ -21,15 +21,6 @@ function recordPosts(page: Page): string[] {
   const bodies: string[] = [];
   page.context().on('request', (request: Request) => { if (request.method() === 'POST') bodies.push(request.postData() ?? ''); });
   return bodies;
-}
-
-async function openProposal(page: Page) {
-  const driver = panel(page);
-  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
-  await driver.waitOpen();
-  await driver.scrollToEnd();
-  await driver.waitArmed();
-  return driver;
 }
 
 test('R1 (HTML) the site island\'s messages swap the panel\'s words: the button the person reads as "Cancel" sends', async ({ page, demo }) => {
@@ -44,7 +35,7 @@ test('R1 (HTML) the site island\'s messages swap the panel\'s words: the button 
   await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   demo.formPosts.length = 0;
-  const driver = await openProposal(page);
+  const driver = await armedContactProposal(page);
   // Send's words read as not sending (or as Cancel's): both fall back to the defaults.
   expect((await driver.state())!.buttons.map((button) => button.text)).toEqual(['Send', 'Cancel']);
   // The person decides not to send: clicks the panel's button that reads "Cancel".
@@ -66,7 +57,7 @@ for (const target of ['sink', '_blank']) {
       frame.style.cssText = 'width:1px;height:1px;border:0';
       document.body.append(frame);
     });
-    const driver = await openProposal(page);
+    const driver = await armedContactProposal(page);
     await page.evaluate(({ evil, target }) => {
       document.addEventListener('submit', (event) => {
         const f = event.target as HTMLFormElement;
@@ -91,7 +82,7 @@ test('R3 (script after the runtime) a submit listener changes the email and call
   await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   const bodies = recordPosts(page);
-  const driver = await openProposal(page);
+  const driver = await armedContactProposal(page);
   await page.evaluate((evil) => {
     document.addEventListener('submit', (event) => {
       const f = event.target as HTMLFormElement;
@@ -110,7 +101,7 @@ test('R4 (script after the runtime, Livewire-style /contact) a dispatched input 
   await page.goto(`${demo.url}/contact`);
   await readyReport(page);
   demo.livewirePosts.length = 0;
-  const driver = await openProposal(page);
+  const driver = await armedContactProposal(page);
   await page.evaluate((evil) => {
     const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
     const shown = email.value;
@@ -134,7 +125,7 @@ test('R4b (script after the runtime, Livewire-style /contact) an input event ann
   await page.goto(`${demo.url}/contact`);
   await readyReport(page);
   demo.livewirePosts.length = 0;
-  const driver = await openProposal(page);
+  const driver = await armedContactProposal(page);
   await page.evaluate((evil) => {
     document.addEventListener('submit', () => {
       const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
@@ -153,7 +144,7 @@ test('R5 (script after the runtime, keyjacking) the page focuses the panel host 
   await page.goto(`${demo.url}/contact/plain`);
   await readyReport(page);
   demo.formPosts.length = 0;
-  const driver = await openProposal(page);
+  const driver = await armedContactProposal(page);
   await page.evaluate(() => {
     const host = document.querySelector('capell-confirm-write') as HTMLElement;
     host.setAttribute('tabindex', '0');
@@ -185,7 +176,7 @@ test('R6 (script) the form\'s named control is an <input type=image>; a formdata
       if (data.has('email.x')) data.set('email.x', 'attacker@evil.test');
     });
   });
-  const driver = await openProposal(page);
+  const driver = await armedContactProposal(page);
   expect((await driver.state())!.text).not.toContain('attacker@evil.test');
   await driver.click('Send');
   await expect.poll(() => bodies.length).toBe(1);

@@ -11,22 +11,10 @@ import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver, panel } from './panel-driver.ts';
+import { armedContactProposal, PAGE_CONTROL_REASON as PAGE_CONTROL } from './page-acts.ts';
 import { PROPOSAL, call, callResult, startCall } from './agent-calls.ts';
 
 const SEND = '#capell-form-contact button[type="submit"]';
-
-/** The panel's reason for a person's click on a button of the page while the proposal is open (confirmReasonPageControl). */
-const PAGE_CONTROL = 'a button of the page does not send this proposal, whatever it reads; only Send on this panel does';
-
-/** The contact form's proposal, open, read to its end and past its input protection. */
-async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
-  const panel = new PanelDriver(page);
-  await panel.waitText('press Send on this panel');
-  await panel.scrollToEnd();
-  await panel.waitArmed();
-  return panel;
-}
 
 /**
  * Each group's beforeEach but the timeout group's (its test opens the page itself, with a shorter
@@ -72,7 +60,7 @@ test.describe('what is sent, and where: fetch and Request replaced after the run
   });
 
   test('the person\'s send goes to the form\'s action with what the panel showed, and the agent reads the site\'s status', async ({ page, demo }) => {
-    await armedProposal(page);
+    await armedContactProposal(page);
     const outcome = callResult(page);
     // Told to the test as it happens: after the send the page follows the site's redirect, so
     // reading a page variable afterwards races with that navigation.
@@ -157,7 +145,7 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
       Object.assign(window, { nativeSubmit: native });
       HTMLFormElement.prototype.submit = function (this: HTMLFormElement) { native.call(this); };
     });
-    const driver = await armedProposal(page);
+    const driver = await armedContactProposal(page);
     const outcome = callResult(page);
     // Where the person will click, read now: once the browser's submission was started (and
     // cancelled), Playwright's locators wait on it as on a navigation that never finishes.
@@ -185,7 +173,7 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
   test('KeyboardEvent.prototype.key made to say "Enter": a letter typed in the name field sends nothing, though the page submits on it', async ({ page, demo }) => {
     // Tall enough that the panel leaves the name field uncovered: the person clicks into it.
     await page.setViewportSize({ width: 1280, height: 1600 });
-    await armedProposal(page);
+    await armedContactProposal(page);
     await page.evaluate(() => {
       const key = Object.getOwnPropertyDescriptor(KeyboardEvent.prototype, 'key')!.get!;
       Object.defineProperty(KeyboardEvent.prototype, 'key', { configurable: true, get() { return 'Enter'; } });
@@ -215,7 +203,7 @@ test.describe('whose act it is: the submit guard\'s and the panel\'s built-ins r
       });
       document.querySelector('#capell-form-contact button[type="submit"]')!.after(next);
     });
-    await armedProposal(page);
+    await armedContactProposal(page);
     await page.evaluate(() => { Node.prototype.contains = () => true; });
     await page.locator('#next-page').click();
     await page.waitForTimeout(500);
@@ -268,7 +256,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
   test.beforeEach(openContact);
 
   test('window.getComputedStyle made to report the send button\'s text readable and no generated content: the person\'s click on the button drawn as "Next page →" still sends nothing', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.evaluate(() => {
       const real = window.getComputedStyle;
       window.getComputedStyle = function (element: Element, pseudo?: string | null) {
@@ -291,7 +279,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
   });
 
   test('CSSStyleDeclaration.prototype made to report the send button\'s text readable and no generated content: the person\'s click on the button drawn as "Next page →" still sends nothing', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.evaluate(() => {
       // Every computed style read through its prototype, getPropertyValue or the named accessors, lies.
       const proto = CSSStyleDeclaration.prototype;
@@ -309,7 +297,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
   });
 
   test('document.caretPositionFromPoint made to answer nothing where a closed shadow root draws: the person\'s click on the send button whose root draws "Next page →" still sends nothing', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.evaluate(() => {
       const caret = Document.prototype.caretPositionFromPoint;
       Document.prototype.caretPositionFromPoint = function (this: Document, x: number, y: number, options?: object) {
@@ -335,7 +323,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
   });
 
   test('Element.prototype.getBoundingClientRect made to report a button-sized box for a send button stretched, transparent, over the top of the page: a click elsewhere on the page (on it) still sends nothing', async ({ page, demo }) => {
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.evaluate(() => {
       const send = document.querySelector('#capell-form-contact button[type="submit"]') as HTMLElement;
       const label = document.createRange();
@@ -381,7 +369,7 @@ test.describe('what the person sees: the checks\' built-ins replaced after the r
     await page.evaluate(() => {
       Object.defineProperty(IntersectionObserverEntry.prototype, 'isVisible', { configurable: true, get() { return true; } });
     });
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     const send = (await panel.state())!.buttons.find((button) => button.text === 'Send')!;
     // Opened after the panel: above it in the top layer.
     await page.evaluate(({ x, y }) => {

@@ -9,17 +9,8 @@
 import type { Page } from '@playwright/test';
 import { expect, readyReport, sharedTabTest as test } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
-import { PanelDriver } from './panel-driver.ts';
-import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
-
-/** The contact form's proposal, open, read to its end and past its input protection. */
-async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
-  const panel = new PanelDriver(page);
-  await panel.scrollToEnd();
-  await panel.waitArmed();
-  return panel;
-}
+import { armedContactProposal } from './page-acts.ts';
+import { PROPOSAL, callResult } from './agent-calls.ts';
 
 /** The bodies of the contact POSTs the page makes, as name/value pairs in order. */
 function recordPosts(page: Page, demoUrl: string): [string, string][][] {
@@ -42,7 +33,7 @@ test.describe('the submit sends the data set the panel showed', () => {
   test('the panel lists every entry, the CSRF token and the empty honeypot as sent with it, in plain words, and the body sent is exactly that list', async ({ page, demo }) => {
     const bodies = recordPosts(page, demo.url);
     const token = await page.locator('#capell-form-contact input[name="_token"]').inputValue();
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     // Named in plain words (entry-kind.ts); the token by its ends, whole behind "show all".
     await panel.waitText(`Sent with it: a security token the site adds (_token) ${token.slice(0, 8)}…${token.slice(-6)} (show all ${token.length} characters) ${token} an anti-spam field, left empty (website)`);
     const outcome = callResult(page);
@@ -91,7 +82,7 @@ test.describe('the submit sends the data set the panel showed', () => {
 
   for (const { name, change, reason } of changes) {
     test(`${name} after the panel showed: the person's Send sends nothing, and the panel names it (${reason})`, async ({ page, demo }) => {
-      const panel = await armedProposal(page);
+      const panel = await armedContactProposal(page);
       const outcome = callResult(page);
       await page.evaluate(`(${change.toString()})(document.getElementById('capell-form-contact'))`);
       await panel.click('Send');
@@ -111,7 +102,7 @@ test.describe('the submit sends the data set the panel showed', () => {
       campaign.value = 'spring';
       document.getElementById('capell-form-contact')!.append(campaign);
     });
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await panel.waitText('campaign = spring');
     const outcome = callResult(page);
     await page.evaluate(() => { (document.querySelector('input[name="campaign"]') as HTMLInputElement).value = 'refund to IBAN DE00'; });

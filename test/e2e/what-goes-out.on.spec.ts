@@ -16,7 +16,8 @@ import type { Page, Request } from '@playwright/test';
 import { expect, readyReport, serveEdited, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { answerOf } from '../support/answer-of.ts';
 import { PanelDriver } from './panel-driver.ts';
-import { PROPOSAL, callResult, startCall } from './agent-calls.ts';
+import { armedContactProposal } from './page-acts.ts';
+import { callResult, startCall } from './agent-calls.ts';
 
 const EVIL = 'http://evil.test';
 
@@ -60,21 +61,11 @@ async function openNativeContact(page: Page, demo: Demo): Promise<Request[]> {
   return posts;
 }
 
-/** The contact form's proposal, open, read to its end and past its input protection. */
-async function armedProposal(page: Page): Promise<PanelDriver> {
-  await startCall(page, 'form.submit.capell-form-contact', PROPOSAL);
-  const panel = new PanelDriver(page);
-  await panel.waitText('press Send on this panel');
-  await panel.scrollToEnd();
-  await panel.waitArmed();
-  return panel;
-}
-
 test.describe('a native send pointed elsewhere after the runtime let it through', () => {
   for (const [where, action, named] of [['another path of the site (/signups)', '/signups?list=page', '/signups'], ['another origin', `${EVIL}/collect`, 'evil.test']] as const) {
     test(`a window submit listener added after the panel opened points the form at ${where}: the browser sends nothing, and the panel says why`, async ({ page, demo }) => {
       const posts = await openNativeContact(page, demo);
-      const panel = await armedProposal(page);
+      const panel = await armedContactProposal(page);
       await page.evaluate((action) => {
         // Bubble phase, on the window, added after the runtime's own listeners: it runs after
         // the runtime's decision to let the browser send.
@@ -91,7 +82,7 @@ test.describe('a native send pointed elsewhere after the runtime let it through'
 
   test('a formdata listener that adds an entry only as the browser builds its own entry list: the navigation is cancelled, and the panel names the entry', async ({ page, demo }) => {
     const posts = await openNativeContact(page, demo);
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     await page.evaluate(() => {
       let built = 0;
       // The runtime builds the entry list once to check it (the first formdata event); the
@@ -108,7 +99,7 @@ test.describe('a native send pointed elsewhere after the runtime let it through'
 
   test('with no page listener, the person\'s native send still goes to the form\'s action and is answered submitted', async ({ page, demo }) => {
     await openNativeContact(page, demo);
-    const panel = await armedProposal(page);
+    const panel = await armedContactProposal(page);
     const result = callResult(page);
     await panel.click('Send');
     expect(answerOf(await result)).toEqual({ status: 'submitted' });
