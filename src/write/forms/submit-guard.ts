@@ -370,7 +370,13 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   };
   const onKeydown = (event: KeyboardEvent) => {
     if (!event.isTrusted) return;
-    if (primitives.key(event) === 'Enter') remember({ kind: 'enter', target: primitives.target(event) });
+    remember(primitives.key(event) === 'Enter' ? { kind: 'enter', target: primitives.target(event) } : undefined);
+  };
+  // Enter's implicit submission happens at its keypress; at the key's release any gesture is over.
+  // The timer alone is not enough: a busy renderer runs input before timers, so Enter's gesture
+  // could still be there for Space's click on the button Enter was pressed on.
+  const onKeyup = (event: KeyboardEvent) => {
+    if (event.isTrusted) remember(undefined);
   };
 
   /** The person's page act that made this submit, or undefined (a script's submit). */
@@ -653,6 +659,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
   const navigation = (view as Window & { navigation?: EventTarget }).navigation;
   primitives.addEventListener(doc, 'click', onClick, true);
   primitives.addEventListener(doc, 'keydown', onKeydown, true);
+  primitives.addEventListener(doc, 'keyup', onKeyup, true);
   primitives.addEventListener(doc, 'load', onLoad, true);
   // Judged at the runtime's front when it has one (added at start, before the page's later listeners).
   const leaveFront = options.front?.(onSubmitCapture);
@@ -673,6 +680,7 @@ export function armSubmitGuard(form: HTMLFormElement, options: SubmitGuardOption
     primitives.clearTimeout(clearing);
     primitives.removeEventListener(doc, 'click', onClick, true);
     primitives.removeEventListener(doc, 'keydown', onKeydown, true);
+    primitives.removeEventListener(doc, 'keyup', onKeyup, true);
     primitives.removeEventListener(doc, 'load', onLoad, true);
     if (leaveFront) leaveFront();
     else for (const type of ['submit', 'formdata']) primitives.removeEventListener(view, type, onSubmitCapture, true);
