@@ -90,6 +90,8 @@ export interface ConfirmWriteWords {
   close: string;
   formName?: string;
   personValue?: string;
+  /** Beside a value the page (not the person) put in the control after the panel showed it. */
+  formValue?: string;
   agentValue?: string;
   useAgentValue?: string;
   refused?: string;
@@ -498,7 +500,7 @@ export class CapellConfirmWrite extends LitElement {
     if (hadFocus && returnTo?.isConnected) returnTo.focus();
   }
 
-  #word(key: 'formName' | 'personValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole' | 'invisibleShown' | 'sentAs' | 'changedMark' | 'noLongerSent'): string {
+  #word(key: 'formName' | 'personValue' | 'formValue' | 'agentValue' | 'useAgentValue' | 'refused' | 'reasonTooSoon' | 'reasonPanelHidden' | 'reasonControlHidden' | 'reasonChanged' | 'reasonLayout' | 'reasonUnread' | 'unreadHint' | 'before' | 'after' | 'alsoSent' | 'emptyValue' | 'alsoButton' | 'alsoToken' | 'alsoHidden' | 'alsoHoneypot' | 'alsoHoneypotFilled' | 'alsoUnseen' | 'showWhole' | 'invisibleShown' | 'sentAs' | 'changedMark' | 'noLongerSent'): string {
     return this.#proposal?.words[key] ?? CONFIRM_TEXT_DEFAULTS[confirmKey(key)];
   }
 
@@ -810,7 +812,7 @@ export class CapellConfirmWrite extends LitElement {
         <ul class="changes">${proposal.preview.changes.map((change) => html`<li><span class="target">${visible(change.target)}</span><span class="change"><span class="who">${this.#word('before')}</span> <del>${visible(change.before)}</del></span><span class="change"><span class="who">${this.#word('after')}</span> <ins>${visible(change.after)}</ins></span></li>`)}</ul>` : nothing}
         <dl class="items">${proposal.items.map((item, index) => html`<div><dt><span class="label">${visible(item.label)}</span>${item.names?.length ? html` <code class="name">${visible(item.names.join(', '))}</code>` : nothing}</dt><dd><span class="value">${visible(item.value)}</span>${item.sent === undefined ? nothing : html` <span class="sent"><span class="who">${this.#word('sentAs')}</span> <code>${visible(item.sent)}</code></span>`}${this.#changedMark(item)}${item.agentValue === undefined
           ? nothing
-          : html` <span class="who">(${this.#word('personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${visible(item.agentValue)}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
+          : html` <span class="who">(${this.#word(item.changed ? 'formValue' : 'personValue')})</span><span class="agent"><span class="who">${this.#word('agentValue')}</span> ${visible(item.agentValue)}${done ? nothing : html`<button type="button" class="use" aria-disabled=${waiting} aria-label=${`${this.#word('useAgentValue')}: ${item.label}`} @click=${(event: MouseEvent) => this.#act(event, (handlers) => handlers.onUseAgentValue?.(index))}>${this.#word('useAgentValue')}</button>`}</span>`}</dd></div>`)}</dl>
         ${proposal.also?.length ? html`<div class="also"><p class="who">${this.#word('alsoSent')}</p> <ul>${proposal.also.map((item) => html`${this.#alsoEntry(item)} `)}</ul></div>` : nothing}
         ${proposal.removed?.length ? html`<p class="removed"><span class="who">${this.#word('noLongerSent')}</span> <code>${visible(proposal.removed.join(', '))}</code></p>` : nothing}
         ${showsInvisible(proposal) ? html`<p class="prose invisible">${this.#word('invisibleShown')}</p>` : nothing}

@@ -40,6 +40,8 @@ export const CONFIRM_TEXT_DEFAULTS = {
   confirmFormName: 'For the form “{form}” on this page.',
   /** Beside a value the person typed (the fill left it alone; it is what is sent). */
   confirmPersonValue: 'yours, kept: this is sent',
+  /** Beside a value the page wrote into a control after the panel showed it (not the person's): what is sent now. */
+  confirmFormValue: 'on the form now: this is sent',
   /** Before the value the agent proposed for a field the person had typed into. */
   confirmAgentValue: 'The assistant proposes:',
   /** The per-field button that replaces the person's value with the agent's. */
@@ -151,7 +153,7 @@ export function confirmKey<Key extends string>(key: Key): `confirm${Capitalize<K
 }
 
 /** The panel's words that are the text of the same name (confirmKey); `intro` and `hint` are not. */
-const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after', 'invisibleShown', 'sentAs', 'changedMark', 'noLongerSent'] as const;
+const PANEL_WORDS = ['title', 'send', 'cancel', 'close', 'formName', 'personValue', 'formValue', 'agentValue', 'useAgentValue', 'refused', 'reasonTooSoon', 'reasonPanelHidden', 'reasonControlHidden', 'reasonChanged', 'reasonLayout', 'reasonUnread', 'alsoSent', 'emptyValue', 'alsoButton', 'alsoToken', 'alsoHidden', 'alsoHoneypot', 'alsoHoneypotFilled', 'alsoUnseen', 'showWhole', 'unreadHint', 'before', 'after', 'invisibleShown', 'sentAs', 'changedMark', 'noLongerSent'] as const;
 
 /**
  * The panel's words (ConfirmWriteWords) from the resolved texts. `hint` is the form mode's "press

@@ -193,6 +193,10 @@ test('(f) a page change followed by a page-dispatched input event is not re-read
   expect(await panel(page).armedSeen()).toEqual([]);
   await sendIsRefused(page, demo, bodies, 'email changed');
   await panel(page).waitText(`Email address emailmallory@evil.test ${CHANGED}`);
+  // The page wrote it, not the person: the panel does not call it theirs.
+  const shown = await panelText(page);
+  expect(shown).toContain(`${CHANGED} (on the form now: this is sent)The assistant proposes: ${PROPOSAL.email}`);
+  expect(shown).not.toContain('yours, kept');
   await sendAgain(page);
   expect(answerOf(await outcome)).toEqual({ status: 'submitted', httpStatus: 200 });
   expect(bodies).toEqual([proposalBody(token).map(([name, value]) => [name, name === 'email' ? 'mallory@evil.test' : value])]);

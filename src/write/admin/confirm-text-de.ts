@@ -24,6 +24,7 @@ export const CONFIRM_TEXT_DE: Readonly<ConfirmText> = {
   confirmReasonSiteScriptIdle: 'das Skript dieser Website hat das Absenden nicht übernommen, und der Browser hätte es an {request} gesendet, was dieses Feld nicht zeigte',
   confirmFormName: 'Für das Formular „{form}“ auf dieser Seite.',
   confirmPersonValue: 'Ihre Eingabe, bleibt: sie wird gesendet',
+  confirmFormValue: 'jetzt im Formular: das wird gesendet',
   confirmAgentValue: 'Der Assistent schlägt vor:',
   confirmUseAgentValue: 'Wert des Assistenten übernehmen',
   confirmRefused: 'Das zählte nicht: {reason}. Nichts wurde gesendet; der Vorschlag bleibt offen.',
