@@ -9,7 +9,7 @@
  * that it never says "nothing was sent". The fixed waits wait for something that must not happen.
  */
 import type { Page, Request } from '@playwright/test';
-import { expect, readyReport, serveEdited, sharedTabTest as test } from './demo-fixture.ts';
+import { expect, readyReport, serveEdited, sharedTabTest as test, type Demo } from './demo-fixture.ts';
 import { armedContactProposal } from './page-acts.ts';
 import { PROPOSAL } from './agent-calls.ts';
 
@@ -21,6 +21,14 @@ function recordPosts(page: Page): string[] {
   const bodies: string[] = [];
   page.context().on('request', (request: Request) => { if (request.method() === 'POST') bodies.push(request.postData() ?? ''); });
   return bodies;
+}
+
+/** The Livewire-style contact page (/contact), its posts counted from now, and the contact proposal armed (page-acts.ts). */
+async function armedLivewireContact(page: Page, demo: Demo): ReturnType<typeof armedContactProposal> {
+  await page.goto(`${demo.url}/contact`);
+  await readyReport(page);
+  demo.livewirePosts.length = 0;
+  return armedContactProposal(page);
 }
 
 test('R1 (HTML) the site island\'s messages swap the panel\'s words: the button the person reads as "Cancel" sends', async ({ page, demo }) => {
@@ -98,10 +106,7 @@ test('R3 (script after the runtime) a submit listener changes the email and call
 });
 
 test('R4 (script after the runtime, Livewire-style /contact) a dispatched input event desyncs wire:model state from a listed control, the DOM put back: the site posts a value the panel never showed', async ({ page, demo }) => {
-  await page.goto(`${demo.url}/contact`);
-  await readyReport(page);
-  demo.livewirePosts.length = 0;
-  const driver = await armedContactProposal(page);
+  const driver = await armedLivewireContact(page, demo);
   await page.evaluate((evil) => {
     const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
     const shown = email.value;
@@ -122,10 +127,7 @@ test('R4 (script after the runtime, Livewire-style /contact) a dispatched input 
 });
 
 test('R4b (script after the runtime, Livewire-style /contact) an input event announcing another value during the panel\'s own submit is stopped before the site\'s script sees it', async ({ page, demo }) => {
-  await page.goto(`${demo.url}/contact`);
-  await readyReport(page);
-  demo.livewirePosts.length = 0;
-  const driver = await armedContactProposal(page);
+  const driver = await armedLivewireContact(page, demo);
   await page.evaluate((evil) => {
     document.addEventListener('submit', () => {
       const email = document.getElementById('capell-form-contact-email') as HTMLInputElement;
