@@ -60,7 +60,8 @@ import { readFormProperty } from './form-property.js';
 import type { SubmitFront } from '../../start/submit-front.js';
 
 /**
- * The person's last click or Enter on the page, kept only until the task that carried it ends:
+ * The person's last click or Enter on the page, kept only until the task that carried it ends
+ * (or their next key press or release, whichever comes first):
  * a submit it made is refused with a reason the person is shown (a script's is just blocked).
  */
 interface Gesture {
